@@ -1,0 +1,95 @@
+"""``steward`` — the command line: the bot, the database, the demo and the offline engine tools.
+
+Engine tools live in ``bot/tools/<area>.py``; each exposes ``register(subparsers)`` adding its own
+subcommand(s) with ``func`` set to a callable ``(args) -> int``. Heavy imports (discord, the database)
+happen inside the command functions, so ``steward rr solve`` never loads discord.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+TOOL_MODULES: tuple[str, ...] = (
+    "bot.tools.rr",
+    "bot.tools.risiko",
+    "bot.tools.tournament",
+    "bot.tools.render",
+)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from bot.__main__ import run_bot
+
+    return run_bot()
+
+
+def _cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from bot.db.migrate import upgrade_to_head
+    from bot.settings import get_settings
+
+    settings = get_settings()
+    upgrade_to_head(settings.database_url)
+    print(f"database at {settings.safe_database_url()} is up to date")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from bot.demo import run_demo
+
+    return run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="steward",
+        description="Tournament Steward: a Discord bot and offline tools for RisiKo! and Ricochet Robots tournaments.",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to standard error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p_run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    p_run.set_defaults(func=_cmd_run)
+
+    p_db = sub.add_parser("db", help="database maintenance")
+    db_sub = p_db.add_subparsers(dest="db_command", metavar="ACTION")
+    p_up = db_sub.add_parser("upgrade", help="apply migrations to DATABASE_URL (default: the embedded SQLite file)")
+    p_up.set_defaults(func=_cmd_db_upgrade)
+    p_db.set_defaults(func=lambda a: (p_db.print_help(), 2)[1])
+
+    p_demo = sub.add_parser("demo", help="a tournament offline on a temporary embedded database")
+    p_demo.add_argument("--output", "-o", default="demo-output", help="folder for the images (default: demo-output)")
+    p_demo.add_argument("--keep-db", action="store_true", help="keep the temporary SQLite file and print its path")
+    p_demo.add_argument("--locale", choices=["it", "en"], default="en", help="language of the summary")
+    p_demo.set_defaults(func=_cmd_demo)
+
+    for module_name in TOOL_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return int(func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

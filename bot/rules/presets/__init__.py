@@ -1,0 +1,120 @@
+"""Ruleset presets: one TOML data file per rulebook.
+
+Every number a rulebook fixes lives in its preset file, never in code. A preset file has a small
+``[preset]`` header (name, game, rulebook, titles) and one table per engine area (``[ricochet]``,
+``[risiko]``, ``[scoring]``, ``[points]``, ``[tournament]``, ``[sanctions]`` ...). Each engine reads
+its own table and validates it; this module only loads files, applies per-tournament overrides and
+rejects unknown override keys, so a typo in an override never passes silently.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+PRESET_NAMES: tuple[str, ...] = (
+    "ricochet-v3.3",
+    "risiko-nostra-passione-2018",
+    "risiko-ufficiali-2018",
+    "risiko-firk-1",
+)
+
+GAMES: tuple[str, ...] = ("ricochet", "risiko")
+
+
+class PresetError(ValueError):
+    """A preset name or override that does not fit. ``code`` is stable; ``value`` quotes the input."""
+
+    def __init__(self, code: str, value: object) -> None:
+        super().__init__(f"{code}: {value!r}")
+        self.code = code
+        self.value = value
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A loaded preset. ``data`` holds every table of the file except the header, overrides applied."""
+
+    name: str
+    game: str
+    rulebook: str
+    title_it: str
+    title_en: str
+    data: Mapping[str, Any] = field(repr=False)
+    overrides: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    def section(self, key: str) -> Mapping[str, Any]:
+        """Return one table of the preset (e.g. ``"risiko"``); raises PresetError when absent."""
+        try:
+            value = self.data[key]
+        except KeyError:
+            raise PresetError("preset_section_missing", f"{self.name}:{key}") from None
+        if not isinstance(value, Mapping):
+            raise PresetError("preset_section_not_table", f"{self.name}:{key}")
+        return value
+
+    def has_section(self, key: str) -> bool:
+        return isinstance(self.data.get(key), Mapping)
+
+
+def _read_file(name: str) -> dict[str, Any]:
+    if name not in PRESET_NAMES:
+        raise PresetError("unknown_preset", name)
+    text = resources.files(__package__).joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _merge(base: dict[str, Any], override: Mapping[str, Any], path: str) -> None:
+    for key, value in override.items():
+        where = f"{path}.{key}" if path else key
+        if key not in base:
+            raise PresetError("unknown_override_key", where)
+        if isinstance(base[key], dict):
+            if not isinstance(value, Mapping):
+                raise PresetError("override_not_table", where)
+            _merge(base[key], value, where)
+        else:
+            base_value = base[key]
+            # bool is an int subclass: keep the two apart; ints may replace floats.
+            same_kind = type(value) is type(base_value) or (
+                isinstance(base_value, float) and isinstance(value, int) and not isinstance(value, bool)
+            )
+            if base_value is not None and not same_kind:
+                raise PresetError("override_wrong_type", f"{where}={value!r}")
+            base[key] = copy.deepcopy(value)
+
+
+def load_preset(name: str, overrides: Mapping[str, Any] | None = None) -> Preset:
+    """Load preset ``name`` with optional per-tournament ``overrides`` (nested tables, known keys only)."""
+    raw = _read_file(name)
+    header = raw.pop("preset", None)
+    if not isinstance(header, dict) or header.get("name") != name:
+        raise PresetError("preset_header_invalid", name)
+    game = header.get("game")
+    if game not in GAMES:
+        raise PresetError("preset_game_invalid", f"{name}:{game}")
+    data = copy.deepcopy(raw)
+    if overrides:
+        _merge(data, overrides, "")
+    return Preset(
+        name=name,
+        game=str(game),
+        rulebook=str(header.get("rulebook", "")),
+        title_it=str(header.get("title_it", name)),
+        title_en=str(header.get("title_en", name)),
+        data=data,
+        overrides=dict(overrides or {}),
+    )
+
+
+def all_presets() -> list[Preset]:
+    """Every shipped preset, loaded without overrides (validates all files at once)."""
+    return [load_preset(name) for name in PRESET_NAMES]
+
+
+def presets_for_game(game: str) -> list[str]:
+    return [p.name for p in all_presets() if p.game == game]

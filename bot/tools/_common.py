@@ -1,0 +1,87 @@
+"""Shared plumbing for the engine CLIs: JSON in (file or stdin), JSON or text out, exit 2 on bad input.
+
+The contract (../shared/spec/CLI.md): read ``--input FILE`` or standard input; write JSON with ``--json``
+(the default when stdout is not a terminal) or readable text; exit 0 on success and 2 on bad input with a
+one-line error on standard error naming the bad value; extra input fields are rejected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(ValueError):
+    """Input that does not fit; the message is the one line the user sees."""
+
+
+def add_io_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--input", "-i", metavar="FILE", help="JSON input file (default: standard input)")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", dest="as_json", action="store_true", default=None, help="write JSON")
+    out.add_argument("--text", dest="as_json", action="store_false", help="write readable text")
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    if args.as_json is not None:
+        return bool(args.as_json)
+    return not sys.stdout.isatty()
+
+
+def read_input(args: argparse.Namespace) -> Any:
+    path = getattr(args, "input", None)
+    try:
+        if path:
+            with open(path, encoding="utf-8-sig") as fh:
+                text = fh.read()
+        else:
+            text = sys.stdin.read()
+    except OSError as exc:
+        raise BadInput(f"cannot read input file {path!r}: {exc.strerror}") from None
+    if not text.strip():
+        raise BadInput("empty input: expected a JSON document")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"input is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+
+
+def check_keys(obj: Any, *, required: Iterable[str] = (), optional: Iterable[str] = (), where: str = "input") -> None:
+    """Reject a non-object, a missing required key or any unknown key (typos must not pass silently)."""
+    if not isinstance(obj, Mapping):
+        raise BadInput(f"{where} must be a JSON object, got {type(obj).__name__}")
+    req = list(required)
+    allowed = set(req) | set(optional)
+    for key in req:
+        if key not in obj:
+            raise BadInput(f"{where}: missing field {key!r}")
+    for key in obj:
+        if key not in allowed:
+            raise BadInput(f"{where}: unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
+
+
+def emit(args: argparse.Namespace, result: Any, text: Callable[[Any], str]) -> None:
+    if wants_json(args):
+        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(text(result).rstrip("\n") + "\n")
+
+
+def run_tool(args: argparse.Namespace, compute: Callable[[Any], Any], text: Callable[[Any], str]) -> int:
+    """Read input, compute, emit. ``BadInput`` and ``ValueError`` become exit 2 with one line on stderr."""
+    try:
+        data = read_input(args)
+        result = compute(data)
+    except (BadInput, ValueError) as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        sys.stderr.write(f"error: {message}\n")
+        return EXIT_BAD_INPUT
+    emit(args, result, text)
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Pure Pillow renderer: data in, PNG bytes out. No discord, no database."""
