@@ -1,0 +1,96 @@
+"""Tournament points from the table points of one table (NP-PTS-1, FIRK-PTS-1, ARB art. 6).
+
+The preset's ``[points]`` table holds ``base`` (points by final table position, best first), ``gap_factor`` and
+``clamp_at_zero``. Position ``i`` (0 = first) earns::
+
+    first:   base[0] + gap_factor * (tp[0] - tp[1])
+    others:  base[i] - gap_factor * (tp[0] - tp[i])
+
+With ``gap_factor = 0`` this is a plain positional table (NP 12/9/6/3; the UFF/ARB default, which the organizer
+replaces by an override). With FIRK's 0.1 it is the FIRK formula (rulebook example: 40 vs 32 -> 31.8 and 14.2).
+
+Ties: the order given is final. Every RisiKo! rulebook breaks a table tie before tournament points are given
+(NP-SCORE-2 ends in a dice roll, FIRK-TIE-1 territories then armies + cards), so players with equal table points
+still occupy distinct positions and earn that position's points (FIRK: with a gap of 0 the first gets 31 and the
+second 15). Arithmetic is exact (``Fraction``) and the result is rounded to 6 decimals, so 31.8 prints as 31.8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from bot.rules.presets import Preset
+from bot.rules.risiko.errors import RisikoError
+
+
+@dataclass(frozen=True, slots=True)
+class PointsRules:
+    """The ``[points]`` table of a preset, validated."""
+
+    base: tuple[Fraction, ...]
+    gap_factor: Fraction
+    clamp_at_zero: bool
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any], where: str = "points") -> PointsRules:
+        base = table.get("base")
+        if not isinstance(base, list) or not base or not all(_is_number(x) for x in base):
+            raise RisikoError("preset_points_base_invalid", f"{where}.base={base!r}")
+        gap = table.get("gap_factor")
+        if not _is_number(gap) or gap < 0:
+            raise RisikoError("preset_points_gap_invalid", f"{where}.gap_factor={gap!r}")
+        clamp = table.get("clamp_at_zero")
+        if not isinstance(clamp, bool):
+            raise RisikoError("preset_points_clamp_invalid", f"{where}.clamp_at_zero={clamp!r}")
+        return cls(tuple(_exact(x) for x in base), _exact(gap), clamp)
+
+    @classmethod
+    def from_preset(cls, preset: Preset) -> PointsRules:
+        return cls.from_table(preset.section("points"), f"{preset.name}:points")
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _exact(x: float) -> Fraction:
+    # Through str so that 0.1 is one tenth, not the nearest binary double.
+    return Fraction(str(x)) if isinstance(x, float) else Fraction(x)
+
+
+def tournament_points_exact(rules: PointsRules, table_points: Sequence[float]) -> list[Fraction]:
+    """Exact tournament points for players in final table order (best first)."""
+    n = len(table_points)
+    if n == 0:
+        raise RisikoError("no_players", list(table_points))
+    if n > len(rules.base):
+        raise RisikoError("too_many_players_for_points_table", n)
+    tp: list[Fraction] = []
+    for value in table_points:
+        if not _is_number(value):
+            raise RisikoError("table_points_not_a_number", value)
+        tp.append(_exact(value))
+    result: list[Fraction] = []
+    for i in range(n):
+        if i == 0:
+            gap = tp[0] - tp[1] if n > 1 else Fraction(0)
+            pts = rules.base[0] + rules.gap_factor * gap
+        else:
+            pts = rules.base[i] - rules.gap_factor * (tp[0] - tp[i])
+        if rules.clamp_at_zero and pts < 0:
+            pts = Fraction(0)
+        result.append(pts)
+    return result
+
+
+def tournament_points(preset: Preset, table_points: Sequence[float]) -> list[float]:
+    """Tournament points of one table, players in final table order (best first), same order out.
+
+    See the module docstring for the formula and the tie rule. Raises ``RisikoError`` (a ``ValueError``) for an
+    empty table, more players than the preset's points table covers, or a non-number.
+    """
+    rules = PointsRules.from_preset(preset)
+    return [round(float(p), 6) for p in tournament_points_exact(rules, table_points)]
