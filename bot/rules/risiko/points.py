@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from bot.rules.presets import Preset
 from bot.rules.risiko.errors import RisikoError
@@ -52,11 +52,11 @@ class PointsRules:
         return cls.from_table(preset.section("points"), f"{preset.name}:points")
 
 
-def _is_number(x: object) -> bool:
+def _is_number(x: object) -> TypeGuard[int | float]:
     return isinstance(x, int | float) and not isinstance(x, bool)
 
 
-def _exact(x: float) -> Fraction:
+def _exact(x: int | float) -> Fraction:
     # Through str so that 0.1 is one tenth, not the nearest binary double.
     return Fraction(str(x)) if isinstance(x, float) else Fraction(x)
 
