@@ -1,0 +1,326 @@
+"""Shared look: bundled fonts, palette, it/en labels, number/date formatting, a text-recording canvas, PNG out.
+
+Fonts are loaded only from ``renderer/fonts`` (package data), never from the host, so every machine draws the
+same pixels. Every text drawn through :class:`Canvas` is recorded with its bounding box so tests can prove that
+labels stay inside the image and do not overlap (BOT-IMG-1).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from PIL import Image, ImageDraw, ImageFont
+
+Colour = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+
+LOCALES = ("it", "en")
+
+# ---------------------------------------------------------------------------------------------------- palette
+
+INK: Colour = (31, 36, 48)
+MUTED: Colour = (108, 117, 132)
+FAINT: Colour = (160, 168, 180)
+PAPER: Colour = (248, 247, 243)
+CARD: Colour = (255, 255, 255)
+STRIPE: Colour = (240, 242, 246)
+RULE: Colour = (222, 225, 231)
+HEADER: Colour = (28, 45, 74)
+HEADER_TEXT: Colour = (255, 255, 255)
+HEADER_SUB: Colour = (178, 196, 224)
+ACCENT: Colour = (214, 140, 0)
+# Okabe–Ito derived: up = blue, down = vermillion (safe for red–green colour blindness), plus arrow shapes.
+UP: Colour = (0, 114, 178)
+DOWN: Colour = (213, 94, 0)
+GOOD: Colour = (0, 128, 96)
+
+ROBOT_RGB: dict[str, Colour] = {
+    "red": (214, 48, 49),
+    "green": (34, 150, 76),
+    "blue": (30, 100, 200),
+    "yellow": (242, 190, 0),
+    "silver": (168, 176, 186),
+    "black": (40, 40, 44),
+}
+
+ARMY_RGB: dict[str, Colour] = {
+    "red": (200, 40, 40),
+    "blue": (28, 92, 196),
+    "yellow": (240, 196, 20),
+    "green": (30, 140, 70),
+    "black": (38, 38, 42),
+    "purple": (128, 60, 170),
+}
+NEUTRAL_RGB: Colour = (176, 176, 176)
+
+
+def text_on(fill: Colour) -> Colour:
+    """Black or white, whichever reads better on ``fill`` (relative luminance)."""
+    r, g, b = (c / 255 for c in fill)
+    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return INK if lum > 0.55 else (255, 255, 255)
+
+
+def mix(a: Colour, b: Colour, t: float) -> Colour:
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+# ------------------------------------------------------------------------------------------------------ fonts
+
+FONT_FILES = {
+    "regular": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "cond": "DejaVuSansCondensed.ttf",
+    "cond-bold": "DejaVuSansCondensed-Bold.ttf",
+}
+
+
+@cache
+def _font_bytes(kind: str) -> bytes:
+    return resources.files("renderer").joinpath("fonts", FONT_FILES[kind]).read_bytes()
+
+
+@cache
+def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
+    """A bundled DejaVu face (``regular``, ``bold``, ``cond``, ``cond-bold``) at ``size`` pixels."""
+    return ImageFont.truetype(io.BytesIO(_font_bytes(kind)), size)
+
+
+# ----------------------------------------------------------------------------------------------------- labels
+
+LABELS: dict[str, dict[str, str]] = {
+    "it": {
+        "standings": "Classifica",
+        "round": "Turno",
+        "after_round": "dopo il turno",
+        "page": "pagina",
+        "rank": "Pos.",
+        "name": "Giocatore",
+        "club": "Club",
+        "team": "Squadra",
+        "points": "Punti",
+        "games": "G",
+        "tiebreak": "Spar.",
+        "new": "nuovo",
+        "tables": "Tavoli",
+        "table": "Tavolo",
+        "players": "giocatori",
+        "seed": "Seme del sorteggio",
+        "optimal": "Sorteggio ottimo dimostrato",
+        "not_optimal": "Ottimo non dimostrato",
+        "bracket": "Fase finale",
+        "semifinal": "Semifinale",
+        "final": "Finale",
+        "direct": "Diretto in finale",
+        "declined": "rinuncia",
+        "replaces": "sostituisce",
+        "winner": "vincitore",
+        "to_be_played": "da giocare",
+        "champion": "Campione",
+        "board": "Ricochet Robots",
+        "moves": "mosse",
+        "map": "RisiKo!",
+        "territories": "terr.",
+        "armies": "armate",
+        "neutral": "Neutrale",
+        "doubled_strip": "Striscia doppia",
+        "objective": "Obiettivo",
+    },
+    "en": {
+        "standings": "Standings",
+        "round": "Round",
+        "after_round": "after round",
+        "page": "page",
+        "rank": "#",
+        "name": "Player",
+        "club": "Club",
+        "team": "Team",
+        "points": "Points",
+        "games": "GP",
+        "tiebreak": "TB",
+        "new": "new",
+        "tables": "Tables",
+        "table": "Table",
+        "players": "players",
+        "seed": "Draw seed",
+        "optimal": "Draw proven optimal",
+        "not_optimal": "Optimum not proven",
+        "bracket": "Final phase",
+        "semifinal": "Semifinal",
+        "final": "Final",
+        "direct": "Straight to the final",
+        "declined": "declined",
+        "replaces": "replaces",
+        "winner": "winner",
+        "to_be_played": "to be played",
+        "champion": "Champion",
+        "board": "Ricochet Robots",
+        "moves": "moves",
+        "map": "RisiKo!",
+        "territories": "terr.",
+        "armies": "armies",
+        "neutral": "Neutral",
+        "doubled_strip": "Doubled strip",
+        "objective": "Objective",
+    },
+}
+
+ROBOT_LETTER = {
+    "it": {"red": "R", "green": "V", "blue": "B", "yellow": "G", "silver": "A", "black": "N"},
+    "en": {"red": "R", "green": "G", "blue": "B", "yellow": "Y", "silver": "S", "black": "K"},
+}
+
+MONTHS = {
+    "it": ("gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre".split()),
+    "en": "January February March April May June July August September October November December".split(),
+}
+
+
+def check_locale(locale: str) -> str:
+    if locale not in LOCALES:
+        raise ValueError(f"unknown locale {locale!r} (expected one of {', '.join(LOCALES)})")
+    return locale
+
+
+def label(locale: str, key: str) -> str:
+    return LABELS[locale][key]
+
+
+def format_number(value: float, locale: str, decimals: int | None = None) -> str:
+    """``31.8`` → ``31,8`` in Italian, ``31.8`` in English; thousands with '.' (it) or ',' (en) (BOT-I18N-1).
+
+    ``decimals=None`` prints as many as needed (at most 2, trailing zeros dropped)."""
+    if decimals is None:
+        decimals = decimals_needed([value])
+    text = f"{abs(value):,.{decimals}f}"
+    if locale == "it":
+        text = text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+    sign = "−" if value < 0 and round(abs(value), decimals) != 0 else ""
+    return sign + text
+
+
+def decimals_needed(values: list[float], most: int = 2) -> int:
+    """Fewest decimals (≤ ``most``) that print every value exactly after rounding to ``most`` places."""
+    need = 0
+    for v in values:
+        text = f"{v:.{most}f}".rstrip("0")
+        if "." in text:
+            need = max(need, len(text.split(".")[1]))
+    return need
+
+
+def format_date(iso: str, locale: str) -> str:
+    year, month, day = (int(p) for p in iso.split("-"))
+    return f"{day} {MONTHS[locale][month - 1]} {year}"
+
+
+# ----------------------------------------------------------------------------------------------------- canvas
+
+
+@dataclass(slots=True)
+class TextItem:
+    text: str
+    box: Box
+    group: str
+
+
+@dataclass(slots=True)
+class Canvas:
+    """An RGB image, its ImageDraw, and the record of every text drawn (box in this image's pixels)."""
+
+    image: Image.Image
+    draw: ImageDraw.ImageDraw
+    texts: list[TextItem] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, width: int, height: int, background: Colour = PAPER) -> Canvas:
+        image = Image.new("RGB", (width, height), background)
+        return cls(image, ImageDraw.Draw(image))
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        fnt: ImageFont.FreeTypeFont,
+        fill: Colour,
+        anchor: str = "la",
+        group: str = "",
+        stroke: int = 0,
+        stroke_fill: Colour | None = None,
+    ) -> Box:
+        """Draw and record ``text``; returns its ink box."""
+        if not text:
+            return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
+        self.draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+        left, top, right, bottom = self.draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=stroke)
+        box = (int(left), int(top), int(right), int(bottom))
+        self.texts.append(TextItem(text, box, group))
+        return box
+
+
+def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    return float(fnt.getlength(text))
+
+
+def fit_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` shortened with an ellipsis so that it fits in ``width`` pixels."""
+    if fnt.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, width: float, max_lines: int = 2) -> list[str]:
+    """Greedy word wrap into at most ``max_lines`` lines, the last one shortened with an ellipsis if needed."""
+    words = text.split()
+    lines: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if fnt.getlength(trial) <= width or not current:
+            current = trial
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines - 1:
+            current = " ".join(words[i:])
+            break
+    lines.append(current)
+    return [fit_text(line, fnt, width) for line in lines[:max_lines]]
+
+
+def downsample(image: Image.Image, factor: int) -> Image.Image:
+    if factor == 1:
+        return image
+    return image.resize((image.width // factor, image.height // factor), Image.Resampling.LANCZOS)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """Encode as PNG (RGB, optimised, no metadata) — deterministic for the same pixels."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=6)
+    return out.getvalue()
+
+
+def header_band(cv: Canvas, title: str, subtitle: str, height: int, pad: int) -> None:
+    """The dark title band every image starts with."""
+    width = cv.image.width
+    cv.draw.rectangle((0, 0, width, height), fill=HEADER)
+    cv.draw.rectangle((0, height - 6, width, height), fill=ACCENT)
+    size = max(18, height * 34 // 110)
+    title_font = font("bold", size)
+    while title_font.getlength(title) > width - 2 * pad and size > 0.72 * max(18, height * 34 // 110):
+        size -= 1
+        title_font = font("bold", size)
+    sub_font = font("regular", max(14, height * 21 // 110))
+    cv.text((pad, height * 0.40), fit_text(title, title_font, width - 2 * pad), title_font, HEADER_TEXT, "ls", "title")
+    cv.text((pad, height * 0.76), fit_text(subtitle, sub_font, width - 2 * pad), sub_font, HEADER_SUB, "ls", "title")

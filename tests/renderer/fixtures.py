@@ -1,0 +1,84 @@
+"""Deterministic renderer inputs shared by the tests, the benchmark and the example files."""
+
+from __future__ import annotations
+
+import random
+
+from renderer.models import Seat, StandingRow, StandingsData, TableCard, TablesData
+
+FIRST = (
+    "Anna Marco Giulia Luca Chiara Matteo Sofia Niccolò Elena Tommaso Beatrice Čedomir Zoë Andrea Federica "
+    "Gianluca Ilaria Raffaele Noemi Stefano Agnese Leonardo Martina Pietro Ludovica Emanuele Francesca Dušan"
+).split()
+LAST = (
+    "Rossi Bianchi Esposito Ferrari Romano Colombo Ricci Marino Greco Bruno Gallo Conti De Luca Mancini Costa "
+    "Giordano Rizzo Lombardi Moretti Barbieri Fontana Santoro Mariani Rinaldi Caruso Ferrara Galli Martini "
+    "Leone Longo Gentile Martinelli Vitale Lombardo Serra Coppola De Santis D'Angelo Marchetti Parisi Villa "
+    "Conte Ferraro Ferri Fabbri Bianco Marini Grasso Valentini Messina Sala De Angelis Gatti Pellegrini "
+    "Palumbo Sanna Farina Rizzi Monti Cattaneo Morelli Amato Silvestri Mazza Testa Grassi Pellegrino Carbone "
+    "Giuliani Benedetti Barone Rossetti Caputo Montanari Guerra Palmieri Bernardi Martino Fiore Ferretti "
+    "Bellini Basile Riva Donati Piras Vitali Battaglia Sartori Neri Costantini Milani Pagano Ruggiero "
+    "Sorrentino D'Amico Orlando Damico Negri Novak Kovačević Übermann-Sánchez"
+).split()
+CLUBS = (
+    "Circolo RisiKo! Torino",
+    "Ludoteca Ca' Foscari",
+    "Club Dadi Rotolanti Reggio Emilia",
+    "Armate di Čađavica",
+    "Associazione Giochi da Tavolo di Sant'Elpidio a Mare",
+    "Roma Strategica",
+    "Genova Gioca",
+    "Napoli Conquista",
+    "Bologna Tattica",
+    "Firenze Tabletop",
+)
+
+
+def sample_standings(n: int = 250, round_no: int = 3, seed: int = 7) -> StandingsData:
+    """``n`` players with long accented names, clubs, FIRK-style points (one decimal) and movement."""
+    rng = random.Random(seed)
+    names = set()
+    while len(names) < n:
+        names.add(f"{rng.choice(FIRST)} {rng.choice(LAST)}" + (f" {rng.choice(LAST)}" if rng.random() < 0.15 else ""))
+    players = sorted(names)
+    rng.shuffle(players)
+    points = sorted((round(rng.uniform(0, 95), 1) for _ in range(n)), reverse=True)
+    previous = list(range(1, n + 1))
+    rng.shuffle(previous)
+    rows = []
+    for i, (name, pts) in enumerate(zip(players, points, strict=True)):
+        prev: int | None = previous[i] if rng.random() > 0.03 else None
+        rows.append(
+            StandingRow(
+                rank=i + 1,
+                name=name,
+                points=pts,
+                games=round_no,
+                club=rng.choice(CLUBS),
+                tiebreak=float(rng.randint(20, 190)),
+                previous_rank=prev,
+            )
+        )
+    return StandingsData(
+        tournament="3° Torneo FIRK — Città di Čačak & Sant'Agata",
+        round=round_no,
+        date="2026-11-22",
+        rows=tuple(rows),
+        tiebreak_label=None,
+    )
+
+
+def sample_tables(n_players: int = 18, seed: int = 4242) -> TablesData:
+    """A round of ``n_players`` at tables of 4 with as many 5s as needed (TOUR-SIZE-1), some clubs shared."""
+    rng = random.Random(seed)
+    players = [row for row in sample_standings(max(n_players, 8), seed=seed).rows][:n_players]
+    rng.shuffle(players)
+    n_tables = n_players // 4
+    sizes = [4] * n_tables
+    for i in range(n_players % 4):
+        sizes[-1 - i] += 1
+    tables, k = [], 0
+    for t, size in enumerate(sizes, start=1):
+        tables.append(TableCard(t, tuple(Seat(p.name, p.club) for p in players[k : k + size])))
+        k += size
+    return TablesData("Torneo di Natale — Circolo RisiKo! Torino", 2, "2026-12-13", tuple(tables), seed, True)
