@@ -18,13 +18,13 @@ __all__ = [
     "BracketTable",
     "MapPlayer",
     "MapTerritory",
-    "RenderInputError",
-    "RiskMapData",
     "RRBoardData",
     "RRDiagonal",
     "RRMove",
     "RRRobot",
     "RRTarget",
+    "RenderInputError",
+    "RiskMapData",
     "Seat",
     "StandingRow",
     "StandingsData",
@@ -432,7 +432,8 @@ class RRRobot:
 
 @dataclass(frozen=True, slots=True)
 class RRDiagonal:
-    """A diagonal wall (RR-VAR-2): ``slant`` is "/" (bottom-left to top-right) or "\\"; robots of ``colour`` cross it."""
+    """A diagonal wall (RR-VAR-2): ``slant`` "/" runs bottom-left to top-right, "\\" top-left to bottom-right;
+    robots of ``colour`` cross it, the others bounce off."""
 
     row: int
     col: int
