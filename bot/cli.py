@@ -40,7 +40,7 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from bot.demo import run_demo
 
-    return run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale)
+    return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,7 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     db_sub = p_db.add_subparsers(dest="db_command", metavar="ACTION")
     p_up = db_sub.add_parser("upgrade", help="apply migrations to DATABASE_URL (default: the embedded SQLite file)")
     p_up.set_defaults(func=_cmd_db_upgrade)
-    p_db.set_defaults(func=lambda a: (p_db.print_help(), 2)[1])
+
+    def _db_help(args: argparse.Namespace) -> int:
+        p_db.print_help()
+        return 2
+
+    p_db.set_defaults(func=_db_help)
 
     p_demo = sub.add_parser("demo", help="a tournament offline on a temporary embedded database")
     p_demo.add_argument("--output", "-o", default="demo-output", help="folder for the images (default: demo-output)")

@@ -1,0 +1,146 @@
+"""StewardBot: loads the cogs, sets the translator, applies migrations, syncs commands; one error handler."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import pkgutil
+import uuid
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import bot.cogs
+from bot.db.migrate import upgrade_to_head
+from bot.db.session import make_engine, make_sessionmaker
+from bot.errors import UserFacingError
+from bot.i18n import normalise_locale, render_error, t
+from bot.services import Services
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def discover_cogs() -> list[str]:
+    """Every public module of ``bot.cogs`` is an extension; ``_private`` modules are helpers."""
+    return sorted(
+        f"{bot.cogs.__name__}.{m.name}"
+        for m in pkgutil.iter_modules(bot.cogs.__path__)
+        if not m.name.startswith("_") and not m.ispkg
+    )
+
+
+def _user_facing(error: BaseException) -> UserFacingError | None:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, UserFacingError):
+            return current
+        seen.add(id(current))
+        current = getattr(current, "original", None) or current.__cause__
+    return None
+
+
+class ErrorTree(app_commands.CommandTree["StewardBot"]):
+    """The one tree-level error handler: users get a clear localised line, logs get the details."""
+
+    async def on_error(self, interaction: discord.Interaction[StewardBot], error: app_commands.AppCommandError) -> None:
+        client = interaction.client
+        default = client.settings.default_locale if isinstance(client, StewardBot) else "it"
+        locale = normalise_locale(interaction.locale, default)
+        domain = _user_facing(error)
+        if domain is not None:
+            message = render_error(domain.key, domain.params, locale)
+        elif isinstance(error, app_commands.TransformerError):
+            message = t("error.bad_value", locale, value=str(error.value)[:100])
+        elif isinstance(error, app_commands.NoPrivateMessage):
+            message = t("error.guild_only", locale)
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+            message = t("error.permission_generic", locale)
+        elif isinstance(error, app_commands.CommandOnCooldown):
+            message = t("error.cooldown", locale, seconds=round(error.retry_after))
+        else:
+            ref = uuid.uuid4().hex[:8]
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error(
+                "command %s failed (ref %s) user=%s guild=%s",
+                command,
+                ref,
+                interaction.user.id if interaction.user else None,
+                interaction.guild_id,
+                exc_info=error,
+            )
+            message = t("error.unexpected", locale, ref=ref)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not deliver an error message for interaction %s", interaction.id)
+
+
+class StewardBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        services: Services,
+        *,
+        apply_migrations: bool = True,
+        sync_commands: bool = True,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.default()
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=ErrorTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.services = services
+        self._apply_migrations = apply_migrations
+        self._sync_commands = sync_commands
+
+    async def load_all(self) -> None:
+        """Set the translator and load every cog (no network: tests call this directly)."""
+        from bot.cogs._translator import StewardTranslator
+
+        await self.tree.set_translator(StewardTranslator())
+        for name in discover_cogs():
+            await self.load_extension(name)
+
+    async def setup_hook(self) -> None:
+        if self._apply_migrations:
+            await asyncio.to_thread(upgrade_to_head, self.settings.database_url)
+        await self.load_all()
+        if self._sync_commands:
+            if self.settings.dev_guild_id:
+                guild = discord.Object(id=self.settings.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                log.info("synced %d commands to dev guild %s", len(synced), self.settings.dev_guild_id)
+            else:
+                synced = await self.tree.sync()
+                log.info("synced %d global commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
+
+
+def create_bot(
+    settings: Settings,
+    *,
+    services: Services | None = None,
+    apply_migrations: bool = True,
+    sync_commands: bool = True,
+    **options: Any,
+) -> StewardBot:
+    """Build the bot without connecting. Services default to an engine on ``settings.database_url``."""
+    if services is None:
+        services = Services(make_sessionmaker(make_engine(settings.database_url)))
+    return StewardBot(settings, services, apply_migrations=apply_migrations, sync_commands=sync_commands, **options)

@@ -1,0 +1,1 @@
+"""Thin Discord adapters, one extension per feature area (auto-discovered; ``_x.py`` are helpers)."""

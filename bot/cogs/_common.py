@@ -1,0 +1,99 @@
+"""Helpers shared by the cogs: the actor of an interaction, its locale, replies and safe text."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+import discord
+
+from bot.errors import InvalidInput
+from bot.i18n import normalise_locale, t
+from bot.services.access import Actor
+
+if TYPE_CHECKING:
+    from bot.app import StewardBot
+
+ROME = ZoneInfo("Europe/Rome")
+EMBED_COLOUR = discord.Colour.from_rgb(0xB7, 0x1C, 0x1C)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> StewardBot:
+    return interaction.client  # type: ignore[no-any-return]
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The user's language; the server's, then the configured default, when the user's is neither it nor en."""
+    default = bot_of(interaction).settings.default_locale
+    guild_default = normalise_locale(interaction.guild_locale, default) if interaction.guild_locale else default
+    return normalise_locale(interaction.locale, guild_default)
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    if interaction.guild_id is None:
+        raise InvalidInput("error.guild_only")
+    user = interaction.user
+    role_ids: frozenset[int] = frozenset()
+    is_admin = False
+    if isinstance(user, discord.Member):
+        role_ids = frozenset(r.id for r in user.roles)
+        is_admin = user.guild_permissions.administrator
+    return Actor(
+        guild_id=interaction.guild_id,
+        user_id=user.id,
+        display_name=user.display_name,
+        role_ids=role_ids,
+        is_admin=is_admin,
+        locale=locale_of(interaction),
+    )
+
+
+def safe(text: str | None) -> str:
+    """User text shown in a message: markdown and mentions neutralised (pings are also off bot-wide)."""
+    if not text:
+        return ""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def parse_local_datetime(text: str | None) -> datetime | None:
+    """'2026-12-05 21:00' (Europe/Rome wall clock) → aware UTC; empty → None; anything else → InvalidInput."""
+    if text is None or not text.strip():
+        return None
+    value = text.strip()
+    for fmt in ("%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M", "%Y-%m-%dT%H:%M"):
+        try:
+            local = datetime.strptime(value, fmt).replace(tzinfo=ROME)
+        except ValueError:
+            continue
+        return local.astimezone(UTC)
+    raise InvalidInput("error.bad_datetime", value=value[:40])
+
+
+def discord_timestamp(when: datetime, style: str = "f") -> str:
+    return f"<t:{int(when.timestamp())}:{style}>"
+
+
+def embed(title: str, description: str = "") -> discord.Embed:
+    return discord.Embed(title=title[:256], description=description[:4096], colour=EMBED_COLOUR)
+
+
+async def send(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    ephemeral: bool = False,
+) -> None:
+    """Reply whether or not the interaction was already answered or deferred."""
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if interaction.response.is_done():
+        await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+def tr(interaction: discord.Interaction[Any], key: str, /, **params: Any) -> str:
+    return t(key, locale_of(interaction), **params)

@@ -1,0 +1,75 @@
+"""/setup roles — a server administrator maps Discord roles to the steward's roles (BOT-ROLE-1)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import actor_of, embed, send, tr
+
+
+class SetupCog(commands.Cog):
+    setup = app_commands.Group(
+        name="setup",
+        description="Configure the steward for this server",
+        guild_only=True,
+        default_permissions=discord.Permissions(administrator=True),
+    )
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @setup.command(name="roles")
+    @app_commands.describe(
+        organizer="Role of the tournament organizers",
+        referee="Role of the referees",
+        head_referee="Role of the head referee",
+        player="Role players must have to register (optional: everyone may)",
+        announcements="Channel for announcements (optional)",
+    )
+    async def roles(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        organizer: discord.Role,
+        referee: discord.Role,
+        head_referee: discord.Role,
+        player: discord.Role | None = None,
+        announcements: discord.TextChannel | None = None,
+    ) -> None:
+        """Map this server's roles to organizer, referee, head referee and player."""
+        actor = actor_of(interaction)
+        result = await self.bot.services.guilds.set_roles(
+            actor,
+            organizer_role_id=organizer.id,
+            referee_role_id=referee.id,
+            head_referee_role_id=head_referee.id,
+            player_role_id=player.id if player else None,
+            announcement_channel_id=announcements.id if announcements else None,
+        )
+        lines = [
+            tr(interaction, "setup.roles.line", role=tr(interaction, "role.organizer"), value=organizer.mention),
+            tr(interaction, "setup.roles.line", role=tr(interaction, "role.referee"), value=referee.mention),
+            tr(interaction, "setup.roles.line", role=tr(interaction, "role.head_referee"), value=head_referee.mention),
+            tr(
+                interaction,
+                "setup.roles.line",
+                role=tr(interaction, "role.player"),
+                value=player.mention if player else tr(interaction, "setup.roles.everyone"),
+            ),
+        ]
+        if result.announcement_channel_id:
+            lines.append(
+                tr(
+                    interaction,
+                    "setup.roles.line",
+                    role=tr(interaction, "setup.roles.announcements"),
+                    value=f"<#{result.announcement_channel_id}>",
+                )
+            )
+        await send(interaction, embed=embed(tr(interaction, "setup.roles.title"), "\n".join(lines)), ephemeral=True)
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(SetupCog(bot))

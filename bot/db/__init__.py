@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables (models), every query (repo), async engine and sessions (session)."""

@@ -1,0 +1,272 @@
+"""SQLModel tables for the whole domain as far as it is known.
+
+Every row carries ``guild_id``: one bot serves many Discord servers and their data never mix; every query
+in ``bot.db.repo`` filters on it. Discord ids are snowflakes (64-bit): always ``BigInteger``. Times are
+aware UTC (``UTCDateTime`` stores naive UTC and gives back aware datetimes on SQLite and PostgreSQL alike).
+Enumerations are stored as short strings so adding a value never needs a migration of a database enum.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+SQLModel.metadata.naming_convention = NAMING_CONVENTION
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware UTC datetimes in, aware UTC datetimes out, whatever the backend keeps."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime refused: {value!r} (use aware UTC)")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _snowflake(*, nullable: bool = True, index: bool = False) -> Any:
+    return Field(default=None, sa_type=sa.BigInteger, nullable=nullable, index=index)
+
+
+def _when(*, nullable: bool = True) -> Any:
+    return Field(default=None, sa_type=UTCDateTime, nullable=nullable)
+
+
+def _created() -> Any:
+    return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class TournamentStatus(StrEnum):
+    REGISTRATION_OPEN = "registration_open"
+    REGISTRATION_CLOSED = "registration_closed"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class RegistrationStatus(StrEnum):
+    REGISTERED = "registered"
+    VALIDATED = "validated"
+    WAITLISTED = "waitlisted"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+
+
+class RoundKind(StrEnum):
+    QUALIFYING = "qualifying"
+    SEMIFINAL = "semifinal"
+    FINAL = "final"
+
+
+class RoundStatus(StrEnum):
+    PLANNED = "planned"
+    DRAWN = "drawn"
+    PUBLISHED = "published"
+    CLOSED = "closed"
+
+
+class AppealState(StrEnum):
+    NONE = "none"
+    PENDING = "pending"
+    UPHELD = "upheld"
+    OVERTURNED = "overturned"
+
+
+class GuildConfig(SQLModel, table=True):
+    """One Discord server: its role mapping, announcement channel, locale and case counter."""
+
+    __tablename__ = "guild_config"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, unique=True)
+    organizer_role_id: int | None = _snowflake()
+    referee_role_id: int | None = _snowflake()
+    head_referee_role_id: int | None = _snowflake()
+    player_role_id: int | None = _snowflake()
+    announcement_channel_id: int | None = _snowflake()
+    locale: str = Field(default="it", max_length=8)
+    next_case_number: int = Field(default=1, nullable=False)
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class Tournament(SQLModel, table=True):
+    __tablename__ = "tournament"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "name", name="uq_tournament_guild_id_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    name: str = Field(max_length=100)
+    game: str = Field(max_length=16)
+    preset: str = Field(max_length=64)
+    overrides: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    status: str = Field(default=TournamentStatus.REGISTRATION_OPEN.value, max_length=32)
+    registration_deadline: datetime | None = _when()
+    cap: int | None = Field(default=None)
+    created_by: int | None = _snowflake()
+    created_at: datetime = _created()
+
+
+class Registration(SQLModel, table=True):
+    """A player's registration to one tournament."""
+
+    __tablename__ = "registration"
+    __table_args__ = (sa.UniqueConstraint("tournament_id", "user_id", name="uq_registration_tournament_id_user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
+    user_id: int | None = _snowflake()
+    display_name: str = Field(max_length=64)
+    club: str | None = Field(default=None, max_length=64)
+    team: str | None = Field(default=None, max_length=64)
+    family_group: str | None = Field(default=None, max_length=64)
+    status: str = Field(default=RegistrationStatus.REGISTERED.value, max_length=16)
+    registered_at: datetime = _created()
+    validated_at: datetime | None = _when()
+    withdrawn_at: datetime | None = _when()
+
+
+class Round(SQLModel, table=True):
+    __tablename__ = "round"
+    __table_args__ = (sa.UniqueConstraint("tournament_id", "number", name="uq_round_tournament_id_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
+    number: int
+    kind: str = Field(default=RoundKind.QUALIFYING.value, max_length=16)
+    scheduled_start: datetime | None = _when()
+    draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
+    draw_report: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    status: str = Field(default=RoundStatus.PLANNED.value, max_length=16)
+    created_at: datetime = _created()
+
+
+class GameTable(SQLModel, table=True):
+    """A table of a round ("tavolo"); ``number`` 1 is the top table."""
+
+    __tablename__ = "game_table"
+    __table_args__ = (sa.UniqueConstraint("round_id", "number", name="uq_game_table_round_id_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    round_id: int = Field(foreign_key="round.id", nullable=False, index=True)
+    number: int
+    thread_id: int | None = _snowflake()
+    countersigned_by: int | None = _snowflake()
+    countersigned_at: datetime | None = _when()
+    locked: bool = Field(default=False, nullable=False)
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seat"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "registration_id", name="uq_seat_table_id_registration_id"),
+        sa.UniqueConstraint("table_id", "position", name="uq_seat_table_id_position"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    table_id: int = Field(foreign_key="game_table.id", nullable=False, index=True)
+    registration_id: int = Field(foreign_key="registration.id", nullable=False, index=True)
+    position: int
+
+
+class TableResult(SQLModel, table=True):
+    """One seat's line of the match report (referto, ARB 6): points, ranks, tie-break data, signature."""
+
+    __tablename__ = "table_result"
+    __table_args__ = (
+        sa.UniqueConstraint("table_id", "registration_id", name="uq_table_result_table_id_registration_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    table_id: int = Field(foreign_key="game_table.id", nullable=False, index=True)
+    registration_id: int = Field(foreign_key="registration.id", nullable=False, index=True)
+    table_points: float | None = Field(default=None)
+    table_rank: int | None = Field(default=None)
+    tournament_points: float | None = Field(default=None)
+    tiebreak: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    entered_by: int | None = _snowflake()
+    signed_at: datetime | None = _when()
+    locked: bool = Field(default=False, nullable=False)
+
+
+class Sanction(SQLModel, table=True):
+    __tablename__ = "sanction"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "case_number", name="uq_sanction_guild_id_case_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    case_number: int
+    kind: str = Field(max_length=32)
+    article: str | None = Field(default=None, max_length=32)
+    registration_id: int = Field(foreign_key="registration.id", nullable=False, index=True)
+    tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
+    round_id: int | None = Field(default=None, foreign_key="round.id")
+    table_id: int | None = Field(default=None, foreign_key="game_table.id")
+    referee_id: int = Field(sa_type=sa.BigInteger, nullable=False)
+    details: str | None = Field(default=None, max_length=1000)
+    appeal_state: str = Field(default=AppealState.NONE.value, max_length=16)
+    appeal_decided_by: int | None = _snowflake()
+    appeal_decided_at: datetime | None = _when()
+    created_at: datetime = _created()
+
+
+class ScheduledReminder(SQLModel, table=True):
+    """A reminder whose truth is this row: the scheduler is rebuilt from undelivered rows at start-up."""
+
+    __tablename__ = "scheduled_reminder"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
+    round_id: int | None = Field(default=None, foreign_key="round.id")
+    kind: str = Field(max_length=32)
+    channel_id: int | None = _snowflake()
+    message: str | None = Field(default=None, max_length=2000)
+    due_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    delivered_at: datetime | None = _when()
+    created_by: int | None = _snowflake()
+    created_at: datetime = _created()
+
+
+class AuditLog(SQLModel, table=True):
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    actor_id: int | None = _snowflake()
+    action: str = Field(max_length=64)
+    entity: str = Field(max_length=32)
+    entity_id: int | None = Field(default=None)
+    details: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
+    created_at: datetime = _created()

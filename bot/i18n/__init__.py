@@ -1,0 +1,78 @@
+"""Italian and English message catalogues (BOT-I18N-1).
+
+Keys are stable codes (``error.tournament_not_found``); values are ``str.format`` templates filled
+*after* translation. Command names and descriptions use keys ``cmd.<qualified name>.name`` /
+``.description`` and ``cmd.<qualified name>.opt.<option>.name`` / ``.description``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from importlib import resources
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+LOCALES: tuple[str, ...] = ("it", "en")
+FALLBACK = "en"
+
+
+@cache
+def catalogue(locale: str) -> dict[str, str]:
+    text = resources.files(__package__).joinpath(f"{locale}.json").read_text(encoding="utf-8")
+    data: dict[str, str] = json.loads(text)
+    return data
+
+
+def normalise_locale(locale: object, default: str = "it") -> str:
+    """Map a Discord locale ('it', 'en-US', 'en-GB', …) or anything else to 'it' or 'en'."""
+    value = str(getattr(locale, "value", locale) or "").lower()
+    if value.startswith("it"):
+        return "it"
+    if value.startswith("en"):
+        return "en"
+    return default
+
+
+def has_key(key: str, locale: str) -> bool:
+    return key in catalogue(locale)
+
+
+def t(key: str, locale: str, /, **params: Any) -> str:
+    """Translate ``key`` into ``locale`` and fill in ``params`` (numbers formatted for the locale)."""
+    template = catalogue(locale).get(key)
+    if template is None:
+        template = catalogue(FALLBACK).get(key)
+        if template is None:
+            log.warning("missing i18n key %s", key)
+            return key
+    values = {k: (format_number(v, locale) if isinstance(v, float) else v) for k, v in params.items()}
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError):
+        log.warning("i18n key %s: bad parameters %s", key, sorted(params))
+        return template
+
+
+def format_number(value: float | int, locale: str, *, decimals: int | None = None) -> str:
+    """31.8 → '31,8' in Italian, '31.8' in English; thousands grouped ('1.234' / '1,234')."""
+    if decimals is None:
+        decimals = 0 if float(value).is_integer() else (1 if round(value, 1) == round(value, 2) else 2)
+    text = f"{value:,.{decimals}f}"
+    if locale == "it":
+        text = text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+    return text
+
+
+TRANSLATED_PARAMS: dict[str, str] = {"field": "field", "role": "role"}
+
+
+def render_error(key: str, params: dict[str, Any], locale: str) -> str:
+    """A domain error's message: parameters naming a field or a role are translated too."""
+    values = dict(params)
+    for name, prefix in TRANSLATED_PARAMS.items():
+        if isinstance(values.get(name), str):
+            values[name] = t(f"{prefix}.{values[name]}", locale)
+    return t(key, locale, **values)

@@ -1,0 +1,34 @@
+"""Use cases, one transaction each. Services call bot.rules for decisions and bot.db for state; no discord.
+
+``Services`` is the composition object the bot, the CLI and the demo share: build it once from a
+sessionmaker and a clock, then call ``services.tournaments.create(...)`` etc.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.db.models import utcnow
+from bot.services.guilds import GuildService
+from bot.services.registrations import RegistrationService
+from bot.services.tournaments import TournamentService
+
+Clock = Callable[[], datetime]
+
+
+@dataclass
+class Services:
+    sessionmaker: async_sessionmaker[AsyncSession]
+    clock: Clock = utcnow
+    guilds: GuildService = field(init=False)
+    tournaments: TournamentService = field(init=False)
+    registrations: RegistrationService = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.guilds = GuildService(self.sessionmaker, self.clock)
+        self.tournaments = TournamentService(self.sessionmaker, self.clock)
+        self.registrations = RegistrationService(self.sessionmaker, self.clock)

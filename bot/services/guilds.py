@@ -1,0 +1,89 @@
+"""Server set-up: the role mapping and announcement channel (BOT-ROLE-1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.db import repo
+from bot.db.models import GuildConfig
+from bot.services._base import BaseService
+from bot.services.access import Actor, StaffRole, require
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSetup:
+    guild_id: int
+    organizer_role_id: int | None
+    referee_role_id: int | None
+    head_referee_role_id: int | None
+    player_role_id: int | None
+    announcement_channel_id: int | None
+    locale: str
+
+
+class GuildService(BaseService):
+    async def get_setup(self, guild_id: int, *, default_locale: str = "it") -> GuildSetup:
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=guild_id)
+            if config is None:
+                return GuildSetup(guild_id, None, None, None, None, None, default_locale)
+            return _view(config)
+
+    async def set_roles(
+        self,
+        actor: Actor,
+        *,
+        organizer_role_id: int,
+        referee_role_id: int,
+        head_referee_role_id: int,
+        player_role_id: int | None = None,
+        announcement_channel_id: int | None = None,
+    ) -> GuildSetup:
+        """Map the server's Discord roles to the steward's roles. Server administrators only."""
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_or_create_guild_config(
+                session=session, guild_id=actor.guild_id, locale=actor.locale
+            )
+            require(actor, config, StaffRole.ADMIN)
+            before = _view(config)
+            config.organizer_role_id = organizer_role_id
+            config.referee_role_id = referee_role_id
+            config.head_referee_role_id = head_referee_role_id
+            config.player_role_id = player_role_id
+            if announcement_channel_id is not None:
+                config.announcement_channel_id = announcement_channel_id
+            config.updated_at = self._clock()
+            await session.flush()
+            after = _view(config)
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="setup.roles",
+                entity="guild_config",
+                entity_id=config.id,
+                details={"before": _roles(before), "after": _roles(after)},
+            )
+            return after
+
+
+def _view(config: GuildConfig) -> GuildSetup:
+    return GuildSetup(
+        guild_id=config.guild_id,
+        organizer_role_id=config.organizer_role_id,
+        referee_role_id=config.referee_role_id,
+        head_referee_role_id=config.head_referee_role_id,
+        player_role_id=config.player_role_id,
+        announcement_channel_id=config.announcement_channel_id,
+        locale=config.locale,
+    )
+
+
+def _roles(setup: GuildSetup) -> dict[str, int | None]:
+    return {
+        "organizer": setup.organizer_role_id,
+        "referee": setup.referee_role_id,
+        "head_referee": setup.head_referee_role_id,
+        "player": setup.player_role_id,
+        "announcements": setup.announcement_channel_id,
+    }

@@ -1,0 +1,54 @@
+"""Typed settings from the environment and ``.env`` — nothing else in the project reads ``os.environ``."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///steward.db"
+
+
+def normalise_database_url(url: str) -> str:
+    """Map plain URLs to the async drivers: ``sqlite://`` → aiosqlite, ``postgresql://`` → asyncpg."""
+    url = url.strip()
+    if url.startswith("sqlite:"):
+        return "sqlite+aiosqlite:" + url[len("sqlite:") :]
+    for prefix in ("postgres://", "postgresql://", "postgresql+psycopg://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = Field(default=None, description="the bot token (secret, never logged)")
+    database_url: str = Field(default=DEFAULT_DATABASE_URL, description="SQLAlchemy URL; SQLite file by default")
+    dev_guild_id: int | None = Field(default=None, description="sync commands to this server only (instant)")
+    default_locale: Literal["it", "en"] = Field(default="it", description="language when a user's is unknown")
+    log_level: str = Field(default="INFO")
+
+    @field_validator("database_url")
+    @classmethod
+    def _async_driver(cls, value: str) -> str:
+        value = normalise_database_url(value)
+        make_url(value)  # raises on a malformed URL, at start-up rather than on first use
+        return value
+
+    @field_validator("dev_guild_id", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if value == "" else value
+
+    def safe_database_url(self) -> str:
+        """The URL with any password masked, for logs and messages."""
+        return make_url(self.database_url).render_as_string(hide_password=True)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
