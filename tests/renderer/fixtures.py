@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
-from renderer.models import Seat, StandingRow, StandingsData, TableCard, TablesData
+from renderer.models import (
+    BracketData,
+    BracketPlayer,
+    BracketTable,
+    Seat,
+    StandingRow,
+    StandingsData,
+    TableCard,
+    TablesData,
+)
 
 FIRST = [
     "Anna",
@@ -204,3 +214,28 @@ def sample_tables(n_players: int = 18, seed: int = 4242) -> TablesData:
         tables.append(TableCard(t, tuple(Seat(p.name, p.club) for p in players[k : k + size])))
         k += size
     return TablesData("Torneo di Natale — Circolo RisiKo! Torino", 2, "2026-12-13", tuple(tables), seed, True)
+
+
+def sample_bracket(direct: bool = False, played: bool = True) -> BracketData:
+    """Banded semifinals (TOUR-SF-1); in SF 3 the winner declines and the 2nd replaces them (TOUR-FIN-1)."""
+    rows = sample_standings(16, seed=11).rows
+    n_sf = 3 if direct else 4
+    first = 2 if direct else 1
+    bands = [list(range(first + b * n_sf, first + (b + 1) * n_sf)) for b in range(4)]
+    semis = []
+    finalists: list[BracketPlayer] = []
+    for t in range(n_sf):
+        seeds = [bands[b][t if b % 2 == 0 else n_sf - 1 - t] for b in range(4)]
+        players = [BracketPlayer(rows[s - 1].name, rows[s - 1].club, s) for s in seeds]
+        winner = (t * 3 + 1) % 4
+        if t == 2:
+            players[winner] = dataclasses.replace(players[winner], declined=True)
+            second = (winner + 1) % 4
+            finalists.append(dataclasses.replace(players[second], replaces=players[winner].name))
+        else:
+            finalists.append(players[winner])
+        semis.append(BracketTable(t + 1, tuple(players), winner if played else None))
+    direct_players = (BracketPlayer(rows[0].name, rows[0].club, 1),) if direct else ()
+    final_players = tuple(direct_players) + tuple(finalists)
+    final = BracketTable(1, final_players, 2 if played else None)
+    return BracketData("Campionato Regionale RisiKo! 2026", "2026-12-20", tuple(semis), final, direct_players)
