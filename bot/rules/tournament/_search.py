@@ -1,0 +1,316 @@
+"""The draw optimiser on player indices: greedy construction, swap local search, exact branch-and-bound.
+
+The lexicographic criteria (DRAWS.md, ARB art. 5) are folded into one integer cost: criterion k of K
+weighs ``B ** (K - 1 - k)`` with ``B`` larger than any count, so comparing weighted sums is exactly
+comparing the criteria vectors lexicographically. Pair criteria become a symmetric pair-cost matrix;
+"sat at a 5-player table again" becomes a per-player seat cost on the large tables.
+
+Everything is deterministic given the ``random.Random`` passed in and the iteration budget.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+INF = 1 << 62
+
+
+@dataclass(slots=True)
+class Problem:
+    """A draw problem on indices ``0..n-1`` (mutable scratch object, private to the engine)."""
+
+    n: int
+    sizes: list[int]  # table capacities, table 0 first
+    big: list[int]  # 1 when the seat cost applies at this table (a 5-player table)
+    cost: list[list[int]]  # symmetric weighted pair costs, zero diagonal
+    seat: list[int]  # weighted cost of sitting at a big table
+    cls: list[int]  # swap class: players only swap with players of the same class
+    pinned_table: list[int]  # -1, or the table a player starts at (cinquisti: one per 5-player table)
+    allowed: list[frozenset[int] | None]  # tables a player may sit at in the exact search (None: any)
+    unique: list[bool]  # at most one player of this player's class per table (cinquisti, NP teams)
+    groups: list[tuple[int, list[int]]]  # (weight, members) clique groups for the exact bound
+
+
+@dataclass(slots=True)
+class SearchResult:
+    assignment: list[int]  # table index of each player
+    cost: int
+    iterations: int
+    restarts: int
+    nodes: int = 0
+    proven: bool = False
+
+
+def _assignment_cost(p: Problem, pos: Sequence[int]) -> int:
+    total = 0
+    c = p.cost
+    for i in range(p.n):
+        row = c[i]
+        pi = pos[i]
+        total += p.seat[i] * p.big[pi]
+        for j in range(i + 1, p.n):
+            if pos[j] == pi:
+                total += row[j]
+    return total
+
+
+def _construct(p: Problem, rng: random.Random) -> list[int]:
+    """Greedy: pinned players first, then a random order, each to a cheapest table with room (random ties)."""
+    n, t_count = p.n, len(p.sizes)
+    pos = [-1] * n
+    free = list(p.sizes)
+    members: list[list[int]] = [[] for _ in range(t_count)]
+    for i in range(n):
+        t = p.pinned_table[i]
+        if t >= 0:
+            pos[i] = t
+            free[t] -= 1
+            members[t].append(i)
+    order = [i for i in range(n) if pos[i] < 0]
+    rng.shuffle(order)
+    for i in order:
+        row = p.cost[i]
+        best = INF
+        choice: list[int] = []
+        for t in range(t_count):
+            if free[t] <= 0:
+                continue
+            d = p.seat[i] * p.big[t]
+            for x in members[t]:
+                d += row[x]
+            if d < best:
+                best = d
+                choice = [t]
+            elif d == best:
+                choice.append(t)
+        t = choice[rng.randrange(len(choice))] if len(choice) > 1 else choice[0]
+        pos[i] = t
+        free[t] -= 1
+        members[t].append(i)
+    return pos
+
+
+def local_search(
+    p: Problem,
+    rng: random.Random,
+    *,
+    target: int,
+    iterations: int,
+    stall: int,
+    initial: Callable[[random.Random], list[int]] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> SearchResult:
+    """Swap local search with plateau moves, random kicks and restarts; stops at ``target`` cost."""
+    n, t_count = p.n, len(p.sizes)
+    c, seat, big, cls = p.cost, p.seat, p.big, p.cls
+    make = initial if initial is not None else (lambda r: _construct(p, r))
+    best_pos: list[int] = []
+    best_cost = INF
+    used = 0
+    restarts = -1
+    while used < iterations and best_cost > target:
+        restarts += 1
+        pos = make(rng)
+        tables: list[list[int]] = [[] for _ in range(t_count)]
+        for i in range(n):
+            tables[pos[i]].append(i)
+        contrib = [seat[i] * big[pos[i]] + sum(c[i][x] for x in tables[pos[i]]) for i in range(n)]
+        cost = _assignment_cost(p, pos)
+        if cost < best_cost:
+            best_cost, best_pos = cost, list(pos)
+        since = 0
+        while used < iterations and best_cost > target and since < stall:
+            used += 1
+            since += 1
+            if stop is not None and used % 64 == 0 and stop():
+                used = iterations
+                break
+            hot = [i for i in range(n) if contrib[i] > 0]
+            if not hot:
+                break
+            i = hot[rng.randrange(len(hot))]
+            a = pos[i]
+            row_i = c[i]
+            ci = cls[i]
+            seat_i = seat[i]
+            si = [sum(row_i[x] for x in tables[t]) + seat_i * big[t] for t in range(t_count)]
+            cur_i = si[a]
+            col_a = [sum(col) for col in zip(*(c[x] for x in tables[a]), strict=True)]
+            big_a = big[a]
+            best_d = INF
+            cands: list[int] = []
+            for j in range(n):
+                b = pos[j]
+                if b == a or cls[j] != ci:
+                    continue
+                d = si[b] - cur_i - 2 * row_i[j] + col_a[j] + seat[j] * big_a - contrib[j]
+                if d < best_d:
+                    best_d = d
+                    cands = [j]
+                elif d == best_d:
+                    cands.append(j)
+            if not cands:
+                continue
+            if best_d > 0:
+                # a kick: occasionally take the least bad swap to leave a local minimum
+                if rng.random() >= 0.05:
+                    continue
+            elif best_d == 0 and rng.random() >= 0.5:
+                continue
+            j = cands[rng.randrange(len(cands))] if len(cands) > 1 else cands[0]
+            b = pos[j]
+            tables[a].remove(i)
+            tables[b].remove(j)
+            tables[a].append(j)
+            tables[b].append(i)
+            pos[i], pos[j] = b, a
+            cost += best_d
+            for t in (a, b):
+                for x in tables[t]:
+                    rx = c[x]
+                    contrib[x] = seat[x] * big[t] + sum(rx[y] for y in tables[t])
+            if cost < best_cost:
+                best_cost, best_pos = cost, list(pos)
+                since = 0
+    return SearchResult(best_pos, best_cost, used, max(restarts, 0))
+
+
+def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_limit: int) -> SearchResult:
+    """Branch-and-bound over table assignments; ``proven`` when the whole tree was searched.
+
+    Players are placed in an order that puts the most constrained first; equal empty tables are
+    interchangeable (only the first one is tried). The bound adds, to the partial cost, the larger of
+    two valid relaxations: (a) for each clique group (club, winners), the cheapest even spread of its
+    unplaced members over the room left, and (b) for each unplaced player, its cheapest table against
+    the players already placed.
+    """
+    n, t_count = p.n, len(p.sizes)
+    c, seat, big = p.cost, p.seat, p.big
+    weight_of = [0] * n
+    for i in range(n):
+        weight_of[i] = sum(c[i]) + seat[i]
+    first = [i for i in range(n) if p.unique[i] or p.allowed[i] is not None]
+    first_set = set(first)
+    order = first + sorted((i for i in range(n) if i not in first_set), key=lambda i: (-weight_of[i], i))
+    class_at: list[set[int]] = [set() for _ in range(t_count)]
+    pos = [-1] * n
+    free = list(p.sizes)
+    members: list[list[int]] = [[] for _ in range(t_count)]
+    group_of: list[list[int]] = [[] for _ in range(n)]
+    group_w = [w for w, _ in p.groups]
+    counts = [[0] * t_count for _ in p.groups]
+    remaining = [len(m) for _, m in p.groups]
+    for g, (_, m) in enumerate(p.groups):
+        for i in m:
+            group_of[i].append(g)
+
+    best_cost = incumbent_cost
+    best_pos = list(incumbent)
+    nodes = 0
+    aborted = False
+
+    def group_bound() -> int:
+        total = 0
+        for g, w in enumerate(group_w):
+            r = remaining[g]
+            if r == 0:
+                continue
+            k = counts[g][:]
+            room = free[:]
+            add = 0
+            for _ in range(r):
+                bt = -1
+                bk = INF
+                for t in range(t_count):
+                    if room[t] > 0 and k[t] < bk:
+                        bk = k[t]
+                        bt = t
+                if bt < 0:
+                    break
+                add += bk
+                k[bt] += 1
+                room[bt] -= 1
+            total += add * w
+        return total
+
+    def player_bound(depth: int) -> int:
+        total = 0
+        for idx in range(depth, n):
+            i = order[idx]
+            row = c[i]
+            m = INF
+            for t in range(t_count):
+                if free[t] <= 0:
+                    continue
+                d = seat[i] * big[t]
+                for x in members[t]:
+                    d += row[x]
+                if d < m:
+                    m = d
+                    if m == 0:
+                        break
+            total += m
+        return total
+
+    def dfs(depth: int, partial: int) -> None:
+        nonlocal best_cost, best_pos, nodes, aborted
+        if aborted:
+            return
+        nodes += 1
+        if nodes > node_limit:
+            aborted = True
+            return
+        if depth == n:
+            if partial < best_cost:
+                best_cost = partial
+                best_pos = list(pos)
+            return
+        if partial + max(group_bound(), player_bound(depth)) >= best_cost:
+            return
+        i = order[depth]
+        row = c[i]
+        options: list[tuple[int, int]] = []
+        seen_empty: set[tuple[int, int]] = set()
+        allowed = p.allowed[i]
+        uniq = p.unique[i]
+        ci = p.cls[i]
+        for t in range(t_count):
+            if free[t] <= 0 or (allowed is not None and t not in allowed) or (uniq and ci in class_at[t]):
+                continue
+            if not members[t]:
+                key = (p.sizes[t], big[t])
+                if key in seen_empty:
+                    continue
+                seen_empty.add(key)
+            d = seat[i] * big[t]
+            for x in members[t]:
+                d += row[x]
+            options.append((d, t))
+        options.sort()
+        for d, t in options:
+            if partial + d >= best_cost:
+                break
+            pos[i] = t
+            free[t] -= 1
+            members[t].append(i)
+            if uniq:
+                class_at[t].add(ci)
+            for g in group_of[i]:
+                counts[g][t] += 1
+                remaining[g] -= 1
+            dfs(depth + 1, partial + d)
+            for g in group_of[i]:
+                counts[g][t] -= 1
+                remaining[g] += 1
+            if uniq:
+                class_at[t].discard(ci)
+            members[t].pop()
+            free[t] += 1
+            pos[i] = -1
+            if aborted:
+                return
+
+    dfs(0, 0)
+    return SearchResult(best_pos, best_cost, 0, 0, nodes=nodes, proven=not aborted)

@@ -1,0 +1,466 @@
+"""Table draws: round 1, the piloted round-2 draw, team and knockout draws, and hand adjustments.
+
+ARB art. 5 (risiko-regolamento-arbitrale-formazione-tavoli): tables of 4, 5-player tables only as
+needed; the "cinquisti" (one random player per 5-player table, on the last tables) are drawn first;
+round 1 then minimises same-club encounters; round 2 minimises, in order, a second 5-player table,
+round-1 winners together, same-club pairs and round-1 tablemates together. FIRK §10 puts
+spouses/siblings first in round 1 (see ``seeding.firk_round1``); NP-TAB-1 seats one player per team.
+
+A draw is a pure function of (context, table sizes, criteria, rng, budget): the same seed gives the
+same tables. The report states every criterion's value, the DRAWS.md lower bound and what can be
+claimed: ``bound_met``, ``proven_optimal_by_search`` (exhaustive branch-and-bound) or ``not_proven``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import comb
+
+from bot.rules.tournament._search import INF, Problem, exact_search, local_search
+from bot.rules.tournament.model import (
+    ROUND1_CRITERIA,
+    ROUND2_CRITERIA,
+    Criterion,
+    Draw,
+    DrawBudget,
+    DrawContext,
+    DrawReport,
+    Optimality,
+    PlayerId,
+    Tables,
+    TournamentError,
+)
+
+FIVE = 5  # a "5-player table" (ARB art. 5) is a table of this size; sizes themselves come from the preset
+
+
+def _pairs_at(table: Sequence[PlayerId]) -> list[tuple[PlayerId, PlayerId]]:
+    t = list(table)
+    return [(a, b) for i, a in enumerate(t) for b in t[i + 1 :]]
+
+
+def evaluate(
+    tables: Sequence[Sequence[PlayerId]],
+    context: DrawContext,
+    criteria: Sequence[Criterion] = ROUND2_CRITERIA,
+) -> dict[str, int]:
+    """Count each criterion on ``tables`` (criteria order kept). Used by draws, hand changes and the CLI."""
+    club = context.club_of()
+    out: dict[str, int] = {}
+    for crit in criteria:
+        n = 0
+        if crit is Criterion.FIVE_REPEAT:
+            n = sum(1 for t in tables if len(t) >= FIVE for x in t if x in context.five_table_players)
+        else:
+            for t in tables:
+                for a, b in _pairs_at(t):
+                    if crit is Criterion.WINNER_PAIRS:
+                        n += a in context.winners and b in context.winners
+                    elif crit is Criterion.CLUB_PAIRS:
+                        n += club.get(a) is not None and club.get(a) == club.get(b)
+                    elif crit is Criterion.REPEAT_PAIRS:
+                        n += frozenset((a, b)) in context.previous_pairs
+                    elif crit is Criterion.FAMILY_PAIRS:
+                        n += frozenset((a, b)) in context.family_pairs
+        out[crit.value] = n
+    return out
+
+
+def _spread_pairs(size: int, tables: int) -> int:
+    """Fewest pairs when ``size`` members are spread as evenly as possible over ``tables`` (DRAWS.md)."""
+    if tables <= 0:
+        return comb(size, 2)
+    q, r = divmod(size, tables)
+    return r * comb(q + 1, 2) + (tables - r) * comb(q, 2)
+
+
+def lower_bound(
+    context: DrawContext, sizes: Sequence[int], criteria: Sequence[Criterion] = ROUND2_CRITERIA
+) -> dict[str, int]:
+    """The DRAWS.md lower bound per criterion: even spread of each club (and of the winners); zero elsewhere."""
+    ids = set(context.ids)
+    t = len(sizes)
+    out: dict[str, int] = {}
+    for crit in criteria:
+        if crit is Criterion.FIVE_REPEAT:
+            small_seats = sum(s for s in sizes if s < FIVE)
+            out[crit.value] = max(0, len(context.five_table_players & ids) - small_seats)
+        elif crit is Criterion.WINNER_PAIRS:
+            out[crit.value] = _spread_pairs(len(context.winners & ids), t)
+        elif crit is Criterion.CLUB_PAIRS:
+            sizes_by_club = Counter(p.club for p in context.players if p.club is not None)
+            out[crit.value] = sum(_spread_pairs(s, t) for s in sizes_by_club.values())
+        else:
+            out[crit.value] = 0
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    problem: Problem
+    weights: dict[Criterion, int]
+
+
+def _build(
+    context: DrawContext,
+    sizes: Sequence[int],
+    criteria: Sequence[Criterion],
+    *,
+    classes: Sequence[int] | None = None,
+    unique: Sequence[bool] | None = None,
+    pinned: dict[int, int] | None = None,
+    allowed: dict[int, frozenset[int]] | None = None,
+) -> _Built:
+    ids = context.ids
+    n = len(ids)
+    index = {pid: i for i, pid in enumerate(ids)}
+    total_pairs = sum(comb(s, 2) for s in sizes)
+    base = total_pairs + n + 1
+    k = len(criteria)
+    weights = {crit: base ** (k - 1 - j) for j, crit in enumerate(criteria)}
+    cost = [[0] * n for _ in range(n)]
+    seat = [0] * n
+    groups: list[tuple[int, list[int]]] = []
+
+    def add_clique(members: list[int], w: int) -> None:
+        for x, a in enumerate(members):
+            ra = cost[a]
+            for b in members[x + 1 :]:
+                ra[b] += w
+                cost[b][a] += w
+        if len(members) > 1:
+            groups.append((w, members))
+
+    def add_pairs(pairs: frozenset[frozenset[PlayerId]], w: int) -> None:
+        for pair in pairs:
+            a_id, b_id = tuple(pair)
+            if a_id in index and b_id in index:
+                a, b = index[a_id], index[b_id]
+                cost[a][b] += w
+                cost[b][a] += w
+
+    for crit, w in weights.items():
+        if crit is Criterion.FIVE_REPEAT:
+            for pid in context.five_table_players:
+                if pid in index:
+                    seat[index[pid]] += w
+        elif crit is Criterion.WINNER_PAIRS:
+            add_clique([index[p] for p in ids if p in context.winners], w)
+        elif crit is Criterion.CLUB_PAIRS:
+            by_club: dict[str, list[int]] = defaultdict(list)
+            for i, pl in enumerate(context.players):
+                if pl.club is not None:
+                    by_club[pl.club].append(i)
+            for members in by_club.values():
+                add_clique(members, w)
+        elif crit is Criterion.REPEAT_PAIRS:
+            add_pairs(context.previous_pairs, w)
+        elif crit is Criterion.FAMILY_PAIRS:
+            add_pairs(context.family_pairs, w)
+    pinned_table = [-1] * n
+    for i, t in (pinned or {}).items():
+        pinned_table[i] = t
+    allowed_list: list[frozenset[int] | None] = [None] * n
+    for i, ts in (allowed or {}).items():
+        allowed_list[i] = ts
+    problem = Problem(
+        n=n,
+        sizes=list(sizes),
+        big=[1 if s >= FIVE else 0 for s in sizes],
+        cost=cost,
+        seat=seat,
+        cls=list(classes) if classes is not None else [0] * n,
+        pinned_table=pinned_table,
+        allowed=allowed_list,
+        unique=list(unique) if unique is not None else [False] * n,
+        groups=groups,
+    )
+    return _Built(problem, weights)
+
+
+def _weighted(values: dict[str, int], weights: dict[Criterion, int]) -> int:
+    return sum(values[c.value] * w for c, w in weights.items())
+
+
+def _check_sizes(context: DrawContext, sizes: Sequence[int]) -> None:
+    if any(s < 1 for s in sizes):
+        raise TournamentError("bad_table_size", list(sizes))
+    if sum(sizes) != len(context.players):
+        raise TournamentError("sizes_do_not_match_players", {"seats": sum(sizes), "players": len(context.players)})
+
+
+def _stopper(budget: DrawBudget) -> Callable[[], bool] | None:
+    clock, deadline = budget.clock, budget.deadline
+    if clock is None or deadline is None:
+        return None
+    return lambda: clock() >= deadline
+
+
+def _optimise(
+    context: DrawContext,
+    sizes: Sequence[int],
+    criteria: Sequence[Criterion],
+    built: _Built,
+    rng: random.Random,
+    budget: DrawBudget,
+    *,
+    kind: str,
+    seed: int | None,
+    initial: Callable[[random.Random], list[int]] | None = None,
+    notes: tuple[str, ...] = (),
+) -> Draw:
+    p = built.problem
+    bound = lower_bound(context, sizes, criteria)
+    target = _weighted(bound, built.weights)
+    result = local_search(
+        p,
+        rng,
+        target=target,
+        iterations=budget.iterations,
+        stall=budget.stall,
+        initial=initial,
+        stop=_stopper(budget),
+    )
+    assignment, cost = result.assignment, result.cost
+    optimality = Optimality.BOUND_MET if cost <= target else Optimality.NOT_PROVEN
+    attainable: bool | None = True if cost <= target else None
+    nodes = 0
+    if cost > target and p.n <= budget.exact_max_players:
+        exact = exact_search(p, assignment, cost, node_limit=budget.exact_nodes)
+        nodes = exact.nodes
+        if exact.cost < cost:
+            assignment, cost = exact.assignment, exact.cost
+        if cost <= target:
+            optimality, attainable = Optimality.BOUND_MET, True
+        elif exact.proven:
+            optimality, attainable = Optimality.PROVEN_BY_SEARCH, False
+    tables = _to_tables(context, sizes, assignment)
+    values = evaluate(tables, context, criteria)
+    assert _weighted(values, built.weights) == cost, "internal cost mismatch"
+    report = DrawReport(
+        kind=kind,
+        criteria=values,
+        lower_bound=bound,
+        optimality=optimality,
+        seed=seed,
+        iterations=result.iterations,
+        restarts=result.restarts,
+        search_nodes=nodes,
+        bound_attainable=attainable,
+        notes=notes,
+    )
+    return Draw(tables, report)
+
+
+def _to_tables(context: DrawContext, sizes: Sequence[int], assignment: Sequence[int]) -> Tables:
+    ids = context.ids
+    seats: list[list[PlayerId]] = [[] for _ in sizes]
+    for i, t in enumerate(assignment):
+        seats[t].append(ids[i])
+    return tuple(tuple(t) for t in seats)
+
+
+def _cinquisti(
+    context: DrawContext, sizes: Sequence[int], rng: random.Random, *, avoid: frozenset[PlayerId]
+) -> dict[int, int]:
+    """ARB art. 5 a-b: draw one player per 5-player table (those not at one last round first)."""
+    big = [t for t, s in enumerate(sizes) if s >= FIVE]
+    if not big or all(s >= FIVE for s in sizes):
+        return {}
+    ids = context.ids
+    pool = [i for i, pid in enumerate(ids) if pid not in avoid]
+    if len(pool) < len(big):
+        pool = list(range(len(ids)))
+    chosen = rng.sample(pool, len(big))
+    return dict(zip(chosen, big, strict=True))
+
+
+def draw_tables(
+    context: DrawContext,
+    sizes: Sequence[int],
+    criteria: Sequence[Criterion],
+    *,
+    rng: random.Random,
+    seed: int | None = None,
+    budget: DrawBudget | None = None,
+    cinquisti: bool = True,
+    kind: str = "draw",
+) -> Draw:
+    """A piloted draw for any lexicographic ``criteria`` list over fixed table ``sizes`` (table 1 first)."""
+    _check_sizes(context, sizes)
+    budget = budget or DrawBudget()
+    pins = _cinquisti(context, sizes, rng, avoid=context.five_table_players) if cinquisti else {}
+    n = len(context.players)
+    classes = [1 if i in pins else 0 for i in range(n)]
+    big_tables = frozenset(t for t, s in enumerate(sizes) if s >= FIVE)
+    built = _build(
+        context,
+        sizes,
+        criteria,
+        classes=classes,
+        unique=[i in pins for i in range(n)],
+        pinned=pins,
+        allowed={i: big_tables for i in pins},
+    )
+    notes = ("cinquisti_drawn",) if pins else ()
+    return _optimise(context, sizes, criteria, built, rng, budget, kind=kind, seed=seed, notes=notes)
+
+
+def draw_round1(
+    context: DrawContext,
+    sizes: Sequence[int],
+    *,
+    rng: random.Random,
+    seed: int | None = None,
+    budget: DrawBudget | None = None,
+    cinquisti: bool = True,
+) -> Draw:
+    """ARB art. 5, 1st game (TOUR-R1-1): random draw, cinquisti first, then fewest same-club pairs."""
+    criteria = ROUND1_CRITERIA
+    if context.family_pairs:
+        criteria = (Criterion.FAMILY_PAIRS, *criteria)
+    return draw_tables(context, sizes, criteria, rng=rng, seed=seed, budget=budget, cinquisti=cinquisti, kind="round1")
+
+
+def draw_round2(
+    context: DrawContext,
+    sizes: Sequence[int],
+    *,
+    rng: random.Random,
+    seed: int | None = None,
+    budget: DrawBudget | None = None,
+    cinquisti: bool = True,
+) -> Draw:
+    """ARB art. 5, 2nd game (TOUR-R2-1): the four lexicographic criteria of DRAWS.md."""
+    return draw_tables(
+        context, sizes, ROUND2_CRITERIA, rng=rng, seed=seed, budget=budget, cinquisti=cinquisti, kind="round2"
+    )
+
+
+def draw_team_round(
+    context: DrawContext,
+    *,
+    rng: random.Random,
+    seed: int | None = None,
+    budget: DrawBudget | None = None,
+) -> Draw:
+    """NP-TAB-1: one player of each team per table; later rounds avoid previous tablemates.
+
+    Every team must have the same number of players (the number of tables); the table size is the
+    number of teams. Only same-team swaps are tried, so every table keeps one player per team.
+    """
+    budget = budget or DrawBudget()
+    teams: dict[str, list[int]] = defaultdict(list)
+    for i, pl in enumerate(context.players):
+        if pl.team is None:
+            raise TournamentError("player_without_team", pl.id)
+        teams[pl.team].append(i)
+    counts = {t: len(m) for t, m in teams.items()}
+    if len(set(counts.values())) != 1:
+        raise TournamentError("unequal_teams", counts)
+    tables = next(iter(counts.values()))
+    sizes = [len(teams)] * tables
+    team_index = {name: k for k, name in enumerate(teams)}
+    classes = [team_index[pl.team] for pl in context.players if pl.team is not None]
+    criteria = (Criterion.REPEAT_PAIRS, Criterion.CLUB_PAIRS)
+    built = _build(context, sizes, criteria, classes=classes, unique=[True] * len(classes))
+
+    def initial(r: random.Random) -> list[int]:
+        pos = [0] * len(classes)
+        for members in teams.values():
+            seats = list(range(tables))
+            r.shuffle(seats)
+            for i, t in zip(members, seats, strict=True):
+                pos[i] = t
+        return pos
+
+    return _optimise(context, sizes, criteria, built, rng, budget, kind="team", seed=seed, initial=initial)
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A hand change to a draw (BOT-TAB-2) and what it costs on every criterion."""
+
+    tables: Tables
+    before: dict[str, int]
+    after: dict[str, int]
+
+    @property
+    def delta(self) -> dict[str, int]:
+        return {k: self.after[k] - self.before[k] for k in self.after}
+
+    @property
+    def worse(self) -> bool:
+        """True when the change is lexicographically worse than the draw it started from."""
+        return tuple(self.after.values()) > tuple(self.before.values())
+
+
+def _locate(tables: Sequence[Sequence[PlayerId]], player: PlayerId) -> int:
+    for t, table in enumerate(tables):
+        if player in table:
+            return t
+    raise TournamentError("player_not_seated", player)
+
+
+def swap_players(
+    tables: Sequence[Sequence[PlayerId]],
+    a: PlayerId,
+    b: PlayerId,
+    context: DrawContext,
+    criteria: Sequence[Criterion] = ROUND2_CRITERIA,
+) -> Adjustment:
+    """Swap two seated players and re-evaluate the criteria."""
+    ta, tb = _locate(tables, a), _locate(tables, b)
+    new = [list(t) for t in tables]
+    ia, ib = new[ta].index(a), new[tb].index(b)
+    new[ta][ia], new[tb][ib] = b, a
+    out = tuple(tuple(t) for t in new)
+    return Adjustment(out, evaluate(tables, context, criteria), evaluate(out, context, criteria))
+
+
+def move_player(
+    tables: Sequence[Sequence[PlayerId]],
+    player: PlayerId,
+    to_table: int,
+    context: DrawContext,
+    criteria: Sequence[Criterion] = ROUND2_CRITERIA,
+) -> Adjustment:
+    """Move one player to table ``to_table`` (1-based), changing both table sizes; re-evaluate."""
+    if not 1 <= to_table <= len(tables):
+        raise TournamentError("no_such_table", to_table)
+    frm = _locate(tables, player)
+    new = [list(t) for t in tables]
+    new[frm].remove(player)
+    new[to_table - 1].append(player)
+    out = tuple(tuple(t) for t in new)
+    return Adjustment(out, evaluate(tables, context, criteria), evaluate(out, context, criteria))
+
+
+def random_tables(ids: Sequence[PlayerId], sizes: Sequence[int], rng: random.Random) -> Tables:
+    """A pure random draw (the benchmark baseline): shuffle, then cut into ``sizes``."""
+    order = list(ids)
+    rng.shuffle(order)
+    out: list[tuple[PlayerId, ...]] = []
+    k = 0
+    for s in sizes:
+        out.append(tuple(order[k : k + s]))
+        k += s
+    return tuple(out)
+
+
+__all__ = [
+    "INF",
+    "Adjustment",
+    "draw_round1",
+    "draw_round2",
+    "draw_tables",
+    "draw_team_round",
+    "evaluate",
+    "lower_bound",
+    "move_player",
+    "random_tables",
+    "swap_players",
+]

@@ -1,0 +1,63 @@
+"""Parse/serialise the ``risiko-draw-instance/1`` documents of ../shared/data/draws (DRAWS.md).
+
+An instance holds the players with their clubs, the round-1 tables with finishing order, the winners,
+the 5-player-table players, the previous tablemate pairs and the round-2 table sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.tournament.model import DrawContext, Player, PlayerId, TournamentError
+
+SCHEMA = "risiko-draw-instance/1"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawInstance:
+    name: str
+    context: DrawContext
+    table_sizes: tuple[int, ...]
+    round1_tables: tuple[tuple[PlayerId, ...], ...]
+    raw: Mapping[str, Any]
+
+
+def _pid(value: object, where: str) -> PlayerId:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TournamentError("bad_player_id", f"{where}={value!r}")
+    return value
+
+
+def parse_instance(doc: Mapping[str, Any]) -> DrawInstance:
+    """Read a ``risiko-draw-instance/1`` mapping; raises TournamentError quoting the bad field."""
+    if doc.get("schema") != SCHEMA:
+        raise TournamentError("bad_schema", doc.get("schema"))
+    try:
+        players = tuple(
+            Player(_pid(p["id"], "players.id"), None if p.get("club") is None else str(p["club"]))
+            for p in doc["players"]
+        )
+        sizes = tuple(int(s) for s in doc["table_sizes"])
+        r1 = doc.get("round1") or {}
+        r1_tables = tuple(tuple(_pid(x, "round1.players") for x in t["players"]) for t in r1.get("tables", []))
+        winners = [_pid(x, "round1.winners") for x in r1.get("winners", [])]
+        five = [_pid(x, "round1.five_table_players") for x in r1.get("five_table_players", [])]
+        pairs = [
+            tuple(_pid(x, "previous_tablemate_pairs") for x in pair) for pair in doc.get("previous_tablemate_pairs", [])
+        ]
+    except (KeyError, TypeError) as exc:
+        raise TournamentError("bad_instance_field", str(exc)) from None
+    ctx = DrawContext.build(
+        players,
+        five_table_players=five,
+        winners=winners,
+        previous_pairs=pairs,
+        previous_tables=r1_tables,
+    )
+    ids = set(ctx.ids)
+    for pid in list(ctx.winners) + list(ctx.five_table_players):
+        if pid not in ids:
+            raise TournamentError("unknown_player", pid)
+    return DrawInstance(str(doc.get("name", "")), ctx, sizes, r1_tables, doc)

@@ -1,0 +1,196 @@
+"""Value types shared by the tournament engine: players, draw history, criteria, reports, errors.
+
+Everything here is data: frozen dataclasses and enums, no sentences (the i18n layer words them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+PlayerId = int | str
+Table = tuple[PlayerId, ...]
+Tables = tuple[Table, ...]
+
+
+class TournamentError(ValueError):
+    """A tournament input that does not fit. ``code`` is stable; ``value`` quotes the bad input."""
+
+    def __init__(self, code: str, value: object) -> None:
+        super().__init__(f"{code}: {value!r}")
+        self.code = code
+        self.value = value
+
+
+class Criterion(StrEnum):
+    """Draw criteria (counts, smaller is better), compared lexicographically in a round's order.
+
+    ARB art. 5: round 1 minimises same-club encounters; round 2 minimises, in order, repeat
+    participation at a 5-player table, round-1 winners together, same-club pairs, round-1 tablemates
+    together. FIRK §10 adds family (spouses/siblings) pairs in round 1; NP/RR later rounds use repeats.
+    """
+
+    FAMILY_PAIRS = "family_pairs"
+    FIVE_REPEAT = "five_repeat"
+    WINNER_PAIRS = "winner_pairs"
+    CLUB_PAIRS = "club_pairs"
+    REPEAT_PAIRS = "repeat_pairs"
+
+
+ROUND1_CRITERIA: tuple[Criterion, ...] = (Criterion.CLUB_PAIRS,)
+ROUND2_CRITERIA: tuple[Criterion, ...] = (
+    Criterion.FIVE_REPEAT,
+    Criterion.WINNER_PAIRS,
+    Criterion.CLUB_PAIRS,
+    Criterion.REPEAT_PAIRS,
+)
+
+
+class Optimality(StrEnum):
+    """How much the draw report can honestly claim about optimality."""
+
+    BOUND_MET = "bound_met"  # the DRAWS.md lower bound is reached: provably optimal
+    PROVEN_BY_SEARCH = "proven_optimal_by_search"  # an exhaustive branch-and-bound proved it
+    NOT_PROVEN = "not_proven"  # best found within the budget; no proof
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A registered player: stable id, optional club/group and team (NP-TAB-1)."""
+
+    id: PlayerId
+    club: str | None = None
+    team: str | None = None
+
+
+def _pair(a: PlayerId, b: PlayerId) -> frozenset[PlayerId]:
+    return frozenset((a, b))
+
+
+@dataclass(frozen=True, slots=True)
+class DrawContext:
+    """Everything a draw may look at besides the table sizes and the randomness.
+
+    ``five_table_players``/``winners``/``previous_pairs`` describe the previous round (ARB art. 5,
+    2nd game); ``family_pairs`` are FIRK §10 spouses/siblings.
+    """
+
+    players: tuple[Player, ...]
+    five_table_players: frozenset[PlayerId] = frozenset()
+    winners: frozenset[PlayerId] = frozenset()
+    previous_pairs: frozenset[frozenset[PlayerId]] = frozenset()
+    family_pairs: frozenset[frozenset[PlayerId]] = frozenset()
+
+    @staticmethod
+    def build(
+        players: Iterable[Player],
+        *,
+        five_table_players: Iterable[PlayerId] = (),
+        winners: Iterable[PlayerId] = (),
+        previous_pairs: Iterable[Sequence[PlayerId]] = (),
+        previous_tables: Iterable[Sequence[PlayerId]] = (),
+        family_pairs: Iterable[Sequence[PlayerId]] = (),
+    ) -> DrawContext:
+        """Build a context; ``previous_tables`` adds every pair of each previous table to the repeats."""
+        plist = tuple(players)
+        ids = [p.id for p in plist]
+        if len(set(ids)) != len(ids):
+            dup = next(i for i in ids if ids.count(i) > 1)
+            raise TournamentError("duplicate_player", dup)
+        pairs: set[frozenset[PlayerId]] = set()
+        for pair in previous_pairs:
+            if len(pair) != 2 or pair[0] == pair[1]:
+                raise TournamentError("bad_pair", list(pair))
+            pairs.add(_pair(pair[0], pair[1]))
+        for table in previous_tables:
+            t = list(table)
+            for i, a in enumerate(t):
+                for b in t[i + 1 :]:
+                    pairs.add(_pair(a, b))
+        fam: set[frozenset[PlayerId]] = set()
+        for pair in family_pairs:
+            if len(pair) != 2 or pair[0] == pair[1]:
+                raise TournamentError("bad_pair", list(pair))
+            fam.add(_pair(pair[0], pair[1]))
+        return DrawContext(
+            players=plist,
+            five_table_players=frozenset(five_table_players),
+            winners=frozenset(winners),
+            previous_pairs=frozenset(pairs),
+            family_pairs=frozenset(fam),
+        )
+
+    @property
+    def ids(self) -> tuple[PlayerId, ...]:
+        return tuple(p.id for p in self.players)
+
+    def club_of(self) -> dict[PlayerId, str | None]:
+        return {p.id: p.club for p in self.players}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawReport:
+    """What a draw (or a hand-adjusted draw) costs and what can be claimed about it.
+
+    ``criteria`` and ``lower_bound`` are in lexicographic priority order. ``bound_attainable`` is
+    False when an exhaustive search proved the DRAWS.md bound cannot be met, None when unknown.
+    """
+
+    kind: str
+    criteria: Mapping[str, int]
+    lower_bound: Mapping[str, int]
+    optimality: Optimality
+    seed: int | None
+    iterations: int
+    restarts: int = 0
+    search_nodes: int = 0
+    bound_attainable: bool | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def bound_met(self) -> bool:
+        return tuple(self.criteria.values()) == tuple(self.lower_bound.values())
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "criteria_order": list(self.criteria),
+            "criteria": dict(self.criteria),
+            "lower_bound": dict(self.lower_bound),
+            "bound_met": self.bound_met,
+            "bound_attainable": self.bound_attainable,
+            "optimality": self.optimality.value,
+            "seed": self.seed,
+            "iterations": self.iterations,
+            "restarts": self.restarts,
+            "search_nodes": self.search_nodes,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """A draw: tables (table 1 first) and its report."""
+
+    tables: Tables
+    report: DrawReport
+
+    def to_json(self) -> dict[str, object]:
+        return {"tables": [list(t) for t in self.tables], "report": self.report.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawBudget:
+    """Deterministic effort limits (iteration counts, never the wall clock unless ``clock`` is given).
+
+    ``clock``/``deadline`` let a caller stop early with the best draw so far; the result is then no
+    longer a pure function of the seed, so tests and verifiable draws leave them unset.
+    """
+
+    iterations: int = 20_000
+    stall: int = 400
+    exact_max_players: int = 40
+    exact_nodes: int = 400_000
+    clock: Callable[[], float] | None = field(default=None, compare=False)
+    deadline: float | None = None

@@ -1,0 +1,126 @@
+"""Table sizes per format: ARB/UFF fours-and-fives, FIRK, NP teams and knockout, Ricochet Robots tables.
+
+The numbers (4, 5, the FIRK dummy totals, the knockout final size ...) come from the preset's
+``[tournament]`` table; the defaults below only document the shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rules.tournament.model import TournamentError
+
+INF_ROUNDS = 1 << 30
+
+
+def standard_sizes(n: int, *, table: int = 4, large: int = 5, large_first: bool = False) -> tuple[int, ...]:
+    """TOUR-SIZE-1 / ARB art. 5: tables of ``table``, with the fewest tables of ``large`` (n mod 4 of them).
+
+    The large tables are the last ones (the cinquisti sit at the last tables) unless ``large_first``.
+    """
+    if large != table + 1:
+        raise TournamentError("large_must_be_table_plus_one", {"table": table, "large": large})
+    tables, extra = divmod(n, table)
+    if n < table or extra > tables:
+        raise TournamentError("too_few_players_for_tables", n)
+    sizes = [table] * (tables - extra) + [large] * extra
+    return tuple(sorted(sizes, reverse=True) if large_first else sizes)
+
+
+@dataclass(frozen=True, slots=True)
+class FirkPlan:
+    """FIRK §9 table plan: sizes (table 1 first), which tables play with a dummy, special last-round cases."""
+
+    sizes: tuple[int, ...]
+    dummy_tables: tuple[int, ...] = ()  # 1-based table numbers playing 3 + a "dummy"
+    sit_out: bool = False  # last round with 5 present: the 5th of the standings sits out
+    head_to_head: bool = False  # last round with 6 present: the 5th and 6th play head to head
+
+
+def firk_sizes(n: int, *, round_no: int, last_round: bool, cfg: Mapping[str, Any]) -> FirkPlan:
+    """FIRK-SIZE-1 (FIRK §9): table 1 always of 4 except in round 1; 3 + dummy only at the preset totals.
+
+    ``cfg`` is the preset's ``[tournament]`` table (``table_size``, ``large_table_size``,
+    ``dummy_totals``, ``last_round_sit_out_total``, ``last_round_head_to_head_total``).
+    """
+    table = int(cfg["table_size"])
+    large = int(cfg["large_table_size"])
+    dummy_totals = {int(x) for x in cfg["dummy_totals"]}
+    if last_round and n == int(cfg["last_round_sit_out_total"]):
+        return FirkPlan((table,), sit_out=True)
+    if last_round and n == int(cfg["last_round_head_to_head_total"]):
+        return FirkPlan((table, 2), head_to_head=True)
+    if n in dummy_totals:
+        return FirkPlan((table,) * (n // table) + (table - 1,), dummy_tables=((n // table) + 1,))
+    if round_no == 1:
+        # Only in round 1 may table 1 hold 5: the 5-player tables come first (seeded from the top).
+        return FirkPlan(standard_sizes(n, table=table, large=large, large_first=True))
+    rest = n - table
+    if rest < 0:
+        raise TournamentError("firk_sizes_impossible", n)
+    if rest == 0:
+        return FirkPlan((table,))
+    tables, extra = divmod(rest, table)
+    if extra > tables:
+        raise TournamentError("firk_sizes_impossible", n)
+    return FirkPlan((table, *standard_sizes(rest, table=table, large=large)))
+
+
+def rr_sizes(n: int, table_size: int, *, minimum: int) -> tuple[int, ...]:
+    """Ricochet Robots tables: the organizer's size at most, as even as possible, never below ``minimum`` (RR 6.4)."""
+    if table_size < minimum:
+        raise TournamentError("table_size_below_minimum", table_size)
+    if n < minimum:
+        raise TournamentError("too_few_players_for_tables", n)
+    tables = -(-n // table_size)
+    q, r = divmod(n, tables)
+    if q < minimum:
+        raise TournamentError("too_few_players_for_tables", n)
+    return tuple([q + 1] * r + [q] * (tables - r))
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutRound:
+    players: int
+    sizes: tuple[int, ...]
+
+
+def knockout_plan(n: int, *, final_size: int, allowed_sizes: Sequence[int]) -> tuple[KnockoutRound, ...]:
+    """NP-FMT-1: rounds of a knockout where each table's winner goes on and every round's table count
+    is a multiple of the final's size (e.g. 100 → 20 tables of 5 → 5 tables of 4 → final of 5).
+
+    Prefers the plan with the fewest rounds, then the most even tables. Raises when none exists.
+    """
+    allowed = sorted(set(int(s) for s in allowed_sizes))
+    if final_size not in allowed:
+        allowed = sorted({*allowed, final_size})
+
+    def plan(m: int, depth: int) -> list[KnockoutRound] | None:
+        if m == final_size:
+            return [KnockoutRound(m, (m,))]
+        if depth > 12 or m < final_size:
+            return None
+        best: list[KnockoutRound] | None = None
+        best_key = (INF_ROUNDS, INF_ROUNDS)
+        lo, hi = allowed[0], allowed[-1]
+        for tables in range(final_size, m // lo + 1, final_size):
+            if not lo * tables <= m <= hi * tables:
+                continue
+            q, r = divmod(m, tables)
+            if q not in allowed or (r and q + 1 not in allowed):
+                continue
+            rest = plan(tables, depth + 1)
+            if rest is None:
+                continue
+            cand = [KnockoutRound(m, tuple([q + 1] * r + [q] * (tables - r))), *rest]
+            key = (len(cand), sum(1 for k in cand if len(set(k.sizes)) > 1))
+            if key < best_key:
+                best, best_key = cand, key
+        return best
+
+    result = plan(n, 0)
+    if result is None:
+        raise TournamentError("no_knockout_plan", {"players": n, "final_size": final_size})
+    return tuple(result)

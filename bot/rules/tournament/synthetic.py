@@ -1,0 +1,64 @@
+"""Synthetic draw instances (same shape as ``risiko-draw-instance/1``) for tests and the benchmark.
+
+``harsh_instance`` builds the held-back style of field DRAWS.md warns about: one club holding a large
+share of the players (30-50 %), a few mid clubs, many small clubs and some unaffiliated players. The
+round-1 tables are a plain random draw with a random finishing order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.rules.tournament.sizes import standard_sizes
+
+
+def harsh_instance(n: int, rng: random.Random, *, big_share: float = 0.4, name: str = "") -> dict[str, Any]:
+    """A ``risiko-draw-instance/1`` document with one dominant club of ``big_share`` of ``n`` players."""
+    sizes = list(standard_sizes(n))
+    big = max(2, round(n * big_share))
+    clubs: list[str | None] = ["B00"] * big
+    k = 1
+    while len(clubs) < n:
+        remaining = n - len(clubs)
+        if remaining <= 2:
+            clubs.extend([None] * remaining)
+            break
+        s = min(remaining, rng.choice([1, 2, 2, 3, 3, 4, 6]))
+        clubs.extend([f"C{k:02d}"] * s)
+        k += 1
+    rng.shuffle(clubs)
+    players = [{"id": i + 1, "club": c} for i, c in enumerate(clubs)]
+    order = [p["id"] for p in players]
+    rng.shuffle(order)
+    tables = []
+    pos = 0
+    r1_sizes = sorted(sizes)
+    for t, s in enumerate(r1_sizes, start=1):
+        members = order[pos : pos + s]
+        pos += s
+        ranking = list(members)
+        rng.shuffle(ranking)
+        tables.append({"table": t, "size": s, "players": members, "ranking": ranking})
+    pairs = sorted(
+        {tuple(sorted((a, b))) for t in tables for a in t["players"] for b in t["players"] if a != b}  # type: ignore[attr-defined]
+    )
+    club_sizes: dict[str, int] = {}
+    for c in clubs:
+        if c is not None:
+            club_sizes[c] = club_sizes.get(c, 0) + 1
+    return {
+        "schema": "risiko-draw-instance/1",
+        "name": name or f"harsh_n{n}",
+        "family": "harsh",
+        "n": n,
+        "table_sizes": sizes,
+        "clubs": [{"id": c, "size": s} for c, s in sorted(club_sizes.items())],
+        "players": players,
+        "round1": {
+            "tables": tables,
+            "winners": [t["ranking"][0] for t in tables],  # type: ignore[index]
+            "five_table_players": [x for t in tables if t["size"] == 5 for x in t["players"]],  # type: ignore[attr-defined]
+        },
+        "previous_tablemate_pairs": [list(p) for p in pairs],
+    }
