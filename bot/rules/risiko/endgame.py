@@ -1,0 +1,389 @@
+"""End of a game as small state machines fed with events.
+
+* ``sdadata`` (RK-SD-1..3; NP "finale con sdadata", UFF casistica "sdadata"): after the time limit the round in
+  progress ends, one full supplementary round is played, then the last seat of the round rolls two dice after
+  its turn; a total at or under the threshold ends the game, otherwise every player rolls after their turn.
+  The threshold starts at 4 and rises by 1 each time play comes back to the last seat, up to 7. A player who
+  conquered more than 2 territories in the turn does not roll. If the last seat is eliminated the player before
+  becomes the last seat from the next round on, so they roll with the thresholds the last seat would have had
+  (UFF example: 4th rolls 4, 1st/2nd/3rd roll 4, the 3rd eliminates the 4th, next round the 3rd rolls 5).
+  A forgotten roll lapses once the next player ends their turn: a warning, the second time the player is out.
+* ``firk`` (FIRK-TIME-1, FIRK §2-3): when time is up the round in progress is announced as the third-to-last;
+  after the last round every player may play up to 3 supplementary turns in seat order or pass; the game ends
+  when all remaining players pass consecutively or all have used their turns; a conquest in a supplementary turn
+  draws 2 cards.
+
+Events (dicts, see ``Event.parse``): ``time_up``, ``turn_ended`` (player, conquests), ``roll`` (player, dice),
+``pass`` (player; FIRK supplementary turns), ``player_eliminated`` (player). Each step returns the new state
+and an ``Outcome`` code; nothing here knows wording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from bot.rules.risiko.config import EndRules
+from bot.rules.risiko.errors import RisikoError
+
+EVENT_KINDS = ("time_up", "turn_ended", "roll", "pass", "player_eliminated")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    player: str | None = None
+    conquests: int = 0
+    dice: tuple[int, ...] = ()
+
+    @classmethod
+    def parse(cls, obj: object) -> Event:
+        if not isinstance(obj, Mapping) or obj.get("event") not in EVENT_KINDS:
+            raise RisikoError("event_invalid", obj)
+        kind = str(obj["event"])
+        allowed = {
+            "time_up": {"event"},
+            "turn_ended": {"event", "player", "conquests"},
+            "roll": {"event", "player", "dice"},
+        }
+        extra = set(obj) - allowed.get(kind, {"event", "player"})
+        if extra:
+            raise RisikoError("event_field_unknown", sorted(extra)[0])
+        player = obj.get("player")
+        if kind != "time_up" and not isinstance(player, str):
+            raise RisikoError("event_player_missing", obj)
+        conquests = obj.get("conquests", 0)
+        if not isinstance(conquests, int) or isinstance(conquests, bool) or conquests < 0:
+            raise RisikoError("conquests_invalid", conquests)
+        dice = obj.get("dice", [])
+        if kind == "roll" and (not isinstance(dice, list) or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice)):
+            raise RisikoError("dice_invalid", dice)
+        return cls(kind, player if isinstance(player, str) else None, conquests, tuple(dice))
+
+    def serialise(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.kind == "turn_ended":
+            out["conquests"] = self.conquests
+        if self.kind == "roll":
+            out["dice"] = list(self.dice)
+        return out
+
+
+class Outcome(Enum):
+    TIME_RECORDED = "time_recorded"  # sdadata: the round in progress ends, then one supplementary round
+    ROUNDS_ANNOUNCED = "rounds_announced"  # FIRK: the round in progress is the third-to-last
+    NEXT_TURN = "next_turn"
+    ROLL_REQUIRED = "roll_required"
+    NO_ROLL_CONQUESTS = "no_roll_conquests"  # RK-SD-2
+    GAME_CONTINUES = "game_continues"  # roll above the threshold
+    GAME_ENDED = "game_ended"
+    FORGOTTEN_ROLL_WARNING = "forgotten_roll_warning"  # RK-SD-3
+    FORGOTTEN_ROLL_OUT = "forgotten_roll_out"
+    PLAYER_OUT = "player_out"
+    SUPPLEMENTARY_PLAYED = "supplementary_played"
+    SUPPLEMENTARY_PASSED = "supplementary_passed"
+
+
+class EndReason(Enum):
+    SDADATA = "sdadata"
+    ALL_PASSED = "all_passed"
+    SUPPLEMENTARY_USED = "supplementary_used"
+    ONE_PLAYER_LEFT = "one_player_left"
+
+
+@dataclass(frozen=True, slots=True)
+class EndState:
+    """Where the end procedure stands. Seats are indices into ``players`` (playing order)."""
+
+    procedure: str
+    players: tuple[str, ...]
+    current: int = 0
+    out: tuple[str, ...] = ()  # eliminated or excluded, in order
+    time_up: bool = False
+    last_seat_ends: int = 0  # sdadata: last-seat turn ends since time up; FIRK: rounds completed since announcement
+    last_seat_rolls: int = 0  # sdadata: last-seat roll turns so far (the threshold counter)
+    current_is_last_seat: bool = False  # fixed when the turn starts (an elimination counts from the next round)
+    pending_roll: tuple[str, int] | None = None
+    forgotten: tuple[tuple[str, int], ...] = ()
+    supplementary: bool = False  # FIRK supplementary turns running
+    used: tuple[tuple[str, int], ...] = ()
+    consecutive_passes: int = 0
+    ended: bool = False
+    end_reason: str | None = None
+    cards_drawn: int = 0  # cards drawn for the last turn_ended (FIRK supplementary: 2)
+    log: tuple[Mapping[str, Any], ...] = field(default=(), compare=False)
+
+    # -- notation ------------------------------------------------------------------------------------------
+    def serialise(self) -> dict[str, Any]:
+        return {
+            "procedure": self.procedure,
+            "players": list(self.players),
+            "current": self.players[self.current],
+            "out": list(self.out),
+            "time_up": self.time_up,
+            "last_seat_ends": self.last_seat_ends,
+            "last_seat_rolls": self.last_seat_rolls,
+            "current_is_last_seat": self.current_is_last_seat,
+            "pending_roll": None
+            if self.pending_roll is None
+            else {"player": self.pending_roll[0], "threshold": self.pending_roll[1]},
+            "forgotten": dict(self.forgotten),
+            "supplementary": self.supplementary,
+            "used": dict(self.used),
+            "consecutive_passes": self.consecutive_passes,
+            "ended": self.ended,
+            "end_reason": self.end_reason,
+            "cards_drawn": self.cards_drawn,
+        }
+
+    @classmethod
+    def parse(cls, obj: Mapping[str, Any]) -> EndState:
+        players = tuple(obj["players"])
+        pending = obj.get("pending_roll")
+        return cls(
+            procedure=str(obj["procedure"]),
+            players=players,
+            current=players.index(obj["current"]),
+            out=tuple(obj.get("out", ())),
+            time_up=bool(obj.get("time_up", False)),
+            last_seat_ends=int(obj.get("last_seat_ends", 0)),
+            last_seat_rolls=int(obj.get("last_seat_rolls", 0)),
+            current_is_last_seat=bool(obj.get("current_is_last_seat", False)),
+            pending_roll=None if pending is None else (str(pending["player"]), int(pending["threshold"])),
+            forgotten=tuple(sorted(obj.get("forgotten", {}).items())),
+            supplementary=bool(obj.get("supplementary", False)),
+            used=tuple(sorted(obj.get("used", {}).items())),
+            consecutive_passes=int(obj.get("consecutive_passes", 0)),
+            ended=bool(obj.get("ended", False)),
+            end_reason=obj.get("end_reason"),
+            cards_drawn=int(obj.get("cards_drawn", 0)),
+        )
+
+    # -- helpers -------------------------------------------------------------------------------------------
+    def alive(self) -> list[str]:
+        return [p for p in self.players if p not in self.out]
+
+    def is_last_seat(self, seat: int) -> bool:
+        return all(p in self.out for p in self.players[seat + 1 :])
+
+    def next_seat(self, seat: int) -> int:
+        n = len(self.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if self.players[s] not in self.out:
+                return s
+        return seat
+
+
+def start(players: Sequence[str], rules: EndRules, current: str | None = None) -> EndState:
+    """A game in progress before the time limit; ``current`` is whose turn it is (default the first seat)."""
+    names = tuple(players)
+    if len(names) < 2 or len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):
+        raise RisikoError("players_invalid", list(names))
+    seat = 0 if current is None else _seat(names, current)
+    state = EndState(procedure=rules.procedure, players=names, current=seat)
+    return replace(state, current_is_last_seat=state.is_last_seat(seat))
+
+
+def _seat(players: Sequence[str], name: str | None) -> int:
+    if name is None or name not in players:
+        raise RisikoError("unknown_player", name)
+    return list(players).index(name)
+
+
+def threshold_for(state: EndState, rules: EndRules, last_seat: bool) -> int:
+    """RK-SD-1: the last seat's k-th roll turn uses first + k*step (capped); the others the last seat's latest."""
+    k = state.last_seat_rolls if last_seat else max(0, state.last_seat_rolls - 1)
+    return min(rules.sdadata_first_threshold + k * rules.sdadata_threshold_step, rules.sdadata_max_threshold)
+
+
+def step(state: EndState, event: Event, rules: EndRules) -> tuple[EndState, Outcome, dict[str, Any]]:
+    """Apply one event; returns (new state, outcome code, details such as player/threshold/cards)."""
+    if state.ended:
+        raise RisikoError("game_already_ended", event.serialise())
+    if event.kind == "player_eliminated":
+        return _eliminate(state, _checked_player(state, event.player), Outcome.PLAYER_OUT, {})
+    if rules.procedure == "sdadata":
+        return _step_sdadata(state, event, rules)
+    return _step_firk(state, event, rules)
+
+
+def _checked_player(state: EndState, name: str | None) -> str:
+    seat = _seat(state.players, name)
+    player = state.players[seat]
+    if player in state.out:
+        raise RisikoError("player_already_out", player)
+    return player
+
+
+def _eliminate(
+    state: EndState, player: str, outcome: Outcome, details: dict[str, Any]
+) -> tuple[EndState, Outcome, dict[str, Any]]:
+    if state.players[state.current] == player and outcome is Outcome.PLAYER_OUT:
+        raise RisikoError("player_out_on_own_turn", player)
+    pending = state.pending_roll if state.pending_roll is None or state.pending_roll[0] != player else None
+    new = replace(state, out=(*state.out, player), pending_roll=pending)
+    details = {**details, "player": player}
+    if len(new.alive()) < 2:
+        return replace(new, ended=True, end_reason=EndReason.ONE_PLAYER_LEFT.value), Outcome.GAME_ENDED, details
+    if new.players[new.current] in new.out:
+        new = _advance(new)
+    return new, outcome, details
+
+
+def _advance(state: EndState) -> EndState:
+    seat = state.next_seat(state.current)
+    return replace(state, current=seat, current_is_last_seat=state.is_last_seat(seat))
+
+
+def _expect_turn(state: EndState, player: str | None) -> str:
+    name = _checked_player(state, player)
+    if name != state.players[state.current]:
+        raise RisikoError("not_their_turn", name)
+    return name
+
+
+def _step_sdadata(state: EndState, event: Event, rules: EndRules) -> tuple[EndState, Outcome, dict[str, Any]]:
+    if event.kind == "time_up":
+        if state.time_up:
+            raise RisikoError("time_already_up", event.kind)
+        return replace(state, time_up=True), Outcome.TIME_RECORDED, {"player": state.players[state.current]}
+    if event.kind == "pass":
+        raise RisikoError("event_not_in_procedure", event.kind)
+    if event.kind == "roll":
+        if state.pending_roll is None or state.pending_roll[0] != event.player:
+            raise RisikoError("roll_not_expected", event.player)
+        if len(event.dice) != rules.sdadata_dice:
+            raise RisikoError("sdadata_dice_count_invalid", list(event.dice))
+        player, threshold = state.pending_roll
+        total = sum(event.dice)
+        details = {"player": player, "threshold": threshold, "total": total}
+        new = replace(state, pending_roll=None)
+        if total <= threshold:
+            return replace(new, ended=True, end_reason=EndReason.SDADATA.value), Outcome.GAME_ENDED, details
+        return new, Outcome.GAME_CONTINUES, details
+    # turn_ended
+    player = _expect_turn(state, event.player)
+    new = state
+    forgotten_note: dict[str, Any] = {}
+    if new.pending_roll is not None:  # the previous roll was forgotten and has now lapsed
+        late = new.pending_roll[0]
+        counts = dict(new.forgotten)
+        counts[late] = counts.get(late, 0) + 1
+        new = replace(new, forgotten=tuple(sorted(counts.items())), pending_roll=None)
+        forgotten_note = {"forgotten_by": late, "forgotten_count": counts[late]}
+        if rules.sdadata_forgotten_rolls_to_out and counts[late] >= rules.sdadata_forgotten_rolls_to_out:
+            new, outcome, details = _eliminate(new, late, Outcome.FORGOTTEN_ROLL_OUT, {})
+            forgotten_note["forgotten_outcome"] = Outcome.FORGOTTEN_ROLL_OUT.value
+            if outcome is Outcome.GAME_ENDED:
+                return new, outcome, {**details, **forgotten_note}
+        else:
+            forgotten_note["forgotten_outcome"] = Outcome.FORGOTTEN_ROLL_WARNING.value
+    last_seat = new.current_is_last_seat
+    outcome = Outcome.NEXT_TURN
+    info: dict[str, Any] = {"player": player, **forgotten_note}
+    if new.time_up and last_seat:
+        new = replace(new, last_seat_ends=new.last_seat_ends + 1)
+    # The last seat first rolls at the end of the supplementary round (its 2nd turn end after time up);
+    # from then on everybody rolls after their turn.
+    rolls_now = new.time_up and ((last_seat and new.last_seat_ends >= 2) or (not last_seat and new.last_seat_rolls > 0))
+    if rolls_now:
+        threshold = threshold_for(new, rules, last_seat)
+        if last_seat:
+            new = replace(new, last_seat_rolls=new.last_seat_rolls + 1)
+        info["threshold"] = threshold
+        if event.conquests > rules.sdadata_max_conquests:
+            outcome = Outcome.NO_ROLL_CONQUESTS
+        else:
+            new = replace(new, pending_roll=(player, threshold))
+            outcome = Outcome.ROLL_REQUIRED
+    new = _advance(replace(new, cards_drawn=1 if event.conquests else 0))
+    return new, outcome, info
+
+
+def _step_firk(state: EndState, event: Event, rules: EndRules) -> tuple[EndState, Outcome, dict[str, Any]]:
+    if event.kind == "roll":
+        raise RisikoError("event_not_in_procedure", event.kind)
+    if event.kind == "time_up":
+        if state.time_up:
+            raise RisikoError("time_already_up", event.kind)
+        details = {"player": state.players[state.current], "rounds_left": rules.announce_rounds_left}
+        return replace(state, time_up=True), Outcome.ROUNDS_ANNOUNCED, details
+    player = _expect_turn(state, event.player)
+    used = dict(state.used)
+    if event.kind == "pass":
+        if not state.supplementary:
+            raise RisikoError("pass_outside_supplementary_turns", player)
+        new = replace(state, consecutive_passes=state.consecutive_passes + 1, cards_drawn=0)
+        if new.consecutive_passes >= len(new.alive()):
+            return (
+                replace(new, ended=True, end_reason=EndReason.ALL_PASSED.value),
+                Outcome.GAME_ENDED,
+                {"player": player},
+            )
+        return _firk_next(new, rules), Outcome.SUPPLEMENTARY_PASSED, {"player": player}
+    # turn_ended
+    if state.supplementary:
+        if used.get(player, 0) >= rules.supplementary_turns:
+            raise RisikoError("no_supplementary_turns_left", player)
+        used[player] = used.get(player, 0) + 1
+        cards = rules.supplementary_conquest_cards if event.conquests else 0
+        new = replace(state, used=tuple(sorted(used.items())), consecutive_passes=0, cards_drawn=cards)
+        details = {"player": player, "cards": cards, "used": used[player]}
+        if all(used.get(p, 0) >= rules.supplementary_turns for p in new.alive()):
+            return replace(new, ended=True, end_reason=EndReason.SUPPLEMENTARY_USED.value), Outcome.GAME_ENDED, details
+        return _firk_next(new, rules), Outcome.SUPPLEMENTARY_PLAYED, details
+    new = replace(state, cards_drawn=1 if event.conquests else 0)
+    details = {"player": player, "cards": new.cards_drawn}
+    if new.time_up and new.current_is_last_seat:
+        new = replace(new, last_seat_ends=new.last_seat_ends + 1)
+        if new.last_seat_ends >= rules.announce_rounds_left:
+            first = next(i for i, p in enumerate(new.players) if p not in new.out)
+            new = replace(new, supplementary=True, current=first, current_is_last_seat=new.is_last_seat(first))
+            return _skip_exhausted(new, rules), Outcome.NEXT_TURN, {**details, "supplementary_starts": True}
+    return _advance(new), Outcome.NEXT_TURN, details
+
+
+def _firk_next(state: EndState, rules: EndRules) -> EndState:
+    return _skip_exhausted(_advance(state), rules)
+
+
+def _skip_exhausted(state: EndState, rules: EndRules) -> EndState:
+    """A player with no supplementary turns left can only pass: counted as a pass automatically."""
+    used = dict(state.used)
+    new = state
+    for _ in range(len(new.players)):
+        name = new.players[new.current]
+        if used.get(name, 0) < rules.supplementary_turns:
+            return new
+        new = replace(new, consecutive_passes=new.consecutive_passes + 1)
+        if new.consecutive_passes >= len(new.alive()):
+            return replace(new, ended=True, end_reason=EndReason.ALL_PASSED.value)
+        new = _advance(new)
+    return new
+
+
+def expectation(state: EndState) -> dict[str, Any]:
+    """What the table waits for next: a roll (who, threshold), a turn or a supplementary choice, or nothing."""
+    if state.ended:
+        return {"kind": "none", "end_reason": state.end_reason}
+    if state.pending_roll is not None:
+        return {"kind": "roll", "player": state.pending_roll[0], "threshold": state.pending_roll[1]}
+    kind = "supplementary_choice" if state.supplementary else "turn"
+    return {"kind": kind, "player": state.players[state.current]}
+
+
+def run(
+    players: Sequence[str], events: Sequence[Event], rules: EndRules, current: str | None = None
+) -> tuple[EndState, list[dict[str, Any]]]:
+    """Feed ``events`` from the start; returns the final state and one log entry per event."""
+    state = start(players, rules, current)
+    log: list[dict[str, Any]] = []
+    for index, event in enumerate(events):
+        state, outcome, details = step(state, event, rules)
+        log.append({"index": index, "event": event.kind, "outcome": outcome.value, **details})
+    return state, log
