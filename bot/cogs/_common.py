@@ -35,10 +35,10 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         raise InvalidInput("error.guild_only")
     user = interaction.user
     role_ids: frozenset[int] = frozenset()
-    is_admin = False
     if isinstance(user, discord.Member):
         role_ids = frozenset(r.id for r in user.roles)
-        is_admin = user.guild_permissions.administrator
+    # Discord sends the member's resolved permissions in the channel with every interaction.
+    is_admin = interaction.permissions.administrator
     return Actor(
         guild_id=interaction.guild_id,
         user_id=user.id,

@@ -1,0 +1,111 @@
+"""Meta-tests over every cog: names unique, every command/option localised it+en within Discord's limits
+(DISCORD-TESTING.md), catalogues complete (BOT-I18N-1)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+
+from bot.app import StewardBot, discover_cogs
+from bot.cogs._translator import StewardTranslator
+from bot.i18n import catalogue
+
+NAME_RE = re.compile(r"^[-_'\w]{1,32}$")  # Discord: ^[-_'\p{L}\p{N}]{1,32}$, lowercase
+
+
+def check_name(name: str, where: str) -> None:
+    assert NAME_RE.match(name) and name == name.lower() and "\u00a0" not in name, f"bad name {name!r} at {where}"
+
+
+def check_description(text: str, where: str) -> None:
+    assert 1 <= len(text) <= 100, f"description of {where} has {len(text)} characters"
+
+
+def check_localised(item: dict[str, Any], where: str, *, description: bool = True) -> None:
+    check_name(item["name"], where)
+    it_name = item.get("name_localizations", {}).get("it")
+    assert it_name, f"{where} has no Italian name"
+    check_name(it_name, f"{where} (it)")
+    if description:
+        check_description(item["description"], where)
+        it_desc = item.get("description_localizations", {}).get("it")
+        assert it_desc, f"{where} has no Italian description"
+        check_description(it_desc, f"{where} (it)")
+
+
+def walk(item: dict[str, Any], where: str) -> None:
+    check_localised(item, where)
+    options = item.get("options", [])
+    assert len(options) <= 25, f"{where} has {len(options)} options"
+    names = [o["name"] for o in options]
+    assert len(names) == len(set(names)), f"duplicate option names in {where}"
+    it_names = [o.get("name_localizations", {}).get("it") for o in options]
+    assert len(it_names) == len(set(it_names)), f"duplicate Italian option names in {where}"
+    for option in options:
+        sub = f"{where} {option['name']}"
+        if option["type"] in (1, 2):
+            walk(option, sub)
+            continue
+        check_localised(option, sub)
+        choices = option.get("choices", [])
+        assert len(choices) <= 25
+        for choice in choices:
+            assert 1 <= len(choice["name"]) <= 100 and len(str(choice["value"])) <= 100
+            assert choice.get("name_localizations", {}).get("it"), f"choice {choice['value']} of {sub} not localised"
+
+
+async def payloads(bot: StewardBot) -> list[dict[str, Any]]:
+    translator = StewardTranslator()
+    return [await cmd.get_translated_payload(bot.tree, translator) for cmd in bot.tree.get_commands()]
+
+
+async def test_every_cog_loads_and_command_names_are_unique_in_both_languages(bot: StewardBot):
+    assert set(bot.extensions) == set(discover_cogs())
+    items = await payloads(bot)
+    names = [p["name"] for p in items]
+    it_names = [p["name_localizations"]["it"] for p in items]
+    assert len(names) == len(set(names)), names
+    assert len(it_names) == len(set(it_names)), it_names
+    assert len(items) <= 100
+
+
+async def test_bot_i18n_1_every_command_and_option_is_localised_within_discord_limits(bot: StewardBot):
+    for item in await payloads(bot):
+        walk(item, "/" + item["name"])
+        total = len(str(item))  # a generous over-estimate of the characters Discord counts
+        assert total <= 8000, f"/{item['name']} is {total} characters"
+
+
+def test_bot_i18n_1_the_italian_and_english_catalogues_have_the_same_keys():
+    assert set(catalogue("it")) == set(catalogue("en"))
+
+
+# Message keys are the literal first argument of tr(interaction, …), t(…) or a UserFacingError subclass.
+KEY_RE = re.compile(
+    r"""(?:\btr\(\s*\w+,\s*|\bt\(\s*|(?:Error|Denied|Input|NotFound|Conflict)\(\s*)["']([a-z_]+\.[\w.-]+)["']"""
+)
+SOURCES = [*sorted(str(p) for d in ("bot/cogs", "bot/services") for p in Path(d).rglob("*.py")), "bot/app.py"]
+
+
+def test_the_key_scanner_finds_keys():
+    assert "error.tournament_not_found" in KEY_RE.findall(Path("bot/services/_base.py").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_bot_i18n_1_every_message_key_used_in_code_exists_in_both_catalogues(source: str):
+    text = Path(source).read_text(encoding="utf-8")
+    for key in KEY_RE.findall(text):
+        if key.endswith(".") or "{" in key:
+            continue
+        for locale in ("it", "en"):
+            assert key in catalogue(locale), f"{source}: key {key!r} missing in {locale}"
+
+
+def test_app_commands_use_the_tree_error_handler_class():
+    from bot.app import ErrorTree
+
+    assert issubclass(ErrorTree, app_commands.CommandTree)
