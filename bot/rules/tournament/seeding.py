@@ -1,0 +1,292 @@
+"""Seeded tables: semifinal bands, the 100+ odd/even split, the final's replacement chain, FIRK round 1.
+
+ARB art. 5 ("3a partita", "4a partita"), TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1; FIRK §6, §9, §10.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from bot.rules.tournament.model import PlayerId, Tables, TournamentError
+from bot.rules.tournament.sizes import FirkPlan, firk_sizes
+
+
+def _club_pairs(tables: Sequence[Sequence[PlayerId]], clubs: Mapping[PlayerId, str | None]) -> int:
+    n = 0
+    for t in tables:
+        for i, a in enumerate(t):
+            ca = clubs.get(a)
+            if ca is None:
+                continue
+            n += sum(1 for b in t[i + 1 :] if clubs.get(b) == ca)
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class SemifinalPlan:
+    """Semifinal tables (band 1 player first at each table), the direct finalist, the bands used.
+
+    ``club_pairs_plain`` is the same-club count of the plain seeding (band k's i-th player at table i);
+    ``club_pairs`` the count after the redistribution inside the bands (ARB art. 5, 3rd game).
+    """
+
+    tables: Tables
+    direct_finalist: PlayerId | None
+    bands: Tables
+    club_pairs: int
+    club_pairs_plain: int
+
+
+def semifinals(
+    ranking: Sequence[PlayerId],
+    clubs: Mapping[PlayerId, str | None],
+    *,
+    tables: int,
+    table_size: int,
+    rng: random.Random,
+) -> SemifinalPlan:
+    """TOUR-SF-1: one player of each band per semifinal table; with 3 tables rank 1 goes to the final.
+
+    Bands are ``tables`` consecutive ranks (1-4, 5-8, 9-12, 13-16 with four tables; 2-4, 5-7, 8-10,
+    11-13 with three). Band 1's i-th player sits at table i; the other bands are placed by the
+    permutation with the fewest same-club pairs, chosen at random among the best (``rng``).
+    """
+    direct = ranking[0] if tables == 3 else None
+    pool = list(ranking[1:] if direct is not None else ranking)
+    need = tables * table_size
+    if tables not in (3, 4):
+        raise TournamentError("semifinal_tables_must_be_3_or_4", tables)
+    if len(pool) < need:
+        raise TournamentError("too_few_ranked_players", {"need": need + (direct is not None), "have": len(ranking)})
+    bands = [pool[k * tables : (k + 1) * tables] for k in range(table_size)]
+    plain = tuple(tuple(bands[k][i] for k in range(table_size)) for i in range(tables))
+    best: list[tuple[tuple[PlayerId, ...], ...]] = []
+    best_pairs = 1 << 30
+    perms = list(itertools.permutations(range(tables)))
+    for combo in itertools.product(perms, repeat=table_size - 1):
+        cand = tuple((bands[0][i], *(bands[k + 1][combo[k][i]] for k in range(table_size - 1))) for i in range(tables))
+        pairs = _club_pairs(cand, clubs)
+        if pairs < best_pairs:
+            best_pairs, best = pairs, [cand]
+        elif pairs == best_pairs:
+            best.append(cand)
+    chosen = best[rng.randrange(len(best))]
+    return SemifinalPlan(
+        tables=chosen,
+        direct_finalist=direct,
+        bands=tuple(tuple(b) for b in bands),
+        club_pairs=best_pairs,
+        club_pairs_plain=_club_pairs(plain, clubs),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OddEvenSplit:
+    """TOUR-SF-2: the two parallel tournaments ("dispari" and "pari") of a 100+ player event."""
+
+    odd: tuple[PlayerId, ...]
+    even: tuple[PlayerId, ...]
+
+
+def split_odd_even(
+    ranking: Sequence[PlayerId], *, tables: int, table_size: int, withdrawn: Collection[PlayerId] = ()
+) -> OddEvenSplit:
+    """Split the standings, net of withdrawn qualifiers, into odd and even positions (ARB art. 5).
+
+    Two quartets of semifinals: odd 1st-31st, even 2nd-32nd. Two trios: odd 1st, 3rd-25th (the 1st is
+    the odd final's direct finalist), even 2nd, 4th-26th. Each half is a ranking ready for ``semifinals``.
+    """
+    if tables not in (3, 4):
+        raise TournamentError("semifinal_tables_must_be_3_or_4", tables)
+    net = [p for p in ranking if p not in set(withdrawn)]
+    per_half = tables * table_size + (1 if tables == 3 else 0)
+    need = 2 * per_half
+    if len(net) < need:
+        raise TournamentError("too_few_ranked_players", {"need": need, "have": len(net)})
+    top = net[:need]
+    return OddEvenSplit(odd=tuple(top[0::2]), even=tuple(top[1::2]))
+
+
+class FinalSource(StrEnum):
+    """How a finalist got the seat (TOUR-FIN-1)."""
+
+    WINNER = "semifinal_winner"
+    DIRECT = "direct_finalist"
+    SAME_TABLE = "same_table_replacement"
+    OTHER_TABLE = "other_table_recovery"
+    DIRECT_REPLACEMENT = "direct_finalist_replacement"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeat:
+    player: PlayerId
+    source: FinalSource
+    semifinal_table: int | None  # 1-based, None for the direct finalist
+    semifinal_place: int | None  # 1-based place at that semifinal
+    replaces_table: int | None = None  # for recoveries: the semifinal table whose seat is filled
+
+
+@dataclass(frozen=True, slots=True)
+class FinalComposition:
+    seats: tuple[FinalSeat, ...]
+    unfilled: int  # seats nobody could take
+
+    @property
+    def players(self) -> tuple[PlayerId, ...]:
+        return tuple(s.player for s in self.seats)
+
+
+def compose_final(
+    semifinal_orders: Sequence[Sequence[PlayerId]],
+    standings_after_two: Sequence[PlayerId],
+    *,
+    direct_finalist: PlayerId | None = None,
+    declined: Collection[PlayerId] = (),
+) -> FinalComposition:
+    """TOUR-FIN-1 (ARB art. 5, 4th game): winners plus the direct finalist, with the replacement chain.
+
+    A declining winner gives the seat to the 2nd of the same table, then the 3rd, the 4th. If a whole
+    table declines, the seat goes to the best 2nd of the other semifinals (ranked by the standings after
+    the first two games, not by semifinal results), then the best 3rd, then the best 4th. A direct
+    finalist who declines after the semifinals began is replaced the same way from all semifinals
+    (declining before them means four semifinals are played: see ``semifinals``).
+    """
+    rank = {p: i for i, p in enumerate(standings_after_two)}
+    no = set(declined)
+    seats: list[FinalSeat] = []
+    taken: set[PlayerId] = set()
+    empty_tables: list[int] = []
+    if direct_finalist is not None and direct_finalist not in no:
+        seats.append(FinalSeat(direct_finalist, FinalSource.DIRECT, None, None))
+        taken.add(direct_finalist)
+    for t, order in enumerate(semifinal_orders, start=1):
+        for place, p in enumerate(order, start=1):
+            if p not in no:
+                src = FinalSource.WINNER if place == 1 else FinalSource.SAME_TABLE
+                seats.append(FinalSeat(p, src, t, place))
+                taken.add(p)
+                break
+        else:
+            empty_tables.append(t)
+
+    def recover(exclude_table: int | None) -> FinalSeat | None:
+        depth = max((len(o) for o in semifinal_orders), default=0)
+        for place in range(2, depth + 1):
+            cands = [
+                (rank.get(order[place - 1], len(rank)), t, order[place - 1])
+                for t, order in enumerate(semifinal_orders, start=1)
+                if t != exclude_table
+                and len(order) >= place
+                and order[place - 1] not in no
+                and order[place - 1] not in taken
+            ]
+            if cands:
+                _, t, p = min(cands, key=lambda c: (c[0], c[1]))
+                return FinalSeat(p, FinalSource.OTHER_TABLE, t, place)
+        return None
+
+    unfilled = 0
+    for t in empty_tables:
+        seat = recover(t)
+        if seat is None:
+            unfilled += 1
+            continue
+        seats.append(FinalSeat(seat.player, seat.source, seat.semifinal_table, seat.semifinal_place, t))
+        taken.add(seat.player)
+    if direct_finalist is not None and direct_finalist in no:
+        seat = recover(None)
+        if seat is None:
+            unfilled += 1
+        else:
+            seats.append(
+                FinalSeat(seat.player, FinalSource.DIRECT_REPLACEMENT, seat.semifinal_table, seat.semifinal_place)
+            )
+            taken.add(seat.player)
+    return FinalComposition(tuple(seats), unfilled)
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyMove:
+    """FIRK §10: ``player`` moved from ``from_table`` to ``to_table`` (1-based), swapping with ``swapped_with``."""
+
+    player: PlayerId
+    from_table: int
+    to_table: int
+    swapped_with: PlayerId
+
+
+@dataclass(frozen=True, slots=True)
+class FirkSeeding:
+    tables: Tables
+    plan: FirkPlan
+    moves: tuple[FamilyMove, ...]
+    unresolved_family_pairs: tuple[tuple[PlayerId, PlayerId], ...]
+
+
+def firk_round1(
+    previous_standings: Sequence[PlayerId],
+    *,
+    family_pairs: Collection[tuple[PlayerId, PlayerId]] = (),
+    cfg: Mapping[str, Any],
+) -> FirkSeeding:
+    """FIRK-SEED-1 and FIRK-FAM-1: round-1 tables follow the previous standings (table 1 = the top);
+    then spouses/siblings at one table are split by moving the lower-ranked one to the next table
+    down (at the last table, the higher-ranked one moves up), swapping with the nearest-ranked player
+    there whose move creates no new family pair. Pairs that cannot be split are reported.
+
+    ``previous_standings`` lists every present player, best first (newcomers appended by the caller).
+    """
+    order = list(previous_standings)
+    if len(set(order)) != len(order):
+        raise TournamentError("duplicate_player", order)
+    plan = firk_sizes(len(order), round_no=1, last_round=False, cfg=cfg)
+    rank = {p: i for i, p in enumerate(order)}
+    tables: list[list[PlayerId]] = []
+    k = 0
+    for s in plan.sizes:
+        tables.append(order[k : k + s])
+        k += s
+    fam = {frozenset(p) for p in family_pairs if p[0] in rank and p[1] in rank}
+
+    def conflicts(table: Sequence[PlayerId]) -> list[tuple[PlayerId, PlayerId]]:
+        out = []
+        for i, a in enumerate(table):
+            for b in table[i + 1 :]:
+                if frozenset((a, b)) in fam:
+                    out.append((a, b) if rank[a] < rank[b] else (b, a))
+        return out
+
+    moves: list[FamilyMove] = []
+    for _ in range(len(order) * 2):
+        changed = False
+        for t in range(len(tables)):
+            pairs = conflicts(tables[t])
+            if not pairs:
+                continue
+            high, low = pairs[0]
+            if t + 1 < len(tables):
+                mover, target = low, t + 1
+                candidates = sorted(tables[target], key=lambda p: rank[p])  # nearest-ranked first
+            elif t > 0:
+                mover, target = high, t - 1
+                candidates = sorted(tables[target], key=lambda p: -rank[p])
+            else:
+                continue
+            for other in candidates:
+                new_src = [other if p == mover else p for p in tables[t]]
+                new_dst = [mover if p == other else p for p in tables[target]]
+                if len(conflicts(new_src)) < len(pairs) and not conflicts(new_dst):
+                    tables[t] = sorted(new_src, key=lambda p: rank[p])
+                    tables[target] = sorted(new_dst, key=lambda p: rank[p])
+                    moves.append(FamilyMove(mover, t + 1, target + 1, other))
+                    changed = True
+                    break
+        if not changed:
+            break
+    unresolved = tuple(pair for table in tables for pair in conflicts(table))
+    return FirkSeeding(tuple(tuple(t) for t in tables), plan, tuple(moves), unresolved)

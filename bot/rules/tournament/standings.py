@@ -1,0 +1,304 @@
+"""Standings (BOT-STD-1): cumulative tournament points ("all'italiana", NP-FMT-1), withdrawals and
+disqualifications, point deductions, the preset's tie-breakers with an explanation, team standings.
+
+Also the ranking at one table from game points with forfeits and disqualifications (RR-WIN-1,
+RR-WD-1; RR 6.3, 9.3, 13.4) and the mapping from a table's order to tournament points per preset.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.rules.tournament.model import PlayerId, TournamentError
+
+
+class EntryStatus(StrEnum):
+    PLAYED = "played"
+    FORFEIT = "forfeit"  # withdrew from / forfeited this game (RR 9.3, UFF "ritiro")
+    DISQUALIFIED = "disqualified"
+
+
+class TieBreaker(StrEnum):
+    """Tie-breakers a preset may list, in order, in ``[tournament].tie_breakers``."""
+
+    LAST_GAME_TABLE = "last_game_table"  # FIRK-TIE-2: lower-numbered table in the previous game ranks higher
+    FIRST_GAME_TABLE_POINTS = "first_game_table_points"  # FIRK-TIE-2: after game 1, absolute table points
+    TABLE_POINTS_TOTAL = "table_points_total"
+
+
+class Standing(StrEnum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    """One player's line at a table: ``order`` is the place (1 = best) after the table's own tie-breaks."""
+
+    player: PlayerId
+    order: int
+    tournament_points: float
+    table_points: float | None = None
+    status: EntryStatus = EntryStatus.PLAYED
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    round: int
+    table: int
+    entries: tuple[TableEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deduction:
+    """Points taken from a player's total; ``code`` says why (e.g. ``withdrawal``, ``disturbance``)."""
+
+    player: PlayerId
+    points: float
+    code: str
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakDecision:
+    """How one group of players level on points was ordered: the tie-breaker used and each one's value."""
+
+    players: tuple[PlayerId, ...]  # in the resulting order
+    tie_breaker: str | None  # None: nothing separated them; they share the rank
+    values: tuple[tuple[PlayerId, float | int | None], ...]
+    resolved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    player: PlayerId
+    points: float
+    games: int
+    table_points: float
+    deductions: float
+    standing: Standing
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRow:
+    rank: int
+    team: str
+    points: float
+    players: tuple[PlayerId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    rows: tuple[StandingRow, ...]
+    decisions: tuple[TieBreakDecision, ...]
+    teams: tuple[TeamRow, ...] = field(default=())
+
+
+def _round_pts(x: float) -> float:
+    return round(x, 6)
+
+
+def compute_standings(
+    results: Sequence[GameResult],
+    *,
+    players: Sequence[PlayerId] = (),
+    tie_breakers: Sequence[str] = (),
+    deductions: Sequence[Deduction] = (),
+    withdrawn: Collection[PlayerId] = (),
+    disqualified: Collection[PlayerId] = (),
+    withdrawal_deduction: float = 0.0,
+    teams: Mapping[PlayerId, str] | None = None,
+) -> Standings:
+    """Cumulative standings. Withdrawn and disqualified players rank after everyone else (disqualified
+    last); a game forfeit costs ``withdrawal_deduction`` points (FIRK-WD-1: 25); explicit ``deductions``
+    (e.g. FIRK −7 for disturbing a table) are subtracted. Players level on points are ordered by the
+    preset's ``tie_breakers``; every decision is returned, unresolved ties share the rank.
+    """
+    known = [*players]
+    seen = set(known)
+    total: dict[PlayerId, float] = defaultdict(float)
+    games: dict[PlayerId, int] = defaultdict(int)
+    tpoints: dict[PlayerId, float] = defaultdict(float)
+    deducted: dict[PlayerId, float] = defaultdict(float)
+    last_seen: dict[PlayerId, tuple[int, int, int]] = {}
+    first_game_tp: dict[PlayerId, float] = {}
+    rounds = sorted({r.round for r in results})
+    for res in results:
+        for e in res.entries:
+            if e.player not in seen:
+                seen.add(e.player)
+                known.append(e.player)
+            total[e.player] += e.tournament_points
+            games[e.player] += 1
+            tpoints[e.player] += e.table_points or 0.0
+            prev = last_seen.get(e.player)
+            if prev is None or prev[0] < res.round:
+                last_seen[e.player] = (res.round, res.table, e.order)
+            if rounds and res.round == rounds[0] and e.table_points is not None:
+                first_game_tp[e.player] = e.table_points
+            if e.status is not EntryStatus.PLAYED and withdrawal_deduction:
+                deducted[e.player] += withdrawal_deduction
+    for d in deductions:
+        if d.player not in seen:
+            raise TournamentError("deduction_for_unknown_player", d.player)
+        deducted[d.player] += d.points
+    points = {p: _round_pts(total[p] - deducted[p]) for p in known}
+
+    def standing(p: PlayerId) -> Standing:
+        if p in disqualified:
+            return Standing.DISQUALIFIED
+        if p in withdrawn:
+            return Standing.WITHDRAWN
+        return Standing.ACTIVE
+
+    tier = {Standing.ACTIVE: 0, Standing.WITHDRAWN: 1, Standing.DISQUALIFIED: 2}
+    only_one_round = len(rounds) == 1
+
+    def key_for(tb: str) -> Callable[[PlayerId], float | int | None] | None:
+        if tb == TieBreaker.LAST_GAME_TABLE:
+            if only_one_round:
+                return None
+            return lambda p: last_seen[p][1] if p in last_seen else None
+        if tb == TieBreaker.FIRST_GAME_TABLE_POINTS:
+            if not only_one_round:
+                return None
+            return lambda p: first_game_tp.get(p)
+        if tb == TieBreaker.TABLE_POINTS_TOTAL:
+            return lambda p: tpoints[p]
+        raise TournamentError("unknown_tie_breaker", tb)
+
+    # lower table number is better; table points: higher is better
+    better_low = {TieBreaker.LAST_GAME_TABLE.value}
+    groups: dict[tuple[int, float], list[PlayerId]] = defaultdict(list)
+    for p in known:
+        groups[(tier[standing(p)], points[p])].append(p)
+    ordered: list[list[PlayerId]] = []  # runs of players sharing a rank
+    decisions: list[TieBreakDecision] = []
+    for gkey in sorted(groups, key=lambda k: (k[0], -k[1])):
+        members = groups[gkey]
+        if len(members) == 1:
+            ordered.append(members)
+            continue
+        runs: list[list[PlayerId]] = [members]
+        for tb in tie_breakers:
+            fn = key_for(tb)
+            if fn is None:
+                continue
+            new_runs: list[list[PlayerId]] = []
+            for run in runs:
+                if len(run) == 1:
+                    new_runs.append(run)
+                    continue
+                vals = {p: fn(p) for p in run}
+                if any(v is None for v in vals.values()):
+                    new_runs.append(run)
+                    continue
+                sign = 1 if tb in better_low else -1
+                buckets: dict[float, list[PlayerId]] = defaultdict(list)
+                for p in run:
+                    v = vals[p]
+                    assert v is not None
+                    buckets[sign * v].append(p)
+                split = [buckets[k] for k in sorted(buckets)]
+                if len(split) > 1:
+                    decisions.append(
+                        TieBreakDecision(tuple(p for s in split for p in s), tb, tuple((p, vals[p]) for p in run), True)
+                    )
+                new_runs.extend(split)
+            runs = new_runs
+        for run in runs:
+            if len(run) > 1:
+                decisions.append(TieBreakDecision(tuple(run), None, (), False))
+        ordered.extend(runs)
+    rows: list[StandingRow] = []
+    position = 1
+    for run in ordered:
+        for p in run:
+            rows.append(
+                StandingRow(
+                    position, p, points[p], games[p], _round_pts(tpoints[p]), _round_pts(deducted[p]), standing(p)
+                )
+            )
+        position += len(run)
+    team_rows: tuple[TeamRow, ...] = ()
+    if teams:
+        team_total: dict[str, float] = defaultdict(float)
+        members_of: dict[str, list[PlayerId]] = defaultdict(list)
+        for p in known:
+            team = teams.get(p)
+            if team is None:
+                continue
+            team_total[team] += points[p]
+            members_of[team].append(p)
+        ranked = sorted(team_total, key=lambda t: -team_total[t])
+        out: list[TeamRow] = []
+        for i, t in enumerate(ranked):
+            rank = i + 1
+            if i and _round_pts(team_total[t]) == _round_pts(team_total[ranked[i - 1]]):
+                rank = out[-1].rank
+            out.append(TeamRow(rank, t, _round_pts(team_total[t]), tuple(members_of[t])))
+        team_rows = tuple(out)
+    return Standings(tuple(rows), tuple(decisions), team_rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player's result at one table before ranking: game points (RR tokens) and what happened."""
+
+    player: PlayerId
+    game_points: float
+    status: EntryStatus = EntryStatus.PLAYED
+    left_at: int = 0  # order in which forfeits happened at the table (1 = first to leave)
+
+
+def rank_table(seats: Sequence[Seat]) -> list[tuple[PlayerId, int]]:
+    """RR-WIN-1, RR-WD-1: places at one table. Players still in are ranked by game points, equal points
+    share the place (joint winners); the first to forfeit is last, later forfeits take the places above
+    (penultimate, ...); a disqualified player is always below every forfeit.
+    """
+    active = sorted((s for s in seats if s.status is EntryStatus.PLAYED), key=lambda s: -s.game_points)
+    forfeits = sorted((s for s in seats if s.status is EntryStatus.FORFEIT), key=lambda s: -s.left_at)
+    dq = [s for s in seats if s.status is EntryStatus.DISQUALIFIED]
+    out: list[tuple[PlayerId, int]] = []
+    for i, s in enumerate(active):
+        if i and s.game_points == active[i - 1].game_points:
+            out.append((s.player, out[-1][1]))
+        else:
+            out.append((s.player, i + 1))
+    place = len(active) + 1
+    for s in forfeits:
+        out.append((s.player, place))
+        place += 1
+    for s in dq:
+        out.append((s.player, place))  # disqualified players share the last place
+    return out
+
+
+def points_by_place(places: Sequence[tuple[PlayerId, int]], table: Sequence[float]) -> dict[PlayerId, float]:
+    """Tournament points from a place table (e.g. NP-PTS-1 12/9/6/3); players sharing a place share
+    the points of the places they cover, averaged."""
+    counts: dict[int, int] = defaultdict(int)
+    for _, pl in places:
+        counts[pl] += 1
+    out: dict[PlayerId, float] = {}
+    for p, pl in places:
+        span = [table[k - 1] if 0 < k <= len(table) else 0.0 for k in range(pl, pl + counts[pl])]
+        out[p] = _round_pts(sum(span) / len(span))
+    return out
+
+
+def ricochet_tournament_points(cfg: Mapping[str, Any], seats: Sequence[Seat]) -> dict[PlayerId, float]:
+    """Ricochet Robots: the RR rulebook fixes game points, not tournament points. The preset's
+    ``points_by_place`` (empty by default) maps places to points; when empty, the tokens won count
+    (forfeited and disqualified players score 0 for the game, RR 9.3/13.4)."""
+    places = rank_table(seats)
+    table = [float(x) for x in cfg.get("points_by_place", [])]
+    if table:
+        return points_by_place(places, table)
+    return {s.player: (s.game_points if s.status is EntryStatus.PLAYED else 0.0) for s in seats}
