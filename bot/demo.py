@@ -26,11 +26,43 @@ DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
 DEMO_SEED = 2018
 
-FIRST_NAMES = (
-    "Alessandro Beatrice Carlo Daniela Edoardo Francesca Giorgio Ilaria Lorenzo Marta Nicola Olga Paolo Rita "
-    "Stefano Tiziana Umberto Valentina Zeno Agnese Bruno Chiara Davide Elena Fabio Giulia Luca Noemi Ottavio "
-    "Silvia Tommaso Vittoria Čeněk Zoë Niccolò"
-).split()
+FIRST_NAMES = [
+    "Alessandro",
+    "Beatrice",
+    "Carlo",
+    "Daniela",
+    "Edoardo",
+    "Francesca",
+    "Giorgio",
+    "Ilaria",
+    "Lorenzo",
+    "Marta",
+    "Nicola",
+    "Olga",
+    "Paolo",
+    "Rita",
+    "Stefano",
+    "Tiziana",
+    "Umberto",
+    "Valentina",
+    "Zeno",
+    "Agnese",
+    "Bruno",
+    "Chiara",
+    "Davide",
+    "Elena",
+    "Fabio",
+    "Giulia",
+    "Luca",
+    "Noemi",
+    "Ottavio",
+    "Silvia",
+    "Tommaso",
+    "Vittoria",
+    "Čeněk",
+    "Zoë",
+    "Niccolò",
+]
 CLUBS = ("Carrarmatini Roma", "Dadi Tratti Milano", "RisiKo Club Napoli", "Armate Torino", "Lupi di Bologna")
 
 
@@ -44,7 +76,10 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int) -> None:
     engine = make_engine(db_url)
     services = Services(make_sessionmaker(engine))
     rng = random.Random(DEMO_SEED)
-    say = lambda key, **kw: out.write(t(key, locale, **kw) + "\n")  # noqa: E731
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
     try:
         admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
         organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
