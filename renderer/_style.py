@@ -332,6 +332,14 @@ def downsample(image: Image.Image, factor: int) -> Image.Image:
     return image.resize((image.width // factor, image.height // factor), Image.Resampling.LANCZOS)
 
 
+def shrink(cv: Canvas, factor: int) -> Canvas:
+    """Downsample a supersampled canvas; its recorded text boxes are scaled to the final pixels."""
+    image = downsample(cv.image, factor)
+    texts = [TextItem(t.text, (t.box[0] // factor, t.box[1] // factor, -(-t.box[2] // factor),
+                               -(-t.box[3] // factor)), t.group) for t in cv.texts]  # fmt: skip
+    return Canvas(image, ImageDraw.Draw(image), texts)
+
+
 def png_bytes(image: Image.Image) -> bytes:
     """Encode as PNG (RGB, optimised, no metadata) — deterministic for the same pixels."""
     out = io.BytesIO()

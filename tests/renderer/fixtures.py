@@ -5,10 +5,18 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from bot.rules.data import load_json
 from renderer.models import (
     BracketData,
     BracketPlayer,
     BracketTable,
+    MapPlayer,
+    MapTerritory,
+    RiskMapData,
+    RRBoardData,
+    RRMove,
+    RRRobot,
+    RRTarget,
     Seat,
     StandingRow,
     StandingsData,
@@ -239,3 +247,86 @@ def sample_bracket(direct: bool = False, played: bool = True) -> BracketData:
     final_players = tuple(direct_players) + tuple(finalists)
     final = BracketTable(1, final_players, 2 if played else None)
     return BracketData("Campionato Regionale RisiKo! 2026", "2026-12-20", tuple(semis), final, direct_players)
+
+
+STEP = {"N": (-1, 0), "S": (1, 0), "E": (0, 1), "W": (0, -1)}
+
+
+def slide(
+    walls: tuple[tuple[str, ...], ...], robots: dict[str, tuple[int, int]], colour: str, d: str
+) -> tuple[int, int]:
+    """Test-only plain slide (RR-MOVE-1): until a wall or a robot; the engine lives in bot/rules/ricochet."""
+    r, c = robots[colour]
+    dr, dc = STEP[d]
+    occupied = {p for k, p in robots.items() if k != colour}
+    while d not in walls[r][c] and (r + dr, c + dc) not in occupied:
+        r, c = r + dr, c + dc
+    return (r, c)
+
+
+def sample_board(board: str = "A", position: int = 0, with_path: bool = True) -> RRBoardData:
+    """A bundled board (boards.json) with a benchmark position; the path is its example optimal solution."""
+    spec = load_json("boards.json")["boards"][board]
+    pos = spec["benchmark_positions"][position]
+    walls = tuple(tuple(row) for row in spec["cell_walls"])
+    robots = {k: (v[0], v[1]) for k, v in pos["robots"].items()}
+    moves = []
+    if with_path:
+        for colour, d in pos["example_solution"]:
+            stop = slide(walls, robots, colour, d)
+            robots[colour] = stop
+            moves.append(RRMove(colour, (stop,)))
+    return RRBoardData(
+        cell_walls=walls,
+        targets=tuple(RRTarget.from_json(t) for t in spec["targets"]),
+        robots=tuple(RRRobot(k, v[0], v[1]) for k, v in pos["robots"].items()),
+        active_target=(pos["target"][0], pos["target"][1]),
+        path=tuple(moves),
+        title=f"Board {board} — {pos['optimal_moves']}" if with_path else None,
+    )
+
+
+def sample_map(seed: int = 3, neutral: int = 2) -> RiskMapData:
+    """A final situation for 4 players (FIRK style): territories dealt at random, two neutral, armies 1–12;
+    the doubled strip is the first player's largest connected group (FIRK-SCORE-1), objective 8 territories."""
+    rng = random.Random(seed)
+    m = load_json("map.json")
+    names = [n for c in m["continents"].values() for n in c["territories"]]
+    rng.shuffle(names)
+    players = (
+        MapPlayer("Anna Ferrari", "red"),
+        MapPlayer("Čedomir Novak", "blue"),
+        MapPlayer("Giulia D'Angelo", "yellow"),
+        MapPlayer("Niccolò Übermann", "green"),
+    )
+    owners: dict[str, str | None] = {}
+    for i, n in enumerate(names):
+        owners[n] = None if i < neutral else players[i % 4].name
+    territories = {n: MapTerritory(n, o, 8 if o is None else rng.randint(1, 12)) for n, o in owners.items()}
+    mine = {n for n, o in owners.items() if o == players[0].name}
+    adj: dict[str, set[str]] = {n: set() for n in names}
+    for a, b in m["adjacency"]:
+        adj[a].add(b)
+        adj[b].add(a)
+    best: set[str] = set()
+    seen: set[str] = set()
+    for start in sorted(mine):
+        if start in seen:
+            continue
+        group, todo = set(), [start]
+        while todo:
+            n = todo.pop()
+            if n in group:
+                continue
+            group.add(n)
+            todo += [x for x in adj[n] if x in mine and x not in group]
+        seen |= group
+        best = max(best, group, key=len)
+    objective = tuple(sorted(rng.sample(sorted(names), 8)))
+    return RiskMapData(
+        players=players,
+        territories=tuple(territories[n] for n in sorted(territories)),
+        title="Finale — Tavolo 1 · 1° Torneo FIRK",
+        doubled_strip=tuple(sorted(best)),
+        objective=objective,
+    )

@@ -1,0 +1,322 @@
+"""RisiKo! map (RK-MAP-1, FIRK-SCORE-1, BOT-IMG-1): a schematic world map of the 42 territories with the board's
+borders as links (``map.json``), continents grouped and coloured, each territory in its owner's colour with its
+army count; the doubled strip and the objective territories highlighted when asked. Drawn at 2× and downsampled."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections import Counter
+
+from PIL import Image, ImageDraw
+
+from bot.rules.data import load_json
+from renderer import _style as st
+from renderer.models import RenderInputError, RiskMapData
+
+SS = 2
+MAP_W, MAP_H = 1600, 900
+SEA: st.Colour = (220, 234, 242)
+LINK: st.Colour = (120, 128, 140)
+STRIP: st.Colour = (0, 178, 214)
+OBJECTIVE: st.Colour = (224, 160, 0)
+
+CONTINENT_FILL: dict[str, st.Colour] = {
+    "Nord America": (248, 228, 182),
+    "Sud America": (244, 204, 192),
+    "Europa": (204, 221, 246),
+    "Africa": (234, 216, 188),
+    "Asia": (206, 232, 200),
+    "Oceania": (226, 212, 240),
+}
+# continent names sit in open sea next to their continent; "\n" splits a long one
+CONTINENT_LABEL: dict[str, tuple[int, int, str]] = {
+    "Nord America": (88, 300, "NORD\nAMERICA"),
+    "Sud America": (585, 862, "SUD AMERICA"),
+    "Europa": (548, 446, "EUROPA"),
+    "Africa": (1062, 690, "AFRICA"),
+    "Asia": (1432, 450, "ASIA"),
+    "Oceania": (1172, 862, "OCEANIA"),
+}
+
+# schematic positions on a 1600×900 sea (continents in their familiar places)
+POSITIONS: dict[str, tuple[int, int]] = {
+    "Alaska": (95, 130),
+    "Territori del Nord Ovest": (245, 120),
+    "Groenlandia": (490, 80),
+    "Alberta": (210, 230),
+    "Ontario": (335, 232),
+    "Quebec": (455, 215),
+    "Stati Uniti Occidentali": (225, 345),
+    "Stati Uniti Orientali": (370, 350),
+    "America Centrale": (280, 455),
+    "Venezuela": (355, 545),
+    "Perù": (335, 670),
+    "Brasile": (465, 625),
+    "Argentina": (380, 790),
+    "Islanda": (635, 130),
+    "Gran Bretagna": (640, 250),
+    "Scandinavia": (775, 115),
+    "Europa Settentrionale": (770, 250),
+    "Europa Occidentale": (650, 370),
+    "Europa Meridionale": (790, 365),
+    "Ucraina": (910, 205),
+    "Africa del Nord": (700, 520),
+    "Egitto": (835, 485),
+    "Africa Orientale": (895, 610),
+    "Congo": (770, 650),
+    "Africa del Sud": (805, 785),
+    "Madagascar": (950, 770),
+    "Urali": (1045, 165),
+    "Siberia": (1170, 105),
+    "Jacuzia": (1305, 80),
+    "Čita": (1295, 195),
+    "Kamchatka": (1450, 105),
+    "Giappone": (1510, 290),
+    "Mongolia": (1340, 300),
+    "Afganistan": (1050, 300),
+    "Medio Oriente": (985, 420),
+    "India": (1130, 470),
+    "Cina": (1225, 375),
+    "Siam": (1270, 500),
+    "Indonesia": (1295, 625),
+    "Nuova Guinea": (1455, 605),
+    "Australia Occidentale": (1325, 775),
+    "Australia Orientale": (1475, 770),
+}
+LABEL_ABOVE = {"Groenlandia", "Islanda", "Scandinavia", "Siberia", "Jacuzia", "Kamchatka", "Alaska",
+               "Territori del Nord Ovest"}  # fmt: skip
+WRAP_EDGE = ("Alaska", "Kamchatka")
+
+ALIASES = {
+    "afghanistan": "Afganistan",
+    "cita": "Čita",
+    "irkutsk": "Čita",
+    "jakutsk": "Jacuzia",
+    "yakutsk": "Jacuzia",
+    "asia sudorientale": "Siam",
+    "africa settentrionale": "Africa del Nord",
+    "africa meridionale": "Africa del Sud",
+    "territori del nord-ovest": "Territori del Nord Ovest",
+    "peru": "Perù",
+}
+
+
+def _fold(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name.strip().lower())
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def territory_names() -> dict[str, str]:
+    """Folded name or alias → canonical ``map.json`` name."""
+    out = {_fold(n): n for cont in load_json("map.json")["continents"].values() for n in cont["territories"]}
+    out.update({_fold(k): v for k, v in ALIASES.items()})
+    return out
+
+
+def canonical(name: str) -> str:
+    found = territory_names().get(_fold(name))
+    if found is None:
+        raise RenderInputError("unknown_territory", f"unknown territory {name!r}")
+    return found
+
+
+def layout_risiko_map(data: RiskMapData, *, locale: str = "it") -> st.Canvas:
+    st.check_locale(locale)
+    m = load_json("map.json")
+    continent_of = {n: c for c, spec in m["continents"].items() for n in spec["territories"]}
+    links = [tuple(e) for e in m["adjacency"]]
+    state = {canonical(t.name): t for t in data.territories}
+    strip = {canonical(n) for n in data.doubled_strip}
+    objective = {canonical(n) for n in data.objective}
+    colour_of = {p.name: st.ARMY_RGB[p.colour] for p in data.players}
+
+    header = 96
+    width, height = MAP_W * SS, (MAP_H + header) * SS
+    cv = st.Canvas.new(width, height, background=SEA)
+    d = cv.draw
+
+    def at(name: str) -> tuple[float, float]:
+        x, y = POSITIONS[name]
+        return (x * SS, (y + header) * SS)
+
+    # continents: a soft blob (union of discs and thick strokes along internal borders), outlined
+    for cont, spec in m["continents"].items():
+        names = spec["territories"]
+        internal = [(a, b) for a, b in links if continent_of[a] == cont and continent_of[b] == cont]
+        fill = CONTINENT_FILL[cont]
+        for colour, grow in ((st.mix(fill, (90, 90, 90), 0.25), 4 * SS), (fill, 0)):
+            r = 58 * SS + grow
+            for a, b in internal:
+                d.line([at(a), at(b)], fill=colour, width=int(2 * r * 0.92))
+            for n in names:
+                x, y = at(n)
+                d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
+    label_font = st.font("bold", 21 * SS)
+    for cont, (lx, ly, text) in CONTINENT_LABEL.items():
+        bonus = m["continents"][cont]["bonus"]
+        text = f"{text} +{bonus}"  # the continent bonus from map.json (RK-MAP-1)
+        colour = st.mix(CONTINENT_FILL[cont], (40, 40, 40), 0.5)
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            y = (ly + header + (i - (len(lines) - 1) / 2) * 24) * SS
+            cv.text((lx * SS, y), line, label_font, colour, "mm", "continent")
+
+    # links (dashed where they cross between continents), the strip's halo on top of them
+    for a, b in links:
+        if {a, b} == set(WRAP_EDGE):
+            continue
+        if continent_of[a] == continent_of[b]:
+            d.line([at(a), at(b)], fill=LINK, width=3 * SS)
+        else:
+            _dashed(d, at(a), at(b), LINK, 3 * SS)
+    ax, ay = at("Alaska")
+    kx, ky = at("Kamchatka")
+    _dashed(d, (ax, ay), (0, ay), LINK, 3 * SS)
+    _dashed(d, (kx, ky), (width, ky), LINK, 3 * SS)
+    for x, y, direction in ((6 * SS, ay, -1), (width - 6 * SS, ky, 1)):
+        d.polygon([(x, y), (x - direction * 14 * SS, y - 8 * SS), (x - direction * 14 * SS, y + 8 * SS)], fill=LINK)
+
+    overlay = Image.new("RGBA", cv.image.size, (0, 0, 0, 0))
+    od = ImageDraw.Draw(overlay)
+    for a, b in links:
+        if a in strip and b in strip and {a, b} != set(WRAP_EDGE):
+            od.line([at(a), at(b)], fill=(*STRIP, 150), width=18 * SS)
+    for n in strip:
+        x, y = at(n)
+        r = 38 * SS
+        od.ellipse((x - r, y - r, x + r, y + r), fill=(*STRIP, 150))
+    base = cv.image.convert("RGBA")
+    base.alpha_composite(overlay)
+    cv.image.paste(base.convert("RGB"))
+
+    # territories
+    army_font = st.font("bold", 21 * SS)
+    name_font = st.font("cond-bold", 15 * SS)
+    for name, (px, py) in POSITIONS.items():
+        x, y = at(name)
+        t = state.get(name)
+        fill = colour_of[t.owner] if t is not None and t.owner is not None else st.NEUTRAL_RGB
+        r = 25 * SS
+        if name in objective:
+            ro = r + 9 * SS
+            d.ellipse((x - ro, y - ro, x + ro, y + ro), fill=OBJECTIVE)
+            _star(d, x + ro * 0.72, y - ro * 0.72, 9 * SS)
+        d.ellipse((x - r + 2 * SS, y - r + 4 * SS, x + r + 2 * SS, y + r + 4 * SS), fill=(110, 110, 110))
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(255, 255, 255), width=3 * SS)
+        if t is not None:
+            cv.text((x, y), str(t.armies), army_font, st.text_on(fill), "mm", "army")
+        lines = st.wrap_text(name, name_font, 118 * SS, max_lines=2)
+        line_h = 17 * SS
+        top = y - r - 8 * SS - line_h * len(lines) if name in LABEL_ABOVE else y + r + 5 * SS
+        if name in objective and name not in LABEL_ABOVE:
+            top += 8 * SS
+        for i, line in enumerate(lines):
+            cv.text((x, top + i * line_h), line, name_font, st.INK, "ma", "name", stroke=3 * SS,
+                    stroke_fill=(255, 255, 255))  # fmt: skip
+        del px, py
+
+    _header(cv, data, locale, header)
+    _legend(cv, data, strip, objective, locale, header)
+    return st.shrink(cv, SS)
+
+
+def _dashed(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: st.Colour, w: int) -> None:
+    length = math.dist(a, b)
+    dash, gap = 12 * SS, 8 * SS
+    steps = max(1, int(length // (dash + gap)))
+    for i in range(steps + 1):
+        s0 = i * (dash + gap) / length
+        s1 = min(1.0, (i * (dash + gap) + dash) / length)
+        if s0 >= 1:
+            break
+        d.line([(a[0] + (b[0] - a[0]) * s0, a[1] + (b[1] - a[1]) * s0),
+                (a[0] + (b[0] - a[0]) * s1, a[1] + (b[1] - a[1]) * s1)], fill=fill, width=w)  # fmt: skip
+
+
+def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    pts = []
+    for k in range(10):
+        rr = r if k % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + k * math.pi / 5
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    d.polygon(pts, fill=(255, 255, 255), outline=OBJECTIVE)
+
+
+def _header(cv: st.Canvas, data: RiskMapData, locale: str, header: int) -> None:
+    d = cv.draw
+    w = cv.image.width
+    h = header * SS
+    d.rectangle((0, 0, w, h), fill=st.HEADER)
+    d.rectangle((0, h - 5 * SS, w, h), fill=st.ACCENT)
+    title = data.title or st.label(locale, "map")
+    fnt = st.font("bold", 34 * SS)
+    cv.text((28 * SS, h * 0.52), st.fit_text(title, fnt, w * 0.62), fnt, st.HEADER_TEXT, "lm", "title")
+    total = sum(t.armies for t in data.territories)
+    sub = st.font("regular", 21 * SS)
+    text = f"{len(data.territories)} {st.label(locale, 'territories')} · {st.format_number(total, locale)} "
+    text += st.label(locale, "armies")
+    cv.text((w - 28 * SS, h * 0.52), text, sub, st.HEADER_SUB, "rm", "title")
+
+
+def _legend(
+    cv: st.Canvas,
+    data: RiskMapData,
+    strip: set[str],
+    objective: set[str],
+    locale: str,
+    header: int,
+) -> None:
+    d = cv.draw
+    owned = Counter(t.owner for t in data.territories)
+    armies: Counter[str | None] = Counter()
+    for t in data.territories:
+        armies[t.owner] += t.armies
+    entries: list[tuple[st.Colour, str, str]] = []
+    for p in data.players:
+        entries.append((st.ARMY_RGB[p.colour], p.name, _summary(owned[p.name], armies[p.name], locale)))
+    if owned[None]:
+        entries.append((st.NEUTRAL_RGB, st.label(locale, "neutral"), _summary(owned[None], armies[None], locale)))
+    keys = []
+    if strip:
+        keys.append(("strip", st.label(locale, "doubled_strip")))
+    if objective:
+        keys.append(("objective", st.label(locale, "objective")))
+    name_font = st.font("cond-bold", 19 * SS)
+    small = st.font("cond", 16 * SS)
+    row_h = 46 * SS
+    x0, w = 22 * SS, 236 * SS
+    h = row_h * len(entries) + 34 * SS * len(keys) + 22 * SS
+    y0 = (header + MAP_H) * SS - h - 18 * SS
+    d.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=12 * SS, fill=(255, 255, 255), outline=st.RULE, width=SS)
+    y = y0 + 12 * SS
+    for colour, name, summary in entries:
+        cy = y + row_h / 2
+        r = 13 * SS
+        d.ellipse((x0 + 26 * SS - r, cy - r, x0 + 26 * SS + r, cy + r), fill=colour, outline=(255, 255, 255),
+                  width=2 * SS)  # fmt: skip
+        cv.text((x0 + 48 * SS, cy - 9 * SS), st.fit_text(name, name_font, w - 58 * SS), name_font, st.INK, "lm",
+                "legend")  # fmt: skip
+        cv.text((x0 + 48 * SS, cy + 12 * SS), summary, small, st.MUTED, "lm", "legend")
+        y += row_h
+    for kind, text in keys:
+        cy = y + 17 * SS
+        cx = x0 + 26 * SS
+        if kind == "strip":
+            d.rounded_rectangle((cx - 16 * SS, cy - 8 * SS, cx + 16 * SS, cy + 8 * SS), radius=8 * SS,
+                                fill=st.mix(STRIP, (255, 255, 255), 0.35))  # fmt: skip
+        else:
+            d.ellipse((cx - 13 * SS, cy - 13 * SS, cx + 13 * SS, cy + 13 * SS), fill=OBJECTIVE)
+            d.ellipse((cx - 8 * SS, cy - 8 * SS, cx + 8 * SS, cy + 8 * SS), fill=(255, 255, 255))
+        cv.text((x0 + 48 * SS, cy), text, small, st.INK, "lm", "legend")
+        y += 34 * SS
+
+
+def _summary(territories: int, armies: int, locale: str) -> str:
+    terr, arm = st.label(locale, "territories"), st.label(locale, "armies")
+    return f"{territories} {terr} · {st.format_number(armies, locale)} {arm}"
+
+
+def render_risiko_map(data: RiskMapData, *, locale: str = "it") -> bytes:
+    """The situation as one PNG (BOT-IMG-1, RK-MAP-1)."""
+    return st.png_bytes(layout_risiko_map(data, locale=locale).image)
