@@ -21,9 +21,18 @@ FALLBACK = "en"
 
 @cache
 def catalogue(locale: str) -> dict[str, str]:
-    text = resources.files(__package__).joinpath(f"{locale}.json").read_text(encoding="utf-8")
-    data: dict[str, str] = json.loads(text)
-    return data
+    """Every ``<locale>/*.json`` file merged (one file per feature area, so areas never edit the same file)."""
+    merged: dict[str, str] = {}
+    folder = resources.files(__package__).joinpath(locale)
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json"):
+            continue
+        data: dict[str, str] = json.loads(entry.read_text(encoding="utf-8"))
+        clash = merged.keys() & data.keys()
+        if clash:
+            raise ValueError(f"i18n keys defined twice ({locale}/{entry.name}): {sorted(clash)[:5]}")
+        merged.update(data)
+    return merged
 
 
 def normalise_locale(locale: object, default: str = "it") -> str:
