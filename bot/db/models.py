@@ -91,6 +91,22 @@ class RoundStatus(StrEnum):
     CLOSED = "closed"
 
 
+class CheckInStatus(StrEnum):
+    PRESENT = "present"
+    LATE = "late"
+    ABSENT = "absent"
+    FORFEIT = "forfeit"
+
+
+class SeatOutcome(StrEnum):
+    """How a seat's game ended for its player (RR-WD-1, RK-WD-1, FIRK-WD-1)."""
+
+    PLAYED = "played"
+    WITHDRAWN = "withdrawn"
+    FORFEIT = "forfeit"
+    DISQUALIFIED = "disqualified"
+
+
 class AppealState(StrEnum):
     NONE = "none"
     PENDING = "pending"
@@ -147,6 +163,8 @@ class Registration(SQLModel, table=True):
     club: str | None = Field(default=None, max_length=64)
     team: str | None = Field(default=None, max_length=64)
     family_group: str | None = Field(default=None, max_length=64)
+    previous_rank: int | None = Field(default=None)  # last tournament's final rank (FIRK-SEED-1 seeding)
+    notes: str | None = Field(default=None, max_length=500)
     status: str = Field(default=RegistrationStatus.REGISTERED.value, max_length=16)
     registered_at: datetime = _created()
     validated_at: datetime | None = _when()
@@ -166,6 +184,8 @@ class Round(SQLModel, table=True):
     draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     draw_report: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
     status: str = Field(default=RoundStatus.PLANNED.value, max_length=16)
+    published_at: datetime | None = _when()
+    announcement_message_id: int | None = _snowflake()
     created_at: datetime = _created()
 
 
@@ -179,7 +199,11 @@ class GameTable(SQLModel, table=True):
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     round_id: int = Field(foreign_key="round.id", nullable=False, index=True)
     number: int
+    size: int | None = Field(default=None)  # seats incl. a FIRK dummy seat, when it differs from the players
     thread_id: int | None = _snowflake()
+    final_situation: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)  # report input, engine explanation
+    reported_by: int | None = _snowflake()
+    reported_at: datetime | None = _when()
     countersigned_by: int | None = _snowflake()
     countersigned_at: datetime | None = _when()
     locked: bool = Field(default=False, nullable=False)
@@ -215,9 +239,27 @@ class TableResult(SQLModel, table=True):
     table_rank: int | None = Field(default=None)
     tournament_points: float | None = Field(default=None)
     tiebreak: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    outcome: str = Field(default=SeatOutcome.PLAYED.value, max_length=16)
+    points_adjustment: float = Field(default=0.0, nullable=False)  # sanctions, e.g. FIRK −25 / −7
     entered_by: int | None = _snowflake()
     signed_at: datetime | None = _when()
     locked: bool = Field(default=False, nullable=False)
+
+
+class CheckIn(SQLModel, table=True):
+    """A player's presence for one round: check-in by the player or an arrival marked by staff (BOT-REG-4)."""
+
+    __tablename__ = "check_in"
+    __table_args__ = (sa.UniqueConstraint("round_id", "registration_id", name="uq_check_in_round_id_registration_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    round_id: int = Field(foreign_key="round.id", nullable=False, index=True)
+    registration_id: int = Field(foreign_key="registration.id", nullable=False, index=True)
+    status: str = Field(default=CheckInStatus.PRESENT.value, max_length=16)
+    minutes_late: int = Field(default=0, nullable=False)
+    checked_in_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    marked_by: int | None = _snowflake()
 
 
 class Sanction(SQLModel, table=True):

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-22 15:03:20.524691
+Create Date: 2026-11-22 15:09:05.799376
 """
 from typing import Sequence, Union
 
@@ -75,6 +75,8 @@ def upgrade() -> None:
     sa.Column('club', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True),
     sa.Column('team', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True),
     sa.Column('family_group', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True),
+    sa.Column('previous_rank', sa.Integer(), nullable=True),
+    sa.Column('notes', sqlmodel.sql.sqltypes.AutoString(length=500), nullable=True),
     sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
     sa.Column('registered_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('validated_at', sa.DateTime(timezone=True), nullable=True),
@@ -97,6 +99,8 @@ def upgrade() -> None:
     sa.Column('draw_seed', sa.BigInteger(), nullable=True),
     sa.Column('draw_report', sa.JSON(), nullable=True),
     sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+    sa.Column('published_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('announcement_message_id', sa.BigInteger(), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['tournament_id'], ['tournament.id'], name=op.f('fk_round_tournament_id_tournament')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_round')),
@@ -106,12 +110,35 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_round_guild_id'), ['guild_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_round_tournament_id'), ['tournament_id'], unique=False)
 
+    op.create_table('check_in',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('guild_id', sa.BigInteger(), nullable=False),
+    sa.Column('round_id', sa.Integer(), nullable=False),
+    sa.Column('registration_id', sa.Integer(), nullable=False),
+    sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+    sa.Column('minutes_late', sa.Integer(), nullable=False),
+    sa.Column('checked_in_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('marked_by', sa.BigInteger(), nullable=True),
+    sa.ForeignKeyConstraint(['registration_id'], ['registration.id'], name=op.f('fk_check_in_registration_id_registration')),
+    sa.ForeignKeyConstraint(['round_id'], ['round.id'], name=op.f('fk_check_in_round_id_round')),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_check_in')),
+    sa.UniqueConstraint('round_id', 'registration_id', name='uq_check_in_round_id_registration_id')
+    )
+    with op.batch_alter_table('check_in', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_check_in_guild_id'), ['guild_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_check_in_registration_id'), ['registration_id'], unique=False)
+        batch_op.create_index(batch_op.f('ix_check_in_round_id'), ['round_id'], unique=False)
+
     op.create_table('game_table',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('guild_id', sa.BigInteger(), nullable=False),
     sa.Column('round_id', sa.Integer(), nullable=False),
     sa.Column('number', sa.Integer(), nullable=False),
+    sa.Column('size', sa.Integer(), nullable=True),
     sa.Column('thread_id', sa.BigInteger(), nullable=True),
+    sa.Column('final_situation', sa.JSON(), nullable=True),
+    sa.Column('reported_by', sa.BigInteger(), nullable=True),
+    sa.Column('reported_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('countersigned_by', sa.BigInteger(), nullable=True),
     sa.Column('countersigned_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('locked', sa.Boolean(), nullable=False),
@@ -196,6 +223,8 @@ def upgrade() -> None:
     sa.Column('table_rank', sa.Integer(), nullable=True),
     sa.Column('tournament_points', sa.Float(), nullable=True),
     sa.Column('tiebreak', sa.JSON(), nullable=True),
+    sa.Column('outcome', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+    sa.Column('points_adjustment', sa.Float(), nullable=False),
     sa.Column('entered_by', sa.BigInteger(), nullable=True),
     sa.Column('signed_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('locked', sa.Boolean(), nullable=False),
@@ -241,6 +270,12 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_game_table_guild_id'))
 
     op.drop_table('game_table')
+    with op.batch_alter_table('check_in', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_check_in_round_id'))
+        batch_op.drop_index(batch_op.f('ix_check_in_registration_id'))
+        batch_op.drop_index(batch_op.f('ix_check_in_guild_id'))
+
+    op.drop_table('check_in')
     with op.batch_alter_table('round', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_round_tournament_id'))
         batch_op.drop_index(batch_op.f('ix_round_guild_id'))
