@@ -1,0 +1,153 @@
+"""``steward render standings|tables|bracket|rr-board|risiko-map INPUT.json -o out.png`` (BOT-IMG-1).
+
+Input shapes are the renderer's own (``renderer.models``, documented in ``docs/renderer.md`` with examples in
+``docs/examples/render/``). ``rr-board`` also accepts the engine shape of ``steward rr verify``
+(``{"board": {"quadrants": [...]}, "robots": {...}, "target": [...], "moves": [["blue", "N"], ...]}``) and
+replays the moves with the Ricochet Robots engine to draw the path. Standings with more than one page are
+written as ``out-1.png``, ``out-2.png`` … next to ``out.png``'s name. The command prints what it wrote (JSON
+with ``--json``, the default when output is not a terminal). Exit 2 with one line on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bot.tools._common import EXIT_BAD_INPUT, BadInput, add_io_arguments, check_keys, run_tool
+
+KINDS = ("standings", "tables", "bracket", "rr-board", "risiko-map")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "render",
+        help="images: standings, tables, bracket, rr-board, risiko-map",
+        description="Render a PNG from a JSON input (see docs/renderer.md).",
+    )
+    parser.add_argument("kind", choices=KINDS, help="which image")
+    parser.add_argument("input_file", nargs="?", metavar="INPUT.json", help="JSON input (default: standard input)")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG file to write")
+    parser.add_argument("--locale", choices=("it", "en"), default="it", help="labels and number format (default it)")
+    parser.add_argument("--rows-per-page", type=int, default=30, help="standings rows per page (default 30)")
+    add_io_arguments(parser)
+    parser.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.input_file:
+        if args.input:
+            sys.stderr.write("error: give the input either as INPUT.json or with --input, not both\n")
+            return EXIT_BAD_INPUT
+        args.input = args.input_file
+    return run_tool(args, lambda data: _render(args, data), _text)
+
+
+def _text(result: Any) -> str:
+    return "\n".join(f"wrote {f['path']} ({f['width']}×{f['height']}, {f['bytes']} bytes)" for f in result["files"])
+
+
+def _render(args: argparse.Namespace, data: Any) -> dict[str, Any]:
+    import renderer
+    from renderer.models import RenderInputError
+
+    kind: str = args.kind
+    try:
+        pages: list[bytes]
+        if kind == "standings":
+            if args.rows_per_page < 1:
+                raise BadInput(f"--rows-per-page must be at least 1, got {args.rows_per_page}")
+            pages = renderer.render_standings(
+                renderer.StandingsData.from_json(data), locale=args.locale, rows_per_page=args.rows_per_page
+            )
+        else:
+            build: Callable[[Any], bytes] = {
+                "tables": lambda d: renderer.render_tables(renderer.TablesData.from_json(d), locale=args.locale),
+                "bracket": lambda d: renderer.render_bracket(renderer.BracketData.from_json(d), locale=args.locale),
+                "rr-board": lambda d: renderer.render_rr_board(_rr_board_input(d), locale=args.locale),
+                "risiko-map": lambda d: renderer.render_risiko_map(
+                    renderer.RiskMapData.from_json(d), locale=args.locale
+                ),
+            }[kind]
+            pages = [build(data)]
+    except RenderInputError as exc:
+        raise BadInput(str(exc)) from None
+    return {"kind": kind, "files": _write(args.output, pages)}
+
+
+def _write(output: str, pages: Sequence[bytes]) -> list[dict[str, Any]]:
+    import io
+
+    from PIL import Image
+
+    stem, ext = os.path.splitext(output)
+    ext = ext or ".png"
+    paths = [f"{stem}{ext}"] if len(pages) == 1 else [f"{stem}-{i}{ext}" for i in range(1, len(pages) + 1)]
+    files = []
+    for path, png in zip(paths, pages, strict=True):
+        try:
+            with open(path, "wb") as fh:
+                fh.write(png)
+        except OSError as exc:
+            raise BadInput(f"cannot write {path!r}: {exc.strerror}") from None
+        with Image.open(io.BytesIO(png)) as im:
+            files.append({"path": path, "width": im.width, "height": im.height, "bytes": len(png)})
+    return files
+
+
+def _rr_board_input(data: Any) -> Any:
+    """The renderer's own shape (``cell_walls`` at the top), or the engine shape replayed with the RR engine."""
+    from renderer.models import RRBoardData, RRDiagonal, RRMove, RRRobot, RRTarget
+
+    if isinstance(data, Mapping) and "cell_walls" in data:
+        return RRBoardData.from_json(data)
+    check_keys(data, required=("board", "robots"), optional=("target", "moves", "diagonal_variant", "title"))
+    try:
+        from bot.rules.ricochet.board import Board
+        from bot.rules.ricochet.moves import replay
+    except ImportError:  # pragma: no cover - the engine ships with the package
+        raise BadInput("the Ricochet Robots engine is not available: give cell_walls and targets instead") from None
+    if not isinstance(data["board"], Mapping):
+        raise BadInput(f"board must be a JSON object, got {data['board']!r:.60}")
+    variant = data.get("diagonal_variant", False)
+    if not isinstance(variant, bool):
+        raise BadInput(f"diagonal_variant must be true or false, got {variant!r}")
+    board = Board.from_json(data["board"])
+    robots = data["robots"]
+    if not isinstance(robots, Mapping):
+        raise BadInput(f"robots must map colour to [row, col], got {robots!r:.60}")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise BadInput(f"moves must be a list of [colour, direction], got {moves!r:.60}")
+    steps = replay(board, robots, moves, diagonal_variant=variant)
+    path = tuple(RRMove(s.colour, _corners(s.path)) for s in steps)
+    target = data.get("target")
+    active = None
+    if target is not None:
+        if not isinstance(target, list) or len(target) < 2:
+            raise BadInput(f"target must be [row, col, colour, symbol], got {target!r:.60}")
+        active = (int(target[0]), int(target[1]))
+    drawn = RRBoardData(
+        cell_walls=board.cell_walls,
+        targets=tuple(RRTarget(t.row, t.col, t.colour, t.symbol) for t in board.targets),
+        robots=tuple(RRRobot(str(c), int(v[0]), int(v[1])) for c, v in robots.items()),
+        active_target=active,
+        diagonals=tuple(RRDiagonal(d.row, d.col, d.colour, d.kind) for d in board.diagonals) if variant else (),
+        path=path,
+        title=data.get("title"),
+    )
+    return RRBoardData.from_json(drawn.to_json())  # validates colours and cells like any other input
+
+
+def _corners(cells: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The cells where a slide bends (diagonal variant) plus where it stops — the renderer's move stops."""
+    if len(cells) < 2:
+        return (cells[-1],) if cells else ()
+    out = []
+    for prev, here, nxt in zip(cells, cells[1:], cells[2:], strict=False):
+        if (here[0] - prev[0], here[1] - prev[1]) != (nxt[0] - here[0], nxt[1] - here[1]):
+            out.append(here)
+    out.append(cells[-1])
+    return tuple(out)
