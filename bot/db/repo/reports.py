@@ -1,0 +1,3 @@
+"""Queries of the reports area (re-exported by bot.db.repo)."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Queries of the rounds area (re-exported by bot.db.repo)."""
+
+from __future__ import annotations
