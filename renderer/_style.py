@@ -278,15 +278,22 @@ class Canvas:
         group: str = "",
         stroke: int = 0,
         stroke_fill: Colour | None = None,
+        record: bool = True,
     ) -> Box:
-        """Draw and record ``text``; returns its ink box."""
+        """Draw ``text`` and (unless ``record`` is false) record it; returns its ink box (halo excluded)."""
         if not text:
             return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
         self.draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
-        left, top, right, bottom = self.draw.textbbox(xy, text, font=fnt, anchor=anchor, stroke_width=stroke)
+        left, top, right, bottom = self.draw.textbbox(xy, text, font=fnt, anchor=anchor)
         box = (int(left), int(top), int(right), int(bottom))
-        self.texts.append(TextItem(text, box, group))
+        if record:
+            self.texts.append(TextItem(text, box, group))
         return box
+
+    def record(self, text: str, boxes: list[Box], group: str) -> None:
+        """Record several drawn pieces (e.g. the lines of one label) as one text item."""
+        box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        self.texts.append(TextItem(text, box, group))
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:

@@ -144,8 +144,8 @@ def _table_card(
         colour = st.MUTED if p.declined else st.INK
         name = st.fit_text(p.name, fnt, avail)
         if note:
-            box = cv.text((tx, cy - 10), name, fnt, colour, "lm", "name")
-            cv.text((tx, cy + 14), st.fit_text(note, small, avail), small, note_colour, "lm", "note")
+            box = cv.text((tx, cy - 11), name, fnt, colour, "lm", "name")
+            cv.text((tx, cy + 15), st.fit_text(note, small, avail), small, note_colour, "lm", "note")
         else:
             box = cv.text((tx, cy), name, fnt, colour, "lm", "name")
         if p.declined:

@@ -211,9 +211,12 @@ def layout_risiko_map(data: RiskMapData, *, locale: str = "it") -> st.Canvas:
         top = y - r - 8 * SS - line_h * len(lines) if name in LABEL_ABOVE else y + r + 5 * SS
         if name in objective and name not in LABEL_ABOVE:
             top += 8 * SS
-        for i, line in enumerate(lines):
-            cv.text((x, top + i * line_h), line, name_font, st.INK, "ma", "name", stroke=3 * SS,
-                    stroke_fill=(255, 255, 255))  # fmt: skip
+        halo = (255, 255, 255)
+        boxes = [
+            cv.text((x, top + i * line_h), line, name_font, st.INK, "ma", stroke=3 * SS, stroke_fill=halo, record=False)
+            for i, line in enumerate(lines)
+        ]
+        cv.record(name, boxes, "name")
         del px, py
 
     _header(cv, data, locale, header)

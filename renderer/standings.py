@@ -141,8 +141,8 @@ def _draw_cell(
     elif key == "name":
         group = (row.team or row.club) if has_teams else row.club
         if group:
-            _cell_text(cv, row.name, name_font, st.INK, col, x, cy - 10, "name")
-            _cell_text(cv, group, group_font, st.MUTED, col, x, cy + 14, "group")
+            _cell_text(cv, row.name, name_font, st.INK, col, x, cy - 11, "name")
+            _cell_text(cv, group, group_font, st.MUTED, col, x, cy + 15, "group")
         else:
             _cell_text(cv, row.name, name_font, st.INK, col, x, cy, "name")
     elif key == "points":

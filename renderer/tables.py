@@ -71,10 +71,10 @@ def _card(cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head:
         cv.text((x + 34, cy), str(i + 1), seat_font, st.MUTED, "mm", "seat")
         text_w = w - 62 - 18
         if seat.club:
-            cv.text((x + 62, cy - 10), st.fit_text(seat.name, name_font, text_w), name_font, st.INK, "lm", "name")
+            cv.text((x + 62, cy - 11), st.fit_text(seat.name, name_font, text_w), name_font, st.INK, "lm", "name")
             shared = clubs[seat.club] > 1
             club_colour = st.DOWN if shared else st.MUTED
-            cv.text((x + 62, cy + 14), st.fit_text(seat.club, club_font, text_w), club_font, club_colour, "lm",
+            cv.text((x + 62, cy + 15), st.fit_text(seat.club, club_font, text_w), club_font, club_colour, "lm",
                     "club")  # fmt: skip
         else:
             cv.text((x + 62, cy), st.fit_text(seat.name, name_font, text_w), name_font, st.INK, "lm", "name")
