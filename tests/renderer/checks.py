@@ -43,7 +43,7 @@ def close(pixel: object, colour: tuple[int, int, int], tolerance: int = 8) -> bo
 def dhash(image: Image.Image, size: int = 8) -> int:
     """Difference hash: 64 bits describing the coarse light/dark structure; robust to tiny font changes."""
     small = image.convert("L").resize((size + 1, size), Image.Resampling.LANCZOS)
-    px = list(small.getdata())
+    px = list(small.tobytes())
     bits = 0
     for row in range(size):
         for col in range(size):
