@@ -13,8 +13,10 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import utcnow
+from bot.services.checkins import CheckInService
 from bot.services.guilds import GuildService
 from bot.services.registrations import RegistrationService
+from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
 
 Clock = Callable[[], datetime]
@@ -27,8 +29,12 @@ class Services:
     guilds: GuildService = field(init=False)
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
+    checkins: CheckInService = field(init=False)
+    standings: StandingsService = field(init=False)
 
     def __post_init__(self) -> None:
         self.guilds = GuildService(self.sessionmaker, self.clock)
         self.tournaments = TournamentService(self.sessionmaker, self.clock)
         self.registrations = RegistrationService(self.sessionmaker, self.clock)
+        self.checkins = CheckInService(self.sessionmaker, self.clock)
+        self.standings = StandingsService(self.sessionmaker, self.clock)

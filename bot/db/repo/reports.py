@@ -1,3 +1,123 @@
-"""Queries of the reports area (re-exported by bot.db.repo)."""
+"""Queries of the reports and standings area (re-exported by bot.db.repo).
+
+Names carry a ``report_``/``standings_`` flavour so they never clash with the other areas' modules, which
+``bot.db.repo`` star-imports side by side.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col, select
+
+from bot.db.models import GameTable, Registration, Round, Seat, TableResult
+
+__all__ = [
+    "get_report_round",
+    "get_report_table",
+    "get_report_table_by_id",
+    "list_report_results",
+    "list_report_seats",
+    "list_report_tables_for_registration",
+    "list_standings_results",
+    "list_tables_of_tournament",
+]
+
+
+async def get_report_round(
+    *, session: AsyncSession, guild_id: int, tournament_id: int, number: int | None
+) -> Round | None:
+    """Round ``number`` of a tournament; without a number, the latest round that has tables."""
+    stmt = select(Round).where(Round.guild_id == guild_id, Round.tournament_id == tournament_id)
+    if number is not None:
+        stmt = stmt.where(Round.number == number)
+    else:
+        has_tables = select(GameTable.id).where(GameTable.guild_id == guild_id, GameTable.round_id == Round.id).exists()
+        stmt = stmt.where(has_tables).order_by(col(Round.number).desc())
+    result = await session.execute(stmt.limit(1))
+    return result.scalars().first()
+
+
+async def get_report_table(*, session: AsyncSession, guild_id: int, round_id: int, number: int) -> GameTable | None:
+    result = await session.execute(
+        select(GameTable).where(
+            GameTable.guild_id == guild_id, GameTable.round_id == round_id, GameTable.number == number
+        )
+    )
+    return result.scalar_one_or_none()
+
+
+async def get_report_table_by_id(*, session: AsyncSession, guild_id: int, table_id: int) -> GameTable | None:
+    result = await session.execute(select(GameTable).where(GameTable.guild_id == guild_id, GameTable.id == table_id))
+    return result.scalar_one_or_none()
+
+
+async def list_report_seats(
+    *, session: AsyncSession, guild_id: int, table_id: int
+) -> Sequence[tuple[Seat, Registration]]:
+    """The seats of a table in seating order, each with its registration."""
+    result = await session.execute(
+        select(Seat, Registration)
+        .join(Registration, col(Registration.id) == col(Seat.registration_id))
+        .where(Seat.guild_id == guild_id, Seat.table_id == table_id, Registration.guild_id == guild_id)
+        .order_by(col(Seat.position))
+    )
+    return [(s, r) for s, r in result.all()]
+
+
+async def list_report_results(*, session: AsyncSession, guild_id: int, table_id: int) -> Sequence[TableResult]:
+    result = await session.execute(
+        select(TableResult)
+        .where(TableResult.guild_id == guild_id, TableResult.table_id == table_id)
+        .order_by(col(TableResult.id))
+    )
+    return result.scalars().all()
+
+
+async def list_standings_results(
+    *, session: AsyncSession, guild_id: int, tournament_id: int, kinds: Sequence[str] | None = None
+) -> Sequence[tuple[Round, GameTable, TableResult]]:
+    """Every reported seat of a tournament (rounds of the given kinds), by round and table."""
+    stmt = (
+        select(Round, GameTable, TableResult)
+        .join(GameTable, col(GameTable.round_id) == col(Round.id))
+        .join(TableResult, col(TableResult.table_id) == col(GameTable.id))
+        .where(
+            Round.guild_id == guild_id,
+            Round.tournament_id == tournament_id,
+            GameTable.guild_id == guild_id,
+            TableResult.guild_id == guild_id,
+        )
+        .order_by(col(Round.number), col(GameTable.number), col(TableResult.id))
+    )
+    if kinds is not None:
+        stmt = stmt.where(col(Round.kind).in_(list(kinds)))
+    result = await session.execute(stmt)
+    return [(r, g, t) for r, g, t in result.all()]
+
+
+async def list_tables_of_tournament(
+    *, session: AsyncSession, guild_id: int, tournament_id: int
+) -> Sequence[tuple[Round, GameTable]]:
+    result = await session.execute(
+        select(Round, GameTable)
+        .join(GameTable, col(GameTable.round_id) == col(Round.id))
+        .where(Round.guild_id == guild_id, Round.tournament_id == tournament_id, GameTable.guild_id == guild_id)
+        .order_by(col(Round.number), col(GameTable.number))
+    )
+    return [(r, g) for r, g in result.all()]
+
+
+async def list_report_tables_for_registration(
+    *, session: AsyncSession, guild_id: int, registration_id: int
+) -> Sequence[tuple[Round, GameTable]]:
+    """The tables a registration sits at, by round."""
+    result = await session.execute(
+        select(Round, GameTable)
+        .join(GameTable, col(GameTable.round_id) == col(Round.id))
+        .join(Seat, col(Seat.table_id) == col(GameTable.id))
+        .where(Seat.guild_id == guild_id, Seat.registration_id == registration_id, GameTable.guild_id == guild_id)
+        .order_by(col(Round.number))
+    )
+    return [(r, g) for r, g in result.all()]

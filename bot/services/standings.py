@@ -1,0 +1,300 @@
+"""Standings use cases (BOT-STD-1): compute with the tournament engine, render, export.
+
+The engine (``bot.rules.tournament.standings.compute_standings``) does the arithmetic: cumulative tournament
+points of the qualifying rounds ("all'italiana", NP-FMT-1), withdrawals and disqualifications, the deduction
+for a forfeited game (FIRK-WD-1), the preset's tie-breakers with the decisions it took (FIRK-TIE-2) and team
+standings where the preset has teams (NP-TAB-1). This service only gathers the rows, maps registrations to
+engine player ids and back, and turns the engine's codes into a view the cogs translate.
+
+Other services (``bot.services.rounds`` seeding the semifinals) call :meth:`StandingsService.compute`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.db import repo
+from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome
+from bot.errors import InvalidInput
+from bot.i18n import format_number, t
+from bot.rules.presets import load_preset
+from bot.rules.tournament.model import TournamentError
+from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
+from bot.services._base import BaseService, tournament_or_404
+from renderer import render_standings
+from renderer.models import StandingRow, StandingsData
+
+OUTCOME_TO_ENTRY = {
+    SeatOutcome.PLAYED.value: EntryStatus.PLAYED,
+    SeatOutcome.WITHDRAWN.value: EntryStatus.FORFEIT,
+    SeatOutcome.FORFEIT.value: EntryStatus.FORFEIT,
+    SeatOutcome.DISQUALIFIED.value: EntryStatus.DISQUALIFIED,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """One player's line. ``player_id`` is the registration id (the engine's player id)."""
+
+    rank: int
+    player_id: int
+    user_id: int | None
+    name: str
+    club: str | None
+    team: str | None
+    points: float
+    games: int
+    table_points: float
+    deductions: float
+    standing: str  # "active" / "withdrawn" / "disqualified"
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakExplanation:
+    """How players level on points were ordered: ``tie_breaker`` is a preset code (None = shared rank)."""
+
+    player_ids: tuple[int, ...]
+    names: tuple[str, ...]
+    tie_breaker: str | None
+    values: tuple[tuple[str, float | int | None], ...]  # (name, value) per player
+    resolved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TeamLine:
+    rank: int
+    team: str
+    points: float
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsView:
+    tournament_id: int
+    tournament_name: str
+    preset: str
+    game: str
+    rounds: int  # rounds with at least one reported table
+    lines: tuple[StandingLine, ...]
+    explanations: tuple[TieBreakExplanation, ...]
+    teams: tuple[TeamLine, ...]
+    unconfirmed_tables: int  # reported but not yet countersigned/locked
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """Registration ids in standings order (rank 1 first)."""
+        return tuple(line.player_id for line in self.lines)
+
+    def line_of(self, player_id: int) -> StandingLine | None:
+        return next((line for line in self.lines if line.player_id == player_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsImage:
+    view: StandingsView
+    pages: tuple[bytes, ...]  # PNG pages, at most ``max_pages``
+    total_pages: int
+
+
+class StandingsService(BaseService):
+    async def compute(
+        self, guild_id: int, tournament_name: str, *, kinds: Sequence[str] = (RoundKind.QUALIFYING.value,)
+    ) -> StandingsView:
+        """Standings of a tournament from its reported tables (qualifying rounds by default)."""
+        async with self._sessionmaker() as session:
+            tournament = await tournament_or_404(session, guild_id, tournament_name)
+            assert tournament.id is not None
+            registrations = {
+                r.id: r
+                for r in await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=tournament.id)
+            }
+            rows = await repo.list_standings_results(
+                session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
+            )
+        preset = load_preset(tournament.preset, tournament.overrides or None)
+        cfg = preset.section("tournament")
+        by_table: dict[tuple[int, int], list[TableEntry]] = defaultdict(list)
+        deductions: list[Deduction] = []
+        unconfirmed: set[int] = set()
+        players: list[int] = []
+        for rnd, table, result in rows:
+            if result.tournament_points is None or result.table_rank is None:
+                continue
+            assert table.id is not None
+            if not table.locked:
+                unconfirmed.add(table.id)
+            pid = result.registration_id
+            if pid not in players:
+                players.append(pid)
+            by_table[(rnd.number, table.number)].append(
+                TableEntry(
+                    player=pid,
+                    order=result.table_rank,
+                    tournament_points=result.tournament_points,
+                    table_points=result.table_points,
+                    status=OUTCOME_TO_ENTRY.get(result.outcome, EntryStatus.PLAYED),
+                )
+            )
+            if result.points_adjustment:
+                deductions.append(Deduction(pid, -result.points_adjustment, "adjustment", rnd.number))
+        results = [GameResult(r, tb, tuple(entries)) for (r, tb), entries in sorted(by_table.items())]
+        withdrawn = {
+            rid for rid, r in registrations.items() if r.status == RegistrationStatus.WITHDRAWN.value and rid in players
+        }
+        disqualified = {
+            rid
+            for rid, r in registrations.items()
+            if r.status == RegistrationStatus.DISQUALIFIED.value and rid in players
+        }
+        teams: dict[int | str, str] | None = None
+        if cfg.get("teams"):
+            teams = {rid: r.team for rid, r in registrations.items() if r.team and rid in players}
+        try:
+            standings = await asyncio.to_thread(
+                compute_standings,
+                results,
+                players=players,
+                tie_breakers=[str(x) for x in cfg.get("tie_breakers", [])],
+                deductions=deductions,
+                withdrawn=withdrawn,
+                disqualified=disqualified,
+                withdrawal_deduction=float(cfg.get("withdrawal_deduction", 0.0)),
+                teams=teams,
+            )
+        except TournamentError as exc:
+            raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None
+
+        def name(pid: int | str) -> str:
+            reg = registrations.get(int(pid))
+            return reg.display_name if reg is not None else str(pid)
+
+        lines = []
+        for row in standings.rows:
+            reg = registrations.get(int(row.player))
+            lines.append(
+                StandingLine(
+                    rank=row.rank,
+                    player_id=int(row.player),
+                    user_id=reg.user_id if reg else None,
+                    name=name(row.player),
+                    club=reg.club if reg else None,
+                    team=reg.team if reg else None,
+                    points=row.points,
+                    games=row.games,
+                    table_points=row.table_points,
+                    deductions=row.deductions,
+                    standing=row.standing.value,
+                )
+            )
+        explanations = tuple(
+            TieBreakExplanation(
+                player_ids=tuple(int(p) for p in d.players),
+                names=tuple(name(p) for p in d.players),
+                tie_breaker=d.tie_breaker,
+                values=tuple((name(p), v) for p, v in d.values),
+                resolved=d.resolved,
+            )
+            for d in standings.decisions
+        )
+        team_lines = tuple(
+            TeamLine(rank=tr.rank, team=tr.team, points=tr.points, names=tuple(name(p) for p in tr.players))
+            for tr in standings.teams
+        )
+        assert tournament.id is not None
+        return StandingsView(
+            tournament_id=tournament.id,
+            tournament_name=tournament.name,
+            preset=tournament.preset,
+            game=tournament.game,
+            rounds=len({r for r, _ in by_table}),
+            lines=tuple(lines),
+            explanations=explanations,
+            teams=team_lines,
+            unconfirmed_tables=len(unconfirmed),
+        )
+
+    async def image(
+        self,
+        guild_id: int,
+        tournament_name: str,
+        *,
+        locale: str = "it",
+        rows_per_page: int = 30,
+        max_pages: int = 4,
+        max_bytes: int = 10 * 1024 * 1024,
+    ) -> StandingsImage:
+        """The standings rendered as PNG pages (renderer.render_standings, off the event loop); only the
+        first pages that fit together in ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
+        view = await self.compute(guild_id, tournament_name)
+        data = standings_render_data(view, date=self._clock().date().isoformat())
+        pages = await asyncio.to_thread(render_standings, data, locale=locale, rows_per_page=rows_per_page)
+        kept: list[bytes] = []
+        used = 0
+        for page in pages[:max_pages]:
+            if used + len(page) > max_bytes:
+                break
+            kept.append(page)
+            used += len(page)
+        return StandingsImage(view=view, pages=tuple(kept), total_pages=len(pages))
+
+    async def export_csv(self, guild_id: int, tournament_name: str, *, locale: str = "it") -> bytes:
+        """Standings as CSV: ``;`` separator, UTF-8 with BOM (Excel), decimal comma when Italian."""
+        view = await self.compute(guild_id, tournament_name)
+        return standings_csv(view, locale)
+
+
+def standings_render_data(view: StandingsView, *, date: str) -> StandingsData:
+    """The renderer's input for a standings view."""
+    return StandingsData(
+        tournament=view.tournament_name,
+        round=view.rounds,
+        date=date,
+        rows=tuple(
+            StandingRow(
+                rank=line.rank,
+                name=line.name,
+                points=line.points,
+                games=line.games,
+                club=line.club,
+                team=line.team,
+                tiebreak=line.table_points,
+            )
+            for line in view.lines
+        ),
+        has_teams=bool(view.teams),
+        tiebreak_label="PT",
+    )
+
+
+def standings_csv(view: StandingsView, locale: str) -> bytes:
+    def num(x: float) -> str:  # no thousands grouping in a data file
+        return format_number(x, locale).replace("." if locale == "it" else ",", "")
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow(
+        [
+            t(f"standings.csv.{col}", locale)
+            for col in ("rank", "name", "club", "team", "points", "games", "table_points", "deductions", "standing")
+        ]
+    )
+    for line in view.lines:
+        writer.writerow(
+            [
+                line.rank,
+                line.name,
+                line.club or "",
+                line.team or "",
+                num(line.points),
+                line.games,
+                num(line.table_points),
+                num(line.deductions),
+                t(f"standings.standing.{line.standing}", locale),
+            ]
+        )
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
