@@ -1,0 +1,99 @@
+"""Table cards (BOT-TAB-1) and the final-phase bracket (TOUR-SF-1, TOUR-FIN-1) — BOT-IMG-1."""
+
+import dataclasses
+
+from renderer import _style as st
+from renderer import render_bracket, render_tables
+from renderer.bracket import REPLACEMENT, WIN, layout_bracket
+from renderer.tables import CARD_COLOURS, layout_tables
+from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
+from tests.renderer.fixtures import sample_bracket, sample_tables
+
+GOLDEN_TABLES_DHASH = 0x27CC8C8C8C8898CC
+GOLDEN_BRACKET_DHASH = 0xC680818C8C8C8390
+
+
+def test_bot_tab_1_one_card_per_table_with_seats_clubs_seed_and_optimality():
+    data = sample_tables(18)
+    cv = layout_tables(data, locale="it")
+    texts = [t.text for t in cv.texts]
+    assert [t for t in texts if t.startswith("Tavolo ")] == ["Tavolo 1", "Tavolo 2", "Tavolo 3", "Tavolo 4"]
+    assert texts.count("5 giocatori") == 2 and texts.count("4 giocatori") == 2  # TOUR-SIZE-1 sizes shown
+    names = {t.text for t in cv.texts if t.group == "name"}
+    assert names == {s.name for table in data.tables for s in table.seats}
+    assert "4242" in texts and "Sorteggio ottimo dimostrato" in texts
+    en = {t.text for t in layout_tables(dataclasses.replace(data, optimal=False), locale="en").texts}
+    assert "Optimum not proven" in en and "Draw seed:" in en
+
+
+def test_bot_img_1_table_cards_golden_pixels_size_and_hash():
+    png = render_tables(sample_tables(18), locale="it")
+    image = open_png(png)
+    assert image.mode == "RGB" and image.size == (960, 928)
+    assert close(image.getpixel((5, 5)), st.HEADER, 2)
+    assert close(image.getpixel((40, 150)), CARD_COLOURS[0], 2)  # header strip of table 1's card
+    assert close(image.getpixel((40, 430)), st.CARD, 2)  # card body
+    assert hamming(dhash(image), GOLDEN_TABLES_DHASH) <= 10
+
+
+def test_bot_img_1_table_cards_for_250_players_fit_and_stay_under_the_attachment_limit():
+    data = sample_tables(250)
+    cv = layout_tables(data, locale="it")
+    assert sum(1 for t in cv.texts if t.group == "name") == 250
+    assert texts_outside(cv) == [] and overlapping(cv.texts) == []
+    assert len(st.png_bytes(cv.image)) < 10 * 1024 * 1024 / 3
+
+
+def test_bot_tab_1_players_of_the_same_club_at_a_table_are_flagged():
+    data = sample_tables(18)
+    cv = layout_tables(data, locale="it")
+    clubs = [t for t in cv.texts if t.group == "club"]
+    flagged = [t for t in clubs if _has_colour(cv, t.box, st.DOWN)]
+    shared = sum(1 for t in data.tables for s in t.seats if [x.club for x in t.seats].count(s.club) > 1)
+    assert 0 < len(flagged) == shared < len(clubs)
+
+
+def _has_colour(cv: st.Canvas, box: tuple[int, int, int, int], colour: st.Colour) -> bool:
+    raw = cv.image.crop(box).tobytes()
+    return any(close(tuple(raw[i : i + 3]), colour, 40) for i in range(0, len(raw), 3))
+
+
+def test_tour_fin_1_bracket_marks_the_declined_winner_and_the_replacement():
+    data = sample_bracket()
+    cv = layout_bracket(data, locale="it")
+    notes = [t.text for t in cv.texts if t.group == "note"]
+    declined = next(p for t in data.semifinals for p in t.players if p.declined)
+    assert "rinuncia" in notes
+    assert f"↺ sostituisce {declined.name}" in notes
+    name_box = next(t.box for t in cv.texts if t.text == declined.name)
+    mid = (name_box[1] + name_box[3]) // 2
+    assert any(close(cv.image.getpixel((x, y)), REPLACEMENT, 30) for x in range(name_box[0], name_box[2])
+               for y in (mid - 1, mid, mid + 1))  # the strike-through line  # fmt: skip
+    assert texts_outside(cv) == [] and overlapping(cv.texts) == []
+
+
+def test_tour_fin_1_the_champion_is_named_and_the_final_winner_row_is_gold():
+    data = sample_bracket()
+    cv = layout_bracket(data, locale="en")
+    winner = data.final.players[data.final.winner or 0].name
+    champion = [t.text for t in cv.texts if t.group == "champion"]
+    assert champion == ["CHAMPION", winner]
+    final_rows = [t for t in cv.texts if t.text == winner and t.group == "name"]
+    right_most = max(final_rows, key=lambda t: t.box[0])
+    y = (right_most.box[1] + right_most.box[3]) // 2
+    assert close(cv.image.getpixel((right_most.box[0] - 56 + 3, y)), WIN, 12)
+
+
+def test_tour_sf_1_direct_finalist_and_unplayed_final_render():
+    data = sample_bracket(direct=True, played=False)
+    cv = layout_bracket(data, locale="it")
+    texts = [t.text for t in cv.texts]
+    assert "Diretto in finale" in texts and "da giocare" in texts
+    assert not [t for t in cv.texts if t.group == "champion"]
+
+
+def test_bot_img_1_bracket_size_mode_golden_pixel_and_hash():
+    image = open_png(render_bracket(sample_bracket(), locale="it"))
+    assert image.mode == "RGB" and image.size == (1100, 1366)
+    assert close(image.getpixel((5, 5)), st.HEADER, 2)
+    assert hamming(dhash(image), GOLDEN_BRACKET_DHASH) <= 10
