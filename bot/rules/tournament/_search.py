@@ -25,6 +25,7 @@ class Problem:
     sizes: list[int]  # table capacities, table 0 first
     big: list[int]  # 1 when the seat cost applies at this table (a 5-player table)
     cost: list[list[int]]  # symmetric weighted pair costs, zero diagonal
+    rest: list[list[int]]  # the part of ``cost`` not covered by the clique ``groups`` (for the exact bound)
     seat: list[int]  # weighted cost of sitting at a big table
     cls: list[int]  # swap class: players only swap with players of the same class
     pinned_table: list[int]  # -1, or the table a player starts at (cinquisti: one per 5-player table)
@@ -177,14 +178,50 @@ def local_search(
     return SearchResult(best_pos, best_cost, used, max(restarts, 0))
 
 
+def mix(p: Problem, pos: list[int], rng: random.Random, *, attempts: int) -> list[int]:
+    """A random walk over equal-cost swaps: keeps the cost, spreads the choice among optimal draws."""
+    n, t_count = p.n, len(p.sizes)
+    if n < 2 or t_count < 2:
+        return pos
+    c, seat, big, cls = p.cost, p.seat, p.big, p.cls
+    pos = list(pos)
+    tables: list[list[int]] = [[] for _ in range(t_count)]
+    for i in range(n):
+        tables[pos[i]].append(i)
+    for _ in range(attempts):
+        i = rng.randrange(n)
+        j = rng.randrange(n)
+        a, b = pos[i], pos[j]
+        if a == b or cls[i] != cls[j]:
+            continue
+        ri, rj = c[i], c[j]
+        d = (
+            sum(ri[x] for x in tables[b])
+            - ri[j]
+            - sum(ri[x] for x in tables[a])
+            + sum(rj[x] for x in tables[a])
+            - rj[i]
+            - sum(rj[x] for x in tables[b])
+            + (seat[i] - seat[j]) * (big[b] - big[a])
+        )
+        if d == 0:
+            tables[a].remove(i)
+            tables[b].remove(j)
+            tables[a].append(j)
+            tables[b].append(i)
+            pos[i], pos[j] = b, a
+    return pos
+
+
 def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_limit: int) -> SearchResult:
     """Branch-and-bound over table assignments; ``proven`` when the whole tree was searched.
 
     Players are placed in an order that puts the most constrained first; equal empty tables are
     interchangeable (only the first one is tried). The bound adds, to the partial cost, the larger of
-    two valid relaxations: (a) for each clique group (club, winners), the cheapest even spread of its
-    unplaced members over the room left, and (b) for each unplaced player, its cheapest table against
-    the players already placed.
+    two valid relaxations of the two parts of the cost: (a) for each clique group (club, winners), the
+    cheapest even spread of its unplaced members over the room left, and (b) for the other pair costs
+    (repeats, families) and the seat cost, each unplaced player's cheapest table against the players
+    already placed.
     """
     n, t_count = p.n, len(p.sizes)
     c, seat, big = p.cost, p.seat, p.big
@@ -202,6 +239,10 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
     group_w = [w for w, _ in p.groups]
     counts = [[0] * t_count for _ in p.groups]
     remaining = [len(m) for _, m in p.groups]
+    # While the best cost is below the smallest seat cost, a player with a seat cost can never sit at a
+    # big table in a better draw: forbid it (ARB 5 criterion 1 dominates every pair criterion).
+    seat_min = min((x for x in seat if x > 0), default=INF)
+    free_left = [sum(1 for i in m if seat[i] == 0) for _, m in p.groups]  # unplaced members without seat cost
     for g, (_, m) in enumerate(p.groups):
         for i in m:
             group_of[i].append(g)
@@ -219,6 +260,10 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
                 continue
             k = counts[g][:]
             room = free[:]
+            if free_left[g] == 0 and best_cost < seat_min:
+                for t in range(t_count):
+                    if big[t]:
+                        room[t] = 0
             add = 0
             for _ in range(r):
                 bt = -1
@@ -235,11 +280,13 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
             total += add * w
         return total
 
+    rc = p.rest
+
     def player_bound(depth: int) -> int:
         total = 0
         for idx in range(depth, n):
             i = order[idx]
-            row = c[i]
+            row = rc[i]
             m = INF
             for t in range(t_count):
                 if free[t] <= 0:
@@ -267,7 +314,7 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
                 best_cost = partial
                 best_pos = list(pos)
             return
-        if partial + max(group_bound(), player_bound(depth)) >= best_cost:
+        if partial + group_bound() + player_bound(depth) >= best_cost:
             return
         i = order[depth]
         row = c[i]
@@ -278,6 +325,8 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
         ci = p.cls[i]
         for t in range(t_count):
             if free[t] <= 0 or (allowed is not None and t not in allowed) or (uniq and ci in class_at[t]):
+                continue
+            if big[t] and seat[i] and best_cost < seat_min:
                 continue
             if not members[t]:
                 key = (p.sizes[t], big[t])
@@ -300,10 +349,14 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
             for g in group_of[i]:
                 counts[g][t] += 1
                 remaining[g] -= 1
+                if seat[i] == 0:
+                    free_left[g] -= 1
             dfs(depth + 1, partial + d)
             for g in group_of[i]:
                 counts[g][t] -= 1
                 remaining[g] += 1
+                if seat[i] == 0:
+                    free_left[g] += 1
             if uniq:
                 class_at[t].discard(ci)
             members[t].pop()

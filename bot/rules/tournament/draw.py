@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import comb
 
-from bot.rules.tournament._search import INF, Problem, exact_search, local_search
+from bot.rules.tournament._search import INF, Problem, exact_search, local_search, mix
 from bot.rules.tournament.model import (
     ROUND1_CRITERIA,
     ROUND2_CRITERIA,
@@ -122,6 +122,7 @@ def _build(
     k = len(criteria)
     weights = {crit: base ** (k - 1 - j) for j, crit in enumerate(criteria)}
     cost = [[0] * n for _ in range(n)]
+    rest = [[0] * n for _ in range(n)]  # the non-clique part of ``cost`` (repeats, families)
     seat = [0] * n
     groups: list[tuple[int, list[int]]] = []
 
@@ -134,13 +135,23 @@ def _build(
         if len(members) > 1:
             groups.append((w, members))
 
-    def add_pairs(pairs: frozenset[frozenset[PlayerId]], w: int) -> None:
-        for pair in pairs:
+    def add_pairs(pairs: frozenset[frozenset[PlayerId]], w: int, cliques: Sequence[Sequence[PlayerId]] = ()) -> None:
+        # previous tables are cliques of repeat pairs: bound them like clubs in the exact search
+        covered: set[frozenset[PlayerId]] = set()
+        for table in cliques:
+            members = [index[x] for x in table if x in index]
+            inner = {frozenset((a, b)) for a, b in _pairs_at(table) if a in index and b in index}
+            if len(members) > 1 and inner <= pairs:
+                add_clique(members, w)
+                covered |= inner
+        for pair in pairs - covered:
             a_id, b_id = tuple(pair)
             if a_id in index and b_id in index:
                 a, b = index[a_id], index[b_id]
                 cost[a][b] += w
                 cost[b][a] += w
+                rest[a][b] += w
+                rest[b][a] += w
 
     for crit, w in weights.items():
         if crit is Criterion.FIVE_REPEAT:
@@ -157,7 +168,7 @@ def _build(
             for members in by_club.values():
                 add_clique(members, w)
         elif crit is Criterion.REPEAT_PAIRS:
-            add_pairs(context.previous_pairs, w)
+            add_pairs(context.previous_pairs, w, context.previous_tables)
         elif crit is Criterion.FAMILY_PAIRS:
             add_pairs(context.family_pairs, w)
     pinned_table = [-1] * n
@@ -171,6 +182,7 @@ def _build(
         sizes=list(sizes),
         big=[1 if s >= FIVE else 0 for s in sizes],
         cost=cost,
+        rest=rest,
         seat=seat,
         cls=list(classes) if classes is not None else [0] * n,
         pinned_table=pinned_table,
@@ -219,7 +231,8 @@ def _optimise(
         p,
         rng,
         target=target,
-        iterations=budget.iterations,
+        # small fields: a short heuristic run, then the exact search settles (or improves) it
+        iterations=budget.iterations if p.n > budget.exact_max_players else min(budget.iterations, 10 * budget.stall),
         stall=budget.stall,
         initial=initial,
         stop=_stopper(budget),
@@ -237,6 +250,7 @@ def _optimise(
             optimality, attainable = Optimality.BOUND_MET, True
         elif exact.proven:
             optimality, attainable = Optimality.PROVEN_BY_SEARCH, False
+    assignment = mix(p, assignment, rng, attempts=budget.mix_per_player * p.n)
     tables = _to_tables(context, sizes, assignment)
     values = evaluate(tables, context, criteria)
     assert _weighted(values, built.weights) == cost, "internal cost mismatch"

@@ -81,6 +81,7 @@ class DrawContext:
     winners: frozenset[PlayerId] = frozenset()
     previous_pairs: frozenset[frozenset[PlayerId]] = frozenset()
     family_pairs: frozenset[frozenset[PlayerId]] = frozenset()
+    previous_tables: tuple[tuple[PlayerId, ...], ...] = ()  # the previous round's tables, when known
 
     @staticmethod
     def build(
@@ -108,6 +109,7 @@ class DrawContext:
             for i, a in enumerate(t):
                 for b in t[i + 1 :]:
                     pairs.add(_pair(a, b))
+        previous_tables = [tuple(t) for t in previous_tables]
         fam: set[frozenset[PlayerId]] = set()
         for pair in family_pairs:
             if len(pair) != 2 or pair[0] == pair[1]:
@@ -119,6 +121,7 @@ class DrawContext:
             winners=frozenset(winners),
             previous_pairs=frozenset(pairs),
             family_pairs=frozenset(fam),
+            previous_tables=tuple(tuple(t) for t in previous_tables),
         )
 
     @property
@@ -191,6 +194,7 @@ class DrawBudget:
     iterations: int = 20_000
     stall: int = 400
     exact_max_players: int = 40
-    exact_nodes: int = 400_000
+    exact_nodes: int = 150_000
+    mix_per_player: int = 40  # equal-cost random swaps tried per player after optimising (randomness)
     clock: Callable[[], float] | None = field(default=None, compare=False)
     deadline: float | None = None

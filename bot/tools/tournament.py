@@ -1,0 +1,333 @@
+"""``steward draw`` and ``steward standings``: the tournament engine offline (CLI.md contracts).
+
+``steward draw`` reads a ``risiko-draw-instance/1`` file (../shared/data/draws) or the project's own
+``steward-tournament/1`` export and prints ``{"tables": [[ids...]...], "report": {...}}``; ``--seed``
+makes it reproducible; ``--swap A B`` / ``--move P T`` show what a hand change costs.
+``steward standings`` reads results JSON and prints the standings with every tie-break explained.
+Shapes not fixed by CLI.md are documented in docs/tournament.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+
+EXPORT_SCHEMA = "steward-tournament/1"
+
+
+def _pid(value: Any, where: str) -> int | str:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise BadInput(f"{where}: player id must be an integer or a string, got {value!r}")
+    return value
+
+
+def _cli_pid(text: str) -> int | str:
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    from bot.rules.tournament.draw import draw_round1, draw_round2
+    from bot.rules.tournament.instance import parse_instance
+    from bot.rules.tournament.model import DrawContext
+
+    inst = parse_instance(data)
+    rng = random.Random(seed)
+    if args.round == 1:
+        ctx = DrawContext.build(inst.context.players)
+        draw = draw_round1(ctx, inst.table_sizes, rng=rng, seed=seed)
+        return {"draw": draw, "context": ctx}
+    draw = draw_round2(inst.context, inst.table_sizes, rng=rng, seed=seed)
+    return {"draw": draw, "context": inst.context}
+
+
+def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    from bot.rules.presets import load_preset
+    from bot.rules.tournament.config import TournamentRules
+    from bot.rules.tournament.draw import draw_tables, draw_team_round
+    from bot.rules.tournament.model import Draw, DrawContext, DrawReport, Optimality, Player
+    from bot.rules.tournament.seeding import firk_round1
+    from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
+
+    check_keys(
+        data,
+        required=("schema", "preset", "players"),
+        optional=("round", "previous_round", "family_pairs", "previous_standings", "table_sizes", "overrides"),
+    )
+    preset = load_preset(str(data["preset"]), data.get("overrides"))
+    rules = TournamentRules.from_preset(preset)
+    players = []
+    for k, p in enumerate(data["players"]):
+        check_keys(p, required=("id",), optional=("club", "team", "name"), where=f"players[{k}]")
+        players.append(Player(_pid(p["id"], f"players[{k}].id"), p.get("club"), p.get("team")))
+    round_no = int(data.get("round", args.round or 1))
+    prev = data.get("previous_round") or {}
+    prev_tables: list[list[int | str]] = []
+    winners: list[int | str] = []
+    for k, t in enumerate(prev.get("tables", [])):
+        check_keys(t, required=("players",), optional=("table", "ranking"), where=f"previous_round.tables[{k}]")
+        prev_tables.append([_pid(x, "previous_round") for x in t["players"]])
+        if t.get("ranking"):
+            winners.append(_pid(t["ranking"][0], "previous_round.ranking"))
+    family = [tuple(_pid(x, "family_pairs") for x in pair) for pair in data.get("family_pairs", [])]
+    ctx = DrawContext.build(
+        players,
+        five_table_players=[x for t in prev_tables if len(t) >= rules.large_table_size for x in t],
+        winners=winners,
+        previous_tables=prev_tables,
+        family_pairs=[(a, b) for a, b in family] if family else (),
+    )
+    n = len(players)
+    rng = random.Random(seed)
+    if rules.teams:
+        return {"draw": draw_team_round(ctx, rng=rng, seed=seed), "context": ctx}
+    if rules.seeded_round1 and round_no == 1:
+        standings = [_pid(x, "previous_standings") for x in data.get("previous_standings", [])]
+        known = set(standings)
+        order = [p for p in standings if p in set(ctx.ids)] + [p for p in ctx.ids if p not in known]
+        seeding = firk_round1(order, family_pairs=[(a, b) for a, b in family], cfg=rules.raw)
+        crit = rules.round1_criteria
+        from bot.rules.tournament.draw import evaluate
+
+        values = evaluate(seeding.tables, ctx, crit)
+        report = DrawReport(
+            kind="firk_seeded",
+            criteria=values,
+            lower_bound={c.value: 0 for c in crit},
+            optimality=Optimality.NOT_PROVEN,
+            seed=None,
+            iterations=0,
+            notes=tuple(f"family_move:{m.player}:{m.from_table}->{m.to_table}:{m.swapped_with}" for m in seeding.moves)
+            + tuple(f"dummy_table:{t}" for t in seeding.plan.dummy_tables),
+        )
+        return {"draw": Draw(seeding.tables, report), "context": ctx, "criteria": crit}
+    if data.get("table_sizes"):
+        sizes: Sequence[int] = [int(s) for s in data["table_sizes"]]
+    elif preset.game == "ricochet":
+        sizes = rr_sizes(n, rules.table_size, minimum=rules.min_table_size)
+    elif rules.seeded_round1:
+        sizes = firk_sizes(n, round_no=round_no, last_round=round_no >= rules.qualifying_rounds, cfg=rules.raw).sizes
+    else:
+        sizes = standard_sizes(n, table=rules.table_size, large=rules.large_table_size)
+    crit = rules.round1_criteria if round_no == 1 else rules.round2_criteria
+    if round_no == 1 and ctx.family_pairs and crit[0].value != "family_pairs":
+        from bot.rules.tournament.model import Criterion
+
+        crit = (Criterion.FAMILY_PAIRS, *crit)
+    draw = draw_tables(ctx, sizes, crit, rng=rng, seed=seed, cinquisti=rules.cinquisti, kind=f"round{round_no}")
+    return {"draw": draw, "context": ctx, "criteria": crit}
+
+
+def _compute_draw(args: argparse.Namespace) -> Any:
+    from bot.rules.tournament.draw import move_player, swap_players
+    from bot.rules.tournament.model import Criterion
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+
+    def compute(data: Any) -> dict[str, Any]:
+        if not isinstance(data, Mapping):
+            raise BadInput(f"input must be a JSON object, got {type(data).__name__}")
+        schema = data.get("schema")
+        if schema == "risiko-draw-instance/1":
+            out = _draw_from_instance(data, args, seed)
+        elif schema == EXPORT_SCHEMA:
+            out = _draw_from_export(data, args, seed)
+        else:
+            raise BadInput(f"unknown schema {schema!r} (expected 'risiko-draw-instance/1' or {EXPORT_SCHEMA!r})")
+        draw = out["draw"]
+        result: dict[str, Any] = draw.to_json()
+        crit = out.get("criteria") or tuple(Criterion(c) for c in draw.report.criteria)
+        if args.swap:
+            adj = swap_players(draw.tables, _cli_pid(args.swap[0]), _cli_pid(args.swap[1]), out["context"], crit)
+        elif args.move:
+            adj = move_player(draw.tables, _cli_pid(args.move[0]), int(args.move[1]), out["context"], crit)
+        else:
+            return result
+        result["adjustment"] = {
+            "tables": [list(t) for t in adj.tables],
+            "before": adj.before,
+            "after": adj.after,
+            "delta": adj.delta,
+            "worse": adj.worse,
+        }
+        return result
+
+    return compute
+
+
+def _draw_text(result: Mapping[str, Any]) -> str:
+    rep = result["report"]
+    lines = [f"Draw ({rep['kind']}), seed {rep['seed']}"]
+    for i, t in enumerate(result["tables"], start=1):
+        lines.append(f"  Table {i:>3} ({len(t)}): " + ", ".join(str(x) for x in t))
+    for name in rep["criteria_order"]:
+        lines.append(f"  {name:<14} {rep['criteria'][name]:>5}   lower bound {rep['lower_bound'][name]}")
+    lines.append(f"  optimality: {rep['optimality']}")
+    if "adjustment" in result:
+        adj = result["adjustment"]
+        lines.append("Hand change:" + (" WORSE than the draw" if adj["worse"] else ""))
+        for name, d in adj["delta"].items():
+            lines.append(f"  {name:<14} {adj['before'][name]:>5} -> {adj['after'][name]:<5} ({d:+d})")
+    return "\n".join(lines)
+
+
+def _compute_standings(data: Any) -> dict[str, Any]:
+    from bot.rules.presets import load_preset
+    from bot.rules.tournament.config import TournamentRules
+    from bot.rules.tournament.standings import (
+        Deduction,
+        EntryStatus,
+        GameResult,
+        Seat,
+        TableEntry,
+        compute_standings,
+        ricochet_tournament_points,
+    )
+
+    check_keys(
+        data,
+        required=("preset", "games"),
+        optional=("players", "deductions", "withdrawn", "disqualified", "teams", "overrides"),
+    )
+    preset = load_preset(str(data["preset"]), data.get("overrides"))
+    rules = TournamentRules.from_preset(preset)
+    results: list[GameResult] = []
+    for g, game in enumerate(data["games"]):
+        check_keys(game, required=("round", "table", "players"), where=f"games[{g}]")
+        rows = game["players"]
+        for k, r in enumerate(rows):
+            check_keys(
+                r,
+                required=("id",),
+                optional=("tournament_points", "table_points", "game_points", "status", "left_at"),
+                where=f"games[{g}].players[{k}]",
+            )
+        try:
+            statuses = [EntryStatus(r.get("status", "played")) for r in rows]
+        except ValueError:
+            raise BadInput(f"games[{g}]: unknown status in {[r.get('status') for r in rows]!r}") from None
+        ids = [_pid(r["id"], f"games[{g}].players") for r in rows]
+        if all("tournament_points" in r for r in rows):
+            tp = [float(r["tournament_points"]) for r in rows]
+            order = list(range(1, len(rows) + 1))
+        elif preset.game == "ricochet":
+            seats = [
+                Seat(pid, float(r.get("game_points", 0)), st, int(r.get("left_at", 0)))
+                for pid, r, st in zip(ids, rows, statuses, strict=True)
+            ]
+            pts = ricochet_tournament_points(rules.raw, seats)
+            from bot.rules.tournament.standings import rank_table
+
+            places = dict(rank_table(seats))
+            tp = [pts[p] for p in ids]
+            order = [places[p] for p in ids]
+        else:
+            from bot.rules.risiko.points import tournament_points
+
+            if not all("table_points" in r for r in rows):
+                raise BadInput(f"games[{g}]: give tournament_points or table_points for every player")
+            tp = tournament_points(preset, [float(r["table_points"]) for r in rows])
+            order = list(range(1, len(rows) + 1))
+        entries = tuple(
+            TableEntry(
+                pid,
+                order[k],
+                tp[k],
+                None if rows[k].get("table_points") is None else float(rows[k]["table_points"]),
+                statuses[k],
+            )
+            for k, pid in enumerate(ids)
+        )
+        results.append(GameResult(int(game["round"]), int(game["table"]), entries))
+    deductions = []
+    for k, d in enumerate(data.get("deductions", [])):
+        check_keys(d, required=("player", "points", "code"), optional=("round",), where=f"deductions[{k}]")
+        deductions.append(
+            Deduction(_pid(d["player"], "deductions"), float(d["points"]), str(d["code"]), d.get("round"))
+        )
+    teams = data.get("teams")
+    st = compute_standings(
+        results,
+        players=[_pid(p, "players") for p in data.get("players", [])],
+        tie_breakers=rules.tie_breakers,
+        deductions=deductions,
+        withdrawn=set(data.get("withdrawn", [])),
+        disqualified=set(data.get("disqualified", [])),
+        withdrawal_deduction=rules.withdrawal_deduction,
+        teams=teams,
+    )
+    return {
+        "preset": preset.name,
+        "standings": [
+            {
+                "rank": r.rank,
+                "player": r.player,
+                "points": r.points,
+                "games": r.games,
+                "table_points": r.table_points,
+                "deductions": r.deductions,
+                "standing": r.standing.value,
+            }
+            for r in st.rows
+        ],
+        "tie_breaks": [
+            {
+                "players": list(d.players),
+                "tie_breaker": d.tie_breaker,
+                "values": [[p, v] for p, v in d.values],
+                "resolved": d.resolved,
+            }
+            for d in st.decisions
+        ],
+        "teams": [{"rank": t.rank, "team": t.team, "points": t.points, "players": list(t.players)} for t in st.teams],
+    }
+
+
+def _standings_text(result: Mapping[str, Any]) -> str:
+    lines = [f"Standings ({result['preset']})"]
+    for r in result["standings"]:
+        extra = f"  [{r['standing']}]" if r["standing"] != "active" else ""
+        ded = f"  (-{r['deductions']:g})" if r["deductions"] else ""
+        lines.append(f"  {r['rank']:>3}. {r['player']!s:<12} {r['points']:>8g}  games {r['games']}{ded}{extra}")
+    for d in result["tie_breaks"]:
+        how = d["tie_breaker"] or "not separated: shared rank"
+        vals = ", ".join(f"{p}={v:g}" if isinstance(v, int | float) else f"{p}={v}" for p, v in d["values"])
+        lines.append(f"  tie {', '.join(str(p) for p in d['players'])}: {how}" + (f" ({vals})" if vals else ""))
+    if result["teams"]:
+        lines.append("Teams")
+        for t in result["teams"]:
+            lines.append(f"  {t['rank']:>3}. {t['team']:<12} {t['points']:>8g}")
+    return "\n".join(lines)
+
+
+def register(subparsers: Any) -> None:
+    p_draw = subparsers.add_parser("draw", help="table draw for a round (instance file or tournament export)")
+    add_io_arguments(p_draw)
+    p_draw.add_argument("--seed", type=int, default=None, help="random seed (stored in the report; default: random)")
+    p_draw.add_argument("--round", type=int, default=None, help="round to draw (instance files: 1 or 2, default 2)")
+    p_draw.add_argument("--swap", nargs=2, metavar=("A", "B"), help="then swap two players and show the cost")
+    p_draw.add_argument("--move", nargs=2, metavar=("PLAYER", "TABLE"), help="then move a player to a table (1-based)")
+
+    def run_draw(args: argparse.Namespace) -> int:
+        if args.round is None:
+            args.round = 0
+        inner = _compute_draw(args)
+
+        def compute(data: Any) -> Any:
+            if isinstance(data, Mapping) and data.get("schema") == "risiko-draw-instance/1" and not args.round:
+                args.round = 2
+            return inner(data)
+
+        return run_tool(args, compute, _draw_text)
+
+    p_draw.set_defaults(func=run_draw)
+
+    p_std = subparsers.add_parser("standings", help="standings from results (tie-breaks explained)")
+    add_io_arguments(p_std)
+    p_std.set_defaults(func=lambda args: run_tool(args, _compute_standings, _standings_text))
