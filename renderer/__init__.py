@@ -3,7 +3,7 @@
 Public API (BOT-IMG-1); inputs are the frozen value types of :mod:`renderer.models` (each has ``from_json``):
 
 - ``render_standings(data, *, locale="it", rows_per_page=30) -> list[bytes]`` — one PNG per page
-- ``render_tables(data, *, locale="it") -> bytes``
+- ``render_tables(data, *, locale="it") -> bytes`` (``render_tables_pages(..., tables_per_page=16) -> list[bytes]``)
 - ``render_bracket(data, *, locale="it") -> bytes``
 - ``render_rr_board(data, *, locale="it") -> bytes``
 - ``render_risiko_map(data, *, locale="it") -> bytes``
@@ -24,7 +24,7 @@ from renderer.models import (
 from renderer.risiko_map import render_risiko_map
 from renderer.rr_board import render_rr_board
 from renderer.standings import render_standings
-from renderer.tables import render_tables
+from renderer.tables import render_tables, render_tables_pages
 
 __all__ = [
     "BracketData",
@@ -38,4 +38,5 @@ __all__ = [
     "render_rr_board",
     "render_standings",
     "render_tables",
+    "render_tables_pages",
 ]

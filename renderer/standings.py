@@ -80,6 +80,8 @@ def layout_standings(
             if col.key == "move":
                 continue
             text = st.label(locale, col.key).upper()
+            if col.key == "tiebreak" and data.tiebreak_label:
+                text = data.tiebreak_label.upper()
             if col.key == "name" and show_group:
                 text += " · " + st.label(locale, group_key).upper()
             _cell_text(cv, text, head_font, st.MUTED, col, cx, cy, "colhead")

@@ -4,6 +4,7 @@ draw's published seed and whether the draw is provably optimal (DRAWS.md: the cl
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from PIL import ImageDraw
 
@@ -13,7 +14,9 @@ from renderer.models import TableCard, TablesData
 CARD_COLOURS: tuple[st.Colour, ...] = ((28, 45, 74), (36, 76, 110), (52, 66, 98))
 
 
-def layout_tables(data: TablesData, *, locale: str = "it", width: int = 960, columns: int = 2) -> st.Canvas:
+def layout_tables(
+    data: TablesData, *, locale: str = "it", width: int = 960, columns: int = 2, page: tuple[int, int] | None = None
+) -> st.Canvas:
     st.check_locale(locale)
     if columns < 1:
         raise ValueError(f"columns must be at least 1, got {columns}")
@@ -29,6 +32,8 @@ def layout_tables(data: TablesData, *, locale: str = "it", width: int = 960, col
     n_players = sum(len(t.seats) for t in tables)
     subtitle = f"{st.label(locale, 'tables')} · {st.label(locale, 'round')} {data.round} · "
     subtitle += f"{st.format_date(data.date, locale)} · {n_players} {st.label(locale, 'players')}"
+    if page is not None and page[1] > 1:
+        subtitle += f" · {st.label(locale, 'page')} {page[0]}/{page[1]}"
     st.header_band(cv, data.tournament, subtitle, header_h, pad)
 
     y = header_h + pad
@@ -112,3 +117,19 @@ def _mark(d: ImageDraw.ImageDraw, cx: float, cy: float, colour: st.Colour, ok: b
 def render_tables(data: TablesData, *, locale: str = "it", width: int = 960, columns: int = 2) -> bytes:
     """Table assignments as one PNG (BOT-IMG-1, BOT-TAB-1)."""
     return st.png_bytes(layout_tables(data, locale=locale, width=width, columns=columns).image)
+
+
+def render_tables_pages(
+    data: TablesData, *, locale: str = "it", tables_per_page: int = 16, width: int = 960, columns: int = 2
+) -> list[bytes]:
+    """The same cards split into pages of ``tables_per_page`` tables (for big fields on a phone screen);
+    the player count in each subtitle is the page's, the seed and optimality footer is on every page."""
+    if tables_per_page < 1:
+        raise ValueError(f"tables_per_page must be at least 1, got {tables_per_page}")
+    chunks = [data.tables[i : i + tables_per_page] for i in range(0, len(data.tables), tables_per_page)] or [()]
+    total = len(chunks)
+    pages = []
+    for i, chunk in enumerate(chunks, start=1):
+        cv = layout_tables(replace(data, tables=chunk), locale=locale, width=width, columns=columns, page=(i, total))
+        pages.append(st.png_bytes(cv.image))
+    return pages

@@ -3,7 +3,7 @@
 import dataclasses
 
 from renderer import _style as st
-from renderer import render_bracket, render_tables
+from renderer import render_bracket, render_tables, render_tables_pages
 from renderer.bracket import REPLACEMENT, WIN, layout_bracket
 from renderer.tables import CARD_COLOURS, layout_tables
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
@@ -97,3 +97,12 @@ def test_bot_img_1_bracket_size_mode_golden_pixel_and_hash():
     assert image.mode == "RGB" and image.size == (1100, 1366)
     assert close(image.getpixel((5, 5)), st.HEADER, 2)
     assert hamming(dhash(image), GOLDEN_BRACKET_DHASH) <= 10
+
+
+def test_bot_tab_1_big_rounds_can_be_split_into_pages_of_tables():
+    pages = render_tables_pages(sample_tables(250), locale="it", tables_per_page=16)
+    assert len(pages) == 4  # 62 tables
+    heights = [open_png(p).height for p in pages]
+    assert heights[0] == heights[1] == heights[2] > heights[3]
+    cv = layout_tables(sample_tables(250), locale="it", page=(2, 4))
+    assert any(t.text.endswith("pagina 2/4") for t in cv.texts if t.group == "title")
