@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 PlayerId = int | str
 Table = tuple[PlayerId, ...]
@@ -181,6 +182,28 @@ class Draw:
 
     def to_json(self) -> dict[str, object]:
         return {"tables": [list(t) for t in self.tables], "report": self.report.to_json()}
+
+    @staticmethod
+    def from_json(doc: Mapping[str, Any]) -> Draw:
+        """Inverse of ``to_json`` (a stored or published draw read back)."""
+        try:
+            rep = doc["report"]
+            report = DrawReport(
+                kind=str(rep["kind"]),
+                criteria={str(k): int(v) for k, v in rep["criteria"].items()},
+                lower_bound={str(k): int(v) for k, v in rep["lower_bound"].items()},
+                optimality=Optimality(rep["optimality"]),
+                seed=None if rep["seed"] is None else int(rep["seed"]),
+                iterations=int(rep["iterations"]),
+                restarts=int(rep.get("restarts", 0)),
+                search_nodes=int(rep.get("search_nodes", 0)),
+                bound_attainable=rep.get("bound_attainable"),
+                notes=tuple(str(x) for x in rep.get("notes", ())),
+            )
+            tables = tuple(tuple(t) for t in doc["tables"])
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise TournamentError("bad_draw_document", str(exc)) from None
+        return Draw(tables, report)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,115 @@
+"""Table sizes per preset: TOUR-SIZE-1, FIRK-SIZE-1, NP-FMT-1 knockout, Ricochet Robots tables."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.rules.presets import load_preset
+from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.model import TournamentError
+from bot.rules.tournament.sizes import FirkPlan, firk_sizes, knockout_plan, rr_sizes, standard_sizes
+
+FIRK = TournamentRules.from_preset(load_preset("risiko-firk-1")).raw
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [
+        (16, (4, 4, 4, 4)),
+        (17, (4, 4, 4, 5)),
+        (33, (4, 4, 4, 4, 4, 4, 4, 5)),
+        (15, (5, 5, 5)),
+        (22, (4, 4, 4, 5, 5)),
+    ],
+)
+def test_tour_size_1_fours_with_the_fewest_fives_and_the_fives_last(n, sizes):
+    """TOUR-SIZE-1 / ARB art. 5: n mod 4 tables of five, at the end (the cinquisti sit at the last tables)."""
+    assert standard_sizes(n) == sizes
+
+
+@given(st.integers(min_value=12, max_value=400))
+def test_tour_size_1_property_sizes_sum_to_n_with_at_most_three_fives(n):
+    sizes = standard_sizes(n)
+    assert sum(sizes) == n
+    assert set(sizes) <= {4, 5}
+    assert sizes.count(5) == n % 4 <= 3
+
+
+def test_tour_size_1_too_few_players_for_fours_and_fives_is_refused():
+    with pytest.raises(TournamentError) as err:
+        standard_sizes(7)
+    assert err.value.code == "too_few_players_for_tables"
+
+
+@pytest.mark.parametrize(
+    ("n", "round_no", "last", "plan"),
+    [
+        (12, 2, True, FirkPlan((4, 4, 4))),
+        (13, 1, False, FirkPlan((5, 4, 4))),  # FIRK §9: only in round 1 may table 1 hold five
+        (13, 2, True, FirkPlan((4, 4, 5))),  # ... afterwards table 1 is always of four
+        (7, 1, False, FirkPlan((4, 3), dummy_tables=(2,))),  # 3 + "dummy" at 3, 7, 11 players
+        (11, 2, True, FirkPlan((4, 4, 3), dummy_tables=(3,))),
+        (3, 1, False, FirkPlan((3,), dummy_tables=(1,))),
+        (5, 2, True, FirkPlan((4,), sit_out=True)),  # last round, five present: the 5th sits out
+        (6, 2, True, FirkPlan((4, 2), head_to_head=True)),  # six present: 5th and 6th head to head
+    ],
+)
+def test_firk_size_1_golden_table_plans(n, round_no, last, plan):
+    """FIRK-SIZE-1 (FIRK §9)."""
+    assert firk_sizes(n, round_no=round_no, last_round=last, cfg=FIRK) == plan
+
+
+def test_firk_size_1_ten_players_after_round_one_cannot_keep_table_one_of_four():
+    """FIRK §9 leaves 10 players in round 2 without a legal plan: refused with a code, not guessed."""
+    with pytest.raises(TournamentError) as err:
+        firk_sizes(10, round_no=2, last_round=False, cfg=FIRK)
+    assert err.value.code == "firk_sizes_impossible"
+
+
+def test_np_fmt_1_knockout_plan_of_the_rulebook_example():
+    """NP-FMT-1: 100 players, final of 5 -> 20 tables of 5 -> 5 tables of 4 -> final of 5."""
+    plan = knockout_plan(100, final_size=5, allowed_sizes=(4, 5))
+    assert [(r.players, r.sizes) for r in plan] == [(100, (5,) * 20), (20, (4,) * 5), (5, (5,))]
+
+
+@pytest.mark.parametrize("n", [16, 64, 80, 100])
+def test_np_fmt_1_every_knockout_round_has_a_multiple_of_the_final_size_tables(n):
+    plan = knockout_plan(n, final_size=4, allowed_sizes=(4, 5))
+    for rnd in plan[:-1]:
+        assert len(rnd.sizes) % 4 == 0
+        assert sum(rnd.sizes) == rnd.players
+    assert plan[-1].sizes == (4,)
+
+
+def test_np_fmt_1_impossible_knockout_is_refused():
+    with pytest.raises(TournamentError) as err:
+        knockout_plan(12, final_size=5, allowed_sizes=(4, 5))
+    assert err.value.code == "no_knockout_plan"
+
+
+@pytest.mark.parametrize(("n", "k", "sizes"), [(10, 4, (4, 3, 3)), (8, 4, (4, 4)), (5, 2, (2, 2, 1))])
+def test_rr_tables_follow_the_organizers_size_and_never_go_below_two(n, k, sizes):
+    """Ricochet Robots: the organizer's size, as even as possible; RR 6.4 needs two players per game."""
+    if min(sizes) < 2:
+        with pytest.raises(TournamentError):
+            rr_sizes(n, k, minimum=2)
+    else:
+        assert rr_sizes(n, k, minimum=2) == sizes
+
+
+def test_every_preset_has_a_valid_tournament_table():
+    for name in ("ricochet-v3.3", "risiko-nostra-passione-2018", "risiko-ufficiali-2018", "risiko-firk-1"):
+        rules = TournamentRules.from_preset(load_preset(name))
+        assert rules.table_size == 4
+        assert rules.round1_criteria
+
+
+def test_firk_deductions_agree_with_the_sanctions_table():
+    """FIRK-WD-1: the -25 of the standings is the same figure the sanctions table carries."""
+    preset = load_preset("risiko-firk-1")
+    rules = TournamentRules.from_preset(preset)
+    sanctions = preset.section("sanctions")
+    assert rules.withdrawal_deduction == -sanctions["withdrawal_standing_points"] == 25
+    assert rules.raw["disturbance_deduction"] == -sanctions["disturbing_standing_points"] == 7
