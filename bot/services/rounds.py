@@ -1,0 +1,1207 @@
+"""Rounds: the table draw, its preview and hand changes, publication, semifinals and the final.
+
+BOT-TAB-1, BOT-TAB-2, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1, FIRK-SEED-1,
+FIRK-FAM-1, FIRK-SIZE-1, BOT-ROLE-1. Every decision is the tournament engine's (``bot.rules.tournament``);
+this module gathers its inputs from the database, runs it off the event loop and stores what it decided.
+
+Verifiable draws (DESIGN.md): the seed comes once from ``random.SystemRandom``, is stored on the Round
+(``draw_seed``) and in ``Round.draw_report`` together with the engine's report and the tables it drew;
+``replay_draw`` re-runs the engine from the stored inputs and seed and gives the same tables.
+
+Round.draw_report (JSON) holds what the schema has no column for: the engine report (criteria, lower
+bound, optimality, seed), the tables as drawn, the criteria after hand changes (``current``) and the list
+of hand changes; for semifinals the bands and the direct finalist; for the final the composition and the
+players who declined (TOUR-FIN-1).
+
+Publication order (no half-state): ``publish`` first commits the round as published in the database;
+the Discord side effects (announcement, table threads) come after and their outcome is stored with
+``record_publication``. A failed side effect never rolls the round back: ``publish`` on a published round
+returns the same job again so the cog retries only what is missing (no announcement id, tables without
+a thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.models import (
+    CheckInStatus,
+    GameTable,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundKind,
+    RoundStatus,
+    Seat,
+    SeatOutcome,
+    Tournament,
+)
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.presets import load_preset
+from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate, move_player, swap_players
+from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
+from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
+from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
+from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
+from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services.access import Actor, StaffRole, has_role, require
+
+SEED_BITS = 48  # seeds fit a BigInteger and stay short enough to read out loud
+
+# -------------------------------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    registration_id: int
+    user_id: int | None
+    name: str
+    club: str | None
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    number: int
+    seats: tuple[SeatView, ...]
+    size: int | None  # seats including a FIRK dummy, when that differs from the players
+    thread_id: int | None
+    group: str | None = None  # semifinal/final group: "odd"/"even" in a 100+ player event (TOUR-SF-2)
+
+
+@dataclass(frozen=True, slots=True)
+class CriterionLine:
+    name: str
+    value: int
+    lower_bound: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawReportView:
+    """What the preview shows: each criterion with its lower bound, optimality, seed, hand changes."""
+
+    kind: str
+    criteria: tuple[CriterionLine, ...]
+    optimality: str  # bot.rules.tournament.model.Optimality value of the engine's draw
+    provably_optimal: bool  # of the tables as they are now (after hand changes)
+    seed: int | None
+    adjustments: int
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeatView:
+    name: str
+    source: str  # bot.rules.tournament.seeding.FinalSource value
+    semifinal_table: int | None
+    semifinal_place: int | None
+    replaces_table: int | None
+    group: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    tournament_id: int
+    tournament_name: str
+    game: str
+    round_id: int
+    number: int
+    kind: str
+    status: str
+    seed: int | None
+    scheduled_start: datetime | None
+    published_at: datetime | None
+    announcement_message_id: int | None
+    tables: tuple[TableView, ...]
+    report: DrawReportView | None
+    direct_finalists: tuple[str, ...] = ()
+    final_seats: tuple[FinalSeatView, ...] = ()
+    declined: tuple[str, ...] = ()
+    unfilled: int = 0
+
+    def table_of(self, registration_id: int) -> TableView | None:
+        for table in self.tables:
+            if any(s.registration_id == registration_id for s in table.seats):
+                return table
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentView:
+    """A hand change (BOT-TAB-2): the round after it and the criteria before → after."""
+
+    round: RoundView
+    before: Mapping[str, int]
+    after: Mapping[str, int]
+    worse: bool
+    players: tuple[str, ...]
+    tables: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublishJob:
+    """What the cog must do in Discord after the database says "published" (or what is left to retry)."""
+
+    round: RoundView
+    channel_id: int | None  # the server's announcement channel, None: the invoking channel
+    first_time: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MyTable:
+    round: RoundView
+    table: TableView
+    registration_id: int
+
+
+# ------------------------------------------------------------------------------------------ engine inputs
+
+
+@dataclass(frozen=True, slots=True)
+class DrawInputs:
+    """Everything the engine needs to draw one qualifying round; built from the database, replayable."""
+
+    rules: TournamentRules
+    round_no: int
+    players: tuple[Player, ...]  # ordered by registration id
+    five_table_players: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    previous_tables: tuple[tuple[int, ...], ...] = ()
+    family_pairs: tuple[tuple[int, int], ...] = ()
+    previous_rank: tuple[tuple[int, int], ...] = ()  # (registration id, last tournament's rank): FIRK-SEED-1
+
+    def context(self, players: Sequence[Player] | None = None) -> DrawContext:
+        return DrawContext.build(
+            self.players if players is None else players,
+            five_table_players=self.five_table_players,
+            winners=self.winners,
+            previous_tables=self.previous_tables,
+            family_pairs=self.family_pairs if self.rules.family_separation else (),
+        )
+
+    def criteria(self) -> tuple[Criterion, ...]:
+        rules = self.rules
+        if self.round_no == 1:
+            crit = rules.round1_criteria
+            if rules.family_separation and self.family_pairs and Criterion.FAMILY_PAIRS not in crit:
+                crit = (Criterion.FAMILY_PAIRS, *crit)
+            return crit
+        if self.round_no == 2 or "later_criteria" not in rules.raw:
+            return rules.round2_criteria
+        return tuple(Criterion(c) for c in rules.raw["later_criteria"])
+
+
+@dataclass(frozen=True, slots=True)
+class ComputedDraw:
+    tables: tuple[tuple[int, ...], ...]
+    report: dict[str, Any]
+    dummy_tables: tuple[int, ...] = ()
+
+
+def _sizes(inputs: DrawInputs) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Table sizes for the preset (TOUR-SIZE-1, FIRK-SIZE-1, RR tables) and the FIRK dummy tables."""
+    rules = inputs.rules
+    n = len(inputs.players)
+    if rules.game == "ricochet":
+        return rr_sizes(n, rules.table_size, minimum=rules.min_table_size), ()
+    if rules.seeded_round1:
+        last = rules.qualifying_rounds > 0 and inputs.round_no >= rules.qualifying_rounds
+        plan = firk_sizes(n, round_no=inputs.round_no, last_round=last, cfg=rules.raw)
+        if plan.sit_out:
+            raise TournamentError("firk_sit_out_not_supported", n)
+        return plan.sizes, plan.dummy_tables
+    return standard_sizes(
+        n, table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
+    ), ()
+
+
+def compute_draw(inputs: DrawInputs, seed: int) -> ComputedDraw:
+    """The engine's draw for ``inputs`` with ``random.Random(seed)``: a pure function (run it off the loop)."""
+    rng = random.Random(seed)
+    rules = inputs.rules
+    ctx = inputs.context()
+    crit = inputs.criteria()
+    if rules.teams:
+        draw = draw_team_round(ctx, rng=rng, seed=seed)
+        return ComputedDraw(tuple(tuple(int(p) for p in t) for t in draw.tables), draw.report.to_json())
+    if rules.seeded_round1 and inputs.round_no == 1:
+        ranked = dict(inputs.previous_rank)
+        known = sorted((p.id for p in inputs.players if p.id in ranked), key=lambda p: (ranked[int(p)], p))
+        newcomers = [p.id for p in inputs.players if p.id not in ranked]
+        rng.shuffle(newcomers)  # newcomers follow the ranked players in a random (seeded) order
+        family = [(a, b) for a, b in inputs.family_pairs] if rules.family_separation else []
+        seeding = firk_round1([*known, *newcomers], family_pairs=family, cfg=rules.raw)
+        values = evaluate(seeding.tables, ctx, crit)
+        report = {
+            "kind": "firk_seeded",
+            "criteria_order": [c.value for c in crit],
+            "criteria": values,
+            "lower_bound": {c.value: 0 for c in crit},
+            "bound_met": all(v == 0 for v in values.values()),
+            "optimality": Optimality.BOUND_MET.value if all(v == 0 for v in values.values()) else "not_proven",
+            "seed": seed,
+            "notes": [f"family_move:{m.player}:{m.from_table}->{m.to_table}:{m.swapped_with}" for m in seeding.moves]
+            + [f"unresolved_family:{a}:{b}" for a, b in seeding.unresolved_family_pairs],
+        }
+        tables = tuple(tuple(int(p) for p in t) for t in seeding.tables)
+        return ComputedDraw(tables, report, seeding.plan.dummy_tables)
+    sizes, dummy = _sizes(inputs)
+    draw = draw_tables(ctx, sizes, crit, rng=rng, seed=seed, cinquisti=rules.cinquisti, kind=f"round{inputs.round_no}")
+    return ComputedDraw(tuple(tuple(int(p) for p in t) for t in draw.tables), draw.report.to_json(), dummy)
+
+
+def new_seed() -> int:
+    """The one place a draw's randomness comes from: the operating system, once; then it is stored."""
+    return random.SystemRandom().getrandbits(SEED_BITS)
+
+
+# --------------------------------------------------------------------------------------------------- helpers
+
+
+def _engine_error(exc: TournamentError) -> Conflict:
+    if exc.code in ("too_few_players_for_tables", "firk_sizes_impossible", "too_few_ranked_players"):
+        value = (
+            exc.value if isinstance(exc.value, int) else exc.value.get("have", 0) if isinstance(exc.value, dict) else 0
+        )
+        return Conflict("error.round_too_few_players", count=value)
+    return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
+
+
+def _rules(t: Tournament) -> TournamentRules:
+    return TournamentRules.from_preset(load_preset(t.preset, t.overrides or None))
+
+
+def _closed_or_published(r: Round) -> bool:
+    return r.status in (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
+
+
+def _pairs_of_groups(groups: Mapping[str, list[int]]) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for members in groups.values():
+        ms = sorted(members)
+        out += [(a, b) for i, a in enumerate(ms) for b in ms[i + 1 :]]
+    return tuple(out)
+
+
+def _player_key(name: str) -> str:
+    return " ".join(name.split()).lower()
+
+
+class RoundService(BaseService):
+    # ------------------------------------------------------------------------------------- reading helpers
+
+    async def _config_and_tournament(self, session: AsyncSession, actor: Actor, name: str) -> Tournament:
+        config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+        require(actor, config, StaffRole.ORGANIZER)
+        return await tournament_or_404(session, actor.guild_id, name)
+
+    async def _tables_of(
+        self, session: AsyncSession, guild_id: int, round_ids: Sequence[int]
+    ) -> tuple[dict[int, list[GameTable]], dict[int, list[Seat]]]:
+        tables = await repo.list_tables_for_rounds(session=session, guild_id=guild_id, round_ids=round_ids)
+        by_round: dict[int, list[GameTable]] = defaultdict(list)
+        for gt in tables:
+            by_round[gt.round_id].append(gt)
+        seats = await repo.list_seats_for_tables(
+            session=session, guild_id=guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+        )
+        by_table: dict[int, list[Seat]] = defaultdict(list)
+        for s in seats:
+            by_table[s.table_id].append(s)
+        return by_round, by_table
+
+    async def _view(self, session: AsyncSession, t: Tournament, r: Round) -> RoundView:
+        assert r.id is not None and t.id is not None
+        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
+        reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
+        report = dict(r.draw_report or {})
+        extra_ids = [int(x) for x in report.get("declined", [])]
+        for group in report.get("groups", []):
+            if group.get("direct_finalist") is not None:
+                extra_ids.append(int(group["direct_finalist"]))
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
+        group_of: dict[int, str] = {}
+        for group in report.get("groups", []):
+            for number in group.get("tables", []):
+                group_of[int(number)] = str(group.get("label"))
+        tables: list[TableView] = []
+        for gt in by_round.get(r.id, []):
+            assert gt.id is not None
+            seats = tuple(
+                SeatView(
+                    s.registration_id,
+                    regs[s.registration_id].user_id,
+                    regs[s.registration_id].display_name,
+                    regs[s.registration_id].club,
+                    s.position,
+                )
+                for s in sorted(by_table.get(gt.id, []), key=lambda s: s.position)
+            )
+            label = group_of.get(gt.number)
+            tables.append(
+                TableView(gt.number, seats, gt.size, gt.thread_id, label if len(group_of) and label else None)
+            )
+
+        def name(rid: Any) -> str:
+            reg = regs.get(int(rid))
+            return reg.display_name if reg else str(rid)
+
+        final_seats = tuple(
+            FinalSeatView(
+                name(s["player"]),
+                str(s["source"]),
+                s.get("semifinal_table"),
+                s.get("semifinal_place"),
+                s.get("replaces_table"),
+                str(group.get("label")) if len(report.get("groups", [])) > 1 else None,
+            )
+            for group in report.get("groups", [])
+            for s in group.get("seats", [])
+        )
+        directs = tuple(
+            name(g["direct_finalist"]) for g in report.get("groups", []) if g.get("direct_finalist") is not None
+        )
+        return RoundView(
+            tournament_id=t.id,
+            tournament_name=t.name,
+            game=t.game,
+            round_id=r.id,
+            number=r.number,
+            kind=r.kind,
+            status=r.status,
+            seed=r.draw_seed,
+            scheduled_start=r.scheduled_start,
+            published_at=r.published_at,
+            announcement_message_id=r.announcement_message_id,
+            tables=tuple(tables),
+            report=_report_view(report, r.draw_seed) if "criteria" in report else None,
+            direct_finalists=directs if r.kind == RoundKind.SEMIFINAL.value else (),
+            final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
+            declined=tuple(name(x) for x in report.get("declined", [])),
+            unfilled=sum(int(g.get("unfilled", 0)) for g in report.get("groups", [])),
+        )
+
+    async def _participants(self, session: AsyncSession, t: Tournament, round_row: Round | None) -> list[Registration]:
+        """Validated players (registered ones when nobody was validated), minus forfeits of this round."""
+        assert t.id is not None
+        regs = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        validated = [r for r in regs if r.status == RegistrationStatus.VALIDATED.value]
+        pool = validated or [r for r in regs if r.status == RegistrationStatus.REGISTERED.value]
+        if round_row is not None and round_row.id is not None:
+            checkins = await repo.list_checkins(session=session, guild_id=t.guild_id, round_id=round_row.id)
+            out = {c.registration_id for c in checkins if c.status == CheckInStatus.FORFEIT.value}
+            pool = [r for r in pool if r.id not in out]
+        return sorted(pool, key=lambda r: r.id or 0)
+
+    async def _history(
+        self, session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
+        """Earlier qualifying rounds: every table (repeat pairs), the last round's winners (TableResult rank 1)
+        and its 5-player-table players (TOUR-R2-1); also how many of the last round's tables lack results."""
+        earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.number < before and r.id]
+        if not earlier:
+            return (), (), (), 0
+        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id for r in earlier if r.id])
+        previous: list[tuple[int, ...]] = []
+        for r in earlier:
+            for gt in by_round.get(r.id or 0, []):
+                previous.append(tuple(s.registration_id for s in by_table.get(gt.id or 0, [])))
+        last = earlier[-1]
+        last_tables = by_round.get(last.id or 0, [])
+        results = await repo.list_results_for_tables(
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in last_tables if gt.id is not None]
+        )
+        winners = tuple(sorted({res.registration_id for res in results if res.table_rank == 1}))
+        reported = {res.table_id for res in results if res.table_rank is not None}
+        missing = sum(1 for gt in last_tables if gt.id not in reported)
+        five = tuple(
+            sorted(
+                s.registration_id
+                for gt in last_tables
+                for s in by_table.get(gt.id or 0, [])
+                if len(by_table.get(gt.id or 0, [])) >= 5
+            )
+        )
+        return tuple(previous), winners, five, missing
+
+    async def _inputs(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        rounds: Sequence[Round],
+        number: int,
+        players: Sequence[Registration],
+    ) -> tuple[DrawInputs, int]:
+        rules = _rules(t)
+        previous, winners, five, missing = await self._history(session, t, rounds, number)
+        families: dict[str, list[int]] = defaultdict(list)
+        for r in players:
+            if r.family_group and r.id is not None:
+                families[r.family_group.strip().lower()].append(r.id)
+        inputs = DrawInputs(
+            rules=rules,
+            round_no=number,
+            players=tuple(Player(r.id, r.club, r.team) for r in players if r.id is not None),
+            five_table_players=five,
+            winners=winners,
+            previous_tables=previous,
+            family_pairs=_pairs_of_groups(families),
+            previous_rank=tuple((r.id, r.previous_rank) for r in players if r.id and r.previous_rank is not None),
+        )
+        return inputs, missing
+
+    async def _store_tables(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        round_id: int,
+        tables: Sequence[Sequence[int]],
+        *,
+        dummy_tables: Sequence[int] = (),
+        dummy_size: int | None = None,
+    ) -> None:
+        for number, players in enumerate(tables, start=1):
+            gt = GameTable(
+                guild_id=guild_id,
+                round_id=round_id,
+                number=number,
+                size=dummy_size if number in dummy_tables else None,
+            )
+            session.add(gt)
+            await session.flush()
+            assert gt.id is not None
+            for position, rid in enumerate(players, start=1):
+                session.add(Seat(guild_id=guild_id, table_id=gt.id, registration_id=int(rid), position=position))
+        await session.flush()
+
+    async def _pick_round(
+        self, session: AsyncSession, t: Tournament, number: int | None, statuses: Sequence[str]
+    ) -> Round:
+        assert t.id is not None
+        if number is not None:
+            r = await repo.get_round(session=session, guild_id=t.guild_id, tournament_id=t.id, number=number)
+            if r is None:
+                raise NotFound("error.round_not_found", number=number, tournament=t.name)
+            return r
+        rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        chosen = [r for r in rounds if r.status in statuses]
+        if chosen:
+            return chosen[-1]
+        if rounds:
+            return rounds[-1]
+        raise NotFound("error.round_none", tournament=t.name)
+
+    async def _audit(self, session: AsyncSession, actor: Actor, action: str, r: Round, details: dict[str, Any]) -> None:
+        await repo.add_audit(
+            session=session,
+            guild_id=actor.guild_id,
+            actor_id=actor.user_id,
+            action=action,
+            entity="round",
+            entity_id=r.id,
+            details=details,
+        )
+
+    # ------------------------------------------------------------------------------------------- the draw
+
+    async def draw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
+        """Draw the next qualifying round (organizer): tables and seats stored, status ``drawn`` (BOT-TAB-1)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+                raise Conflict("error.round_after_finals", tournament=t.name)
+            if number is None:
+                planned = [r for r in rounds if r.status == RoundStatus.PLANNED.value]
+                number = planned[0].number if planned else (rounds[-1].number + 1 if rounds else 1)
+            if number < 1 or number > (max((r.number for r in rounds), default=0) + 1):
+                raise InvalidInput(
+                    "error.round_gap", number=number, next=max((r.number for r in rounds), default=0) + 1
+                )
+            existing = next((r for r in rounds if r.number == number), None)
+            if existing is not None and existing.status != RoundStatus.PLANNED.value:
+                raise Conflict("error.round_already_drawn", number=number, status=existing.status)
+            before = [r for r in rounds if r.number < number]
+            if before and not _closed_or_published(before[-1]):
+                raise Conflict("error.round_previous_not_published", number=before[-1].number)
+            players = await self._participants(session, t, existing)
+            inputs, missing = await self._inputs(session, t, rounds, number, players)
+            seed = new_seed()
+            computed = await self._compute(inputs, seed)
+            if existing is None:
+                existing = Round(guild_id=t.guild_id, tournament_id=t.id, number=number, created_at=self._clock())
+                session.add(existing)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
+            assert existing.id is not None
+            await self._save_draw(session, t, existing, inputs, computed, seed, missing)
+            await self._audit(
+                session,
+                actor,
+                "round.draw",
+                existing,
+                {"tournament": t.name, "number": number, "seed": seed, "players": len(players)},
+            )
+            return await self._view(session, t, existing)
+
+    async def redraw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
+        """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+            if r.status != RoundStatus.DRAWN.value:
+                raise Conflict(
+                    "error.round_not_drawn" if r.status == "planned" else "error.round_already_published",
+                    number=r.number,
+                )
+            if r.kind != RoundKind.QUALIFYING.value:
+                raise Conflict("error.round_redraw_kind", number=r.number)
+            assert r.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            players = await self._participants(session, t, r)
+            inputs, missing = await self._inputs(session, t, rounds, r.number, players)
+            old_seed = r.draw_seed
+            seed = new_seed()
+            computed = await self._compute(inputs, seed)
+            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+            await self._save_draw(session, t, r, inputs, computed, seed, missing)
+            await self._audit(
+                session,
+                actor,
+                "round.redraw",
+                r,
+                {"tournament": t.name, "number": r.number, "old_seed": old_seed, "seed": seed},
+            )
+            return await self._view(session, t, r)
+
+    async def _compute(self, inputs: DrawInputs, seed: int) -> ComputedDraw:
+        try:
+            return await asyncio.to_thread(compute_draw, inputs, seed)
+        except TournamentError as exc:
+            raise _engine_error(exc) from None
+
+    async def _save_draw(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        r: Round,
+        inputs: DrawInputs,
+        computed: ComputedDraw,
+        seed: int,
+        missing: int,
+    ) -> None:
+        assert r.id is not None
+        await self._store_tables(
+            session,
+            t.guild_id,
+            r.id,
+            computed.tables,
+            dummy_tables=computed.dummy_tables,
+            dummy_size=inputs.rules.table_size,
+        )
+        report = dict(computed.report)
+        report.update(
+            {
+                "engine": dict(computed.report),
+                "tables_drawn": [list(x) for x in computed.tables],
+                "current": dict(computed.report["criteria"]),
+                "adjustments": [],
+                "participants": len(inputs.players),
+                "results_missing": missing,
+                "seed": seed,
+            }
+        )
+        r.kind = RoundKind.QUALIFYING.value
+        r.draw_seed = seed
+        r.draw_report = report
+        r.status = RoundStatus.DRAWN.value
+        await session.flush()
+
+    async def replay_draw(self, guild_id: int, *, tournament: str, number: int) -> tuple[tuple[int, ...], ...]:
+        """Re-run the engine with the stored seed on the round's inputs (the verifiable draw): the tables it gives."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, tournament)
+            assert t.id is not None
+            r = await self._pick_round(session, t, number, ())
+            if r.draw_seed is None:
+                raise Conflict("error.round_not_drawn", number=number)
+            rounds = list(await repo.list_rounds(session=session, guild_id=guild_id, tournament_id=t.id))
+            drawn = {int(x) for table in (r.draw_report or {}).get("tables_drawn", []) for x in table}
+            regs = await repo.registrations_by_ids(session=session, guild_id=guild_id, ids=sorted(drawn))
+            inputs, _ = await self._inputs(session, t, rounds, r.number, [regs[i] for i in sorted(regs)])
+            return (await self._compute(inputs, r.draw_seed)).tables
+
+    # ------------------------------------------------------------------------------------------ preview
+
+    async def show(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
+        """A round's tables. Players see published rounds only; organizers also the drawn preview."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            staff = has_role(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            visible: tuple[str, ...] = (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
+            if staff:
+                visible = (RoundStatus.DRAWN.value, *visible)
+            r = await self._pick_round(session, t, number, visible)
+            if r.status not in visible:
+                raise NotFound(
+                    "error.round_not_published" if r.status == "drawn" else "error.round_not_drawn", number=r.number
+                )
+            return await self._view(session, t, r)
+
+    async def my_table(self, actor: Actor, *, tournament: str) -> MyTable:
+        """The actor's table in the latest published round of the tournament."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            reg = await repo.get_registration_for_user(
+                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+            )
+            if reg is None or reg.id is None:
+                raise NotFound("error.round_not_registered", tournament=t.name)
+            rounds = await repo.list_rounds(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            for r in reversed(rounds):
+                if not _closed_or_published(r):
+                    continue
+                view = await self._view(session, t, r)
+                table = view.table_of(reg.id)
+                if table is not None:
+                    return MyTable(view, table, reg.id)
+            raise NotFound("error.round_no_table", tournament=t.name)
+
+    # ------------------------------------------------------------------------------------- hand changes
+
+    async def _drawn_round(self, session: AsyncSession, t: Tournament, number: int | None) -> Round:
+        r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+        if r.status == RoundStatus.PLANNED.value:
+            raise Conflict("error.round_not_drawn", number=r.number)
+        if r.status != RoundStatus.DRAWN.value:
+            raise Conflict("error.round_already_published", number=r.number)
+        return r
+
+    async def _seated(
+        self, session: AsyncSession, t: Tournament, r: Round
+    ) -> tuple[list[GameTable], dict[int, list[Seat]], dict[int, Registration]]:
+        assert r.id is not None
+        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
+        tables = by_round.get(r.id, [])
+        ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ids)
+        return tables, by_table, regs
+
+    def _find_player(self, regs: Mapping[int, Registration], name: str) -> Registration:
+        cleaned = clean_text(name, field="player", max_len=64)
+        assert cleaned is not None
+        key = _player_key(cleaned)
+        for reg in regs.values():
+            if _player_key(reg.display_name) == key:
+                return reg
+        raise InvalidInput("error.round_player_not_seated", name=cleaned)
+
+    async def swap(self, actor: Actor, *, tournament: str, a: str, b: str, number: int | None = None) -> AdjustmentView:
+        """Swap two seated players by hand; the reply shows each criterion before → after (BOT-TAB-2)."""
+        return await self._adjust(actor, tournament=tournament, number=number, names=(a, b), to_table=None)
+
+    async def move(
+        self, actor: Actor, *, tournament: str, player: str, table: int, number: int | None = None
+    ) -> AdjustmentView:
+        """Move one player to another table (both table sizes change) and show the cost (BOT-TAB-2)."""
+        return await self._adjust(actor, tournament=tournament, number=number, names=(player,), to_table=table)
+
+    async def _adjust(
+        self, actor: Actor, *, tournament: str, number: int | None, names: tuple[str, ...], to_table: int | None
+    ) -> AdjustmentView:
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            r = await self._drawn_round(session, t, number)
+            tables, by_table, regs = await self._seated(session, t, r)
+            players = [self._find_player(regs, n) for n in names]
+            if len(players) == 2 and players[0].id == players[1].id:
+                raise InvalidInput("error.round_same_player", name=players[0].display_name)
+            current = tuple(
+                tuple(s.registration_id for s in sorted(by_table.get(gt.id or 0, []), key=lambda s: s.position))
+                for gt in tables
+            )
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            seated = [regs[i] for i in sorted(regs)]
+            inputs, _ = await self._inputs(session, t, rounds, r.number, seated)
+            report = dict(r.draw_report or {})
+            crit = tuple(Criterion(c) for c in report.get("criteria_order", [c.value for c in inputs.criteria()]))
+            ctx = inputs.context()
+            ids = [int(p.id or 0) for p in players]
+            try:
+                if to_table is None:
+                    adj = swap_players(current, ids[0], ids[1], ctx, crit)
+                else:
+                    if not 1 <= to_table <= len(current):
+                        raise InvalidInput("error.round_no_such_table", table=to_table, tables=len(current))
+                    if current[to_table - 1] and ids[0] in current[to_table - 1]:
+                        raise InvalidInput("error.round_already_at_table", name=players[0].display_name, table=to_table)
+                    adj = move_player(current, ids[0], to_table, ctx, crit)
+            except TournamentError as exc:
+                raise _engine_error(exc) from None
+            if any(len(x) < inputs.rules.min_table_size for x in adj.tables):
+                raise InvalidInput("error.round_table_too_small", min=inputs.rules.min_table_size)
+            touched: list[int] = []
+            for gt, (old, new) in zip(tables, zip(current, adj.tables, strict=True), strict=True):
+                if old == new:
+                    continue
+                assert gt.id is not None
+                touched.append(gt.number)
+                for s in by_table.get(gt.id, []):
+                    await session.delete(s)
+            await session.flush()
+            for gt, (old, new) in zip(tables, zip(current, adj.tables, strict=True), strict=True):
+                if old == new:
+                    continue
+                assert gt.id is not None
+                for position, rid in enumerate(new, start=1):
+                    session.add(Seat(guild_id=t.guild_id, table_id=gt.id, registration_id=int(rid), position=position))
+            change = {
+                "kind": "swap" if to_table is None else "move",
+                "players": ids,
+                "to_table": to_table,
+                "before": adj.before,
+                "after": adj.after,
+                "by": actor.user_id,
+            }
+            report["current"] = dict(adj.after)
+            report["adjustments"] = [*report.get("adjustments", []), change]
+            r.draw_report = report
+            await session.flush()
+            await self._audit(
+                session, actor, f"round.{change['kind']}", r, {"tournament": t.name, "number": r.number, **change}
+            )
+            view = await self._view(session, t, r)
+            return AdjustmentView(
+                view,
+                dict(adj.before),
+                dict(adj.after),
+                adj.worse,
+                tuple(p.display_name for p in players),
+                tuple(touched),
+            )
+
+    # --------------------------------------------------------------------------------------------- publish
+
+    async def publish(self, actor: Actor, *, tournament: str, number: int | None = None) -> PublishJob:
+        """Mark a drawn round published (the database first); the cog then announces it in Discord.
+
+        On a round already published this changes nothing and returns the job again, so the Discord side
+        effects that failed (announcement, table threads) can be retried.
+        """
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value))
+            if r.status == RoundStatus.PLANNED.value:
+                raise Conflict("error.round_not_drawn", number=r.number)
+            if r.status == RoundStatus.CLOSED.value:
+                raise Conflict("error.round_closed", number=r.number)
+            first = r.status == RoundStatus.DRAWN.value
+            if first:
+                r.status = RoundStatus.PUBLISHED.value
+                r.published_at = self._clock()
+                await session.flush()
+                await self._audit(
+                    session, actor, "round.publish", r, {"tournament": t.name, "number": r.number, "seed": r.draw_seed}
+                )
+            channel = config.announcement_channel_id if config else None
+            return PublishJob(await self._view(session, t, r), channel, first)
+
+    async def record_publication(
+        self,
+        actor: Actor,
+        *,
+        round_id: int,
+        announcement_message_id: int | None,
+        thread_ids: Mapping[int, int],
+        failures: Sequence[str] = (),
+    ) -> None:
+        """Store what the Discord side of a publication achieved: the announcement and each table's thread."""
+        async with self._sessionmaker() as session, session.begin():
+            r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
+            if r is None:
+                raise NotFound("error.round_none", tournament="?")
+            if announcement_message_id is not None:
+                r.announcement_message_id = announcement_message_id
+            tables = await repo.list_tables(session=session, guild_id=actor.guild_id, round_id=round_id)
+            for gt in tables:
+                if gt.number in thread_ids:
+                    gt.thread_id = thread_ids[gt.number]
+            await session.flush()
+            await self._audit(
+                session,
+                actor,
+                "round.publish.discord",
+                r,
+                {
+                    "announcement_message_id": announcement_message_id,
+                    "threads": {str(k): v for k, v in thread_ids.items()},
+                    "failures": list(failures),
+                },
+            )
+
+    # ---------------------------------------------------------------------------------------- standings
+
+    async def _qualifying_ranking(self, session: AsyncSession, t: Tournament, rules: TournamentRules) -> list[int]:
+        """Standings over the qualifying rounds' stored TableResults, active players best first.
+
+        The engine's ``compute_standings`` does the arithmetic and tie-breaks; part C's standings service
+        covers every round, whereas semifinals and the final need the standings after the qualifying games
+        only (ARB art. 5), so this reads the same rows restricted to those rounds.
+        """
+        assert t.id is not None
+        rounds = [
+            r
+            for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            if r.kind == RoundKind.QUALIFYING.value and _closed_or_published(r) and r.id
+        ]
+        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
+        tables = [gt for r in rounds for gt in by_round.get(r.id or 0, [])]
+        results = await repo.list_results_for_tables(
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+        )
+        missing = [
+            f"{r.number}/{gt.number}"
+            for r in rounds
+            for gt in by_round.get(r.id or 0, [])
+            if not any(res.table_id == gt.id and res.table_rank is not None for res in results)
+        ]
+        if not rounds:
+            raise Conflict("error.round_no_results", tournament=t.name)
+        if missing:
+            raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+        number_of = {r.id: r.number for r in rounds}
+        by_gt: dict[int, list[Any]] = defaultdict(list)
+        for res in results:
+            by_gt[res.table_id].append(res)
+        games: list[GameResult] = []
+        deductions: list[Deduction] = []
+        status_map = {
+            SeatOutcome.PLAYED.value: EntryStatus.PLAYED,
+            SeatOutcome.WITHDRAWN.value: EntryStatus.FORFEIT,
+            SeatOutcome.FORFEIT.value: EntryStatus.FORFEIT,
+            SeatOutcome.DISQUALIFIED.value: EntryStatus.DISQUALIFIED,
+        }
+        for gt in tables:
+            entries = []
+            for res in by_gt.get(gt.id or 0, []):
+                entries.append(
+                    TableEntry(
+                        res.registration_id,
+                        res.table_rank or 99,
+                        float(res.tournament_points or 0.0),
+                        res.table_points,
+                        status_map.get(res.outcome, EntryStatus.PLAYED),
+                    )
+                )
+                if res.points_adjustment:
+                    deductions.append(Deduction(res.registration_id, -res.points_adjustment, "adjustment"))
+            games.append(GameResult(number_of[gt.round_id], gt.number, tuple(entries)))
+        seated = sorted({s.registration_id for seats in by_table.values() for s in seats})
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=seated)
+        standings = compute_standings(
+            games,
+            players=seated,
+            tie_breakers=rules.tie_breakers,
+            deductions=deductions,
+            withdrawn={i for i, r in regs.items() if r.status == RegistrationStatus.WITHDRAWN.value},
+            disqualified={i for i, r in regs.items() if r.status == RegistrationStatus.DISQUALIFIED.value},
+            withdrawal_deduction=rules.withdrawal_deduction,
+        )
+        active = [int(row.player) for row in standings.rows if row.standing.value == "active"]
+        return active
+
+    async def ranking(self, guild_id: int, *, tournament: str) -> list[int]:
+        """Registration ids of the active players, best first, by the standings after the qualifying rounds."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, tournament)
+            return await self._qualifying_ranking(session, t, _rules(t))
+
+    # ------------------------------------------------------------------------------------ semifinals/final
+
+    async def seed_semifinals(self, actor: Actor, *, tournament: str, tables: int | None = None) -> RoundView:
+        """Semifinal tables from the qualifying standings in bands (TOUR-SF-1), odd/even at 100+ (TOUR-SF-2)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            return await self._seed_semifinals(session, actor, t, tables)
+
+    async def _seed_semifinals(
+        self, session: AsyncSession, actor: Actor, t: Tournament, tables: int | None
+    ) -> RoundView:
+        assert t.id is not None
+        rules = _rules(t)
+        count = tables or rules.semifinal_tables
+        if count == 0:
+            raise Conflict("error.round_no_semifinals", preset=t.preset)
+        if count not in (3, 4):
+            raise InvalidInput("error.out_of_range", field="tables", min=3, max=4, value=count)
+        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        if any(r.kind == RoundKind.FINAL.value for r in rounds):
+            raise Conflict("error.round_final_exists", tournament=t.name)
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
+        if semi is not None and semi.status != RoundStatus.DRAWN.value:
+            raise Conflict("error.round_already_published", number=semi.number)
+        pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and not _closed_or_published(r)]
+        if pending:
+            raise Conflict("error.round_previous_not_published", number=pending[0].number)
+        declined = [int(x) for x in (semi.draw_report or {}).get("declined", [])] if semi else []
+        ranking = [p for p in await self._qualifying_ranking(session, t, rules) if p not in declined]
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ranking)
+        clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in ranking}
+        seed = new_seed()
+        rng = random.Random(seed)
+        halves: list[tuple[str, list[int]]] = [("all", ranking)]
+        if rules.odd_even_threshold and len(ranking) >= rules.odd_even_threshold:
+            try:
+                split = split_odd_even(ranking, tables=count, table_size=rules.table_size)
+            except TournamentError as exc:
+                raise _engine_error(exc) from None
+            halves = [("odd", [int(p) for p in split.odd]), ("even", [int(p) for p in split.even])]
+        groups: list[dict[str, Any]] = []
+        all_tables: list[tuple[int, ...]] = []
+        for label, order in halves:
+            try:
+                plan = await asyncio.to_thread(
+                    semifinals, order, clubs, tables=count, table_size=rules.table_size, rng=rng
+                )
+            except TournamentError as exc:
+                raise _engine_error(exc) from None
+            first = len(all_tables) + 1
+            all_tables += [tuple(int(p) for p in x) for x in plan.tables]
+            groups.append(
+                {
+                    "label": label,
+                    "tables": list(range(first, len(all_tables) + 1)),
+                    "direct_finalist": plan.direct_finalist,
+                    "bands": [list(b) for b in plan.bands],
+                    "club_pairs": plan.club_pairs,
+                    "club_pairs_plain": plan.club_pairs_plain,
+                }
+            )
+        if semi is None:
+            semi = Round(
+                guild_id=t.guild_id,
+                tournament_id=t.id,
+                number=max((r.number for r in rounds), default=0) + 1,
+                kind=RoundKind.SEMIFINAL.value,
+                created_at=self._clock(),
+            )
+            session.add(semi)
+            await session.flush()
+        else:
+            assert semi.id is not None
+            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=semi.id)
+        assert semi.id is not None
+        await self._store_tables(session, t.guild_id, semi.id, all_tables)
+        semi.draw_seed = seed
+        semi.status = RoundStatus.DRAWN.value
+        semi.draw_report = {
+            "kind": "semifinal",
+            "seed": seed,
+            "semifinal_tables": count,
+            "ranking": ranking,
+            "groups": groups,
+            "declined": declined,
+        }
+        await session.flush()
+        await self._audit(
+            session,
+            actor,
+            "round.semifinals",
+            semi,
+            {"tournament": t.name, "number": semi.number, "seed": seed, "tables": count, "groups": len(groups)},
+        )
+        return await self._view(session, t, semi)
+
+    async def compose_final(self, actor: Actor, *, tournament: str) -> RoundView:
+        """The final from the semifinal results, with the replacement chain for declines (TOUR-FIN-1)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            return await self._compose_final(session, actor, t, add_declined=None)
+
+    async def decline(self, actor: Actor, *, tournament: str, player: str) -> RoundView:
+        """A finalist declines: recorded, and the final recomputed with the replacement chain (TOUR-FIN-1).
+
+        Before the semifinals are published, a direct finalist who declines is dropped from the ranking and
+        four semifinals are seeded instead (ARB art. 5).
+        """
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
+            final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
+            if semi is None:
+                raise Conflict("error.round_no_semifinal_round", tournament=t.name)
+            _, _, regs = await self._seated(session, t, semi)
+            report = dict(semi.draw_report or {})
+            directs = [int(g["direct_finalist"]) for g in report.get("groups", []) if g.get("direct_finalist")]
+            regs.update(await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=directs))
+            reg = self._find_player(regs, player)
+            assert reg.id is not None
+            if final is None and semi.status == RoundStatus.DRAWN.value and reg.id in directs:
+                report["declined"] = [*report.get("declined", []), reg.id]
+                semi.draw_report = report
+                await session.flush()
+                await self._audit(
+                    session,
+                    actor,
+                    "round.decline",
+                    semi,
+                    {"tournament": t.name, "player": reg.id, "before_semifinals": True},
+                )
+                return await self._seed_semifinals(session, actor, t, 4)
+            return await self._compose_final(session, actor, t, add_declined=reg.id)
+
+    async def _compose_final(
+        self, session: AsyncSession, actor: Actor, t: Tournament, *, add_declined: int | None
+    ) -> RoundView:
+        assert t.id is not None
+        rules = _rules(t)
+        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
+        final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
+        if semi is None:
+            raise Conflict("error.round_no_semifinal_round", tournament=t.name)
+        if not _closed_or_published(semi):
+            raise Conflict("error.round_previous_not_published", number=semi.number)
+        if final is not None and final.status != RoundStatus.DRAWN.value:
+            raise Conflict("error.round_already_published", number=final.number)
+        if final is None and add_declined is not None:
+            raise Conflict("error.round_no_final", tournament=t.name)
+        assert semi.id is not None
+        by_round, by_table = await self._tables_of(session, t.guild_id, [semi.id])
+        semi_tables = by_round.get(semi.id, [])
+        results = await repo.list_results_for_tables(
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in semi_tables if gt.id is not None]
+        )
+        ranks: dict[int, dict[int, int]] = defaultdict(dict)
+        for res in results:
+            if res.table_rank is not None:
+                ranks[res.table_id][res.registration_id] = res.table_rank
+        missing = [
+            str(gt.number) for gt in semi_tables if len(ranks.get(gt.id or 0, {})) < len(by_table.get(gt.id or 0, []))
+        ]
+        if missing:
+            raise Conflict("error.round_results_missing", tables=", ".join(missing))
+        orders: dict[int, list[int]] = {}
+        for gt in semi_tables:
+            seats = sorted(by_table.get(gt.id or 0, []), key=lambda s: s.position)
+            r_of = ranks[gt.id or 0]
+            orders[gt.number] = [
+                s.registration_id for s in sorted(seats, key=lambda s: (r_of[s.registration_id], s.position))
+            ]
+        semi_report = dict(semi.draw_report or {})
+        final_report = dict(final.draw_report or {}) if final else {}
+        declined = [int(x) for x in final_report.get("declined", [])]
+        if add_declined is not None:
+            semi_players = {p for o in orders.values() for p in o} | {
+                int(g["direct_finalist"]) for g in semi_report.get("groups", []) if g.get("direct_finalist")
+            }
+            if add_declined not in semi_players:
+                raise InvalidInput("error.round_not_finalist")
+            if add_declined in declined:
+                raise Conflict("error.round_already_declined")
+            declined.append(add_declined)
+        standings = await self._qualifying_ranking(session, t, rules)
+        groups: list[dict[str, Any]] = []
+        final_tables: list[tuple[int, ...]] = []
+        for group in semi_report.get("groups", []) or [{"label": "all", "tables": sorted(orders)}]:
+            numbers = [int(n) for n in group.get("tables", [])]
+            comp = compose_final(
+                [orders[n] for n in numbers],
+                standings,
+                direct_finalist=group.get("direct_finalist"),
+                declined=declined,
+            )
+            final_tables.append(tuple(int(p) for p in comp.players))
+            groups.append(
+                {
+                    "label": group.get("label", "all"),
+                    "tables": [len(final_tables)],
+                    "semifinal_tables": numbers,
+                    "seats": [
+                        {
+                            "player": int(s.player),
+                            "source": s.source.value,
+                            "semifinal_table": numbers[s.semifinal_table - 1] if s.semifinal_table else None,
+                            "semifinal_place": s.semifinal_place,
+                            "replaces_table": numbers[s.replaces_table - 1] if s.replaces_table else None,
+                        }
+                        for s in comp.seats
+                    ],
+                    "unfilled": comp.unfilled,
+                }
+            )
+        if any(not x for x in final_tables):
+            raise Conflict("error.round_final_empty")
+        if final is None:
+            final = Round(
+                guild_id=t.guild_id,
+                tournament_id=t.id,
+                number=max((r.number for r in rounds), default=0) + 1,
+                kind=RoundKind.FINAL.value,
+                created_at=self._clock(),
+            )
+            session.add(final)
+            await session.flush()
+        else:
+            assert final.id is not None
+            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=final.id)
+        assert final.id is not None
+        await self._store_tables(session, t.guild_id, final.id, final_tables)
+        final.status = RoundStatus.DRAWN.value
+        final.draw_report = {
+            "kind": "final",
+            "groups": groups,
+            "declined": declined,
+            "standings_after_qualifying": standings,
+        }
+        await session.flush()
+        await self._audit(
+            session,
+            actor,
+            "round.decline" if add_declined is not None else "round.final",
+            final,
+            {"tournament": t.name, "number": final.number, "declined": declined, "player": add_declined},
+        )
+        return await self._view(session, t, final)
+
+
+def _report_view(report: Mapping[str, Any], seed: int | None) -> DrawReportView:
+    order = list(report.get("criteria_order") or list(report.get("criteria", {})))
+    current = dict(report.get("current") or report.get("criteria") or {})
+    bound = dict(report.get("lower_bound") or {})
+    engine = dict(report.get("engine") or report)
+    lines = tuple(CriterionLine(c, int(current.get(c, 0)), int(bound.get(c, 0))) for c in order)
+    optimal = all(line.value <= line.lower_bound for line in lines) or (
+        engine.get("optimality") == Optimality.PROVEN_BY_SEARCH.value and current == dict(engine.get("criteria", {}))
+    )
+    return DrawReportView(
+        kind=str(report.get("kind", "")),
+        criteria=lines,
+        optimality=str(engine.get("optimality", "")),
+        provably_optimal=bool(optimal),
+        seed=seed if seed is not None else report.get("seed"),
+        adjustments=len(report.get("adjustments", [])),
+        notes=tuple(str(n) for n in report.get("notes", [])),
+    )

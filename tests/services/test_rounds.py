@@ -1,0 +1,502 @@
+"""Rounds on a real database: draw, preview, hand changes, publish, semifinals and final
+(BOT-TAB-1, BOT-TAB-2, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1, FIRK-SEED-1, BOT-ROLE-1)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.db.models import (
+    AuditLog,
+    CheckIn,
+    CheckInStatus,
+    GameTable,
+    Registration,
+    RegistrationStatus,
+    Round,
+    Seat,
+    TableResult,
+)
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.rules.tournament.draw import evaluate
+from bot.rules.tournament.model import Criterion, DrawContext, Player
+from bot.services import Services
+from bot.services.access import Actor
+from bot.services.rounds import DrawInputs, compute_draw
+
+GUILD = 111
+ORG_ROLE, REF_ROLE, HEAD_ROLE = 9001, 9002, 9003
+ADMIN = Actor(guild_id=GUILD, user_id=1, is_admin=True)
+ORGANIZER = Actor(guild_id=GUILD, user_id=2, role_ids=frozenset({ORG_ROLE}))
+PLAYER = Actor(guild_id=GUILD, user_id=1000)
+CLUBS = ("Roma", "Milano", "Torino", "Napoli", None)
+
+
+async def count(services: Services, model: type) -> int:
+    async with services.sessionmaker() as session:
+        return int((await session.execute(select(func.count()).select_from(model))).scalar_one())
+
+
+async def setup_tournament(
+    services: Services,
+    n: int,
+    *,
+    preset: str = "risiko-ufficiali-2018",
+    name: str = "Coppa",
+    clubs: tuple[str | None, ...] = CLUBS,
+    status: str = RegistrationStatus.VALIDATED.value,
+    extra: dict[int, dict[str, Any]] | None = None,
+) -> int:
+    await services.guilds.set_roles(
+        ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
+    )
+    t = await services.tournaments.create(ORGANIZER, name=name, preset=preset)
+    async with services.sessionmaker() as session, session.begin():
+        for i in range(n):
+            session.add(
+                Registration(
+                    **{
+                        "guild_id": GUILD,
+                        "tournament_id": t.id,
+                        "user_id": 1000 + i,
+                        "display_name": f"Giocatore {i:02d}",
+                        "club": clubs[i % len(clubs)],
+                        "status": status,
+                        "registered_at": services.clock(),
+                        **((extra or {}).get(i, {})),
+                    }
+                )
+            )
+    return t.id
+
+
+async def table_ids(services: Services, number: int, name: str = "Coppa") -> list[list[int]]:
+    view = await services.rounds.show(ORGANIZER, tournament=name, number=number)
+    return [[s.registration_id for s in t.seats] for t in view.tables]
+
+
+async def report_all(services: Services, round_number: int, *, order: dict[int, list[int]] | None = None) -> None:
+    """Write a TableResult per seat: the seat order is the finishing order unless ``order`` says otherwise."""
+    async with services.sessionmaker() as session, session.begin():
+        rnd = (await session.execute(select(Round).where(Round.number == round_number))).scalar_one()
+        tables = (await session.execute(select(GameTable).where(GameTable.round_id == rnd.id))).scalars().all()
+        for gt in tables:
+            seats = (await session.execute(select(Seat).where(Seat.table_id == gt.id))).scalars().all()
+            ids = [s.registration_id for s in sorted(seats, key=lambda s: s.position)]
+            if order and gt.number in order:
+                ids = order[gt.number]
+            for rank, rid in enumerate(ids, start=1):
+                session.add(
+                    TableResult(
+                        guild_id=GUILD,
+                        table_id=gt.id,
+                        registration_id=rid,
+                        table_rank=rank,
+                        table_points=float(100 - rank),
+                        tournament_points=float(len(ids) - rank) * 3 + (rid % 7) * 0.1,
+                    )
+                )
+
+
+# ------------------------------------------------------------------------------------------------- draw
+
+
+async def test_bot_tab_1_tour_r1_1_draw_stores_tables_seats_seed_and_report(services: Services):
+    await setup_tournament(services, 37)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert view.number == 1 and view.status == "drawn" and view.kind == "qualifying"
+    sizes = sorted(len(t.seats) for t in view.tables)
+    assert sizes == [4] * 8 + [5]  # TOUR-SIZE-1: 37 = 8 × 4 + 1 × 5
+    seated = [s.registration_id for t in view.tables for s in t.seats]
+    assert len(seated) == len(set(seated)) == 37
+    assert view.seed is not None and view.report is not None and view.report.seed == view.seed
+    assert [c.name for c in view.report.criteria] == ["club_pairs"]
+    club = view.report.criteria[0]
+    assert club.value >= club.lower_bound and view.report.provably_optimal == (club.value == club.lower_bound)
+    assert await count(services, GameTable) == 9 and await count(services, Seat) == 37
+    async with services.sessionmaker() as session:
+        rnd = (await session.execute(select(Round))).scalar_one()
+        assert rnd.draw_seed == view.seed and rnd.draw_report["seed"] == view.seed
+        assert rnd.draw_report["lower_bound"]["club_pairs"] == club.lower_bound
+        audit = (await session.execute(select(AuditLog).where(AuditLog.action == "round.draw"))).scalar_one()
+        assert audit.details["seed"] == view.seed
+
+
+async def test_bot_tab_1_the_stored_seed_reproduces_the_draw(services: Services):
+    await setup_tournament(services, 22)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    stored = tuple(tuple(s.registration_id for s in t.seats) for t in view.tables)
+    assert await services.rounds.replay_draw(GUILD, tournament="Coppa", number=1) == stored
+
+
+def test_bot_tab_1_compute_draw_is_a_pure_function_of_inputs_and_seed():
+    from bot.rules.presets import load_preset
+    from bot.rules.tournament.config import TournamentRules
+
+    rules = TournamentRules.from_preset(load_preset("risiko-ufficiali-2018"))
+    players = tuple(Player(i, CLUBS[i % 5]) for i in range(1, 31))
+    inputs = DrawInputs(rules=rules, round_no=1, players=players)
+    a, b, c = compute_draw(inputs, 1234), compute_draw(inputs, 1234), compute_draw(inputs, 99)
+    assert a.tables == b.tables and a.report == b.report
+    assert a.tables != c.tables  # a different seed gives a different (equally good) draw
+
+
+async def test_bot_tab_1_participants_are_validated_players_minus_withdrawn_and_forfeits(services: Services):
+    tid = await setup_tournament(services, 20, extra={0: {"status": "registered"}, 1: {"status": "withdrawn"}})
+    # round 1 planned with a forfeit check-in (part A writes these)
+    async with services.sessionmaker() as session, session.begin():
+        rnd = Round(guild_id=GUILD, tournament_id=tid, number=1)
+        session.add(rnd)
+        await session.flush()
+        reg = (await session.execute(select(Registration).where(Registration.user_id == 1002))).scalar_one()
+        session.add(
+            CheckIn(
+                guild_id=GUILD,
+                round_id=rnd.id,
+                registration_id=reg.id,
+                status=CheckInStatus.FORFEIT.value,
+                checked_in_at=services.clock(),
+            )
+        )
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    users = {s.user_id for t in view.tables for s in t.seats}
+    assert len(users) == 17 and not users & {1000, 1001, 1002}
+
+
+async def test_bot_tab_1_registered_players_count_when_nobody_was_validated(services: Services):
+    await setup_tournament(services, 12, status=RegistrationStatus.REGISTERED.value)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert sum(len(t.seats) for t in view.tables) == 12
+
+
+async def test_tour_r2_1_round_two_uses_winners_five_tables_and_previous_pairs(services: Services):
+    await setup_tournament(services, 33)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    await report_all(services, 1)
+    first = await table_ids(services, 1)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert view.number == 2
+    assert [c.name for c in view.report.criteria] == ["five_repeat", "winner_pairs", "club_pairs", "repeat_pairs"]
+    second = [[s.registration_id for s in t.seats] for t in view.tables]
+    winners = {t[0] for t in first}
+    five = {p for t in first if len(t) >= 5 for p in t}
+    previous = {frozenset(p) for t in first for p in itertools.combinations(t, 2)}
+    ctx = DrawContext.build(
+        [Player(p) for t in second for p in t], five_table_players=five, winners=winners, previous_pairs=[]
+    )
+    counted = evaluate(second, ctx, (Criterion.FIVE_REPEAT, Criterion.WINNER_PAIRS))
+    assert counted["five_repeat"] == view.report.criteria[0].value == 0
+    assert counted["winner_pairs"] == view.report.criteria[1].value == 0  # 9 winners over 8 tables: one pair at most
+    repeats = sum(1 for t in second for p in itertools.combinations(t, 2) if frozenset(p) in previous)
+    assert repeats == view.report.criteria[3].value
+
+
+async def test_tour_r2_1_the_engine_s_bound_makes_the_report_say_provably_optimal(services: Services):
+    await setup_tournament(services, 40)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert view.report.provably_optimal and view.report.optimality == "bound_met"
+
+
+async def test_bot_tab_2_redraw_gives_a_new_seed_and_replaces_the_tables(services: Services):
+    await setup_tournament(services, 24)
+    first = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    again = await services.rounds.redraw(ORGANIZER, tournament="Coppa")
+    assert again.seed != first.seed and again.number == 1
+    assert await count(services, GameTable) == 6 and await count(services, Seat) == 24
+    assert await count(services, Round) == 1
+
+
+async def test_ricochet_tables_use_the_preset_table_size(services: Services):
+    await setup_tournament(services, 10, preset="ricochet-v3.3")
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert sorted(len(t.seats) for t in view.tables) == [3, 3, 4]
+
+
+async def test_firk_seed_1_round_one_follows_the_previous_standings_and_splits_families(services: Services):
+    extra = {i: {"previous_rank": i + 1} for i in range(12)}
+    extra[0]["family_group"] = "Rossi"
+    extra[1]["family_group"] = "Rossi"  # ranks 1 and 2 would share table 1
+    await setup_tournament(services, 12, preset="risiko-firk-1", extra=extra)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    tables = [[s.user_id for s in t.seats] for t in view.tables]
+    assert len(tables) == 3 and 1000 in tables[0] and 1001 not in tables[0]  # FIRK-FAM-1: the lower-ranked moved
+    assert 1001 in tables[1]
+    assert view.report.criteria[0].name == "family_pairs" and view.report.criteria[0].value == 0
+
+
+# --------------------------------------------------------------------------------------- bad input
+
+
+async def test_bot_role_1_a_player_cannot_draw_and_nothing_changes(services: Services):
+    await setup_tournament(services, 16)
+    with pytest.raises(PermissionDenied) as err:
+        await services.rounds.draw(PLAYER, tournament="Coppa")
+    assert err.value.params["role"] == "organizer"
+    assert await count(services, Round) == 0
+
+
+async def test_bad_input_unknown_tournament_too_few_players_and_undrawn_publish_change_nothing(services: Services):
+    await setup_tournament(services, 3)
+    with pytest.raises(NotFound) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Inesistente")
+    assert err.value.key == "error.tournament_not_found"
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_too_few_players" and err.value.params["count"] == 3
+    with pytest.raises(NotFound) as err:
+        await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_none"
+    assert await count(services, Round) == 0 and await count(services, GameTable) == 0
+
+
+async def test_bad_input_publishing_a_planned_round_is_refused(services: Services):
+    tid = await setup_tournament(services, 8)
+    async with services.sessionmaker() as session, session.begin():
+        session.add(Round(guild_id=GUILD, tournament_id=tid, number=1))
+    with pytest.raises(Conflict) as err:
+        await services.rounds.publish(ORGANIZER, tournament="Coppa", number=1)
+    assert err.value.key == "error.round_not_drawn"
+    async with services.sessionmaker() as session:
+        assert (await session.execute(select(Round.status))).scalar_one() == "planned"
+
+
+async def test_bad_input_drawing_round_two_before_round_one_is_published(services: Services):
+    await setup_tournament(services, 8)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa", number=2)
+    assert err.value.key == "error.round_previous_not_published"
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa", number=1)
+    assert err.value.key == "error.round_already_drawn"
+    assert await count(services, Round) == 1
+
+
+# ----------------------------------------------------------------------------------------- swap/move
+
+
+async def test_bot_tab_2_swap_shows_the_cost_before_and_after_and_is_logged(services: Services):
+    await setup_tournament(services, 16, clubs=("Roma", "Milano", "Torino", "Napoli"))
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert view.report.criteria[0].value == 0  # four clubs of four over four tables: perfectly separated
+    # swap two players of different clubs at different tables: creates same-club pairs
+    t1, t2 = view.tables[0].seats, view.tables[1].seats
+    a = t1[0]
+    b = next(s for s in t2 if s.club != a.club)
+    adj = await services.rounds.swap(ORGANIZER, tournament="Coppa", a=a.name, b=b.name.upper())
+    assert adj.before["club_pairs"] == 0 and adj.after["club_pairs"] == 2 and adj.worse
+    assert adj.tables == (1, 2) and adj.players == (a.name, b.name)
+    after = await table_ids(services, 1)
+    assert b.registration_id in after[0] and a.registration_id in after[1]
+    assert adj.round.report.criteria[0].value == 2 and not adj.round.report.provably_optimal
+    assert adj.round.report.adjustments == 1
+    async with services.sessionmaker() as session:
+        audit = (await session.execute(select(AuditLog).where(AuditLog.action == "round.swap"))).scalar_one()
+        assert audit.details["before"] == {"club_pairs": 0} and audit.details["after"] == {"club_pairs": 2}
+
+
+async def test_bot_tab_2_move_changes_both_table_sizes_and_reports_the_cost(services: Services):
+    await setup_tournament(services, 17)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    five = next(t for t in view.tables if len(t.seats) == 5)
+    four = next(t for t in view.tables if len(t.seats) == 4)
+    mover = five.seats[-1]
+    adj = await services.rounds.move(ORGANIZER, tournament="Coppa", player=mover.name, table=four.number)
+    sizes = {t.number: len(t.seats) for t in adj.round.tables}
+    assert sizes[five.number] == 4 and sizes[four.number] == 5
+    assert set(adj.before) == set(adj.after) == {"club_pairs"}
+
+
+async def test_bad_input_swapping_a_player_who_is_not_seated_changes_nothing(services: Services):
+    await setup_tournament(services, 16)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    before = await table_ids(services, 1)
+    with pytest.raises(InvalidInput) as err:
+        await services.rounds.swap(ORGANIZER, tournament="Coppa", a="Giocatore 00", b="Nessuno")
+    assert err.value.key == "error.round_player_not_seated" and err.value.params["name"] == "Nessuno"
+    with pytest.raises(InvalidInput) as err:
+        await services.rounds.move(ORGANIZER, tournament="Coppa", player="Giocatore 00", table=9)
+    assert err.value.key == "error.round_no_such_table"
+    assert await table_ids(services, 1) == before
+    async with services.sessionmaker() as session:
+        assert (await session.execute(select(func.count()).where(AuditLog.action == "round.swap"))).scalar_one() == 0
+
+
+async def test_bad_input_a_published_round_cannot_be_swapped(services: Services):
+    await setup_tournament(services, 8)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    with pytest.raises(Conflict) as err:
+        await services.rounds.swap(ORGANIZER, tournament="Coppa", a="Giocatore 00", b="Giocatore 01")
+    assert err.value.key == "error.round_already_published"
+
+
+# ------------------------------------------------------------------------------------------- publish
+
+
+async def test_bot_tab_1_publish_marks_the_round_then_records_threads_and_retries_are_idempotent(services: Services):
+    await setup_tournament(services, 8)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    job = await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    assert job.first_time and job.round.status == "published" and job.channel_id is None
+    assert job.round.published_at == services.clock()
+    await services.rounds.record_publication(
+        ORGANIZER, round_id=job.round.round_id, announcement_message_id=777, thread_ids={1: 501}
+    )
+    again = await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    assert not again.first_time and again.round.announcement_message_id == 777
+    assert [t.thread_id for t in again.round.tables] == [501, None]
+    async with services.sessionmaker() as session:
+        actions = Counter((await session.execute(select(AuditLog.action))).scalars().all())
+    assert actions["round.publish"] == 1 and actions["round.publish.discord"] == 1
+
+
+async def test_players_see_only_published_rounds_and_their_own_table(services: Services):
+    await setup_tournament(services, 8)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    with pytest.raises(NotFound) as err:
+        await services.rounds.show(PLAYER, tournament="Coppa")
+    assert err.value.key == "error.round_not_published"
+    with pytest.raises(NotFound):
+        await services.rounds.my_table(PLAYER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    mine = await services.rounds.my_table(PLAYER, tournament="Coppa")
+    assert any(s.user_id == PLAYER.user_id for s in mine.table.seats) and mine.round.number == 1
+
+
+# --------------------------------------------------------------------------------------- semifinals
+
+
+async def play_two_rounds(services: Services) -> None:
+    for number in (1, 2):
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+        await services.rounds.publish(ORGANIZER, tournament="Coppa")
+        await report_all(services, number)
+
+
+async def ranking(services: Services) -> list[int]:
+    return await services.rounds.ranking(GUILD, tournament="Coppa")
+
+
+async def test_tour_sf_1_four_semifinals_take_one_player_from_each_band(services: Services):
+    await setup_tournament(services, 24)
+    await play_two_rounds(services)
+    ranked = await ranking(services)
+    view = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa")
+    assert view.kind == "semifinal" and view.number == 3 and len(view.tables) == 4
+    bands = [set(ranked[k * 4 : (k + 1) * 4]) for k in range(4)]
+    for table in view.tables:
+        ids = [s.registration_id for s in table.seats]
+        assert len(ids) == 4
+        assert [sum(1 for p in ids if p in band) for band in bands] == [1, 1, 1, 1]
+    assert view.direct_finalists == ()
+
+
+async def test_tour_sf_1_three_semifinals_send_rank_one_straight_to_the_final(services: Services):
+    await setup_tournament(services, 20)
+    await play_two_rounds(services)
+    ranked = await ranking(services)
+    view = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
+    assert len(view.tables) == 3
+    seated = {s.registration_id for t in view.tables for s in t.seats}
+    assert ranked[0] not in seated and seated == set(ranked[1:13])
+    names = await services.registrations.list_players(GUILD, tournament="Coppa")
+    first = next(p.display_name for p in names.players if p.id == ranked[0])
+    assert view.direct_finalists == (first,)
+
+
+async def test_tour_sf_2_a_hundred_players_split_into_odd_and_even_semifinals(services: Services):
+    await setup_tournament(services, 100)
+    await play_two_rounds(services)
+    ranked = await ranking(services)
+    view = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa")
+    assert len(view.tables) == 8
+    odd = {p for t in view.tables if t.group == "odd" for p in (s.registration_id for s in t.seats)}
+    even = {p for t in view.tables if t.group == "even" for p in (s.registration_id for s in t.seats)}
+    assert odd == set(ranked[0:32:2]) and even == set(ranked[1:32:2])
+
+
+async def test_bad_input_semifinals_before_results_are_in_are_refused(services: Services):
+    await setup_tournament(services, 16)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    with pytest.raises(Conflict) as err:
+        await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_results_missing"
+    assert await count(services, Round) == 1
+
+
+# -------------------------------------------------------------------------------------------- final
+
+
+async def semis_played(services: Services, n: int = 24, tables: int = 4) -> tuple[Any, dict[int, list[int]]]:
+    await setup_tournament(services, n)
+    await play_two_rounds(services)
+    semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=tables)
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    orders = {t.number: [s.registration_id for s in t.seats] for t in semi.tables}
+    await report_all(services, semi.number)
+    return semi, orders
+
+
+async def test_tour_fin_1_the_final_gathers_the_semifinal_winners(services: Services):
+    _, orders = await semis_played(services)
+    final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    assert final.kind == "final" and len(final.tables) == 1
+    assert [s.registration_id for s in final.tables[0].seats] == [orders[n][0] for n in sorted(orders)]
+    assert {s.source for s in final.final_seats} == {"semifinal_winner"}
+
+
+async def test_tour_fin_1_replacement_chain_same_table_then_best_second_elsewhere(services: Services):
+    semi, orders = await semis_played(services)
+    await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    # the winner of semifinal 1 declines: the 2nd of that table takes the seat
+    view = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[orders[1][0]])
+    seat1 = view.final_seats[0]
+    assert (seat1.name, seat1.source, seat1.semifinal_place) == (names[orders[1][1]], "same_table_replacement", 2)
+    # the rest of table 1 declines too: the best 2nd of the other tables by the qualifying standings
+    for rid in orders[1][1:]:
+        view = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[rid])
+    ranked = await ranking(services)
+    seconds = [orders[n][1] for n in (2, 3, 4)]
+    best_second = min(seconds, key=ranked.index)
+    recovered = next(s for s in view.final_seats if s.source == "other_table_recovery")
+    assert recovered.name == names[best_second] and recovered.replaces_table == 1
+    assert len(view.declined) == 4 and len(view.tables[0].seats) == 4
+    async with services.sessionmaker() as session:
+        n = (await session.execute(select(func.count()).where(AuditLog.action == "round.decline"))).scalar_one()
+    assert n == 4
+
+
+async def test_tour_fin_1_three_semifinals_final_has_the_direct_finalist(services: Services):
+    await semis_played(services, n=20, tables=3)
+    final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    sources = [s.source for s in final.final_seats]
+    assert sources.count("direct_finalist") == 1 and sources.count("semifinal_winner") == 3
+
+
+async def test_tour_fin_1_a_direct_finalist_declining_before_the_semifinals_gives_four_semifinals(services: Services):
+    await setup_tournament(services, 20)
+    await play_two_rounds(services)
+    semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
+    view = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=semi.direct_finalists[0])
+    assert len(view.tables) == 4 and view.direct_finalists == () and view.declined == semi.direct_finalists
+
+
+async def test_bad_input_declining_a_player_not_in_the_semifinals(services: Services):
+    await semis_played(services)
+    before = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    last = (await ranking(services))[-1]  # ranked 24th: not a semifinalist
+    players = await services.registrations.list_players(GUILD, tournament="Coppa")
+    name = next(p.display_name for p in players.players if p.id == last)
+    with pytest.raises(InvalidInput) as err:
+        await services.rounds.decline(ORGANIZER, tournament="Coppa", player=name)
+    assert err.value.key == "error.round_player_not_seated" and err.value.params["name"] == name
+    after = await services.rounds.show(ORGANIZER, tournament="Coppa")
+    assert after.tables == before.tables and after.declined == ()
