@@ -55,6 +55,7 @@ class Sent:
     path: str
     body: dict[str, Any]
     files: list[str] = field(default_factory=list)
+    blobs: list[bytes] = field(default_factory=list)  # the files' bytes, in the order of ``files``
 
     @property
     def data(self) -> dict[str, Any]:
@@ -84,12 +85,14 @@ class RecordingAdapter(AsyncWebhookAdapter):
     async def request(self, route: Any, session: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
         payload = kwargs.get("payload")
         files: list[str] = []
+        blobs: list[bytes] = []
         if kwargs.get("multipart"):
             for part in kwargs["multipart"]:
                 if part["name"] == "payload_json":
                     payload = json.loads(part["value"])
                 else:
                     files.append(part.get("filename") or part["name"])
+                    blobs.append(_read_part(part["value"]))
         body = payload or {}
         path = route.path
         if "/callback" in path:
@@ -100,7 +103,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
             kind = "edit"
         else:
             kind = route.method.lower()
-        self.sent.append(Sent(kind, route.method, path, body, files))
+        self.sent.append(Sent(kind, route.method, path, body, files, blobs))
         if kind == "callback":
             data = body.get("data") or {}
             return {
@@ -118,6 +121,40 @@ class RecordingAdapter(AsyncWebhookAdapter):
         return None
 
 
+def _read_part(value: Any) -> bytes:
+    if isinstance(value, bytes | bytearray):
+        return bytes(value)
+    if hasattr(value, "getvalue"):
+        return bytes(value.getvalue())
+    if hasattr(value, "read"):
+        position = value.tell() if hasattr(value, "tell") else None
+        if hasattr(value, "seek"):
+            value.seek(0)
+        data = value.read()
+        if position is not None:
+            value.seek(position)
+        return bytes(data)
+    return str(value).encode()
+
+
+@dataclass(frozen=True)
+class FakeMember:
+    """A server member given as a User/Member option (sent in ``resolved.users`` and ``resolved.members``)."""
+
+    id: int
+    name: str
+    roles: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class FakeFile:
+    """A file given as an Attachment option (``resolved.attachments``); ``attachment.read()`` returns ``data``."""
+
+    filename: str
+    data: bytes
+    content_type: str = "text/csv; charset=utf-8"
+
+
 @dataclass
 class FakeGuild:
     id: int
@@ -133,7 +170,13 @@ class Harness:
         gid = guild_id or snowflake()
         self.guild = FakeGuild(gid, {name: snowflake() for name in roles}, snowflake())
         self.adapter = RecordingAdapter(self.guild.channel_id)
+        self.cdn: dict[str, bytes] = {}  # attachment url -> bytes, served to Attachment.read()
         state = bot._connection
+
+        async def get_from_cdn(url: str) -> bytes:
+            return self.cdn[url]
+
+        state.http.get_from_cdn = get_from_cdn  # type: ignore[method-assign]
         if state.user is None:  # as READY would set it
             state.user = discord.ClientUser(
                 state=state,
@@ -155,6 +198,9 @@ class Harness:
             "preferred_locale": "it",
         }
         state._add_guild(discord.Guild(data=guild_data, state=state))  # as GUILD_CREATE would
+
+    def member(self, user_id: int, name: str, *, roles: tuple[str, ...] = ()) -> FakeMember:
+        return FakeMember(user_id, name, tuple(self.guild.roles[r] for r in roles))
 
     def role(self, name: str) -> discord.Role:
         guild = self.bot.get_guild(self.guild.id)
@@ -245,6 +291,34 @@ class Harness:
                 resolved.setdefault("roles", {})[str(value.id)] = _role_payload(value.id, value.name, self.guild.id)
                 value = str(value.id)
                 opt_type = discord.AppCommandOptionType.role
+            elif isinstance(value, FakeMember):
+                user = {"id": str(value.id), "username": value.name, "discriminator": "0", "avatar": None}
+                resolved.setdefault("users", {})[str(value.id)] = user
+                resolved.setdefault("members", {})[str(value.id)] = {
+                    "roles": [str(r) for r in value.roles],
+                    "nick": value.name,
+                    "joined_at": "2025-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                    "permissions": str(discord.Permissions.general().value),
+                }
+                value = str(value.id)
+                opt_type = discord.AppCommandOptionType.user
+            elif isinstance(value, FakeFile):
+                attachment_id = str(snowflake())
+                url = f"https://cdn.discordapp.test/attachments/{attachment_id}/{value.filename}"
+                self.cdn[url] = value.data
+                resolved.setdefault("attachments", {})[attachment_id] = {
+                    "id": attachment_id,
+                    "filename": value.filename,
+                    "size": len(value.data),
+                    "url": url,
+                    "proxy_url": url,
+                    "content_type": value.content_type,
+                }
+                value = attachment_id
+                opt_type = discord.AppCommandOptionType.attachment
             out.append({"type": opt_type.value, "name": name, "value": value})
         return out, resolved
 

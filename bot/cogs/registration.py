@@ -1,4 +1,5 @@
-"""/register and /players — players sign up; anyone lists a tournament's players (BOT-REG-1)."""
+"""/register, /players, /withdraw and /player add|remove|edit — players sign up or withdraw, organizers manage
+the list (BOT-REG-1, BOT-REG-2 waitlist, BOT-REG-3)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from discord.ext import commands
 
 from bot.app import StewardBot
 from bot.cogs._common import actor_of, embed, safe, send, tr
+from bot.errors import InvalidInput
+from bot.services.registrations import WithdrawalOutcome
 
 PLAYER_LIST_BUDGET = 3900  # characters of one embed description we allow ourselves (Discord max 4096)
 
@@ -21,7 +24,34 @@ async def tournament_autocomplete(
     return [app_commands.Choice(name=t.name[:100], value=t.name[:100]) for t in found]
 
 
+async def player_autocomplete(
+    interaction: discord.Interaction[StewardBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """Players of the tournament chosen in the same command."""
+    tournament = getattr(interaction.namespace, "tournament", None)
+    if interaction.guild_id is None or not tournament:
+        return []
+    names = await interaction.client.services.registrations.player_names(
+        interaction.guild_id, tournament=str(tournament), prefix=current
+    )
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
+
+
+async def announce_promotion(interaction: discord.Interaction[StewardBot], outcome: WithdrawalOutcome) -> None:
+    """Tell the waitlisted player who took the freed place (a ping is wanted here)."""
+    promoted = outcome.promoted
+    if promoted is None:
+        return
+    who = f"<@{promoted.user_id}>" if promoted.user_id else f"**{safe(promoted.display_name)}**"
+    await interaction.followup.send(
+        tr(interaction, "withdraw.promoted", who=who, tournament=safe(outcome.tournament_name)),
+        allowed_mentions=discord.AllowedMentions(users=True, everyone=False, roles=False),
+    )
+
+
 class RegistrationCog(commands.Cog):
+    player = app_commands.Group(name="player", description="Organizers manage a tournament's players", guild_only=True)
+
     def __init__(self, bot: StewardBot) -> None:
         self.bot = bot
 
@@ -93,6 +123,145 @@ class RegistrationCog(commands.Cog):
         if summary:
             card.set_footer(text=summary[:2048])
         await send(interaction, embed=card)
+
+    @app_commands.command(name="withdraw")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="The tournament to withdraw from")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def withdraw(
+        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Withdraw from a tournament (your place goes to the waitlist)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.bot.services.registrations.withdraw(actor, tournament=tournament)
+        await send(
+            interaction,
+            tr(interaction, "withdraw.done", tournament=safe(outcome.tournament_name)),
+            ephemeral=True,
+        )
+        await announce_promotion(interaction, outcome)
+
+    @player.command(name="add")
+    @app_commands.describe(
+        tournament="The tournament",
+        member="The server member to register (leave empty for a player without Discord)",
+        name="Name in tables and standings (default: the member's name)",
+        club="The player's club",
+        team="The player's team",
+        family="Family group: players of the same group are kept apart where the rules say so",
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def player_add(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        member: discord.Member | None = None,
+        name: app_commands.Range[str, 1, 64] | None = None,
+        club: app_commands.Range[str, 1, 64] | None = None,
+        team: app_commands.Range[str, 1, 64] | None = None,
+        family: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        """Register a player: a member or a name without Discord (organizers)."""
+        actor = actor_of(interaction)
+        if member is None and not (name and name.strip()):
+            raise InvalidInput("error.member_or_name")
+        display = name if name and name.strip() else member.display_name if member else ""
+        await interaction.response.defer(thinking=True)
+        outcome = await self.bot.services.registrations.add_player(
+            actor,
+            tournament=tournament,
+            display_name=display,
+            user_id=member.id if member else None,
+            club=club,
+            team=team,
+            family_group=family,
+        )
+        key = "player.added_waitlisted" if outcome.waitlisted else "player.added"
+        await send(
+            interaction,
+            tr(
+                interaction,
+                key,
+                name=safe(outcome.registration.display_name),
+                tournament=safe(outcome.tournament_name),
+                count=outcome.active_count,
+                cap=outcome.cap or "∞",
+            ),
+        )
+
+    @player.command(name="remove")
+    @app_commands.describe(
+        tournament="The tournament",
+        player="The player's name",
+        member="Or the server member",
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
+    async def player_remove(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        player: app_commands.Range[str, 1, 64] | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        """Remove a player from a tournament (organizers)."""
+        actor = actor_of(interaction)
+        if member is None and not (player and player.strip()):
+            raise InvalidInput("error.member_or_name")
+        await interaction.response.defer(thinking=True)
+        outcome = await self.bot.services.registrations.remove_player(
+            actor, tournament=tournament, name=player, user_id=member.id if member else None
+        )
+        key = "player.removed" if outcome.deleted else "player.removed_withdrawn"
+        await send(
+            interaction,
+            tr(
+                interaction,
+                key,
+                name=safe(outcome.registration.display_name),
+                tournament=safe(outcome.tournament_name),
+            ),
+        )
+        await announce_promotion(interaction, outcome)
+
+    @player.command(name="edit")
+    @app_commands.describe(
+        tournament="The tournament",
+        player="The player's current name",
+        name="New name",
+        club="New club (- to clear)",
+        team="New team (- to clear)",
+        family="New family group (- to clear)",
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
+    async def player_edit(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        player: app_commands.Range[str, 1, 64],
+        name: app_commands.Range[str, 1, 64] | None = None,
+        club: app_commands.Range[str, 1, 64] | None = None,
+        team: app_commands.Range[str, 1, 64] | None = None,
+        family: app_commands.Range[str, 1, 64] | None = None,
+    ) -> None:
+        """Correct a player's name, club, team or family group (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.registrations.edit_player(
+            actor, tournament=tournament, player=player, name=name, club=club, team=team, family_group=family
+        )
+        dash = "—"
+        await send(
+            interaction,
+            tr(
+                interaction,
+                "player.edited",
+                name=safe(view.display_name),
+                club=safe(view.club) or dash,
+                team=safe(view.team) or dash,
+                family=safe(view.family_group) or dash,
+            ),
+        )
 
 
 async def setup(bot: StewardBot) -> None:

@@ -1,19 +1,30 @@
-"""Registration use cases: a player registers, the list of players (BOT-REG-1, BOT-REG-2 cap/waitlist)."""
+"""Registration use cases (BOT-REG-1, BOT-REG-2, BOT-REG-3): players register or withdraw; organizers add,
+remove, edit, import and export players; the waitlist moves up when a place frees."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
-from bot.db.models import Registration, RegistrationStatus, TournamentStatus
-from bot.errors import Conflict
+from bot.db.models import GuildConfig, Registration, RegistrationStatus, Tournament, TournamentStatus
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services._base import BaseService, clean_text, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
 
 NAME_MAX = 64
 CLUB_MAX = 64
 TEAM_MAX = 64
+FAMILY_MAX = 64
+CSV_MAX_BYTES = 512 * 1024
+
+# Tournament states in which the player list may still change by staff hand.
+EDITABLE_STATES = (TournamentStatus.REGISTRATION_OPEN.value, TournamentStatus.REGISTRATION_CLOSED.value)
+HOLDS_A_PLACE = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +35,7 @@ class RegistrationView:
     club: str | None
     team: str | None
     status: str
+    family_group: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +56,99 @@ class PlayerList:
     counts: dict[str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class WithdrawalOutcome:
+    """A player left (withdrawn or removed); ``promoted`` is the waitlisted player who took the place."""
+
+    registration: RegistrationView
+    tournament_name: str
+    promoted: RegistrationView | None
+    deleted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """``problems`` non-empty means nothing was imported."""
+
+    tournament_name: str
+    imported: int
+    waitlisted: int
+    problems: tuple[RowProblem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CsvExport:
+    tournament_name: str
+    filename: str
+    data: bytes
+    rows: int
+
+
 def _view(r: Registration) -> RegistrationView:
     assert r.id is not None
-    return RegistrationView(r.id, r.user_id, r.display_name, r.club, r.team, r.status)
+    return RegistrationView(r.id, r.user_id, r.display_name, r.club, r.team, r.status, r.family_group)
+
+
+def require_staff(actor: Actor, config: GuildConfig | None) -> None:
+    """Organizer or referee (either role will do); the refusal names both roles."""
+    if has_role(actor, config, StaffRole.ORGANIZER) or has_role(actor, config, StaffRole.REFEREE):
+        return
+    if config is None or (config.organizer_role_id is None and config.referee_role_id is None):
+        raise PermissionDenied("error.permission_unmapped", role=StaffRole.ORGANIZER.value)
+    raise PermissionDenied("error.permission_staff", role=StaffRole.REFEREE.value)
+
+
+async def promote_from_waitlist(
+    session: AsyncSession, tournament: Tournament, *, now: datetime, actor_id: int | None
+) -> Registration | None:
+    """BOT-REG-2: when the tournament has a free place, the first waitlisted player takes it."""
+    assert tournament.id is not None
+    if tournament.status not in EDITABLE_STATES:
+        return None
+    active = await repo.count_active_registrations(
+        session=session, guild_id=tournament.guild_id, tournament_id=tournament.id
+    )
+    if tournament.cap is not None and active >= tournament.cap:
+        return None
+    nxt = await repo.first_waitlisted_registration(
+        session=session, guild_id=tournament.guild_id, tournament_id=tournament.id
+    )
+    if nxt is None:
+        return None
+    # Once the list is validated (registration closed), a promoted player joins the validated list.
+    if tournament.status == TournamentStatus.REGISTRATION_CLOSED.value:
+        nxt.status, nxt.validated_at = RegistrationStatus.VALIDATED.value, now
+    else:
+        nxt.status = RegistrationStatus.REGISTERED.value
+    await session.flush()
+    await repo.add_audit(
+        session=session,
+        guild_id=tournament.guild_id,
+        actor_id=actor_id,
+        action="registration.promote",
+        entity="registration",
+        entity_id=nxt.id,
+        details={"tournament": tournament.name, "name": nxt.display_name, "status": nxt.status},
+    )
+    return nxt
+
+
+async def find_player(session: AsyncSession, t: Tournament, *, name: str | None, user_id: int | None) -> Registration:
+    """A registration of ``t`` by Discord user or by name (withdrawn players are found only by user)."""
+    assert t.id is not None
+    reg: Registration | None = None
+    if user_id is not None:
+        reg = await repo.get_registration_for_user(
+            session=session, guild_id=t.guild_id, tournament_id=t.id, user_id=user_id
+        )
+    elif name is not None and name.strip():
+        reg = await repo.get_registration_by_name(
+            session=session, guild_id=t.guild_id, tournament_id=t.id, display_name=name
+        )
+    if reg is None:
+        shown = (name or "").strip()[:64] or (f"<@{user_id}>" if user_id else "?")
+        raise NotFound("error.player_not_found", name=shown, tournament=t.name)
+    return reg
 
 
 class RegistrationService(BaseService):
@@ -135,3 +237,277 @@ class RegistrationService(BaseService):
             players = tuple(_view(r) for r in rows)
             counts = Counter(p.status for p in players)
             return PlayerList(t.name, t.game, t.cap, players, dict(counts))
+
+    async def player_names(self, guild_id: int, *, tournament: str, prefix: str = "", limit: int = 25) -> list[str]:
+        """Names of the players still in the tournament, for autocomplete."""
+        async with self._sessionmaker() as session:
+            t = await repo.get_tournament_by_name(session=session, guild_id=guild_id, name=tournament)
+            if t is None or t.id is None:
+                return []
+            rows = await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=t.id)
+            needle = prefix.strip().lower()
+            return [
+                r.display_name
+                for r in rows
+                if r.status != RegistrationStatus.WITHDRAWN.value and needle in r.display_name.lower()
+            ][:limit]
+
+    async def withdraw(self, actor: Actor, *, tournament: str) -> WithdrawalOutcome:
+        """BOT-REG-3: the actor withdraws themself; a freed place goes to the first waitlisted player."""
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            reg = await repo.get_registration_for_user(
+                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+            )
+            if reg is None or reg.status == RegistrationStatus.WITHDRAWN.value:
+                raise Conflict("error.not_registered", tournament=t.name)
+            if reg.status == RegistrationStatus.DISQUALIFIED.value:
+                raise Conflict("error.player_disqualified", name=reg.display_name)
+            if t.status in (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value):
+                raise Conflict("error.tournament_over", tournament=t.name)
+            return await self._leave(session, t, reg, actor=actor, now=now, action="registration.withdraw")
+
+    async def _leave(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        reg: Registration,
+        *,
+        actor: Actor,
+        now: datetime,
+        action: str,
+        delete_if_unused: bool = False,
+    ) -> WithdrawalOutcome:
+        before = reg.status
+        view_before = _view(reg)
+        deleted = False
+        if delete_if_unused and not await repo.registration_is_referenced(
+            session=session, guild_id=actor.guild_id, registration_id=view_before.id
+        ):
+            await session.delete(reg)
+            deleted = True
+        else:
+            reg.status, reg.withdrawn_at = RegistrationStatus.WITHDRAWN.value, now
+        await session.flush()
+        await repo.add_audit(
+            session=session,
+            guild_id=actor.guild_id,
+            actor_id=actor.user_id,
+            action=action,
+            entity="registration",
+            entity_id=view_before.id,
+            details={"tournament": t.name, "name": view_before.display_name, "before": before, "deleted": deleted},
+        )
+        promoted = None
+        if before in HOLDS_A_PLACE:
+            promoted = await promote_from_waitlist(session, t, now=now, actor_id=actor.user_id)
+        shown = view_before if deleted else _view(reg)
+        return WithdrawalOutcome(shown, t.name, _view(promoted) if promoted else None, deleted)
+
+    async def add_player(
+        self,
+        actor: Actor,
+        *,
+        tournament: str,
+        display_name: str,
+        user_id: int | None = None,
+        club: str | None = None,
+        team: str | None = None,
+        family_group: str | None = None,
+    ) -> RegistrationOutcome:
+        """An organizer registers someone: a server member or a name without a Discord account (BOT-REG-1)."""
+        name = clean_text(display_name, field="name", max_len=NAME_MAX)
+        club_name = clean_text(club, field="club", max_len=CLUB_MAX, required=False)
+        team_name = clean_text(team, field="team", max_len=TEAM_MAX, required=False)
+        family = clean_text(family_group, field="family", max_len=FAMILY_MAX, required=False)
+        assert name is not None
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            if t.status not in EDITABLE_STATES:
+                raise Conflict("error.tournament_started", tournament=t.name)
+            existing = None
+            if user_id is not None:
+                existing = await repo.get_registration_for_user(
+                    session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id
+                )
+                if existing is not None and existing.status != RegistrationStatus.WITHDRAWN.value:
+                    raise Conflict("error.member_already_registered", name=existing.display_name, tournament=t.name)
+            clash = await repo.get_registration_by_name(
+                session=session, guild_id=actor.guild_id, tournament_id=t.id, display_name=name
+            )
+            if clash is not None:
+                raise Conflict("error.name_taken", name=name)
+            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            waitlisted = t.cap is not None and active >= t.cap
+            status = self._staff_status(t, waitlisted)
+            reg = existing or Registration(
+                guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id, display_name=name
+            )
+            reg.display_name, reg.club, reg.team, reg.family_group = name, club_name, team_name, family
+            reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
+            reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
+            session.add(reg)
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="registration.add",
+                entity="registration",
+                entity_id=reg.id,
+                details={"tournament": t.name, "name": name, "user_id": user_id, "status": status},
+            )
+            return RegistrationOutcome(_view(reg), t.name, waitlisted, active + (0 if waitlisted else 1), t.cap)
+
+    @staticmethod
+    def _staff_status(t: Tournament, waitlisted: bool) -> str:
+        """Staff additions skip the deadline; once the list is validated they join it validated."""
+        if waitlisted:
+            return RegistrationStatus.WAITLISTED.value
+        if t.status == TournamentStatus.REGISTRATION_CLOSED.value:
+            return RegistrationStatus.VALIDATED.value
+        return RegistrationStatus.REGISTERED.value
+
+    async def remove_player(
+        self, actor: Actor, *, tournament: str, name: str | None = None, user_id: int | None = None
+    ) -> WithdrawalOutcome:
+        """An organizer removes a player: deleted if never seated or checked in, else recorded as withdrawn."""
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            reg = await find_player(session, t, name=name, user_id=user_id)
+            if reg.status == RegistrationStatus.WITHDRAWN.value:
+                raise Conflict("error.player_already_withdrawn", name=reg.display_name)
+            return await self._leave(
+                session, t, reg, actor=actor, now=now, action="registration.remove", delete_if_unused=True
+            )
+
+    async def edit_player(
+        self,
+        actor: Actor,
+        *,
+        tournament: str,
+        player: str,
+        name: str | None = None,
+        club: str | None = None,
+        team: str | None = None,
+        family_group: str | None = None,
+    ) -> RegistrationView:
+        """An organizer corrects a player's name, club, team or family group ("-" clears a field)."""
+        if all(v is None for v in (name, club, team, family_group)):
+            raise InvalidInput("error.nothing_to_change")
+        new_name = clean_text(name, field="name", max_len=NAME_MAX, required=False) if name is not None else None
+        if name is not None and new_name is None:
+            raise InvalidInput("error.field_empty", field="name")
+        changes: dict[str, str | None] = {}
+        for attr, value, fld, limit in (
+            ("club", club, "club", CLUB_MAX),
+            ("team", team, "team", TEAM_MAX),
+            ("family_group", family_group, "family", FAMILY_MAX),
+        ):
+            if value is not None:
+                changes[attr] = None if value.strip() == "-" else clean_text(value, field=fld, max_len=limit)
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            reg = await find_player(session, t, name=player, user_id=None)
+            if new_name is not None and new_name.lower() != reg.display_name.lower():
+                clash = await repo.get_registration_by_name(
+                    session=session, guild_id=actor.guild_id, tournament_id=t.id, display_name=new_name
+                )
+                if clash is not None:
+                    raise Conflict("error.name_taken", name=new_name)
+            before = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
+            if new_name is not None:
+                reg.display_name = new_name
+            for attr, value in changes.items():
+                setattr(reg, attr, value)
+            await session.flush()
+            after = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="registration.edit",
+                entity="registration",
+                entity_id=reg.id,
+                details={"tournament": t.name, "before": before, "after": after},
+            )
+            return _view(reg)
+
+    async def import_csv(self, actor: Actor, *, tournament: str, data: bytes) -> ImportOutcome:
+        """Import players from a CSV file (organizers); any bad row and nothing is imported (BOT-REG-1)."""
+        if len(data) > CSV_MAX_BYTES:
+            raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=len(data) // 1024)
+        parsed = parse_players_csv(data)
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            if t.status not in EDITABLE_STATES:
+                raise Conflict("error.tournament_started", tournament=t.name)
+            if parsed.problems:
+                return ImportOutcome(t.name, 0, 0, parsed.problems)
+            existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
+            names = {r.display_name.lower() for r in live}
+            by_user = {r.user_id: r for r in existing if r.user_id is not None}
+            problems: list[RowProblem] = []
+            for p in parsed.players:
+                if p.name.lower() in names:
+                    problems.append(RowProblem(p.line, "csv.error.name_taken", {"name": p.name}))
+                old = by_user.get(p.user_id) if p.user_id is not None else None
+                if old is not None and old.status != RegistrationStatus.WITHDRAWN.value:
+                    problems.append(RowProblem(p.line, "csv.error.already_registered", {"name": old.display_name}))
+            if problems:
+                return ImportOutcome(t.name, 0, 0, tuple(problems))
+            active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
+            waitlisted = 0
+            for p in parsed.players:
+                full = t.cap is not None and active >= t.cap
+                status = self._staff_status(t, full)
+                waitlisted += full
+                active += not full
+                reg = (by_user.get(p.user_id) if p.user_id is not None else None) or Registration(
+                    guild_id=actor.guild_id, tournament_id=t.id, user_id=p.user_id, display_name=p.name
+                )
+                reg.display_name, reg.club, reg.team, reg.family_group = p.name, p.club, p.team, p.family
+                reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
+                reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
+                session.add(reg)
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="registration.import",
+                entity="tournament",
+                entity_id=t.id,
+                details={"tournament": t.name, "rows": len(parsed.players), "waitlisted": waitlisted},
+            )
+            return ImportOutcome(t.name, len(parsed.players), waitlisted, ())
+
+    async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
+        """The player list as a CSV file for spreadsheets (organizers and referees)."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require_staff(actor, config)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            rows = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            players = [CsvPlayer(r.display_name, r.club, r.team, r.family_group, r.user_id) for r in rows]
+            data = serialise_players_csv(players, [r.status for r in rows])
+            safe_name = "".join(c if c.isalnum() else "-" for c in t.name.lower()).strip("-")[:60] or "torneo"
+            return CsvExport(t.name, f"{safe_name}-giocatori.csv", data, len(rows))

@@ -1,7 +1,8 @@
-"""Tournament use cases: create, list, find (BOT-REG-1, BOT-ROLE-1)."""
+"""Tournament use cases: create, list, show, close registration, validate the list (BOT-REG-1, BOT-REG-2)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,14 +11,40 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from bot.db import repo
-from bot.db.models import Tournament, TournamentStatus
+from bot.db.models import RegistrationStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput
 from bot.rules.presets import PRESET_NAMES, PresetError, load_preset
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
+from bot.services.registrations import require_staff
 
 NAME_MAX = 100
 CAP_MAX = 2000
+OVERRIDES_MAX = 2000
+
+
+def parse_overrides(text: str | None) -> dict[str, Any] | None:
+    """The ``overrides`` option: a JSON object (e.g. ``{"tournament": {"rounds": 3}}``); empty → None."""
+    if text is None or not text.strip():
+        return None
+    if len(text) > OVERRIDES_MAX:
+        raise InvalidInput("error.field_too_long", field="overrides", max=OVERRIDES_MAX, length=len(text))
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("error.overrides_not_json", detail=exc.msg[:80], column=exc.colno) from None
+    if not isinstance(value, dict):
+        raise InvalidInput("error.overrides_not_object")
+    return value
+
+
+def _preset_refusal(exc: PresetError) -> InvalidInput:
+    detail = str(exc.value)[:200]
+    if exc.code == "unknown_override_key":
+        return InvalidInput("error.bad_override", detail=detail)
+    if exc.code in ("override_wrong_type", "override_not_table"):
+        return InvalidInput("error.override_wrong_type", key=detail)
+    return InvalidInput("error.override_invalid", detail=detail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +57,25 @@ class TournamentView:
     cap: int | None
     registration_deadline: datetime | None
     overrides: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDetail:
+    tournament: TournamentView
+    counts: Mapping[str, int]
+    rounds: int
+    current_round: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationReport:
+    """BOT-REG-2 / ARB 4: what validating the list did."""
+
+    tournament: TournamentView
+    validated: int
+    already_validated: int
+    late: tuple[str, ...]
+    waitlisted: int
 
 
 def _view(t: Tournament) -> TournamentView:
@@ -65,7 +111,7 @@ class TournamentService(BaseService):
         try:
             loaded = load_preset(preset, overrides)
         except PresetError as exc:
-            raise InvalidInput("error.bad_override", detail=str(exc.value)[:200]) from None
+            raise _preset_refusal(exc) from None
         if cap is not None and not 2 <= cap <= CAP_MAX:
             raise InvalidInput("error.out_of_range", field="cap", min=2, max=CAP_MAX, value=cap)
         if registration_deadline is not None and registration_deadline <= self._clock():
@@ -111,3 +157,79 @@ class TournamentService(BaseService):
         async with self._sessionmaker() as session:
             rows = await repo.list_tournaments(session=session, guild_id=guild_id, name_prefix=name_prefix, limit=limit)
             return [_view(t) for t in rows]
+
+    async def show(self, guild_id: int, name: str) -> TournamentDetail:
+        """A tournament with its registration counts per status and its rounds."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, name)
+            assert t.id is not None
+            counts = await repo.registration_counts(session=session, guild_id=guild_id, tournament_id=t.id)
+            rounds = await repo.registration_rounds(session=session, guild_id=guild_id, tournament_id=t.id)
+            current = await repo.checkin_current_round(session=session, guild_id=guild_id, tournament_id=t.id)
+            return TournamentDetail(_view(t), counts, len(rounds), current.number if current else None)
+
+    async def close_registration(self, actor: Actor, name: str) -> TournamentView:
+        """Close registration (organizers): /register is refused from now on (BOT-REG-1)."""
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, name)
+            if t.status != TournamentStatus.REGISTRATION_OPEN.value:
+                raise Conflict("error.registration_not_open", tournament=t.name, status=t.status)
+            t.status = TournamentStatus.REGISTRATION_CLOSED.value
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="tournament.close",
+                entity="tournament",
+                entity_id=t.id,
+                details={"name": t.name},
+            )
+            return _view(t)
+
+    async def validate(self, actor: Actor, name: str) -> ValidationReport:
+        """Validate the list by the deadline (organizer or referee; BOT-REG-2, ARB 4).
+
+        Registered players become validated; a registration made after the deadline is refused (recorded as
+        withdrawn, reason "late"); waitlisted players stay on the waitlist. Registration closes.
+        """
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require_staff(actor, config)
+            t = await tournament_or_404(session, actor.guild_id, name)
+            assert t.id is not None
+            if t.status not in (TournamentStatus.REGISTRATION_OPEN.value, TournamentStatus.REGISTRATION_CLOSED.value):
+                raise Conflict("error.tournament_started", tournament=t.name)
+            rows = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            validated = already = waitlisted = 0
+            late: list[str] = []
+            deadline = t.registration_deadline
+            for r in rows:
+                if r.status == RegistrationStatus.VALIDATED.value:
+                    already += 1
+                elif r.status == RegistrationStatus.WAITLISTED.value:
+                    waitlisted += 1
+                elif r.status == RegistrationStatus.REGISTERED.value:
+                    if deadline is not None and r.registered_at > deadline:
+                        r.status, r.withdrawn_at = RegistrationStatus.WITHDRAWN.value, now
+                        late.append(r.display_name)
+                    else:
+                        r.status, r.validated_at = RegistrationStatus.VALIDATED.value, now
+                        validated += 1
+            if validated + already == 0:
+                raise Conflict("error.nobody_to_validate", tournament=t.name)
+            t.status = TournamentStatus.REGISTRATION_CLOSED.value
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="tournament.validate",
+                entity="tournament",
+                entity_id=t.id,
+                details={"validated": validated, "already": already, "late": late, "waitlisted": waitlisted},
+            )
+            return ValidationReport(_view(t), validated, already, tuple(late), waitlisted)

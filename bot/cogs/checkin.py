@@ -1,0 +1,88 @@
+"""/checkin, /forfeit and /arrival — presence at each game, lateness and one-game forfeits (BOT-REG-4,
+BOT-REG-3, RR-LATE-1, FIRK-LATE-1)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import actor_of, discord_timestamp, safe, send, tr
+from bot.cogs.registration import player_autocomplete, tournament_autocomplete
+from bot.errors import InvalidInput
+from bot.services.checkins import CheckInView
+
+
+def describe(interaction: discord.Interaction[StewardBot], view: CheckInView) -> str:
+    params = {
+        "name": safe(view.player_name),
+        "tournament": safe(view.tournament_name),
+        "round": view.round_number,
+        "minutes": view.minutes_late,
+        "when": discord_timestamp(view.at, "t"),
+    }
+    line = tr(interaction, f"checkin.{view.status}", **params)
+    if view.consequence:
+        line += "\n" + tr(interaction, f"checkin.consequence.{view.consequence}", **params)
+    return line
+
+
+class CheckInCog(commands.Cog):
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="checkin")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="The tournament you are playing")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def checkin(
+        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Check in for the current game of a tournament."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.checkins.check_in(actor, tournament=tournament)
+        await send(interaction, describe(interaction, view), ephemeral=True)
+
+    @app_commands.command(name="forfeit")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="The tournament whose current game you give up")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def forfeit(
+        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Forfeit the current game (you stay in the tournament)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.checkins.forfeit(actor, tournament=tournament)
+        await send(interaction, describe(interaction, view), ephemeral=True)
+
+    @app_commands.command(name="arrival")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        tournament="The tournament",
+        player="The player's name",
+        member="Or the server member",
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
+    async def arrival(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        player: app_commands.Range[str, 1, 64] | None = None,
+        member: discord.Member | None = None,
+    ) -> None:
+        """Mark a player arrived; lateness is computed from the game's start (organizers, referees)."""
+        actor = actor_of(interaction)
+        if member is None and not (player and player.strip()):
+            raise InvalidInput("error.member_or_name")
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.checkins.mark_arrival(
+            actor, tournament=tournament, name=player, user_id=member.id if member else None
+        )
+        await send(interaction, describe(interaction, view))
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(CheckInCog(bot))

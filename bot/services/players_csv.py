@@ -1,0 +1,184 @@
+"""Players as CSV: parse an organizer's spreadsheet export and write one back (BOT-REG-1 import/export).
+
+Italian spreadsheets save CSV with ``;`` (the comma is the decimal separator), others with ``,``; both are
+read, UTF-8 with or without a byte-order mark. Headers may be Italian or English (``nome``/``name``,
+``club``, ``squadra``/``team``, ``famiglia``/``family``, ``discord id`` optional). Every problem is reported
+with its line number as an i18n key plus parameters; the caller imports nothing when there is any problem.
+``serialise_players_csv`` writes what ``parse_players_csv`` reads (``;``, BOM, Italian headers).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+NAME_MAX = 64
+TEXT_MAX = 64
+MAX_ROWS = 2000
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "name": ("nome", "name", "giocatore", "player", "nominativo"),
+    "club": ("club", "circolo"),
+    "team": ("squadra", "team"),
+    "family": ("famiglia", "family", "family group", "gruppo famiglia", "family_group"),
+    "user_id": ("discord id", "discord", "id discord", "discord_id", "discord user id", "id"),
+    "status": ("stato", "status"),  # written by the export, ignored on import
+}
+_ALIASES = {alias: column for column, aliases in COLUMNS.items() for alias in aliases}
+EXPORT_HEADER = ("nome", "club", "squadra", "famiglia", "discord id", "stato")
+
+
+@dataclass(frozen=True, slots=True)
+class CsvPlayer:
+    name: str
+    club: str | None = None
+    team: str | None = None
+    family: str | None = None
+    user_id: int | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RowProblem:
+    """One bad line: ``key`` is an i18n message key, ``params`` fill it in."""
+
+    line: int
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCsv:
+    players: tuple[CsvPlayer, ...]
+    problems: tuple[RowProblem, ...]
+
+
+def _norm_header(text: str) -> str:
+    return " ".join(text.replace("_", " ").strip().lower().split())
+
+
+def _clean(value: str | None) -> str | None:
+    if value is None:
+        return None
+    text = " ".join(value.split())
+    return text or None
+
+
+def _delimiter(header_line: str) -> str:
+    return ";" if header_line.count(";") >= header_line.count(",") and ";" in header_line else ","
+
+
+def parse_players_csv(data: bytes) -> ParsedCsv:
+    """Read players from CSV bytes; problems carry 1-based file line numbers (the header is line 1)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return ParsedCsv((), (RowProblem(0, "csv.error.encoding", {"position": exc.start}),))
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        return ParsedCsv((), (RowProblem(1, "csv.error.no_header"),))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(lines[0]))
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        return ParsedCsv((), (RowProblem(1, "csv.error.syntax", {"detail": str(exc)[:100]}),))
+    problems: list[RowProblem] = []
+    index: dict[str, int] = {}
+    for position, raw in enumerate(header):
+        label = _norm_header(raw)
+        column = _ALIASES.get(label)
+        if column is None:
+            if label:
+                problems.append(RowProblem(1, "csv.error.header_unknown", {"column": raw.strip()[:40]}))
+            continue
+        if column in index:
+            problems.append(RowProblem(1, "csv.error.header_duplicate", {"column": raw.strip()[:40]}))
+            continue
+        index[column] = position
+    if "name" not in index:
+        problems.append(RowProblem(1, "csv.error.header_no_name"))
+    if problems:
+        return ParsedCsv((), tuple(problems))
+
+    players: list[CsvPlayer] = []
+    names: dict[str, int] = {}
+    ids: dict[int, int] = {}
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.append(RowProblem(reader.line_num, "csv.error.syntax", {"detail": str(exc)[:100]}))
+            break
+        line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(players) + len(problems) >= MAX_ROWS:
+            problems.append(RowProblem(line, "csv.error.too_many_rows", {"max": MAX_ROWS}))
+            break
+        if len(row) > len(header):
+            problems.append(RowProblem(line, "csv.error.columns", {"expected": len(header), "found": len(row)}))
+            continue
+
+        def cell(column: str, row: list[str] = row) -> str | None:
+            pos = index.get(column)
+            return _clean(row[pos]) if pos is not None and pos < len(row) else None
+
+        row_problems: list[RowProblem] = []
+        name = cell("name")
+        if name is None:
+            row_problems.append(RowProblem(line, "csv.error.name_empty"))
+        values: dict[str, str | None] = {"name": name}
+        for column in ("club", "team", "family"):
+            values[column] = cell(column)
+        for column, value in values.items():
+            limit = NAME_MAX if column == "name" else TEXT_MAX
+            if value is not None and len(value) > limit:
+                row_problems.append(
+                    RowProblem(line, "csv.error.too_long", {"field": column, "max": limit, "length": len(value)})
+                )
+        user_id: int | None = None
+        raw_id = cell("user_id")
+        if raw_id is not None:
+            digits = raw_id.removeprefix("<@").removesuffix(">").lstrip("!")
+            if not digits.isdigit() or not 15 <= len(digits) <= 20:
+                row_problems.append(RowProblem(line, "csv.error.discord_id", {"value": raw_id[:30]}))
+            else:
+                user_id = int(digits)
+        if name is not None and not row_problems:
+            first = names.get(name.lower())
+            if first is not None:
+                row_problems.append(RowProblem(line, "csv.error.duplicate_name", {"name": name, "first": first}))
+            if user_id is not None and user_id in ids:
+                row_problems.append(
+                    RowProblem(line, "csv.error.duplicate_discord_id", {"value": user_id, "first": ids[user_id]})
+                )
+        if row_problems:
+            problems.extend(row_problems)
+            continue
+        assert name is not None
+        names[name.lower()] = line
+        if user_id is not None:
+            ids[user_id] = line
+        players.append(CsvPlayer(name, values["club"], values["team"], values["family"], user_id, line))
+    if not players and not problems:
+        problems.append(RowProblem(1, "csv.error.no_rows"))
+    return ParsedCsv(tuple(players), tuple(problems))
+
+
+def serialise_players_csv(players: Iterable[CsvPlayer], statuses: Iterable[str] | None = None) -> bytes:
+    """CSV for Italian spreadsheets: UTF-8 with BOM, ``;`` separator, Italian headers (read back by the parser)."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(EXPORT_HEADER)
+    status_list = list(statuses) if statuses is not None else None
+    for i, p in enumerate(players):
+        status = status_list[i] if status_list is not None else ""
+        writer.writerow(
+            [p.name, p.club or "", p.team or "", p.family or "", "" if p.user_id is None else str(p.user_id), status]
+        )
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
