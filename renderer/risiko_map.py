@@ -49,7 +49,7 @@ POSITIONS: dict[str, tuple[int, int]] = {
     "Quebec": (455, 215),
     "Stati Uniti Occidentali": (225, 345),
     "Stati Uniti Orientali": (370, 350),
-    "America Centrale": (280, 455),
+    "America Centrale": (300, 448),
     "Venezuela": (355, 545),
     "Perù": (335, 670),
     "Brasile": (465, 625),
@@ -285,22 +285,23 @@ def _legend(
         keys.append(("strip", st.label(locale, "doubled_strip")))
     if objective:
         keys.append(("objective", st.label(locale, "objective")))
-    name_font = st.font("cond-bold", 19 * SS)
-    small = st.font("cond", 16 * SS)
-    row_h = 46 * SS
+    name_font = st.font("cond-bold", 18 * SS)
+    small = st.font("cond", 15 * SS)
+    row_h = 41 * SS
     x0, w = 22 * SS, 236 * SS
     h = row_h * len(entries) + 34 * SS * len(keys) + 22 * SS
-    y0 = (header + MAP_H) * SS - h - 18 * SS
+    y0 = (header + MAP_H) * SS - h - 10 * SS
     d.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=12 * SS, fill=(255, 255, 255), outline=st.RULE, width=SS)
+    cv.record("", [(x0, y0, x0 + w, y0 + h)], "legend-box")  # so tests can check no label hides under it
     y = y0 + 12 * SS
     for colour, name, summary in entries:
         cy = y + row_h / 2
         r = 13 * SS
         d.ellipse((x0 + 26 * SS - r, cy - r, x0 + 26 * SS + r, cy + r), fill=colour, outline=(255, 255, 255),
                   width=2 * SS)  # fmt: skip
-        cv.text((x0 + 48 * SS, cy - 9 * SS), st.fit_text(name, name_font, w - 58 * SS), name_font, st.INK, "lm",
+        cv.text((x0 + 48 * SS, cy - 8 * SS), st.fit_text(name, name_font, w - 58 * SS), name_font, st.INK, "lm",
                 "legend")  # fmt: skip
-        cv.text((x0 + 48 * SS, cy + 12 * SS), summary, small, st.MUTED, "lm", "legend")
+        cv.text((x0 + 48 * SS, cy + 11 * SS), summary, small, st.MUTED, "lm", "legend")
         y += row_h
     for kind, text in keys:
         cy = y + 17 * SS

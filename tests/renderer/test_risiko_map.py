@@ -82,3 +82,19 @@ def test_rk_map_1_territory_names_accept_aliases_and_unknown_ones_are_refused():
     with pytest.raises(RenderInputError, match="'Atlantide'") as err:
         render_risiko_map(data)
     assert err.value.code == "unknown_territory"
+
+
+def test_bot_img_1_the_fullest_legend_six_players_neutrals_and_both_keys_overlaps_no_label():
+    m = load_json("map.json")
+    names = [n for c in m["continents"].values() for n in c["territories"]]
+    colours = ("red", "blue", "yellow", "green", "black", "purple")
+    players = tuple(MapPlayer(f"Giocatore {c} Übermann-Sánchez", c) for c in colours)
+    territories = tuple(MapTerritory(n, None if i < 2 else players[i % 6].name, 100 + i) for i, n in enumerate(names))
+    data = RiskMapData(players, territories, "T", doubled_strip=("Cina", "India"), objective=("Cina",))
+    cv = layout_risiko_map(data, locale="it")
+    assert texts_outside(cv) == []
+    assert overlapping([t for t in cv.texts if t.group in ("name", "continent", "legend", "title")]) == []
+    assert len([t for t in cv.texts if t.group == "legend"]) == 2 * 7 + 2
+    box = [t for t in cv.texts if t.group == "legend-box"]
+    assert len(box) == 1
+    assert overlapping(box + [t for t in cv.texts if t.group in ("name", "continent", "army")]) == []

@@ -3,6 +3,8 @@
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from renderer import _style as st
 from renderer import render_standings
@@ -110,3 +112,27 @@ def test_bot_img_1_an_empty_standings_still_renders_one_titled_page():
     data = dataclasses.replace(sample_standings(3), rows=())
     (png,) = render_standings(data, locale="en")
     assert open_png(png).size[0] == 960
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    hs.lists(
+        hs.tuples(
+            hs.text(hs.sampled_from("AaBbČčŠšÜüÉéWwMm ·'-—…"), min_size=1, max_size=80),
+            hs.none() | hs.text(hs.sampled_from("ClubĐđ Sant'Elpidio"), min_size=1, max_size=90),
+            hs.floats(-999_999, 999_999, allow_nan=False),
+            hs.none() | hs.integers(1, 9999),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_bot_img_1_any_names_clubs_and_numbers_stay_inside_their_cells(entries):
+    rows = tuple(
+        StandingRow(i + 1, name, points, 99, club=club, tiebreak=points / 3, previous_rank=prev)
+        for i, (name, club, points, prev) in enumerate(entries)
+    )
+    data = StandingsData("W" * 120, 12, "2026-11-22", rows)
+    for cv in layout_standings(data, locale="it", rows_per_page=7):
+        assert texts_outside(cv) == []
+        assert overlapping(cv.texts) == []
