@@ -244,7 +244,7 @@ def _path(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData, locale: str) -> N
     for move, cells in moves:
         colour = st.ROBOT_RGB[move.colour]
         pts = _lane([geo.centre(*p) for p in cells], c * LANE[move.colour])
-        od.line(pts, fill=(*_darker(colour, 0.25), 235), width=w + 2 * SS, joint="curve")
+        od.line(pts, fill=(*_darker(colour, 0.4), 235), width=w + 3 * SS, joint="curve")
         od.line(pts, fill=(*colour, 235), width=w, joint="curve")
         # arrowhead at the stop
         (x1, y1), (x2, y2) = pts[-2], pts[-1]
