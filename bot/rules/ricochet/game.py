@@ -12,6 +12,7 @@ always below them. RR 14 / RR-INT-1: interruptions up to the preset total resume
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -78,6 +79,18 @@ def new_game(players: Sequence[str], pile: TokenPile, first_player: str, rules: 
     if first_player not in players:
         raise RoundError("unknown_player", first_player)
     return GameState(tuple(players), tuple((p, 0) for p in players), pile, first_player)
+
+
+def reveal_token(state: GameState, token: str) -> GameState:
+    """The first player turns the token drawn at the table (RR 4.3)."""
+    _check_running(state)
+    return replace(state, pile=state.pile.reveal(token))
+
+
+def draw_token(state: GameState, rng: random.Random) -> GameState:
+    """Draw a face-down token at random (RR 4.3) with an injected rng."""
+    _check_running(state)
+    return replace(state, pile=state.pile.draw(rng))
 
 
 def _check_running(state: GameState) -> None:
