@@ -16,6 +16,8 @@ from bot.db.models import utcnow
 from bot.services.checkins import CheckInService
 from bot.services.guilds import GuildService
 from bot.services.registrations import RegistrationService
+from bot.services.reports import ReportService
+from bot.services.rounds import RoundService
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
 
@@ -31,6 +33,8 @@ class Services:
     registrations: RegistrationService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
+    reports: ReportService = field(init=False)
+    rounds: RoundService = field(init=False)
 
     def __post_init__(self) -> None:
         self.guilds = GuildService(self.sessionmaker, self.clock)
@@ -38,3 +42,5 @@ class Services:
         self.registrations = RegistrationService(self.sessionmaker, self.clock)
         self.checkins = CheckInService(self.sessionmaker, self.clock)
         self.standings = StandingsService(self.sessionmaker, self.clock)
+        self.reports = ReportService(self.sessionmaker, self.clock)
+        self.rounds = RoundService(self.sessionmaker, self.clock)
