@@ -46,13 +46,15 @@ ROBOT_RGB: dict[str, Colour] = {
     "black": (40, 40, 44),
 }
 
+# The box's army colours, nudged apart in lightness/hue (bluish green, lighter magenta-purple) so red/green and
+# blue/purple stay distinguishable with the common colour-vision deficiencies; the legend names every colour.
 ARMY_RGB: dict[str, Colour] = {
-    "red": (200, 40, 40),
+    "red": (204, 40, 40),
     "blue": (28, 92, 196),
     "yellow": (240, 196, 20),
-    "green": (30, 140, 70),
+    "green": (0, 150, 110),
     "black": (38, 38, 42),
-    "purple": (128, 60, 170),
+    "purple": (168, 72, 186),
 }
 NEUTRAL_RGB: Colour = (176, 176, 176)
 
