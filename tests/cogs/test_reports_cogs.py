@@ -1,0 +1,209 @@
+"""Reports and standings through the real command tree, with real button clicks and modal submits
+(BOT-RES-1, TOUR-REF-1, BOT-STD-1, BOT-ROLE-1, BOT-I18N-1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import StewardBot
+from bot.db.models import TableResult
+from bot.services import Services
+from tests.helpers_components import ComponentHarness
+from tests.services.test_reports_fixtures import build_tournament, count, results_of, table_row
+
+ROLES = ("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori")
+FOUR = {1: [["Anna", "Bruno", "Carla", "Dario"]]}
+
+
+@pytest.fixture
+async def ch(bot: StewardBot) -> ComponentHarness:
+    h = ComponentHarness(bot, roles=ROLES)
+    sent = await h.invoke(
+        "setup roles",
+        admin=True,
+        organizer=h.role("Organizzatori"),
+        referee=h.role("Arbitri"),
+        head_referee=h.role("Capo arbitro"),
+    )
+    assert sent[-1].ephemeral
+    return h
+
+
+async def entered_report(ch: ComponentHarness, services: Services, preset: str = "risiko-firk-1"):
+    b = await build_tournament(services, preset=preset, rounds=FOUR, guild_id=ch.guild.id)
+    anna = b.users["Anna"]
+    (modal,) = await ch.invoke("report enter", user_id=anna, locale="it", tournament="Coppa Test", table=1)
+    assert modal.body["type"] == 9 and ch.modal_labels(modal) == ["Anna", "Bruno", "Carla", "Dario"]
+    sent = await ch.submit(
+        modal, {"Anna": "40", "Bruno": "32", "Carla": "20", "Dario": "10"}, user_id=anna, locale="it"
+    )
+    report = sent[-1]
+    assert not report.ephemeral and report.body["type"] == 4
+    return b, report
+
+
+async def test_bot_res_1_a_player_fills_the_modal_and_the_report_shows_firk_points_in_italian(
+    ch: ComponentHarness, services: Services
+):
+    b, report = await entered_report(ch, services)
+    assert "Referto — Coppa Test, turno 1, tavolo 1" in report.text
+    assert "31,8" in report.text and "14,2" in report.text  # FIRK example, Italian decimals
+    table_id = b.tables[(1, 1)]
+    assert ch.custom_ids(report) == [f"report:sign:{table_id}", f"report:countersign:{table_id}"]
+    assert report.data["allowed_mentions"]["parse"] == ["users"]  # this message may ping users, nobody else
+    assert f"<@{b.users['Anna']}>" in report.data["content"]  # the players who must sign are pinged
+    assert len(await results_of(services, table_id)) == 4
+
+
+async def test_bot_res_1_every_player_signs_by_button_once_and_a_referee_countersigns_by_button(
+    ch: ComponentHarness, services: Services
+):
+    b, report = await entered_report(ch, services)
+    table_id = b.tables[(1, 1)]
+    sign, countersign = f"report:sign:{table_id}", f"report:countersign:{table_id}"
+    first = await ch.click(report, sign, user_id=b.users["Anna"], locale="it")
+    assert first[0].body["type"] == 7  # the report message is updated in place
+    assert "✅" in first[0].text and "Firma registrata" in first[-1].text and first[-1].ephemeral
+    again = await ch.click(report, sign, user_id=b.users["Anna"], locale="it")
+    assert again[-1].ephemeral and "già firmato" in again[-1].text
+    early = await ch.click(report, countersign, user_id=42, roles=("Arbitri",), locale="it")
+    assert early[-1].ephemeral and "Mancano ancora le firme" in early[-1].text
+    for n in ("Bruno", "Carla", "Dario"):
+        await ch.click(report, sign, user_id=b.users[n], locale="en-US")
+    done = await ch.click(report, countersign, user_id=42, roles=("Arbitri",), locale="it")
+    assert done[-1].body["type"] == 7 and "bloccato" in done[-1].text
+    assert (await table_row(services, table_id)).locked
+    assert sum(1 for r in await results_of(services, table_id) if r.signed_at is not None) == 4
+
+
+async def test_bot_res_1_a_non_player_clicking_sign_gets_a_clear_refusal_and_nothing_changes(
+    ch: ComponentHarness, services: Services
+):
+    b, report = await entered_report(ch, services)
+    sent = await ch.click(report, f"report:sign:{b.tables[(1, 1)]}", user_id=31337, locale="it")
+    assert len(sent) == 1 and sent[0].ephemeral
+    assert "Non sei seduto al tavolo 1" in sent[0].text
+    assert all(r.signed_at is None for r in await results_of(services, b.tables[(1, 1)]))
+
+
+async def test_bot_res_1_buttons_survive_a_restart_because_they_carry_only_the_table_id(
+    ch: ComponentHarness, services: Services, bot: StewardBot
+):
+    b, report = await entered_report(ch, services)
+    bot._connection._view_store._views.clear()  # as after a restart: no view objects in memory
+    sent = await ch.click(report, f"report:sign:{b.tables[(1, 1)]}", user_id=b.users["Bruno"], locale="it")
+    assert "Firma registrata" in sent[-1].text
+
+
+async def test_bot_res_1_non_numeric_points_in_the_modal_are_refused_in_italian_and_nothing_changes(
+    ch: ComponentHarness, services: Services
+):
+    b = await build_tournament(services, rounds=FOUR, guild_id=ch.guild.id)
+    (modal,) = await ch.invoke("report enter", user_id=b.users["Anna"], tournament="Coppa Test", table=1)
+    sent = await ch.submit(
+        modal, {"Anna": "tanti", "Bruno": "3", "Carla": "2", "Dario": "1"}, user_id=b.users["Anna"], locale="it"
+    )
+    assert sent[-1].ephemeral and "Valore non valido per Anna" in sent[-1].text
+    assert await count(services, TableResult) == 0
+
+
+async def test_bot_res_1_a_player_cannot_enter_a_report_for_a_locked_table(ch: ComponentHarness, services: Services):
+    b, report = await entered_report(ch, services)
+    table_id = b.tables[(1, 1)]
+    for n in ("Anna", "Bruno", "Carla", "Dario"):
+        await ch.click(report, f"report:sign:{table_id}", user_id=b.users[n])
+    await ch.click(report, f"report:countersign:{table_id}", user_id=42, roles=("Arbitri",))
+    before = [(r.table_points, r.tournament_points) for r in await results_of(services, table_id)]
+    sent = await ch.invoke("report enter", user_id=b.users["Dario"], locale="it", tournament="Coppa Test", table=1)
+    assert sent[-1].ephemeral and "bloccato" in sent[-1].text
+    sent = await ch.invoke("report enter", user_id=b.users["Dario"], locale="en-US", tournament="Coppa Test", table=1)
+    assert "locked" in sent[-1].text
+    assert [(r.table_points, r.tournament_points) for r in await results_of(services, table_id)] == before
+
+
+async def test_bot_res_1_a_referee_corrects_through_the_modal_and_the_table_stays_locked(
+    ch: ComponentHarness, services: Services
+):
+    b, report = await entered_report(ch, services)
+    table_id = b.tables[(1, 1)]
+    for n in ("Anna", "Bruno", "Carla", "Dario"):
+        await ch.click(report, f"report:sign:{table_id}", user_id=b.users[n])
+    await ch.invoke("report countersign", user_id=42, roles=("Arbitri",), tournament="Coppa Test", table=1)
+    refused = await ch.invoke(
+        "report correct", user_id=b.users["Anna"], locale="it", tournament="Coppa Test", table=1, reason="errore"
+    )
+    assert refused[-1].ephemeral and "Arbitro" in refused[-1].text
+    (modal,) = await ch.invoke(
+        "report correct", user_id=42, roles=("Arbitri",), tournament="Coppa Test", table=1, reason="scambio"
+    )
+    sent = await ch.submit(
+        modal, {"Anna": "40", "Bruno": "10", "Carla": "20", "Dario": "32"}, user_id=42, roles=("Arbitri",)
+    )
+    assert not sent[-1].ephemeral
+    dario = next(r for r in await results_of(services, table_id) if r.registration_id == b.registrations["Dario"])
+    assert dario.table_rank == 2 and dario.locked
+
+
+async def test_bot_res_1_the_situation_command_scores_a_final_situation(ch: ComponentHarness, services: Services):
+    await build_tournament(services, preset="risiko-firk-1", rounds=FOUR, guild_id=ch.guild.id)
+    situation = (
+        '{"players": [{"name": "Anna", "territories": {"Cina": 3, "India": 2}},'
+        ' {"name": "Bruno", "territories": {"Alaska": 2}}, {"name": "Carla", "territories": {"Egitto": 1}},'
+        ' {"name": "Dario", "territories": {"Brasile": 1}, "status": "disqualified"}]}'
+    )
+    sent = await ch.invoke(
+        "report situation",
+        user_id=42,
+        roles=("Arbitri",),
+        locale="it",
+        tournament="Coppa Test",
+        table=1,
+        situation=situation,
+    )
+    assert sent[0].body["type"] == 5 and "situazione finale" in sent[-1].text and "squalificato" in sent[-1].text
+    bad = await ch.invoke(
+        "report situation",
+        user_id=42,
+        roles=("Arbitri",),
+        locale="it",
+        tournament="Coppa Test",
+        table=1,
+        situation="{rotto",
+    )
+    assert bad[-1].ephemeral and "non è JSON valido" in bad[-1].text
+
+
+async def test_bot_std_1_standings_image_and_text_with_italian_numbers(ch: ComponentHarness, services: Services):
+    await entered_report(ch, services)
+    sent = await ch.invoke("standings show", locale="it", tournament="Coppa Test")
+    reply = sent[-1]
+    assert reply.files == ["standings-1.png"] and reply.blobs[0].startswith(b"\x89PNG")
+    assert "Classifica — Coppa Test" in reply.text and "1. Anna — 31,8 pt" in reply.text
+    assert "non ancora controfirmati: 1" in reply.text
+
+
+async def test_bot_std_1_csv_export_is_semicolon_separated_with_bom(ch: ComponentHarness, services: Services):
+    await entered_report(ch, services)
+    sent = await ch.invoke("standings export", locale="it", tournament="Coppa Test")
+    assert sent[-1].ephemeral and sent[-1].files == ["coppa-test.csv"]
+    data = sent[-1].blobs[0]
+    assert data.startswith(b"\xef\xbb\xbf") and b"Anna;;;31,8" in data
+
+
+async def test_bot_std_1_unknown_tournament_is_a_localised_refusal(ch: ComponentHarness, services: Services):
+    for path in ("standings show", "standings export", "my-games"):
+        sent = await ch.invoke(path, locale="it", tournament="Fantasma")
+        assert sent[-1].ephemeral and "Nessun torneo chiamato" in sent[-1].text, path
+    sent = await ch.invoke("report enter", locale="it", tournament="Fantasma", table=1)
+    assert sent[-1].ephemeral and "Nessun torneo chiamato" in sent[-1].text
+
+
+async def test_bot_res_1_my_games_lists_the_table_and_offers_the_sign_button(ch: ComponentHarness, services: Services):
+    b, _ = await entered_report(ch, services)
+    sent = await ch.invoke("my-games", user_id=b.users["Bruno"], locale="it", tournament="Coppa Test")
+    reply = sent[-1]
+    assert reply.ephemeral and "Turno 1, tavolo 1: 2°" in reply.text and "da firmare" in reply.text
+    sign = ch.custom_ids(reply)
+    assert sign == [f"report:sign:{b.tables[(1, 1)]}"]
+    clicked = await ch.click(reply, sign[0], user_id=b.users["Bruno"], locale="it")
+    assert clicked[-1].ephemeral and "Firma registrata" in clicked[-1].text
