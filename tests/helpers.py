@@ -218,6 +218,7 @@ class Harness:
         admin: bool = False,
         locale: str = "en-US",
         in_guild: bool = True,
+        _focused: str | None = None,
         **options: Any,
     ) -> list[Sent]:
         """Dispatch ``/path`` (e.g. "tournament create") with ``options`` through the real tree."""
@@ -229,6 +230,9 @@ class Harness:
             assert command is not None, f"no command {path!r}"
         assert isinstance(command, discord.app_commands.Command)
         opts, resolved = self._options(command, options)
+        for opt in opts:
+            if opt["name"] == _focused:
+                opt["focused"] = True
         node_options: list[dict[str, Any]] = opts
         for depth in range(len(names) - 1, 0, -1):  # innermost subcommand first
             kind = 1 if depth == len(names) - 1 else 2  # SUB_COMMAND, then SUB_COMMAND_GROUP
@@ -243,7 +247,7 @@ class Harness:
         payload: dict[str, Any] = {
             "id": str(snowflake()),
             "application_id": str(APP_ID),
-            "type": 2,
+            "type": 2 if _focused is None else 4,  # APPLICATION_COMMAND or its AUTOCOMPLETE
             "token": f"token-{snowflake()}",
             "version": 1,
             "data": data,
@@ -279,6 +283,12 @@ class Harness:
         finally:
             async_context.reset(token)
         return self.adapter.sent[before:]
+
+    async def autocomplete(self, path: str, focused: str, **options: Any) -> list[dict[str, Any]]:
+        """The choices the bot offers while the user types option ``focused`` (other options as filled so far)."""
+        sent = await self.invoke(path, _focused=focused, **options)
+        assert sent and sent[-1].kind == "callback" and sent[-1].body["type"] == 8, sent
+        return list(sent[-1].data.get("choices") or [])
 
     def _options(self, command: discord.app_commands.Command[Any, ..., Any], options: dict[str, Any]) -> Any:
         out: list[dict[str, Any]] = []

@@ -267,3 +267,13 @@ async def test_bot_reg_4_a_referee_marks_arrival_with_the_minutes_late(harness: 
     async with services.sessionmaker() as session:
         got = sorted((c.status, c.minutes_late) for c in (await session.execute(select(CheckIn))).scalars())
     assert got == [("forfeit", 14), ("late", 4)]
+
+
+async def test_bot_reg_1_autocomplete_offers_tournaments_and_that_tournaments_players(harness: Harness, services):
+    await ready(harness)
+    await join(harness, "Anna Rossi", "Bruno")
+    tournaments = await harness.autocomplete("tournament show", "tournament", tournament="cop")
+    assert [c["value"] for c in tournaments] == ["Coppa"]
+    players = await harness.autocomplete("player edit", "player", roles=ORG, tournament="Coppa", player="ros")
+    assert [c["value"] for c in players] == ["Anna Rossi"]
+    assert await harness.autocomplete("arrival", "player", tournament="Nessuno", player="") == []
