@@ -350,7 +350,7 @@ class RoundService(BaseService):
             )
             label = group_of.get(gt.number)
             tables.append(
-                TableView(gt.number, seats, gt.size, gt.thread_id, label if len(group_of) and label else None)
+                TableView(gt.number, seats, gt.size, gt.thread_id, label if label and label != "all" else None)
             )
 
         def name(rid: Any) -> str:

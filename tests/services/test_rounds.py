@@ -79,7 +79,9 @@ async def table_ids(services: Services, number: int, name: str = "Coppa") -> lis
     return [[s.registration_id for s in t.seats] for t in view.tables]
 
 
-async def report_all(services: Services, round_number: int, *, order: dict[int, list[int]] | None = None) -> None:
+async def report_all(
+    services: Services, round_number: int, *, order: dict[int, list[int]] | None = None, guild_id: int = GUILD
+) -> None:
     """Write a TableResult per seat: the seat order is the finishing order unless ``order`` says otherwise."""
     async with services.sessionmaker() as session, session.begin():
         rnd = (await session.execute(select(Round).where(Round.number == round_number))).scalar_one()
@@ -92,7 +94,7 @@ async def report_all(services: Services, round_number: int, *, order: dict[int, 
             for rank, rid in enumerate(ids, start=1):
                 session.add(
                     TableResult(
-                        guild_id=GUILD,
+                        guild_id=guild_id,
                         table_id=gt.id,
                         registration_id=rid,
                         table_rank=rank,

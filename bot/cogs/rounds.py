@@ -1,0 +1,505 @@
+"""/round … and /my-table — draw, preview, hand changes, publication, semifinals and final
+(BOT-TAB-1, BOT-TAB-2, TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1, BOT-ROLE-1, BOT-I18N-1).
+
+The service decides and stores; this cog renders the table image off the loop and talks to Discord.
+Publication order: the service marks the round published first (one transaction); the announcement and
+one thread per table follow; whatever Discord refused (missing permissions) is reported to the organizer
+and ``/round publish`` on the published round retries only what is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from datetime import datetime
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import ROME, actor_of, embed, locale_of, safe, send, tr
+from bot.cogs.registration import tournament_autocomplete
+from bot.services.rounds import AdjustmentView, PublishJob, RoundView, TableView
+from renderer.models import Seat as SeatCard
+from renderer.models import TableCard, TablesData
+from renderer.tables import render_tables_pages
+
+log = logging.getLogger(__name__)
+
+TEXT_BUDGET = 3600  # characters of an embed description we allow ourselves (Discord max 4096)
+CONTENT_BUDGET = 1900  # of a message's content (Discord max 2000)
+MAX_IMAGES = 10  # attachments per message
+PLAYER_MENTIONS = discord.AllowedMentions(users=True, everyone=False, roles=False)
+THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 1440
+PERMISSION_FAILURES = ("channel", "announcement:forbidden", "threads:forbidden", "threads:unsupported")
+
+
+def round_label(interaction: discord.Interaction[Any], view: RoundView) -> str:
+    if view.kind == "semifinal":
+        return tr(interaction, "round.kind.semifinal")
+    if view.kind == "final":
+        return tr(interaction, "round.kind.final")
+    return tr(interaction, "round.kind.qualifying", number=view.number)
+
+
+def _date(view: RoundView, now: datetime) -> str:
+    when = view.scheduled_start or view.published_at or now
+    return when.astimezone(ROME).date().isoformat()
+
+
+def tables_data(view: RoundView, *, now: datetime) -> TablesData:
+    cards = tuple(
+        TableCard(number=t.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in t.seats))
+        for t in view.tables
+        if t.seats
+    )
+    return TablesData(
+        tournament=view.tournament_name,
+        round=view.number,
+        date=_date(view, now),
+        tables=cards,
+        seed=view.seed,
+        optimal=view.report.provably_optimal if view.report else None,
+    )
+
+
+async def table_images(view: RoundView, locale: str, *, now: datetime) -> list[discord.File]:
+    """The table cards as PNG pages, rendered off the event loop."""
+    if not any(t.seats for t in view.tables):
+        return []
+    pages = await asyncio.to_thread(render_tables_pages, tables_data(view, now=now), locale=locale)
+    return [
+        discord.File(io.BytesIO(png), filename=f"tavoli-{view.number}-{i}.png")
+        for i, png in enumerate(pages[:MAX_IMAGES], start=1)
+    ]
+
+
+def _seat_text(seat: Any, *, mention: bool) -> str:
+    if mention and seat.user_id:
+        return f"<@{seat.user_id}>"
+    club = f" ({safe(seat.club)})" if seat.club else ""
+    return f"{safe(seat.name)}{club}"
+
+
+def tables_text(interaction: discord.Interaction[Any], view: RoundView, *, budget: int = TEXT_BUDGET) -> str:
+    lines: list[str] = []
+    used = 0
+    for i, table in enumerate(view.tables):
+        seats = ", ".join(_seat_text(s, mention=False) for s in table.seats)
+        group = f" · {tr(interaction, f'round.group.{table.group}')}" if table.group else ""
+        line = f"**{tr(interaction, 'round.table', number=table.number)}**{group} — {seats}"
+        if used + len(line) + 1 > budget:
+            lines.append(tr(interaction, "round.more_tables", count=len(view.tables) - i))
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines) or tr(interaction, "round.no_tables")
+
+
+def report_text(interaction: discord.Interaction[Any], view: RoundView) -> str:
+    report = view.report
+    lines: list[str] = []
+    if report is not None:
+        for c in report.criteria:
+            lines.append(
+                tr(
+                    interaction,
+                    "round.criterion_line",
+                    criterion=tr(interaction, f"round.criterion.{c.name}"),
+                    value=c.value,
+                    bound=c.lower_bound,
+                )
+            )
+        lines.append(tr(interaction, "round.optimal" if report.provably_optimal else "round.not_optimal"))
+        if report.adjustments:
+            lines.append(tr(interaction, "round.adjusted", count=report.adjustments))
+    if view.seed is not None:
+        lines.append(tr(interaction, "round.seed", seed=view.seed))
+    if view.direct_finalists:
+        names = ", ".join(safe(n) for n in view.direct_finalists)
+        lines.append(tr(interaction, "round.direct_finalists", names=names))
+    for seat in view.final_seats:
+        lines.append(
+            tr(
+                interaction,
+                f"round.source.{seat.source}",
+                name=safe(seat.name),
+                table=seat.semifinal_table or "-",
+                place=seat.semifinal_place or "-",
+                replaces=seat.replaces_table or "-",
+            )
+        )
+    if view.declined:
+        lines.append(tr(interaction, "round.declined", names=", ".join(safe(n) for n in view.declined)))
+    if view.unfilled:
+        lines.append(tr(interaction, "round.unfilled", count=view.unfilled))
+    return "\n".join(lines)
+
+
+async def player_autocomplete(
+    interaction: discord.Interaction[StewardBot], current: str
+) -> list[app_commands.Choice[str]]:
+    tournament = getattr(interaction.namespace, "tournament", None)
+    if interaction.guild_id is None or not tournament:
+        return []
+    try:
+        listing = await interaction.client.services.registrations.list_players(
+            interaction.guild_id, tournament=str(tournament)
+        )
+    except Exception:  # autocomplete must never fail loudly: no suggestions instead
+        return []
+    needle = current.strip().lower()
+    names = [p.display_name for p in listing.players if needle in p.display_name.lower()]
+    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names[:25]]
+
+
+class RoundCog(commands.Cog):
+    round = app_commands.Group(name="round", description="Table draws of the rounds", guild_only=True)
+    finals = app_commands.Group(name="finals", description="Semifinals and final", guild_only=True)
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------------------------------ replies
+
+    async def _preview(
+        self, interaction: discord.Interaction[StewardBot], view: RoundView, title_key: str, extra: str = ""
+    ) -> None:
+        """The organizer's ephemeral preview: image, report (criteria, bound, optimality, seed) and tables."""
+        label = round_label(interaction, view)
+        title = tr(interaction, title_key, round=label, tournament=safe(view.tournament_name))
+        parts = [p for p in (extra, report_text(interaction, view)) if p]
+        budget = TEXT_BUDGET - sum(len(p) + 2 for p in parts)
+        parts.append(tables_text(interaction, view, budget=max(budget, 200)))
+        if view.status == "drawn":
+            parts.append(tr(interaction, "round.next_steps"))
+        card = embed(title, "\n\n".join(parts))
+        files = await table_images(view, locale_of(interaction), now=self.bot.services.clock())
+        kwargs: dict[str, Any] = {"embed": card, "ephemeral": True}
+        if files:
+            kwargs["files"] = files
+        await interaction.followup.send(**kwargs)
+
+    # -------------------------------------------------------------------------------------------- draw
+
+    @round.command(name="draw")
+    @app_commands.describe(tournament="The tournament", number="Round number (default: the next round)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def draw(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        number: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        """Draw the tables of the next round and preview them (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.draw(actor, tournament=tournament, number=number)
+        await self._preview(interaction, view, "round.drawn.title")
+
+    @round.command(name="redraw")
+    @app_commands.describe(tournament="The tournament")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def redraw(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+    ) -> None:
+        """Draw the unpublished round again with a new seed (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.redraw(actor, tournament=tournament)
+        await self._preview(interaction, view, "round.redrawn.title")
+
+    async def _adjusted(self, interaction: discord.Interaction[StewardBot], adj: AdjustmentView) -> None:
+        lines = [
+            tr(
+                interaction,
+                "round.cost_line",
+                criterion=tr(interaction, f"round.criterion.{name}"),
+                before=adj.before[name],
+                after=adj.after[name],
+            )
+            for name in adj.after
+        ]
+        if adj.worse:
+            lines.append(tr(interaction, "round.cost_worse"))
+        head = tr(
+            interaction,
+            "round.adjust.done",
+            players=", ".join(safe(p) for p in adj.players),
+            tables=", ".join(str(n) for n in adj.tables),
+        )
+        await self._preview(interaction, adj.round, "round.adjust.title", head + "\n" + "\n".join(lines))
+
+    @round.command(name="swap")
+    @app_commands.describe(
+        tournament="The tournament",
+        player_a="A seated player",
+        player_b="The player to swap with",
+    )
+    @app_commands.autocomplete(
+        tournament=tournament_autocomplete, player_a=player_autocomplete, player_b=player_autocomplete
+    )
+    async def swap(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        player_a: app_commands.Range[str, 1, 64],
+        player_b: app_commands.Range[str, 1, 64],
+    ) -> None:
+        """Swap two players of the drawn round; shows what it costs (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        adj = await self.bot.services.rounds.swap(actor, tournament=tournament, a=player_a, b=player_b)
+        await self._adjusted(interaction, adj)
+
+    @round.command(name="move")
+    @app_commands.describe(
+        tournament="The tournament",
+        player="A seated player",
+        table="The table to move them to",
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
+    async def move(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        player: app_commands.Range[str, 1, 64],
+        table: app_commands.Range[int, 1, 500],
+    ) -> None:
+        """Move a player of the drawn round to another table; shows the cost (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        adj = await self.bot.services.rounds.move(actor, tournament=tournament, player=player, table=table)
+        await self._adjusted(interaction, adj)
+
+    # ----------------------------------------------------------------------------------------- publish
+
+    @round.command(name="publish")
+    @app_commands.describe(tournament="The tournament", number="Round number (default: the drawn one)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def publish(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        number: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        """Publish a drawn round: announcement, table image, a thread per table (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        job = await self.bot.services.rounds.publish(actor, tournament=tournament, number=number)
+        outcome = await self._announce(interaction, job)
+        await self.bot.services.rounds.record_publication(
+            actor,
+            round_id=job.round.round_id,
+            announcement_message_id=outcome.announcement_id if job.round.announcement_message_id is None else None,
+            thread_ids=outcome.threads,
+            failures=outcome.failures,
+        )
+        await send(interaction, outcome.summary(interaction, job), ephemeral=True)
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _announce(self, interaction: discord.Interaction[StewardBot], job: PublishJob) -> _Outcome:
+        view = job.round
+        outcome = _Outcome(announcement_id=view.announcement_message_id)
+        channel_id = job.channel_id or interaction.channel_id
+        outcome.channel_id = channel_id
+        channel: discord.abc.Messageable | None = None
+        if channel_id is not None:
+            try:
+                channel = await self._channel(channel_id)
+            except discord.HTTPException:
+                channel = None
+        if channel is None:
+            outcome.failures.append("channel")
+            return outcome
+        label = round_label(interaction, view)
+        if view.announcement_message_id is None:
+            files = await table_images(view, locale_of(interaction), now=self.bot.services.clock())
+            head = tr(interaction, "round.announce.head", round=label, tournament=safe(view.tournament_name))
+            seed = tr(interaction, "round.seed", seed=view.seed) if view.seed is not None else ""
+            foot = tr(interaction, "round.announce.foot")
+            budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
+            content = "\n".join(p for p in (head, tables_text(interaction, view, budget=budget), seed, foot) if p)
+            try:
+                message = await channel.send(content[:2000], files=files or discord.utils.MISSING)
+                outcome.announcement_id = message.id
+            except discord.Forbidden:
+                outcome.failures.append("announcement:forbidden")
+            except discord.HTTPException as exc:
+                log.warning("announcement of round %s failed: %s", view.round_id, exc)
+                outcome.failures.append("announcement:error")
+        threadable = isinstance(channel, discord.TextChannel)
+        for table in view.tables:
+            if table.thread_id is not None or not table.seats:
+                continue
+            if not threadable:
+                outcome.failures.append("threads:unsupported")
+                break
+            assert isinstance(channel, discord.TextChannel)
+            name = tr(interaction, "round.thread_name", number=table.number, round=label)[:100]
+            try:
+                thread = await channel.create_thread(
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
+            except discord.Forbidden:
+                outcome.failures.append("threads:forbidden")
+                break  # the same permission is missing for every table
+            except discord.HTTPException as exc:
+                log.warning("thread for table %s of round %s failed: %s", table.number, view.round_id, exc)
+                outcome.failures.append(f"thread:{table.number}")
+                continue
+            outcome.threads[table.number] = thread.id
+            try:
+                await thread.send(
+                    self._seat_message(interaction, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS
+                )
+            except discord.HTTPException:
+                outcome.failures.append(f"thread_message:{table.number}")
+        return outcome
+
+    @staticmethod
+    def _seat_message(interaction: discord.Interaction[Any], table: TableView, label: str) -> str:
+        players = ", ".join(_seat_text(s, mention=True) for s in table.seats)
+        return tr(interaction, "round.thread_message", number=table.number, round=label, players=players)
+
+    # ---------------------------------------------------------------------------------------- reading
+
+    @round.command(name="show")
+    @app_commands.describe(tournament="The tournament", number="Round number (default: the latest round)")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def show(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        number: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        """List the tables of a round."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        view = await self.bot.services.rounds.show(actor, tournament=tournament, number=number)
+        title = tr(
+            interaction, "round.show.title", round=round_label(interaction, view), tournament=safe(view.tournament_name)
+        )
+        card = embed(title, tables_text(interaction, view))
+        footer = [tr(interaction, f"round.status.{view.status}")]
+        if view.seed is not None:
+            footer.append(tr(interaction, "round.seed", seed=view.seed))
+        card.set_footer(text=" · ".join(footer)[:2048])
+        await send(interaction, embed=card, ephemeral=True)
+
+    # ------------------------------------------------------------------------------- semifinals/final
+
+    @finals.command(name="semifinals")
+    @app_commands.describe(
+        tournament="The tournament", tables="Number of semifinal tables (3: rank 1 goes to the final)"
+    )
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def semifinals(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        tables: app_commands.Range[int, 3, 4] | None = None,
+    ) -> None:
+        """Seed the semifinals from the standings in bands (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.seed_semifinals(actor, tournament=tournament, tables=tables)
+        await self._preview(interaction, view, "round.semifinals.title")
+
+    @finals.command(name="final")
+    @app_commands.describe(tournament="The tournament")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def final(
+        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Compose the final from the semifinal results (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.compose_final(actor, tournament=tournament)
+        await self._preview(interaction, view, "round.final.title")
+
+    @finals.command(name="decline")
+    @app_commands.describe(tournament="The tournament", player="The finalist who declines")
+    @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
+    async def decline(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: app_commands.Range[str, 1, 100],
+        player: app_commands.Range[str, 1, 64],
+    ) -> None:
+        """A finalist declines: the final is recomposed with the replacement chain (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.decline(actor, tournament=tournament, player=player)
+        await self._preview(interaction, view, "round.declined.title")
+
+    # ---------------------------------------------------------------------------------------- player
+
+    @app_commands.command(name="my-table")
+    @app_commands.guild_only()
+    @app_commands.describe(tournament="The tournament")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def my_table(
+        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Your table in the latest published round."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        mine = await self.bot.services.rounds.my_table(actor, tournament=tournament)
+        label = round_label(interaction, mine.round)
+        lines = [f"{s.position}. {safe(s.name)}" + (f" ({safe(s.club)})" if s.club else "") for s in mine.table.seats]
+        if mine.table.thread_id:
+            lines.append(tr(interaction, "round.my_table.thread", thread=f"<#{mine.table.thread_id}>"))
+        title = tr(
+            interaction,
+            "round.my_table.title",
+            number=mine.table.number,
+            round=label,
+            tournament=safe(mine.round.tournament_name),
+        )
+        await send(interaction, embed=embed(title, "\n".join(lines)), ephemeral=True)
+
+
+class _Outcome:
+    """What the Discord side of a publication achieved."""
+
+    def __init__(self, announcement_id: int | None) -> None:
+        self.announcement_id = announcement_id
+        self.channel_id: int | None = None
+        self.threads: dict[int, int] = {}
+        self.failures: list[str] = []
+
+    def summary(self, interaction: discord.Interaction[Any], job: PublishJob) -> str:
+        label = round_label(interaction, job.round)
+        key = "round.published" if job.first_time else "round.published_retry"
+        lines = [tr(interaction, key, round=label, tournament=safe(job.round.tournament_name))]
+        channel = f"<#{self.channel_id}>" if self.channel_id else "?"
+        if self.announcement_id:
+            lines.append(tr(interaction, "round.published.announcement", channel=channel))
+        done = sum(1 for t in job.round.tables if t.thread_id) + len(self.threads)
+        lines.append(tr(interaction, "round.published.threads", done=done, total=len(job.round.tables)))
+        for code in PERMISSION_FAILURES:
+            if code in self.failures:
+                lines.append(tr(interaction, f"round.publish_failed.{code.replace(':', '_')}", channel=channel))
+        others = [f for f in self.failures if f not in PERMISSION_FAILURES]
+        if others:
+            lines.append(tr(interaction, "round.publish_failed.other", count=len(others)))
+        if self.failures:
+            lines.append(tr(interaction, "round.publish_failed.retry"))
+        return "\n".join(lines)
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(RoundCog(bot))

@@ -1,0 +1,219 @@
+"""/round, /finals and /my-table through the real command tree; channel messages and threads through the
+recorded ``bot.http`` (BOT-TAB-1, BOT-TAB-2, TOUR-SF-1, TOUR-FIN-1, BOT-ROLE-1, BOT-I18N-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.app import StewardBot
+from bot.db.models import AuditLog, GameTable, Registration, RegistrationStatus, Round, Seat
+from bot.services import Services
+from bot.services.access import Actor
+from tests.helpers import Harness
+from tests.helpers_http import HttpRecorder
+from tests.services.test_rounds import report_all
+
+ORG = ("Organizzatori",)
+
+
+@pytest.fixture
+def http(bot: StewardBot, harness: Harness) -> Iterator[HttpRecorder]:
+    recorder = HttpRecorder(bot, guild_id=harness.guild.id)
+    yield recorder
+    recorder.close()
+
+
+async def rows(services: Services, model: type) -> int:
+    async with services.sessionmaker() as session:
+        return int((await session.execute(select(func.count()).select_from(model))).scalar_one())
+
+
+async def prepare(h: Harness, services: Services, n: int, *, preset: str = "risiko-ufficiali-2018") -> None:
+    await h.invoke(
+        "setup roles",
+        admin=True,
+        organizer=h.role("Organizzatori"),
+        referee=h.role("Arbitri"),
+        head_referee=h.role("Capo arbitro"),
+    )
+    sent = await h.invoke("tournament create", roles=ORG, name="Coppa", preset=preset)
+    assert "Coppa" in sent[-1].text
+    tournament = await services.tournaments.get(h.guild.id, "Coppa")
+    clubs = ("Roma", "Milano", "Torino", None)
+    async with services.sessionmaker() as session, session.begin():
+        for i in range(n):
+            session.add(
+                Registration(
+                    guild_id=h.guild.id,
+                    tournament_id=tournament.id,
+                    user_id=7000 + i,
+                    display_name=f"Giocatore {i:02d}",
+                    club=clubs[i % len(clubs)],
+                    status=RegistrationStatus.VALIDATED.value,
+                    registered_at=services.clock(),
+                )
+            )
+
+
+async def test_bot_tab_1_draw_replies_with_an_ephemeral_preview_image_and_report_in_italian(harness, services):
+    await prepare(harness, services, 18)
+    sent = await harness.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+    assert sent[0].kind == "callback" and sent[0].body["type"] == 5 and sent[0].ephemeral
+    preview = sent[-1]
+    assert preview.ephemeral and preview.files and preview.files[0].endswith(".png")
+    assert "Coppie dello stesso club" in preview.text and "limite inferiore" in preview.text
+    assert "Seme:" in preview.text and "Tavolo 1" in preview.text
+    assert "/turno pubblica" in preview.text
+    assert await rows(services, Round) == 1 and await rows(services, Seat) == 18
+
+
+async def test_bot_tab_2_swap_shows_criteria_before_and_after(harness, services):
+    await prepare(harness, services, 16)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    async with services.sessionmaker() as session:
+        seats = (await session.execute(select(Seat).order_by(Seat.table_id, Seat.position))).scalars().all()
+        names = {r.id: r.display_name for r in (await session.execute(select(Registration))).scalars().all()}
+    a = names[seats[0].registration_id]
+    b = names[seats[-1].registration_id]
+    sent = await harness.invoke("round swap", roles=ORG, locale="en-GB", tournament="Coppa", player_a=a, player_b=b)
+    assert sent[-1].ephemeral and "Same-club pairs:" in sent[-1].text and "→" in sent[-1].text
+    assert a in sent[-1].text and b in sent[-1].text
+    async with services.sessionmaker() as session:
+        n = (await session.execute(select(func.count()).where(AuditLog.action == "round.swap"))).scalar_one()
+    assert n == 1
+
+
+async def test_bot_tab_1_publish_announces_pings_each_table_in_its_thread_and_stores_thread_ids(
+    harness, services, http
+):
+    await prepare(harness, services, 9)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    sent = await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    assert sent[-1].ephemeral and "è pubblicato" in sent[-1].text and "2 su 2" in sent[-1].text
+    channel = harness.guild.channel_id
+    announcements = [
+        c for c in http.of("POST", "/channels/{channel_id}/messages") if c.path.endswith(f"{channel}/messages")
+    ]
+    assert len(announcements) == 1 and announcements[0].files and announcements[0].files[0].endswith(".png")
+    assert "Tavolo 1" in announcements[0].content and "Seme:" in announcements[0].content
+    assert announcements[0].allowed_mentions.get("parse") == []  # the announcement pings nobody
+    threads = http.of("POST", "/channels/{channel_id}/threads")
+    assert [t.body["name"] for t in threads] == ["Tavolo 1 — Turno 1", "Tavolo 2 — Turno 1"]
+    pings = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c not in announcements]
+    assert len(pings) == 2
+    for ping in pings:
+        assert ping.allowed_mentions["parse"] == ["users"]
+        assert ping.content.count("<@7") in (4, 5)
+    async with services.sessionmaker() as session:
+        rnd = (await session.execute(select(Round))).scalar_one()
+        tables = (await session.execute(select(GameTable).order_by(GameTable.number))).scalars().all()
+    assert rnd.status == "published" and rnd.announcement_message_id is not None
+    assert all(t.thread_id for t in tables)
+
+
+async def test_bot_tab_1_missing_thread_permission_is_reported_and_a_retry_completes_only_what_is_missing(
+    harness, services, http
+):
+    await prepare(harness, services, 8)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    http.fail("POST", "/channels/{channel_id}/threads", status=403, times=1)
+    sent = await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    text = sent[-1].text
+    assert sent[-1].ephemeral and "Crea discussioni pubbliche" in text and "rilancia /turno pubblica" in text
+    async with services.sessionmaker() as session:
+        rnd = (await session.execute(select(Round))).scalar_one()
+        threads = (await session.execute(select(GameTable.thread_id))).scalars().all()
+    assert rnd.status == "published" and rnd.announcement_message_id is not None and threads == [None, None]
+    before = len(http.calls)
+    retry = await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    assert "era già pubblicato" in retry[-1].text and "2 su 2" in retry[-1].text
+    new = http.calls[before:]
+    assert sum(1 for c in new if c.route == "/channels/{channel_id}/threads") == 2
+    assert sum(1 for c in new if c.files) == 0  # no second announcement
+    async with services.sessionmaker() as session:
+        assert all((await session.execute(select(GameTable.thread_id))).scalars().all())
+
+
+async def test_bot_tab_1_a_forbidden_announcement_channel_is_explained(harness, services, http):
+    await prepare(harness, services, 8)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    http.fail("POST", "/channels/{channel_id}/messages", status=403)
+    http.fail("POST", "/channels/{channel_id}/threads", status=403)
+    sent = await harness.invoke("round publish", roles=ORG, locale="en-US", tournament="Coppa")
+    assert "may not post" in sent[-1].text and "run /round publish again" in sent[-1].text
+    async with services.sessionmaker() as session:
+        rnd = (await session.execute(select(Round))).scalar_one()
+    assert rnd.status == "published" and rnd.announcement_message_id is None
+
+
+async def test_my_table_shows_the_player_their_table_and_thread(harness, services, http):
+    await prepare(harness, services, 8)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+    sent = await harness.invoke("my-table", user_id=7003, locale="it", tournament="Coppa")
+    assert sent[-1].ephemeral and "Tavolo" in sent[-1].text and "Giocatore 03" in sent[-1].text
+    assert "Discussione del tavolo: <#" in sent[-1].text
+    shown = await harness.invoke("round show", user_id=7003, locale="it", tournament="Coppa")
+    assert "Giocatore 03" in shown[-1].text and "pubblicato" in shown[-1].text
+
+
+async def test_bot_role_1_a_player_cannot_draw_and_is_told_the_role(harness, services):
+    await prepare(harness, services, 8)
+    sent = await harness.invoke("round draw", locale="it", tournament="Coppa")
+    assert sent[-1].ephemeral and "Organizzatore" in sent[-1].text
+    assert await rows(services, Round) == 0
+
+
+async def test_bad_input_gets_a_localised_line_and_changes_nothing(harness, services):
+    await prepare(harness, services, 3)
+    cases = [
+        ("round draw", {"tournament": "Inesistente"}, "Nessun torneo chiamato"),
+        ("round draw", {"tournament": "Coppa"}, "Troppo pochi giocatori"),
+        ("round publish", {"tournament": "Coppa"}, "non ha ancora turni"),
+        ("round swap", {"tournament": "Coppa", "player_a": "A", "player_b": "B"}, "non ha ancora turni"),
+        ("finals final", {"tournament": "Coppa"}, "non ha ancora semifinali"),
+    ]
+    for path, options, expected in cases:
+        sent = await harness.invoke(path, roles=ORG, locale="it", **options)
+        assert sent[-1].ephemeral, path
+        assert expected in sent[-1].text, (path, sent[-1].text)
+        assert "Traceback" not in sent[-1].text
+    assert await rows(services, Round) == 0 and await rows(services, GameTable) == 0
+
+
+async def test_bad_input_swapping_an_unseated_player_and_showing_an_unpublished_round(harness, services):
+    await prepare(harness, services, 8)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    async with services.sessionmaker() as session:
+        before = (await session.execute(select(Seat.registration_id, Seat.table_id))).all()
+    sent = await harness.invoke(
+        "round swap", roles=ORG, locale="it", tournament="Coppa", player_a="Giocatore 00", player_b="Fantasma"
+    )
+    assert "«Fantasma» non siede a nessun tavolo" in sent[-1].text
+    sent = await harness.invoke("round show", user_id=7001, locale="it", tournament="Coppa")
+    assert "non è ancora stato pubblicato" in sent[-1].text
+    async with services.sessionmaker() as session:
+        assert (await session.execute(select(Seat.registration_id, Seat.table_id))).all() == before
+
+
+async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_tree(harness, services, http):
+    await prepare(harness, services, 20)
+    for number in (1, 2):
+        await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+        await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+        await report_all(services, number, guild_id=harness.guild.id)
+    sent = await harness.invoke("finals semifinals", roles=ORG, locale="it", tournament="Coppa", tables=3)
+    assert sent[-1].ephemeral and "Semifinali" in sent[-1].text and "In finale direttamente" in sent[-1].text
+    assert sent[-1].files
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+    await report_all(services, 3, guild_id=harness.guild.id)
+    sent = await harness.invoke("finals final", roles=ORG, locale="it", tournament="Coppa")
+    assert "finalista diretto" in sent[-1].text and sent[-1].text.count("vincitore della semifinale") == 3
+    admin = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
+    semi = await services.rounds.show(admin, tournament="Coppa", number=3)
+    winner = semi.tables[0].seats[0].name
+    sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner)
+    assert "Hanno rinunciato" in sent[-1].text and "al posto del vincitore" in sent[-1].text

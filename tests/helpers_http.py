@@ -1,0 +1,151 @@
+"""Record what the bot sends through ``bot.http`` (channel messages, threads) and answer with plausible payloads.
+
+Interaction replies go through discord.py's webhook adapter (``tests.helpers.Harness`` records those); messages a
+cog posts in a channel and the threads it creates go through ``HTTPClient.request(route, ...)`` instead. This
+recorder replaces that one method on a bot's ``HTTPClient``: every request is kept as an ``HttpCall`` (method,
+path, JSON body or multipart payload and file names) and gets the JSON Discord would answer, so the real
+discord.py objects (``Message``, ``Thread``) are built from it. ``fail(...)`` makes matching requests raise
+``discord.Forbidden`` (or another ``HTTPException``) to test missing permissions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from tests.helpers import APP_ID, snowflake
+
+_thread_numbers = itertools.count(1)
+
+
+@dataclass
+class HttpCall:
+    method: str
+    path: str  # the formatted path after /api/v10, e.g. /channels/123/messages
+    route: str  # the route template, e.g. /channels/{channel_id}/messages
+    body: dict[str, Any]
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def content(self) -> str:
+        return str(self.body.get("content") or "")
+
+    @property
+    def allowed_mentions(self) -> dict[str, Any]:
+        return dict(self.body.get("allowed_mentions") or {})
+
+
+class _Response:
+    """Just what ``discord.HTTPException`` reads from an aiohttp response."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        self.status = status
+        self.reason = reason
+
+
+@dataclass
+class _Failure:
+    method: str
+    route: str
+    status: int
+    times: int | None  # None: always
+
+
+class HttpRecorder:
+    def __init__(self, bot: discord.Client, *, guild_id: int) -> None:
+        self.bot = bot
+        self.guild_id = guild_id
+        self.calls: list[HttpCall] = []
+        self._failures: list[_Failure] = []
+        self._original = bot.http.request
+        bot.http.request = self.request  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        self.bot.http.request = self._original  # type: ignore[method-assign]
+
+    def fail(self, method: str, route: str, *, status: int = 403, times: int | None = None) -> None:
+        """Make requests to ``route`` (template, e.g. "/channels/{channel_id}/threads") fail with ``status``."""
+        self._failures.append(_Failure(method, route, status, times))
+
+    def of(self, method: str, route: str) -> list[HttpCall]:
+        return [c for c in self.calls if c.method == method and c.route == route]
+
+    async def request(self, route: discord.http.Route, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+        body: dict[str, Any] = dict(kwargs.get("json") or {})
+        names: list[str] = []
+        for part in form or []:
+            if part.get("name") == "payload_json":
+                body = json.loads(part["value"])
+        for f in files or []:
+            names.append(f.filename)
+        path = route.url.removeprefix(discord.http.Route.BASE)
+        self.calls.append(HttpCall(route.method, path, route.path, body, names))
+        for failure in self._failures:
+            if failure.method == route.method and failure.route == route.path and failure.times != 0:
+                if failure.times is not None:
+                    failure.times -= 1
+                message = {"code": 50013, "message": "Missing Permissions"} if failure.status == 403 else "failed"
+                if failure.status == 403:
+                    raise discord.Forbidden(_Response(403, "Forbidden"), message)  # type: ignore[arg-type]
+                if failure.status == 404:
+                    raise discord.NotFound(_Response(404, "Not Found"), message)  # type: ignore[arg-type]
+                raise discord.HTTPException(_Response(failure.status, "Error"), message)  # type: ignore[arg-type]
+        return self._answer(route, body, names)
+
+    def _answer(self, route: discord.http.Route, body: dict[str, Any], files: list[str]) -> Any:
+        channel_id = int(route.channel_id) if route.channel_id is not None else 0
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            return {
+                "id": str(snowflake()),
+                "channel_id": str(channel_id),
+                "guild_id": str(self.guild_id),
+                "type": 0,
+                "content": body.get("content") or "",
+                "author": {"id": str(APP_ID), "username": "steward", "discriminator": "0", "avatar": None, "bot": True},
+                "attachments": [
+                    {
+                        "id": str(snowflake()),
+                        "filename": name,
+                        "size": 1,
+                        "url": "https://x/a",
+                        "proxy_url": "https://x/a",
+                    }
+                    for name in files
+                ],
+                "embeds": body.get("embeds") or [],
+                "mentions": [],
+                "mention_roles": [],
+                "mention_everyone": False,
+                "pinned": False,
+                "tts": False,
+                "timestamp": "2026-11-22T18:00:00+00:00",
+                "edited_timestamp": None,
+                "flags": 0,
+                "components": [],
+            }
+        if route.method == "POST" and route.path == "/channels/{channel_id}/threads":
+            return {
+                "id": str(snowflake()),
+                "guild_id": str(self.guild_id),
+                "parent_id": str(channel_id),
+                "owner_id": str(APP_ID),
+                "name": body.get("name", f"thread {next(_thread_numbers)}"),
+                "type": body.get("type", 11),
+                "last_message_id": None,
+                "message_count": 0,
+                "member_count": 1,
+                "rate_limit_per_user": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                    "archive_timestamp": "2026-11-22T18:00:00+00:00",
+                    "locked": False,
+                },
+            }
+        if route.method == "GET" and route.path == "/channels/{channel_id}":
+            return {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id), "name": "annunci", "position": 1}
+        return {}
