@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,18 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 _ALIASES = {alias: column for column, aliases in COLUMNS.items() for alias in aliases}
 EXPORT_HEADER = ("nome", "club", "squadra", "famiglia", "discord id", "stato")
+# A cell starting with = + - @ is a formula to a spreadsheet: the export quotes it with a leading apostrophe
+# (shown as text, never run) and the import removes exactly that apostrophe, so the pair stays a round trip.
+_FORMULA = re.compile(r"'*[=+\-@]")
+_QUOTED_FORMULA = re.compile(r"'+[=+\-@]")
+
+
+def _defuse(text: str) -> str:
+    return "'" + text if _FORMULA.match(text) else text
+
+
+def _restore(text: str) -> str:
+    return text[1:] if _QUOTED_FORMULA.match(text) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +76,7 @@ def _norm_header(text: str) -> str:
 def _clean(value: str | None) -> str | None:
     if value is None:
         return None
-    text = " ".join(value.split())
+    text = _restore(" ".join(value.split()))
     return text or None
 
 
@@ -178,7 +191,6 @@ def serialise_players_csv(players: Iterable[CsvPlayer], statuses: Iterable[str] 
     status_list = list(statuses) if statuses is not None else None
     for i, p in enumerate(players):
         status = status_list[i] if status_list is not None else ""
-        writer.writerow(
-            [p.name, p.club or "", p.team or "", p.family or "", "" if p.user_id is None else str(p.user_id), status]
-        )
+        cells = [p.name, p.club or "", p.team or "", p.family or ""]
+        writer.writerow([*(_defuse(c) for c in cells), "" if p.user_id is None else str(p.user_id), status])
     return ("\ufeff" + out.getvalue()).encode("utf-8")

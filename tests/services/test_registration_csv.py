@@ -111,6 +111,14 @@ def test_bot_reg_1_export_then_import_gives_back_the_same_players(roster: list[C
     ]
 
 
+def test_bot_reg_1_export_never_hands_a_spreadsheet_a_formula():
+    data = serialise_players_csv([CsvPlayer("=HYPERLINK(1)", "+39 club", "'-x", "@team")])
+    row = data.decode("utf-8-sig").splitlines()[1]
+    assert row == "'=HYPERLINK(1);'+39 club;''-x;'@team;;"
+    back = parse_players_csv(data).players[0]
+    assert (back.name, back.club, back.team, back.family) == ("=HYPERLINK(1)", "+39 club", "'-x", "@team")
+
+
 async def count(services: Services) -> int:
     async with services.sessionmaker() as session:
         return int((await session.execute(select(func.count()).select_from(Registration))).scalar_one())
