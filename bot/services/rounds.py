@@ -43,7 +43,6 @@ from bot.db.models import (
     RoundKind,
     RoundStatus,
     Seat,
-    SeatOutcome,
     Tournament,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
@@ -53,9 +52,9 @@ from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate, mo
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
 from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
 from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
-from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services.standings import StandingsService
 
 SEED_BITS = 48  # seeds fit a BigInteger and stay short enough to read out loud
 
@@ -862,11 +861,11 @@ class RoundService(BaseService):
     # ---------------------------------------------------------------------------------------- standings
 
     async def _qualifying_ranking(self, session: AsyncSession, t: Tournament, rules: TournamentRules) -> list[int]:
-        """Standings over the qualifying rounds' stored TableResults, active players best first.
+        """The standings after the qualifying rounds (ARB art. 5: semifinals and the final's recoveries use
+        them), active players best first; refused while a published qualifying table has no result.
 
-        The engine's ``compute_standings`` does the arithmetic and tie-breaks; part C's standings service
-        covers every round, whereas semifinals and the final need the standings after the qualifying games
-        only (ARB art. 5), so this reads the same rows restricted to those rounds.
+        The ranking itself is part C's ``StandingsService.compute`` (the tournament engine's standings with
+        the preset's tie-breakers over the stored TableResults of the qualifying rounds).
         """
         assert t.id is not None
         rounds = [
@@ -874,61 +873,21 @@ class RoundService(BaseService):
             for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
             if r.kind == RoundKind.QUALIFYING.value and _closed_or_published(r) and r.id
         ]
-        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
+        if not rounds:
+            raise Conflict("error.round_no_results", tournament=t.name)
+        by_round, _ = await self._tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
         tables = [gt for r in rounds for gt in by_round.get(r.id or 0, [])]
         results = await repo.list_results_for_tables(
             session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
         )
+        reported = {res.table_id for res in results if res.table_rank is not None}
         missing = [
-            f"{r.number}/{gt.number}"
-            for r in rounds
-            for gt in by_round.get(r.id or 0, [])
-            if not any(res.table_id == gt.id and res.table_rank is not None for res in results)
+            f"{r.number}/{gt.number}" for r in rounds for gt in by_round.get(r.id or 0, []) if gt.id not in reported
         ]
-        if not rounds:
-            raise Conflict("error.round_no_results", tournament=t.name)
         if missing:
             raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
-        number_of = {r.id: r.number for r in rounds}
-        by_gt: dict[int, list[Any]] = defaultdict(list)
-        for res in results:
-            by_gt[res.table_id].append(res)
-        games: list[GameResult] = []
-        deductions: list[Deduction] = []
-        status_map = {
-            SeatOutcome.PLAYED.value: EntryStatus.PLAYED,
-            SeatOutcome.WITHDRAWN.value: EntryStatus.FORFEIT,
-            SeatOutcome.FORFEIT.value: EntryStatus.FORFEIT,
-            SeatOutcome.DISQUALIFIED.value: EntryStatus.DISQUALIFIED,
-        }
-        for gt in tables:
-            entries = []
-            for res in by_gt.get(gt.id or 0, []):
-                entries.append(
-                    TableEntry(
-                        res.registration_id,
-                        res.table_rank or 99,
-                        float(res.tournament_points or 0.0),
-                        res.table_points,
-                        status_map.get(res.outcome, EntryStatus.PLAYED),
-                    )
-                )
-                if res.points_adjustment:
-                    deductions.append(Deduction(res.registration_id, -res.points_adjustment, "adjustment"))
-            games.append(GameResult(number_of[gt.round_id], gt.number, tuple(entries)))
-        seated = sorted({s.registration_id for seats in by_table.values() for s in seats})
-        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=seated)
-        standings = compute_standings(
-            games,
-            players=seated,
-            tie_breakers=rules.tie_breakers,
-            deductions=deductions,
-            withdrawn={i for i, r in regs.items() if r.status == RegistrationStatus.WITHDRAWN.value},
-            disqualified={i for i, r in regs.items() if r.status == RegistrationStatus.DISQUALIFIED.value},
-            withdrawal_deduction=rules.withdrawal_deduction,
-        )
-        active = [int(row.player) for row in standings.rows if row.standing.value == "active"]
-        return active
+        view = await StandingsService(self._sessionmaker, self._clock).compute(t.guild_id, t.name)
+        return [line.player_id for line in view.lines if line.standing == "active"]
 
     async def ranking(self, guild_id: int, *, tournament: str) -> list[int]:
         """Registration ids of the active players, best first, by the standings after the qualifying rounds."""
