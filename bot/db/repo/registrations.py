@@ -22,6 +22,16 @@ from bot.db.models import (
     TableResult,
 )
 
+__all__ = [
+    "checkin_current_round",
+    "checkin_get",
+    "first_waitlisted_registration",
+    "get_registration_by_id",
+    "registration_counts",
+    "registration_is_referenced",
+    "registration_rounds",
+]
+
 
 async def get_registration_by_id(
     *, session: AsyncSession, guild_id: int, tournament_id: int, registration_id: int
@@ -109,10 +119,3 @@ async def checkin_get(*, session: AsyncSession, guild_id: int, round_id: int, re
         )
     )
     return result.scalar_one_or_none()
-
-
-async def checkin_list_for_round(*, session: AsyncSession, guild_id: int, round_id: int) -> Sequence[CheckIn]:
-    result = await session.execute(
-        select(CheckIn).where(CheckIn.guild_id == guild_id, CheckIn.round_id == round_id).order_by(col(CheckIn.id))
-    )
-    return result.scalars().all()
