@@ -18,9 +18,14 @@ from typing import TextIO
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
-from bot.i18n import render_error, t
+from bot.i18n import format_number, render_error, t
 from bot.services import Services
 from bot.services.access import Actor
+from bot.services.reports import TableRef
+from bot.services.rounds import RoundView, SeatView
+from renderer import render_tables
+from renderer.models import Seat as RenderSeat
+from renderer.models import TableCard, TablesData
 
 DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
@@ -62,6 +67,11 @@ FIRST_NAMES = [
     "Čeněk",
     "Zoë",
     "Niccolò",
+    "Gianni",
+    "Irene",
+    "Marco",
+    "Sara",
+    "Franco",
 ]
 CLUBS = ("Carrarmatini Roma", "Dadi Tratti Milano", "RisiKo Club Napoli", "Armate Torino", "Lupi di Bologna")
 
@@ -72,7 +82,7 @@ def demo_players(count: int, rng: random.Random) -> list[tuple[str, str | None]]
     return [(name, rng.choices(CLUBS, weights)[0] if rng.random() > 0.1 else None) for name in names]
 
 
-async def _run(db_url: str, out: TextIO, locale: str, players: int) -> None:
+async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: Path) -> None:
     engine = make_engine(db_url)
     services = Services(make_sessionmaker(engine))
     rng = random.Random(DEMO_SEED)
@@ -129,8 +139,135 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int) -> None:
             clubs=len(clubs),
             waitlisted=listing.counts.get("waitlisted", 0),
         )
+        await _play(services, tournament.name, organizer, rng, out, locale, output_dir)
     finally:
         await engine.dispose()
+
+
+REFEREE = Actor(guild_id=DEMO_GUILD, user_id=3, display_name="Arbitro", role_ids=frozenset({ROLE_REFEREE}))
+
+
+def _player(seat: SeatView) -> Actor:
+    assert seat.user_id is not None
+    return Actor(guild_id=DEMO_GUILD, user_id=seat.user_id, display_name=seat.name)
+
+
+async def _report_round(services: Services, view: RoundView, rng: random.Random, out: TextIO, locale: str) -> int:
+    """Simulated referti: the first player enters table points (distinct, seeded), everyone signs, a referee
+    countersigns and the table locks (BOT-RES-1). Returns the number of locked tables."""
+    locked = 0
+    for table in view.tables:
+        players = table.seats
+        points = rng.sample(range(8, 121), len(players))
+        values = {s.registration_id: str(p) for s, p in zip(players, points, strict=True)}
+        entered = await services.reports.enter_points(
+            _player(players[0]), TableRef(view.tournament_name, table.number, view.number), values
+        )
+        for seat in players:
+            await services.reports.sign(_player(seat), entered.table_id)
+        report = await services.reports.countersign(REFEREE, entered.table_id)
+        locked += int(report.locked)
+        winner = report.ranking[0]
+        out.write(
+            "  "
+            + t(
+                "demo.play.table",
+                locale,
+                table=table.number,
+                winner=winner.name,
+                table_points=float(winner.table_points or 0),
+                points=float(winner.tournament_points or 0),
+            )
+            + "\n"
+        )
+    return locked
+
+
+def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
+    data = TablesData(
+        tournament=view.tournament_name,
+        round=view.number,
+        date=date,
+        tables=tuple(
+            TableCard(number=tb.number, seats=tuple(RenderSeat(name=s.name, club=s.club) for s in tb.seats))
+            for tb in view.tables
+        ),
+        seed=view.seed,
+        optimal=view.report.provably_optimal if view.report else None,
+    )
+    return render_tables(data, locale=locale)
+
+
+async def _play(
+    services: Services,
+    name: str,
+    organizer: Actor,
+    rng: random.Random,
+    out: TextIO,
+    locale: str,
+    output_dir: Path,
+) -> None:
+    """Two qualifying rounds, semifinals and a final through the same services a Discord user triggers;
+    table and standings images written to ``output_dir``."""
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
+    date = services.clock().date().isoformat()
+    files: list[Path] = []
+
+    def write(filename: str, data: bytes) -> None:
+        path = output_dir / filename
+        path.write_bytes(data)
+        files.append(path)
+
+    validation = await services.tournaments.validate(organizer, name)
+    say("demo.play.validated", count=validation.validated)
+    locked = 0
+    tables = 0
+    for number in (1, 2):
+        drawn = await services.rounds.draw(organizer, tournament=name)
+        published = (await services.rounds.publish(organizer, tournament=name, number=drawn.number)).round
+        say("demo.play.round", number=published.number, tables=len(published.tables), seed=published.seed or 0)
+        write(f"round-{number}-tables.png", await asyncio.to_thread(_tables_png, published, date, locale))
+        locked += await _report_round(services, published, rng, out, locale)
+        tables += len(published.tables)
+    image = await services.standings.image(DEMO_GUILD, name, locale=locale)
+    for page, data in enumerate(image.pages, start=1):
+        write(f"standings-{page}.png", data)
+    write("standings.csv", await services.standings.export_csv(DEMO_GUILD, name, locale=locale))
+    standings = image.view
+    say("demo.play.standings", rounds=standings.rounds)
+    for line in standings.lines[:8]:
+        out.write(f"  {line.rank:>2}. {line.name:<12} {format_number(line.points, locale):>6}\n")
+    for decision in standings.explanations[:3]:
+        names = ", ".join(decision.names)
+        if decision.resolved and decision.tie_breaker:
+            criterion = t(f"standings.tiebreaker.{decision.tie_breaker}", locale)
+            values = ", ".join(f"{n} {v}" for n, v in decision.values)
+            out.write(
+                "  " + t("standings.tie.resolved", locale, names=names, criterion=criterion, values=values) + "\n"
+            )
+        else:
+            out.write("  " + t("standings.tie.shared", locale, names=names) + "\n")
+    semis = await services.rounds.seed_semifinals(organizer, tournament=name)
+    semis = (await services.rounds.publish(organizer, tournament=name, number=semis.number)).round
+    say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
+    write("semifinals-tables.png", await asyncio.to_thread(_tables_png, semis, date, locale))
+    locked += await _report_round(services, semis, rng, out, locale)
+    tables += len(semis.tables)
+    final = await services.rounds.compose_final(organizer, tournament=name)
+    final = (await services.rounds.publish(organizer, tournament=name, number=final.number)).round
+    say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
+    write("final-table.png", await asyncio.to_thread(_tables_png, final, date, locale))
+    locked += await _report_round(services, final, rng, out, locale)
+    tables += len(final.tables)
+    final_report = await services.reports.lookup(REFEREE, TableRef(name, final.tables[0].number, final.number))
+    champion = final_report.ranking[0]
+    say("demo.play.champion", name=champion.name)
+    say("demo.play.summary", tables=tables, locked=locked, files=len(files), folder=str(output_dir))
+    for path in files:
+        out.write(f"  {path.name} ({path.stat().st_size} B)\n")
 
 
 def run_demo(
@@ -138,17 +275,18 @@ def run_demo(
     output_dir: str = "demo-output",
     keep_database: bool = False,
     locale: str = "en",
-    players: int = 31,
+    players: int = 38,
     out: TextIO | None = None,
 ) -> int:
     out = out or sys.stdout
+    Path(output_dir).mkdir(parents=True, exist_ok=True)
     workdir = Path(tempfile.mkdtemp(prefix="steward-demo-"))
     db_path = workdir / "demo.db"
     db_url = f"sqlite+aiosqlite:///{db_path}"
     try:
         upgrade_to_head(db_url)
         out.write(t("demo.database", locale, path=str(db_path)) + "\n")
-        asyncio.run(_run(db_url, out, locale, players))
+        asyncio.run(_run(db_url, out, locale, players, Path(output_dir)))
     finally:
         if keep_database:
             out.write(t("demo.kept", locale, path=str(db_path)) + "\n")

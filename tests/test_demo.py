@@ -1,0 +1,51 @@
+"""``steward demo`` end to end on a temporary folder: registration, two rounds, signed reports, semifinals,
+final, standings and images (BOT-RES-1, BOT-STD-1, BOT-IMG-1, BOT-I18N-1)."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+from pathlib import Path
+
+import pytest
+
+from bot.demo import run_demo
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(PNG) and data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+@pytest.mark.parametrize(("locale", "done", "winner"), [("it", "referti firmati da tutti", "Vincitore del torneo")])
+def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
+    tmp_path: Path, locale: str, done: str, winner: str
+):
+    out = io.StringIO()
+    assert run_demo(output_dir=str(tmp_path), locale=locale, out=out) == 0
+    text = out.getvalue()
+    assert "37 giocatori iscritti da 5 club, 1 in lista d'attesa" in text
+    assert "Turno 1: 9 tavoli" in text and "Turno 2: 9 tavoli" in text  # 37 = 8 tables of 4 + 1 of 5
+    assert "Semifinali: 4 tavoli" in text and "Finale:" in text and winner in text
+    m = re.search(r"Fatto: (\d+) referti firmati da tutti, (\d+) tavoli bloccati", text)
+    assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 9 + 9 + 4 + 1
+    assert done in text and "Traceback" not in text
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for name in ("round-1-tables.png", "round-2-tables.png", "standings-1.png", "semifinals-tables.png"):
+        width, height = png_size(files[name])
+        assert width >= 600 and height >= 300, name
+    assert png_size(files["final-table.png"])[0] >= 600
+    assert files["standings.csv"].startswith(b"\xef\xbb\xbf")
+    assert all(len(data) < 10 * 1024 * 1024 for data in files.values())  # each fits Discord's attachment limit
+
+
+def test_the_demo_summary_is_in_english_too(tmp_path: Path):
+    out = io.StringIO()
+    run_demo(output_dir=str(tmp_path), locale="en", out=out)
+    text = out.getvalue()
+    assert "Tournament winner:" in text and "reports signed by everyone" in text
+    assert "Standings after 2 rounds" in text
