@@ -32,6 +32,7 @@ class Problem:
     allowed: list[frozenset[int] | None]  # tables a player may sit at in the exact search (None: any)
     unique: list[bool]  # at most one player of this player's class per table (cinquisti, NP teams)
     groups: list[tuple[int, list[int]]]  # (weight, members) clique groups for the exact bound
+    group_repeat: list[bool]  # True for the previous round's tables (repeat-pair cliques)
 
 
 @dataclass(slots=True)
@@ -252,33 +253,82 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
     nodes = 0
     aborted = False
 
+    def spread(g: int, room: list[int]) -> int:
+        """Fewest pairs when group ``g``'s unplaced members fill ``room`` as evenly as possible."""
+        k = counts[g][:]
+        add = 0
+        for _ in range(remaining[g]):
+            bt = -1
+            bk = INF
+            for t in range(t_count):
+                if room[t] > 0 and k[t] < bk:
+                    bk = k[t]
+                    bt = t
+            if bt < 0:
+                break
+            add += bk
+            k[bt] += 1
+            room[bt] -= 1
+        return add
+
+    big_tables = [t for t in range(t_count) if big[t]]
+    repeat_groups = [g for g in range(len(group_w)) if p.group_repeat[g]]
+    loose_player = [seat[i] == 0 and not any(p.group_repeat[g] for g in group_of[i]) for i in range(n)]
+    loose_left = sum(loose_player)
+
     def group_bound() -> int:
+        """Clubs/winners spread anywhere, plus the larger of two bounds on repeat pairs: (a) each previous
+        table spread anywhere; (b) when repeat 5-seats are forbidden, the previous tables whose members all
+        sat at a 5-table spread over the small tables, plus the pigeonhole at each big table among the
+        others (disjoint sets of pairs, so the two parts add up)."""
+        forbid = best_cost < seat_min
         total = 0
+        rep_a = 0
         for g, w in enumerate(group_w):
-            r = remaining[g]
-            if r == 0:
+            if remaining[g] == 0:
                 continue
-            k = counts[g][:]
             room = free[:]
-            if free_left[g] == 0 and best_cost < seat_min:
-                for t in range(t_count):
-                    if big[t]:
-                        room[t] = 0
+            if forbid and free_left[g] == 0:
+                for t in big_tables:
+                    room[t] = 0
+            v = spread(g, room) * w
+            if p.group_repeat[g]:
+                rep_a += v
+            else:
+                total += v
+        if not forbid or not big_tables or not repeat_groups:
+            return total + rep_a
+        rep_b = 0
+        for g in repeat_groups:
+            if remaining[g] and free_left[g] == 0:
+                room = free[:]
+                for t in big_tables:
+                    room[t] = 0
+                rep_b += spread(g, room) * group_w[g]
+        for t in big_tables:
+            f = free[t]
+            if f == 0:
+                continue
+            k = {g: counts[g][t] for g in repeat_groups if free_left[g] > 0}
+            elig = {g: free_left[g] for g in k}
+            loose = loose_left
             add = 0
-            for _ in range(r):
-                bt = -1
-                bk = INF
-                for t in range(t_count):
-                    if room[t] > 0 and k[t] < bk:
-                        bk = k[t]
-                        bt = t
-                if bt < 0:
+            w = 0
+            for _ in range(f):
+                if loose > 0:
+                    loose -= 1
+                    continue
+                if not k:
                     break
-                add += bk
-                k[bt] += 1
-                room[bt] -= 1
-            total += add * w
-        return total
+                g = min(k, key=lambda x: k[x])
+                add += k[g]
+                w = group_w[g]
+                k[g] += 1
+                elig[g] -= 1
+                if elig[g] == 0:
+                    del k[g]
+            rep_b += add * w
+        return total + max(rep_a, rep_b)
 
     rc = p.rest
 
@@ -302,7 +352,7 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
         return total
 
     def dfs(depth: int, partial: int) -> None:
-        nonlocal best_cost, best_pos, nodes, aborted
+        nonlocal best_cost, best_pos, nodes, aborted, loose_left
         if aborted:
             return
         nodes += 1
@@ -351,12 +401,16 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
                 remaining[g] -= 1
                 if seat[i] == 0:
                     free_left[g] -= 1
+            if loose_player[i]:
+                loose_left -= 1
             dfs(depth + 1, partial + d)
             for g in group_of[i]:
                 counts[g][t] -= 1
                 remaining[g] += 1
                 if seat[i] == 0:
                     free_left[g] += 1
+            if loose_player[i]:
+                loose_left += 1
             if uniq:
                 class_at[t].discard(ci)
             members[t].pop()

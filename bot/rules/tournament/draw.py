@@ -125,8 +125,9 @@ def _build(
     rest = [[0] * n for _ in range(n)]  # the non-clique part of ``cost`` (repeats, families)
     seat = [0] * n
     groups: list[tuple[int, list[int]]] = []
+    group_repeat: list[bool] = []
 
-    def add_clique(members: list[int], w: int) -> None:
+    def add_clique(members: list[int], w: int, repeat: bool = False) -> None:
         for x, a in enumerate(members):
             ra = cost[a]
             for b in members[x + 1 :]:
@@ -134,6 +135,7 @@ def _build(
                 cost[b][a] += w
         if len(members) > 1:
             groups.append((w, members))
+            group_repeat.append(repeat)
 
     def add_pairs(pairs: frozenset[frozenset[PlayerId]], w: int, cliques: Sequence[Sequence[PlayerId]] = ()) -> None:
         # previous tables are cliques of repeat pairs: bound them like clubs in the exact search
@@ -141,8 +143,8 @@ def _build(
         for table in cliques:
             members = [index[x] for x in table if x in index]
             inner = {frozenset((a, b)) for a, b in _pairs_at(table) if a in index and b in index}
-            if len(members) > 1 and inner <= pairs:
-                add_clique(members, w)
+            if len(members) > 1 and inner <= pairs and not inner & covered:
+                add_clique(members, w, repeat=True)
                 covered |= inner
         for pair in pairs - covered:
             a_id, b_id = tuple(pair)
@@ -189,6 +191,7 @@ def _build(
         allowed=allowed_list,
         unique=list(unique) if unique is not None else [False] * n,
         groups=groups,
+        group_repeat=group_repeat,
     )
     return _Built(problem, weights)
 
