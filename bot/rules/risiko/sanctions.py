@@ -1,0 +1,56 @@
+"""Sanction ladders as data (RK-PACT-1 / ARB art. 27, RK-OVER-1 / ARB art. 23, RK-SD-3 forgotten roll,
+RK-SAN-1 / ARB art. 10-13 kinds, FIRK-PEN-1): the next step given the previous offences of the same kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.rules.risiko.config import SanctionRules
+from bot.rules.risiko.errors import RisikoError
+
+
+class Ladder(Enum):
+    PACT = "pact"  # pacts, advice, threats, anger, blasphemy
+    OVER_PLACEMENT = "over_placement"  # deliberate repeats of placing more than due
+    FORGOTTEN_SDADATA_ROLL = "forgotten_sdadata_roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One rung: ``code`` from the preset; for the pact second step, the cards and armies to lose."""
+
+    ladder: Ladder
+    offence: int  # 1 = first offence
+    code: str
+    cards: int = 0
+    armies: int = 0
+    last_rung: bool = False
+
+
+def next_step(rules: SanctionRules, ladder: Ladder, previous_offences: int, cards_in_hand: int = 0) -> Step:
+    """The sanction for the next offence after ``previous_offences`` earlier ones (past the top: the top rung).
+
+    The ARB art. 27 second step depends on the hand: 2 cards with at least two, 1 card + 3 armies with one,
+    6 armies with none (numbers from the preset).
+    """
+    if previous_offences < 0 or cards_in_hand < 0:
+        raise RisikoError("negative_count", min(previous_offences, cards_in_hand))
+    rungs = {
+        Ladder.PACT: rules.pact,
+        Ladder.OVER_PLACEMENT: rules.over_placement,
+        Ladder.FORGOTTEN_SDADATA_ROLL: rules.forgotten_sdadata_roll,
+    }[ladder]
+    if not rungs:
+        raise RisikoError("no_ladder_in_preset", ladder.value)
+    index = min(previous_offences, len(rungs) - 1)
+    code = rungs[index]
+    cards = armies = 0
+    if code == "lose_cards_or_armies":
+        if cards_in_hand >= 2:
+            cards = rules.pact_cards_if_two
+        elif cards_in_hand == 1:
+            cards, armies = rules.pact_cards_if_one, rules.pact_armies_if_one
+        else:
+            armies = rules.pact_armies_if_none
+    return Step(ladder, previous_offences + 1, code, cards, armies, index == len(rungs) - 1)
