@@ -124,3 +124,35 @@ def knockout_plan(n: int, *, final_size: int, allowed_sizes: Sequence[int]) -> t
     if result is None:
         raise TournamentError("no_knockout_plan", {"players": n, "final_size": final_size})
     return tuple(result)
+
+
+def knockout_winners(table_orders: Sequence[Sequence[object]]) -> tuple[object, ...]:
+    """NP-FMT-1: the winner of each table (first of its final order) goes on to the next round."""
+    if any(not order for order in table_orders):
+        raise TournamentError("empty_table", [list(o) for o in table_orders])
+    return tuple(order[0] for order in table_orders)
+
+
+@dataclass(frozen=True, slots=True)
+class FirkLastRoundPoints:
+    """FIRK §9 special last-round cases: points for the sitting-out 5th or the head-to-head pair."""
+
+    player: object
+    points: float
+
+
+def firk_sit_out_points(player: object, *, overall_rank: int, cfg: Mapping[str, Any]) -> FirkLastRoundPoints:
+    """FIRK-SIZE-1: five present in the last round -> the 5th sits out with 15 points if 5th overall, else 1."""
+    fifth = overall_rank == int(cfg["last_round_sit_out_total"])
+    key = "last_round_sit_out_points_if_fifth" if fifth else "last_round_sit_out_points_else"
+    return FirkLastRoundPoints(player, float(cfg[key]))
+
+
+def firk_head_to_head_points(
+    winner: object, loser: object, *, cfg: Mapping[str, Any]
+) -> tuple[FirkLastRoundPoints, ...]:
+    """FIRK-SIZE-1: six present in the last round -> the 5th and 6th play head to head: 31 and 15."""
+    return (
+        FirkLastRoundPoints(winner, float(cfg["head_to_head_winner_points"])),
+        FirkLastRoundPoints(loser, float(cfg["head_to_head_loser_points"])),
+    )

@@ -113,3 +113,28 @@ def test_firk_deductions_agree_with_the_sanctions_table():
     sanctions = preset.section("sanctions")
     assert rules.withdrawal_deduction == -sanctions["withdrawal_standing_points"] == 25
     assert rules.raw["disturbance_deduction"] == -sanctions["disturbing_standing_points"] == 7
+
+
+def test_np_fmt_1_knockout_round_draw_and_winners_go_on():
+    """NP-FMT-1: 20 players -> 5 tables of 4 (final of 5): each table's winner reaches the final."""
+    import random
+
+    from bot.rules.tournament.draw import draw_knockout_round
+    from bot.rules.tournament.model import DrawContext, Player
+    from bot.rules.tournament.sizes import knockout_winners
+
+    plan = knockout_plan(20, final_size=5, allowed_sizes=(4, 5))
+    players = [Player(i, f"C{i % 5}") for i in range(20)]
+    d = draw_knockout_round(DrawContext.build(players), plan[0].sizes, rng=random.Random(1), seed=1)
+    assert d.report.kind == "knockout" and d.report.criteria["club_pairs"] == 0
+    winners = knockout_winners(d.tables)
+    assert len(winners) == plan[1].players == 5
+
+
+def test_firk_size_1_last_round_special_points():
+    """FIRK §9: the sitting-out 5th gets 15 if 5th overall, else 1; head to head 31 / 15."""
+    from bot.rules.tournament.sizes import firk_head_to_head_points, firk_sit_out_points
+
+    assert firk_sit_out_points("e", overall_rank=5, cfg=FIRK).points == 15.0
+    assert firk_sit_out_points("e", overall_rank=9, cfg=FIRK).points == 1.0
+    assert [x.points for x in firk_head_to_head_points("e", "f", cfg=FIRK)] == [31.0, 15.0]
