@@ -35,6 +35,7 @@ from bot.rules.presets import load_preset
 from bot.rules.risiko.config import rules_from_preset
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points
+from bot.rules.risiko.scoring import PlayerSituation, Status, score_table, unverified_objective
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import EntryStatus, rank_table, ricochet_tournament_points
 from bot.rules.tournament.standings import Seat as RRSeat
@@ -598,9 +599,6 @@ def _score_situation(
     rng: random.Random | None,
 ) -> tuple[list[_Line], dict[str, Any]]:
     """The final situation scored by the engine (table points, ranks, explanation), then tournament points."""
-    # Imported here: only this path needs the scoring engine (and its map data).
-    from bot.rules.risiko.scoring import PlayerSituation, Status, score_table, unverified_objective
-
     if isinstance(situation, str):
         if len(situation) > SITUATION_MAX_CHARS:
             raise InvalidInput(
