@@ -20,7 +20,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import ROME, actor_of, embed, locale_of, safe, send, tr
+from bot.cogs._common import (
+    ROME,
+    actor_of,
+    discord_timestamp,
+    embed,
+    locale_of,
+    parse_local_datetime,
+    safe,
+    send,
+    tr,
+)
 from bot.cogs.registration import tournament_autocomplete
 from bot.services.rounds import AdjustmentView, PublishJob, RoundView, TableView
 from renderer.models import Seat as SeatCard
@@ -186,18 +196,13 @@ class RoundCog(commands.Cog):
     # -------------------------------------------------------------------------------------------- draw
 
     @round.command(name="draw")
-    @app_commands.describe(tournament="The tournament", number="Round number (default: the next round)")
+    @app_commands.describe(tournament="The tournament")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def draw(
-        self,
-        interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
-        number: app_commands.Range[int, 1, 50] | None = None,
-    ) -> None:
-        """Draw the tables of the next round and preview them (organizers)."""
+    async def draw(self, interaction: discord.Interaction[StewardBot], tournament: str) -> None:
+        """Draw the next round's tables (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.rounds.draw(actor, tournament=tournament, number=number)
+        view = await self.bot.services.rounds.draw(actor, tournament=tournament)
         await self._preview(interaction, view, "round.drawn.title")
 
     @round.command(name="redraw")
@@ -206,9 +211,9 @@ class RoundCog(commands.Cog):
     async def redraw(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
+        tournament: str,
     ) -> None:
-        """Draw the unpublished round again with a new seed (organizers)."""
+        """Draw the unpublished round again, new seed (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.bot.services.rounds.redraw(actor, tournament=tournament)
@@ -238,8 +243,8 @@ class RoundCog(commands.Cog):
     @round.command(name="swap")
     @app_commands.describe(
         tournament="The tournament",
-        player_a="A seated player",
-        player_b="The player to swap with",
+        player_a="A player",
+        player_b="The other player",
     )
     @app_commands.autocomplete(
         tournament=tournament_autocomplete, player_a=player_autocomplete, player_b=player_autocomplete
@@ -247,11 +252,11 @@ class RoundCog(commands.Cog):
     async def swap(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
-        player_a: app_commands.Range[str, 1, 64],
-        player_b: app_commands.Range[str, 1, 64],
+        tournament: str,
+        player_a: str,
+        player_b: str,
     ) -> None:
-        """Swap two players of the drawn round; shows what it costs (organizers)."""
+        """Swap two players of the drawn round (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         adj = await self.bot.services.rounds.swap(actor, tournament=tournament, a=player_a, b=player_b)
@@ -260,18 +265,18 @@ class RoundCog(commands.Cog):
     @round.command(name="move")
     @app_commands.describe(
         tournament="The tournament",
-        player="A seated player",
-        table="The table to move them to",
+        player="A player",
+        table="Target table",
     )
     @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
-        player: app_commands.Range[str, 1, 64],
+        tournament: str,
+        player: str,
         table: app_commands.Range[int, 1, 500],
     ) -> None:
-        """Move a player of the drawn round to another table; shows the cost (organizers)."""
+        """Move a player to another table (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         adj = await self.bot.services.rounds.move(actor, tournament=tournament, player=player, table=table)
@@ -280,18 +285,13 @@ class RoundCog(commands.Cog):
     # ----------------------------------------------------------------------------------------- publish
 
     @round.command(name="publish")
-    @app_commands.describe(tournament="The tournament", number="Round number (default: the drawn one)")
+    @app_commands.describe(tournament="The tournament")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def publish(
-        self,
-        interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
-        number: app_commands.Range[int, 1, 50] | None = None,
-    ) -> None:
-        """Publish a drawn round: announcement, table image, a thread per table (organizers)."""
+    async def publish(self, interaction: discord.Interaction[StewardBot], tournament: str) -> None:
+        """Publish the drawn round (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        job = await self.bot.services.rounds.publish(actor, tournament=tournament, number=number)
+        job = await self.bot.services.rounds.publish(actor, tournament=tournament)
         outcome = await self._announce(interaction, job)
         await self.bot.services.rounds.record_publication(
             actor,
@@ -374,6 +374,40 @@ class RoundCog(commands.Cog):
         players = ", ".join(_seat_text(s, mention=True) for s in table.seats)
         return tr(interaction, "round.thread_message", number=table.number, round=label, players=players)
 
+    @round.command(name="plan")
+    @app_commands.describe(tournament="The tournament", start="Start, Italian time: YYYY-MM-DD HH:MM")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def plan(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: str,
+        start: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        """Plan the next round, for check-in (organizers)."""
+        actor = actor_of(interaction)
+        when = parse_local_datetime(start)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.plan(actor, tournament=tournament, start=when)
+        text = tr(
+            interaction, "round.planned", round=round_label(interaction, view), tournament=safe(view.tournament_name)
+        )
+        if view.scheduled_start:
+            text += "\n" + tr(interaction, "round.planned.start", when=discord_timestamp(view.scheduled_start))
+        await send(interaction, text, ephemeral=True)
+
+    @round.command(name="close")
+    @app_commands.describe(tournament="The tournament")
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
+    async def close(self, interaction: discord.Interaction[StewardBot], tournament: str) -> None:
+        """Close the published round (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await self.bot.services.rounds.close(actor, tournament=tournament)
+        text = tr(
+            interaction, "round.closed", round=round_label(interaction, view), tournament=safe(view.tournament_name)
+        )
+        await send(interaction, text, ephemeral=True)
+
     # ---------------------------------------------------------------------------------------- reading
 
     @round.command(name="show")
@@ -382,7 +416,7 @@ class RoundCog(commands.Cog):
     async def show(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
+        tournament: str,
         number: app_commands.Range[int, 1, 50] | None = None,
     ) -> None:
         """List the tables of a round."""
@@ -409,7 +443,7 @@ class RoundCog(commands.Cog):
     async def semifinals(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
+        tournament: str,
         tables: app_commands.Range[int, 3, 4] | None = None,
     ) -> None:
         """Seed the semifinals from the standings in bands (organizers)."""
@@ -421,9 +455,7 @@ class RoundCog(commands.Cog):
     @finals.command(name="final")
     @app_commands.describe(tournament="The tournament")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def final(
-        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
-    ) -> None:
+    async def final(self, interaction: discord.Interaction[StewardBot], tournament: str) -> None:
         """Compose the final from the semifinal results (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -436,8 +468,8 @@ class RoundCog(commands.Cog):
     async def decline(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
-        player: app_commands.Range[str, 1, 64],
+        tournament: str,
+        player: str,
     ) -> None:
         """A finalist declines: the final is recomposed with the replacement chain (organizers)."""
         actor = actor_of(interaction)
@@ -451,9 +483,7 @@ class RoundCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(tournament="The tournament")
     @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def my_table(
-        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
-    ) -> None:
+    async def my_table(self, interaction: discord.Interaction[StewardBot], tournament: str) -> None:
         """Your table in the latest published round."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)

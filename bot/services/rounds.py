@@ -512,6 +512,64 @@ class RoundService(BaseService):
             details=details,
         )
 
+    # ------------------------------------------------------------------------------------ plan and close
+
+    async def plan(self, actor: Actor, *, tournament: str, start: datetime | None = None) -> RoundView:
+        """Create the next qualifying round as ``planned`` (or reschedule the planned one), so players can
+        check in or forfeit before the draw (BOT-REG-4, BOT-SCH-1); ``start`` is aware UTC."""
+        if start is not None and start <= self._clock():
+            raise InvalidInput("error.round_start_in_past")
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+                raise Conflict("error.round_after_finals", tournament=t.name)
+            r = next((x for x in rounds if x.status == RoundStatus.PLANNED.value), None)
+            if r is None:
+                r = Round(
+                    guild_id=t.guild_id,
+                    tournament_id=t.id,
+                    number=max((x.number for x in rounds), default=0) + 1,
+                    created_at=self._clock(),
+                )
+                session.add(r)
+            r.scheduled_start = start
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict("error.round_already_drawn", number=r.number, status="planned") from None
+            await self._audit(
+                session,
+                actor,
+                "round.plan",
+                r,
+                {"tournament": t.name, "number": r.number, "start": start.isoformat() if start else None},
+            )
+            return await self._view(session, t, r)
+
+    async def close(self, actor: Actor, *, tournament: str) -> RoundView:
+        """Close the oldest published round once every table has its result (check-ins move to the next)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            r = next((x for x in rounds if x.status == RoundStatus.PUBLISHED.value), None)
+            if r is None or r.id is None:
+                raise Conflict("error.round_nothing_to_close", tournament=t.name)
+            tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+            results = await repo.list_results_for_tables(
+                session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+            )
+            reported = {res.table_id for res in results if res.table_rank is not None}
+            missing = [f"{r.number}/{gt.number}" for gt in tables if gt.id not in reported]
+            if missing:
+                raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+            r.status = RoundStatus.CLOSED.value
+            await session.flush()
+            await self._audit(session, actor, "round.close", r, {"tournament": t.name, "number": r.number})
+            return await self._view(session, t, r)
+
     # ------------------------------------------------------------------------------------------- the draw
 
     async def draw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:

@@ -217,3 +217,18 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     winner = semi.tables[0].seats[0].name
     sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner)
     assert "Hanno rinunciato" in sent[-1].text and "al posto del vincitore" in sent[-1].text
+
+
+async def test_round_plan_and_close_through_the_tree(harness, services):
+    await prepare(harness, services, 8)
+    sent = await harness.invoke("round plan", roles=ORG, locale="it", tournament="Coppa", start="2026-12-05 21:00")
+    assert sent[-1].ephemeral and "Turno 1 di Coppa è pianificato" in sent[-1].text and "<t:" in sent[-1].text
+    async with services.sessionmaker() as session:
+        rnd = (await session.execute(select(Round))).scalar_one()
+    assert rnd.status == "planned" and rnd.scheduled_start.hour == 20  # 21:00 in Rome is 20:00 UTC in December
+    bad = await harness.invoke("round plan", roles=ORG, locale="it", tournament="Coppa", start="domani")
+    assert "non è una data e ora" in bad[-1].text
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    refused = await harness.invoke("round close", roles=ORG, locale="it", tournament="Coppa")
+    assert "non ha turni pubblicati da chiudere" in refused[-1].text
+    assert await rows(services, Round) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -502,3 +503,50 @@ async def test_bad_input_declining_a_player_not_in_the_semifinals(services: Serv
     assert err.value.key == "error.round_player_not_seated" and err.value.params["name"] == name
     after = await services.rounds.show(ORGANIZER, tournament="Coppa")
     assert after.tables == before.tables and after.declined == ()
+
+
+# ------------------------------------------------------------------------------------------ plan/close
+
+
+async def test_bot_reg_4_a_planned_round_takes_check_ins_and_is_the_one_the_draw_fills(services: Services):
+    await setup_tournament(services, 12)
+    start = services.clock() + timedelta(hours=2)
+    planned = await services.rounds.plan(ORGANIZER, tournament="Coppa", start=start)
+    assert (planned.number, planned.status, planned.scheduled_start) == (1, "planned", start)
+    again = await services.rounds.plan(ORGANIZER, tournament="Coppa", start=start + timedelta(hours=1))
+    assert again.round_id == planned.round_id and again.scheduled_start == start + timedelta(hours=1)
+    drawn = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert drawn.round_id == planned.round_id and drawn.status == "drawn"
+    assert await count(services, Round) == 1
+
+
+async def test_bad_input_a_start_in_the_past_and_closing_without_results_change_nothing(services: Services):
+    await setup_tournament(services, 8)
+    with pytest.raises(InvalidInput) as err:
+        await services.rounds.plan(ORGANIZER, tournament="Coppa", start=services.clock() - timedelta(minutes=1))
+    assert err.value.key == "error.round_start_in_past"
+    assert await count(services, Round) == 0
+    with pytest.raises(Conflict) as err:
+        await services.rounds.close(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_nothing_to_close"
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    with pytest.raises(Conflict) as err:
+        await services.rounds.close(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_results_missing" and err.value.params["tables"] == "1/1, 1/2"
+    async with services.sessionmaker() as session:
+        assert (await session.execute(select(Round.status))).scalar_one() == "published"
+
+
+async def test_closing_a_reported_round_lets_the_next_one_be_drawn(services: Services):
+    await setup_tournament(services, 8)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    await report_all(services, 1)
+    closed = await services.rounds.close(ORGANIZER, tournament="Coppa")
+    assert closed.status == "closed"
+    with pytest.raises(Conflict) as err:
+        await services.rounds.publish(ORGANIZER, tournament="Coppa", number=1)
+    assert err.value.key == "error.round_closed"
+    nxt = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert nxt.number == 2 and nxt.report.criteria[-1].name == "repeat_pairs"
