@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from bot.db.models import AuditLog, GameTable, TableResult
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.i18n import format_number
 from bot.services import Services
 from bot.services.reports import TableRef, parse_entry
 from tests.services.test_reports_fixtures import (
@@ -292,3 +295,10 @@ async def test_bot_role_1_another_servers_table_is_invisible(services: Services)
     with pytest.raises(NotFound):
         await services.reports.sign(stranger, b.tables[(1, 1)])
     assert await count(services, GameTable) == 1
+
+
+@given(st.decimals(min_value=0, max_value=9999, places=2, allow_nan=False), st.sampled_from(["it", "en"]))
+def test_bot_res_1_bot_i18n_1_a_number_shown_in_either_locale_reads_back_the_same(value, locale):
+    """format_number (without thousands grouping, as the modal pre-fills it) and parse_entry are a pair."""
+    shown = format_number(float(value), locale).replace("." if locale == "it" else ",", "")
+    assert parse_entry(shown, name="A") == ("played", pytest.approx(float(value), abs=0.006))
