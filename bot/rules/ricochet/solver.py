@@ -428,22 +428,29 @@ def _solve_fast_in_steps(
     progress: ProgressCallback | None,
     colours: Sequence[str],
 ) -> SolveResult:
-    """C engine one depth at a time, so budgets and the progress callback still apply between depths."""
+    """C engine under a budget: runs in node chunks growing ×4 (each restart repeats at most a third of the
+    work), checking the injected clock and reporting progress between chunks."""
     args = _fast_args(board, position)
     nodes = 0
-    for limit in range(0, max_moves + 1):
-        if search.clock is not None and search.deadline is not None and search.clock() > search.deadline:
-            return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, limit, nodes, "c")
-        if search.node_budget is not None and nodes > search.node_budget:
-            return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, limit, nodes, "c")
-        status, path, n, _ = fast.solve(*args, limit, limit)
+    chunk = 250_000
+    bound = 1
+    while True:
+        limit = chunk if search.node_budget is None else min(chunk, max(1, search.node_budget - nodes))
+        status, path, n, depth = fast.solve(*args, max_moves, -1, limit)
         nodes += n
         if status == 0:
             moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
             return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
+        if status == 1:
+            return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
+        bound = max(bound, depth, search.bound())
         if progress is not None:
-            progress(limit, nodes)
-    return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
+            progress(bound - 1, nodes)
+        out_of_time = search.clock is not None and search.deadline is not None and search.clock() > search.deadline
+        out_of_nodes = search.node_budget is not None and nodes >= search.node_budget
+        if out_of_time or out_of_nodes:
+            return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
+        chunk *= 4
 
 
 def exists_solution(
