@@ -381,8 +381,11 @@ class ReportService(BaseService):
                 raise Conflict("error.report.nothing_to_sign", table=table.number)
             already = row.signed_at is not None or table.locked
             if not already:
-                row.signed_at = self._clock()
-                await session.flush()
+                assert row.id is not None
+                already = not await repo.mark_result_signed(
+                    session=session, guild_id=actor.guild_id, result_id=row.id, when=self._clock()
+                )
+            if not already:
                 await repo.add_audit(
                     session=session,
                     guild_id=actor.guild_id,

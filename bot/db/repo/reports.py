@@ -7,7 +7,9 @@ Names carry a ``report_``/``standings_`` flavour so they never clash with the ot
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
@@ -22,6 +24,7 @@ __all__ = [
     "list_report_tables_for_registration",
     "list_standings_results",
     "list_tables_of_tournament",
+    "mark_result_signed",
 ]
 
 
@@ -121,3 +124,18 @@ async def list_report_tables_for_registration(
         .order_by(col(Round.number))
     )
     return [(r, g) for r, g in result.all()]
+
+
+async def mark_result_signed(*, session: AsyncSession, guild_id: int, result_id: int, when: datetime) -> bool:
+    """Sign one seat's line unless it is already signed; False when it was (two clicks racing sign once)."""
+    result = await session.execute(
+        update(TableResult)
+        .where(
+            col(TableResult.guild_id) == guild_id,
+            col(TableResult.id) == result_id,
+            col(TableResult.signed_at).is_(None),
+        )
+        .values(signed_at=when)
+        .execution_options(synchronize_session="fetch")
+    )
+    return bool(getattr(result, "rowcount", 0))
