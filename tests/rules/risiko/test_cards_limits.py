@@ -30,7 +30,7 @@ from bot.rules.risiko.limits import (
 NP = shipped_rules("risiko-nostra-passione-2018")
 UFF = shipped_rules("risiko-ufficiali-2018")
 FIRK = shipped_rules("risiko-firk-1")
-C, I, K, J = Symbol.CANNON, Symbol.INFANTRY, Symbol.CAVALRY, Symbol.JOLLY
+C, N, K, J = Symbol.CANNON, Symbol.INFANTRY, Symbol.CAVALRY, Symbol.JOLLY
 
 
 def cards(*symbols, territories=()):
@@ -40,7 +40,7 @@ def cards(*symbols, territories=()):
 
 @pytest.mark.parametrize(
     ("symbols", "boxed", "np"),
-    [((C, C, C), 4, 8), ((I, I, I), 6, 8), ((K, K, K), 8, 8), ((C, I, K), 10, 10), ((J, I, I), 12, 12)],
+    [((C, C, C), 4, 8), ((N, N, N), 6, 8), ((K, K, K), 8, 8), ((C, N, K), 10, 10), ((J, N, N), 12, 12)],
 )
 def test_rk_tris_1_and_rk_tris_2_set_values_boxed_and_np(symbols, boxed, np):
     assert set_value(cards(*symbols), [], UFF.cards).total == boxed
@@ -48,7 +48,7 @@ def test_rk_tris_1_and_rk_tris_2_set_values_boxed_and_np(symbols, boxed, np):
 
 
 def test_rk_tris_1_two_armies_per_card_whose_territory_the_player_owns():
-    hand = cards(C, I, K, territories=["Cina", "Brasile", "Egitto"])
+    hand = cards(C, N, K, territories=["Cina", "Brasile", "Egitto"])
     value = set_value(hand, ["Cina", "Egitto"], NP.cards)
     assert (value.base, value.territory_bonus, value.total) == (10, 4, 14)
     assert value.bonus_territories == ("Cina", "Egitto")
@@ -56,17 +56,17 @@ def test_rk_tris_1_two_armies_per_card_whose_territory_the_player_owns():
 
 def test_rk_tris_1_jolly_only_with_two_equal_cards():
     with pytest.raises(RisikoError) as err:
-        set_value(cards(J, C, I), [], UFF.cards)
+        set_value(cards(J, C, N), [], UFF.cards)
     assert err.value.code == "not_a_valid_set"
     with pytest.raises(RisikoError):
         set_value(cards(J, J, C), [], UFF.cards)
 
 
 def test_rk_tris_1_best_set_in_a_hand_prefers_the_most_armies():
-    hand = cards(C, C, C, I, K)
-    idx, value = best_set(hand, [], UFF.cards)
+    hand = cards(C, C, C, N, K)
+    _, value = best_set(hand, [], UFF.cards)
     assert value.kind is SetKind.ONE_OF_EACH and value.total == 10
-    assert best_set(cards(C, C, I, I), [], UFF.cards) is None
+    assert best_set(cards(C, C, N, N), [], UFF.cards) is None
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,8 @@ def test_rk_card_1_seven_cards_stop_the_draw_and_eight_are_all_discarded():
 def test_rk_rein_1_territories_over_three_rounded_down_plus_continents():
     # Boxed example: 14 territories give 4 armies.
     oceania = ["Indonesia", "Nuova Guinea", "Australia Occidentale", "Australia Orientale"]
-    owned = oceania + [
+    owned = [
+        *oceania,
         "Cina",
         "India",
         "Siam",

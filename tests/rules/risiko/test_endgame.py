@@ -40,7 +40,6 @@ def test_rk_sd_1_round_ends_then_one_supplementary_round_then_the_last_player_ro
 
 def test_rk_sd_1_everyone_rolls_after_the_first_roll_and_the_threshold_rises_at_the_last_seat_up_to_7():
     events = [Event("time_up"), *turns("A", "B", "C", "D"), *turns("A", "B", "C", "D"), roll("D", 6, 6)]
-    thresholds = []
     for _ in range(5):
         for name in P:
             events += [*turns(name), roll(name, 6, 6)]
@@ -65,7 +64,7 @@ def test_rk_sd_3_uff_example_last_seat_eliminated_the_player_before_rolls_with_i
     events = [Event("time_up"), *turns("A", "B", "C", "D", "A", "B", "C", "D"), roll("D", 6, 6)]
     events += [*turns("A"), roll("A", 6, 6), *turns("B"), roll("B", 6, 6), Event("player_eliminated", "D")]
     events += [*turns("C"), roll("C", 6, 6), *turns("A"), roll("A", 6, 6), *turns("B"), roll("B", 6, 6), *turns("C")]
-    state, log = run(P, events, UFF_END)
+    _, log = run(P, events, UFF_END)
     rolls = [(e["player"], e["threshold"]) for e in log if e["outcome"] == "roll_required"]
     assert rolls == [("D", 4), ("A", 4), ("B", 4), ("C", 4), ("A", 4), ("B", 4), ("C", 5)]
 

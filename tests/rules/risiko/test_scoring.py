@@ -1,7 +1,7 @@
 """Table scoring: NP-SCORE-1..3, NP-METHOD-1, FIRK-SCORE-1, FIRK-RISIKO-1, FIRK-FREEZE-1, FIRK-TIE-1."""
 
 import random
-from itertools import permutations
+from itertools import pairwise, permutations
 
 import pytest
 from hypothesis import given, settings
@@ -161,7 +161,7 @@ def _brute_force_chain(owned):
     mine = set(owned)
     for r in range(2, len(owned) + 1):
         for perm in permutations(owned, r):
-            if all(BOARD.adjacent(a, b) for a, b in zip(perm, perm[1:], strict=False)):
+            if all(BOARD.adjacent(a, b) for a, b in pairwise(perm)):
                 best = max(best, sum(BOARD.degree(t) for t in perm))
     assert mine
     return best
