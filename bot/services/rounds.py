@@ -404,7 +404,7 @@ class RoundService(BaseService):
         return sorted(pool, key=lambda r: r.id or 0)
 
     async def _history(
-        self, session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int
+        self, session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
         """Earlier qualifying rounds: every table (repeat pairs), the last round's winners (TableResult rank 1)
         and its 5-player-table players (TOUR-R2-1); also how many of the last round's tables lack results."""
@@ -429,7 +429,7 @@ class RoundService(BaseService):
                 s.registration_id
                 for gt in last_tables
                 for s in by_table.get(gt.id or 0, [])
-                if len(by_table.get(gt.id or 0, [])) >= 5
+                if len(by_table.get(gt.id or 0, [])) >= large
             )
         )
         return tuple(previous), winners, five, missing
@@ -443,7 +443,7 @@ class RoundService(BaseService):
         players: Sequence[Registration],
     ) -> tuple[DrawInputs, int]:
         rules = _rules(t)
-        previous, winners, five, missing = await self._history(session, t, rounds, number)
+        previous, winners, five, missing = await self._history(session, t, rounds, number, rules.large_table_size)
         families: dict[str, list[int]] = defaultdict(list)
         for r in players:
             if r.family_group and r.id is not None:
@@ -653,6 +653,22 @@ class RoundService(BaseService):
             raise _engine_error(exc) from None
 
     async def _save_draw(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        r: Round,
+        inputs: DrawInputs,
+        computed: ComputedDraw,
+        seed: int,
+        missing: int,
+    ) -> None:
+        number = r.number
+        try:
+            await self._store_draw(session, t, r, inputs, computed, seed, missing)
+        except IntegrityError:  # a concurrent draw of the same round won the race
+            raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
+
+    async def _store_draw(
         self,
         session: AsyncSession,
         t: Tournament,

@@ -194,7 +194,7 @@ async def test_tour_r2_1_round_two_uses_winners_five_tables_and_previous_pairs(s
     )
     counted = evaluate(second, ctx, (Criterion.FIVE_REPEAT, Criterion.WINNER_PAIRS))
     assert counted["five_repeat"] == view.report.criteria[0].value == 0
-    assert counted["winner_pairs"] == view.report.criteria[1].value == 0  # 9 winners over 8 tables: one pair at most
+    assert counted["winner_pairs"] == view.report.criteria[1].value == 0  # 8 round-1 winners over 8 tables: kept apart
     repeats = sum(1 for t in second for p in itertools.combinations(t, 2) if frozenset(p) in previous)
     assert repeats == view.report.criteria[3].value
 
@@ -550,3 +550,19 @@ async def test_closing_a_reported_round_lets_the_next_one_be_drawn(services: Ser
     assert err.value.key == "error.round_closed"
     nxt = await services.rounds.draw(ORGANIZER, tournament="Coppa")
     assert nxt.number == 2 and nxt.report.criteria[-1].name == "repeat_pairs"
+
+
+async def test_tour_sf_2_tour_fin_1_odd_and_even_trios_give_two_finals_joined_by_ranks_one_and_two(services: Services):
+    await setup_tournament(services, 100)
+    await play_two_rounds(services)
+    ranked = await ranking(services)
+    semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
+    assert len(semi.tables) == 6 and len(semi.direct_finalists) == 2
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    await report_all(services, semi.number)
+    final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    assert [t.group for t in final.tables] == ["odd", "even"]
+    odd, even = ([s.registration_id for s in t.seats] for t in final.tables)
+    assert odd[0] == ranked[0] and even[0] == ranked[1]  # the direct finalists of each half
+    winners = {t.number: t.seats[0].registration_id for t in semi.tables}
+    assert set(odd[1:]) == {winners[n] for n in (1, 2, 3)} and set(even[1:]) == {winners[n] for n in (4, 5, 6)}
