@@ -1,0 +1,126 @@
+"""``steward risiko ...`` contracts of CLI.md and the exit-2 errors (RK-DICE-1, NP-PTS-1, FIRK-PTS-1, FIRK-SCORE-1)."""
+
+import io
+import json
+
+import pytest
+
+from bot.cli import main
+
+
+def run(capsys, monkeypatch, command, payload):
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(payload)))
+    code = main(["risiko", command, "--json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else None), err
+
+
+def test_rk_dice_1_battle_contract(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "battle", {"attacker_dice": [6, 5, 1], "defender_dice": [5, 5, 2]})
+    assert code == 0 and (out["attacker_losses"], out["defender_losses"]) == (2, 1)
+
+
+def test_firk_atk_2_battle_checks_dice_counts_with_a_preset(capsys, monkeypatch):
+    payload = {
+        "preset": "risiko-firk-1",
+        "attacker_dice": [6, 5],
+        "defender_dice": [5, 5, 2],
+        "attacker_armies": 3,
+        "defender_armies": 4,
+    }
+    code, out, _ = run(capsys, monkeypatch, "battle", payload)
+    assert code == 0 and out["dice_check"] == "fewer_attack_than_defence_dice" and out["legal"] is False
+
+
+def test_rk_dice_1_odds_contract_single_roll_and_battle(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "odds", {"attacker_dice": 3, "defender_dice": 3})
+    assert code == 0
+    assert out["attacker_loss_probabilities"][0].split("/") in (["6420", "46656"], ["535", "3888"])
+    assert out["attacker_loss_counts"] == [6420, 10017, 12348, 17871]
+    code, out, _ = run(capsys, monkeypatch, "odds", {"attackers": 1, "defenders": 1})
+    assert code == 0 and out["attacker_wins"] == "5/12"
+
+
+def test_firk_pts_1_points_contract(capsys, monkeypatch):
+    code, out, _ = run(capsys, monkeypatch, "points", {"preset": "risiko-firk-1", "table_points": [40, 32, 20, 10]})
+    assert code == 0 and out["tournament_points"] == [31.8, 14.2, 5.0, 0.0]
+
+
+def test_firk_score_1_score_contract_players_in_input_order_with_rank_and_explanation(capsys, monkeypatch):
+    payload = {
+        "preset": "risiko-firk-1",
+        "players": [
+            {"name": "Anna", "territories": {"Cina": 5, "India": 2, "Siam": 1}, "cards": 2,
+             "objective": ["Cina", "India", "Mongolia"], "achieved_objective": False, "status": "active"},
+            {"name": "Bea", "territories": {"Argentina": 3}},
+        ],
+    }  # fmt: skip
+    code, out, _ = run(capsys, monkeypatch, "score", payload)
+    assert code == 0
+    assert [p["name"] for p in out["players"]] == ["Anna", "Bea"]
+    anna = out["players"][0]
+    assert (anna["table_points"], anna["rank"]) == (26, 1)
+    assert anna["explanation"]["strip"] == ["Cina", "India", "Siam"]
+    assert out["tournament_points"]["Anna"] == 33.4
+
+
+def test_np_score_1_objective_by_card_name_is_flagged_unverified(capsys, monkeypatch):
+    payload = {
+        "preset": "risiko-nostra-passione-2018",
+        "players": [{"name": "Anna", "territories": {"Cina": 1}, "objective": "Letto"}],
+    }
+    code, out, _ = run(capsys, monkeypatch, "score", payload)
+    assert code == 0 and out["warnings"] == ["objective_unverified:Letto"]
+    assert out["players"][0]["explanation"]["objective_source"] == "unverified_card:Letto"
+
+
+@pytest.mark.parametrize(
+    ("command", "payload", "needle"),
+    [
+        ("battle", {"attacker_dice": [1, 2, 3, 4], "defender_dice": [1]}, "[1, 2, 3, 4]"),
+        ("odds", {"attackers": -3, "defenders": 2}, "-3"),
+        (
+            "score",
+            {"preset": "risiko-firk-1", "players": [{"name": "A", "territories": {"Atlantide": 1}}]},
+            "Atlantide",
+        ),
+        (
+            "score",
+            {
+                "preset": "risiko-firk-1",
+                "players": [{"name": "A", "territories": {"Cina": 1}}, {"name": "B", "territories": {"Cina": 2}}],
+            },
+            "Cina",
+        ),
+        ("score", {"preset": "risiko-firk-1", "players": [{"name": "A", "territories": {"Cina": -1}}]}, "-1"),
+        ("points", {"preset": "risiko-firk-1", "table_points": [1, 2], "extra": 1}, "extra"),
+        ("points", {"preset": "risiko-2099", "table_points": [1, 2]}, "risiko-2099"),
+    ],
+)
+def test_rk_dice_1_and_firk_score_1_bad_input_exits_2_with_one_line_naming_the_value(
+    capsys, monkeypatch, command, payload, needle
+):
+    code, _, err = run(capsys, monkeypatch, command, payload)
+    assert code == 2
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_rk_sd_1_sdadata_command_reports_who_rolls_next(capsys, monkeypatch):
+    events = [{"event": "time_up"}] + [{"event": "turn_ended", "player": p} for p in ["A", "B", "C"] * 2]
+    code, out, _ = run(
+        capsys,
+        monkeypatch,
+        "sdadata",
+        {"preset": "risiko-nostra-passione-2018", "players": ["A", "B", "C"], "events": events},
+    )
+    assert code == 0 and out["next"] == {"kind": "roll", "player": "C", "threshold": 4}
+
+
+def test_rk_rein_1_reinforcements_and_rk_lim_1_limit_commands(capsys, monkeypatch):
+    oceania = ["Indonesia", "Nuova Guinea", "Australia Occidentale", "Australia Orientale"]
+    code, out, _ = run(capsys, monkeypatch, "reinforcements", {"territories": oceania})
+    assert code == 0 and out["total"] == 1 + 2
+    code, out, _ = run(
+        capsys, monkeypatch, "limit", {"preset": "risiko-ufficiali-2018", "armies_on_board": 140, "found_by": "other"}
+    )
+    assert code == 0 and (out["remove"], out["new_limit"]) == (20, 120)

@@ -1,0 +1,42 @@
+"""Sanction ladders as preset data (RK-PACT-1, RK-OVER-1, RK-SD-3, FIRK-PEN-1)."""
+
+from bot.rules.risiko.config import shipped_rules
+from bot.rules.risiko.sanctions import Ladder, next_step
+
+UFF = shipped_rules("risiko-ufficiali-2018").sanctions
+FIRK = shipped_rules("risiko-firk-1").sanctions
+
+
+def test_rk_pact_1_first_offence_is_a_verbal_warning():
+    assert next_step(UFF, Ladder.PACT, 0).code == "verbal_warning"
+
+
+def test_rk_pact_1_second_offence_depends_on_the_cards_in_hand():
+    two = next_step(UFF, Ladder.PACT, 1, cards_in_hand=4)
+    one = next_step(UFF, Ladder.PACT, 1, cards_in_hand=1)
+    none = next_step(UFF, Ladder.PACT, 1, cards_in_hand=0)
+    assert (two.cards, two.armies) == (2, 0)
+    assert (one.cards, one.armies) == (1, 3)
+    assert (none.cards, none.armies) == (0, 6)
+
+
+def test_rk_pact_1_third_offence_excludes_and_expels_and_stays_at_the_top():
+    third = next_step(UFF, Ladder.PACT, 2)
+    assert third.code == "excluded_and_expelled" and third.last_rung
+    assert next_step(UFF, Ladder.PACT, 5).code == "excluded_and_expelled"
+
+
+def test_rk_over_1_third_deliberate_over_placement_disqualifies_from_the_game():
+    assert next_step(UFF, Ladder.OVER_PLACEMENT, 2).code == "disqualified_from_game"
+
+
+def test_rk_sd_3_forgotten_roll_ladder_warning_then_excluded():
+    assert [next_step(UFF, Ladder.FORGOTTEN_SDADATA_ROLL, n).code for n in (0, 1)] == [
+        "verbal_warning",
+        "excluded_from_game",
+    ]
+
+
+def test_firk_pen_1_standing_point_penalties_are_preset_numbers():
+    assert (FIRK.withdrawal_standing_points, FIRK.deliberate_over_placement_standing_points) == (-25, -25)
+    assert FIRK.disturbing_standing_points == -7
