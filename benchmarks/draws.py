@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.tournament.draw import draw_round2, evaluate, random_tables
@@ -43,7 +44,9 @@ def mean_overlap(draws: list[Any]) -> float:
     return statistics.fmean(vals)
 
 
-def uniform_over_optima_overlap(inst: DrawInstance, optimum: dict[str, int], node_cap: int = 2_000_000) -> float | None:
+def uniform_over_optima_overlap(
+    inst: DrawInstance, optimum: Mapping[str, int], node_cap: int = 2_000_000
+) -> float | None:
     """Enumerate every optimal draw of a tiny instance and return the mean overlap of two independent
     uniform picks among them: the least overlap any optimal draw procedure can have. None if too big."""
     from bot.rules.tournament.draw import _build, _weighted
@@ -52,7 +55,7 @@ def uniform_over_optima_overlap(inst: DrawInstance, optimum: dict[str, int], nod
     built = _build(inst.context, inst.table_sizes, ROUND2_CRITERIA)
     p = built.problem
     n, t_count = p.n, len(p.sizes)
-    opt = _weighted(optimum, built.weights)
+    opt = _weighted(dict(optimum), built.weights)
     sols: list[set[frozenset[int]]] = []
     members: list[list[int]] = [[] for _ in range(t_count)]
     nodes = 0
