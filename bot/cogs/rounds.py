@@ -367,7 +367,39 @@ class RoundCog(commands.Cog):
                 )
             except discord.HTTPException:
                 outcome.failures.append(f"thread_message:{table.number}")
+        untold = [t for t in view.tables if t.seats and t.thread_id is None and t.number not in outcome.threads]
+        if untold and ("threads:forbidden" in outcome.failures or "threads:unsupported" in outcome.failures):
+            await self._ping_in_channel(interaction, channel, untold, label, outcome)
         return outcome
+
+    async def _ping_in_channel(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        channel: discord.abc.Messageable,
+        tables: list[TableView],
+        label: str,
+        outcome: _Outcome,
+    ) -> None:
+        """Without threads, every player is still told their table: mentions in the channel, users only."""
+        chunk: list[str] = []
+        size = 0
+        messages: list[str] = []
+        for table in tables:
+            line = self._seat_message(interaction, table, label)[:CONTENT_BUDGET]
+            if size + len(line) + 1 > CONTENT_BUDGET and chunk:
+                messages.append("\n".join(chunk))
+                chunk, size = [], 0
+            chunk.append(line)
+            size += len(line) + 1
+        if chunk:
+            messages.append("\n".join(chunk))
+        for text in messages:
+            try:
+                await channel.send(text, allowed_mentions=PLAYER_MENTIONS)
+                outcome.pinged_in_channel = True
+            except discord.HTTPException:
+                outcome.failures.append("channel_pings")
+                break
 
     @staticmethod
     def _seat_message(interaction: discord.Interaction[Any], table: TableView, label: str) -> str:
@@ -510,6 +542,7 @@ class _Outcome:
         self.channel_id: int | None = None
         self.threads: dict[int, int] = {}
         self.failures: list[str] = []
+        self.pinged_in_channel = False
 
     def summary(self, interaction: discord.Interaction[Any], job: PublishJob) -> str:
         label = round_label(interaction, job.round)
@@ -520,6 +553,8 @@ class _Outcome:
             lines.append(tr(interaction, "round.published.announcement", channel=channel))
         done = sum(1 for t in job.round.tables if t.thread_id) + len(self.threads)
         lines.append(tr(interaction, "round.published.threads", done=done, total=len(job.round.tables)))
+        if self.pinged_in_channel:
+            lines.append(tr(interaction, "round.published.pinged", channel=channel))
         for code in PERMISSION_FAILURES:
             if code in self.failures:
                 lines.append(tr(interaction, f"round.publish_failed.{code.replace(':', '_')}", channel=channel))

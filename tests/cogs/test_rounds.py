@@ -127,6 +127,10 @@ async def test_bot_tab_1_missing_thread_permission_is_reported_and_a_retry_compl
         rnd = (await session.execute(select(Round))).scalar_one()
         threads = (await session.execute(select(GameTable.thread_id))).scalars().all()
     assert rnd.status == "published" and rnd.announcement_message_id is not None and threads == [None, None]
+    # without threads every player is still told their table, in the channel, pinging users only
+    pings = [c for c in http.of("POST", "/channels/{channel_id}/messages") if not c.files]
+    assert len(pings) == 1 and pings[0].allowed_mentions["parse"] == ["users"]
+    assert pings[0].content.count("<@7") == 8 and "avvisati dei loro tavoli" in text
     before = len(http.calls)
     retry = await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
     assert "era già pubblicato" in retry[-1].text and "2 su 2" in retry[-1].text
@@ -232,3 +236,11 @@ async def test_round_plan_and_close_through_the_tree(harness, services):
     refused = await harness.invoke("round close", roles=ORG, locale="it", tournament="Coppa")
     assert "non ha turni pubblicati da chiudere" in refused[-1].text
     assert await rows(services, Round) == 1
+
+
+async def test_player_options_autocomplete_from_the_tournament_s_players(harness, services):
+    await prepare(harness, services, 8)
+    choices = await harness.autocomplete(
+        "round swap", "player_a", roles=ORG, tournament="Coppa", player_a="ocatore 0", player_b=""
+    )
+    assert [c["name"] for c in choices] == [f"Giocatore {i:02d}" for i in range(8)]
