@@ -61,7 +61,8 @@ def main() -> None:
         memo, t_memo = timed(win_table, n, n)
         assert naive == memo[n - 1][n - 1]
         print(
-            f"  N={n:2d}: naive one entry {t_naive * 1000:9.1f} ms | memoised {n}x{n} table {t_memo * 1000:7.2f} ms | ratio {t_naive / t_memo:10.1f}x"
+            f"  N={n:2d}: naive one entry {t_naive * 1000:9.1f} ms | memoised {n}x{n} table {t_memo * 1000:7.2f} ms"
+            f" | ratio {t_naive / t_memo:8.1f}x"
         )
         if t_naive > 2.0:
             break
@@ -82,7 +83,8 @@ def main() -> None:
     else:
         worst = max(abs(wins[a][d] / sims - float(table[a][d])) for a in range(30) for d in range(30))
         print(
-            f"  {sims} simulated battles per cell in {time.perf_counter() - start:.3f} s; worst absolute error {worst:.3f}"
+            f"  {sims} simulated battle(s) per cell in {time.perf_counter() - start:.3f} s;"
+            f" worst absolute error {worst:.3f}"
         )
     per_cell = 2000
     start = time.perf_counter()
@@ -90,7 +92,8 @@ def main() -> None:
         simulate(30, 30, rng)
     t_mc = time.perf_counter() - start
     print(
-        f"  {per_cell} simulations of ONE cell (30 vs 30, error ~1%): {t_mc * 1000:.1f} ms = {t_mc / t_table:.1f}x the exact whole table"
+        f"  {per_cell} simulations of ONE cell (30 vs 30, error ~1%): {t_mc * 1000:.1f} ms"
+        f" = {t_mc / t_table:.1f}x the exact whole table"
     )
 
     print("\nFIRK chain strip (exact longest simple path), worst of 20 random holdings per size")
