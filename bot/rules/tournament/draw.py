@@ -235,7 +235,11 @@ def _optimise(
         rng,
         target=target,
         # small fields: a short heuristic run, then the exact search settles (or improves) it
-        iterations=budget.iterations if p.n > budget.exact_max_players else min(budget.iterations, 10 * budget.stall),
+        iterations=(
+            min(budget.iterations, max(budget.stall, budget.work // max(p.n, 1)))
+            if p.n > budget.exact_max_players
+            else min(budget.iterations, 10 * budget.stall)
+        ),
         stall=budget.stall,
         initial=initial,
         stop=_stopper(budget),

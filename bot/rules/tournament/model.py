@@ -215,6 +215,7 @@ class DrawBudget:
     """
 
     iterations: int = 20_000
+    work: int = 300_000  # cap on iterations x players: bounds the time when the bound cannot be met
     stall: int = 400
     exact_max_players: int = 40
     exact_nodes: int = 150_000

@@ -303,3 +303,20 @@ def test_property_exact_search_finds_the_brute_force_optimum_on_tiny_fields(seed
     weights = _build(ctx, sizes, ROUND2_CRITERIA).weights
     assert _weighted(d.report.criteria, weights) == _brute_force_best(ctx, sizes, ROUND2_CRITERIA)
     assert d.report.optimality is not Optimality.NOT_PROVEN
+
+
+def test_draw_effort_is_capped_by_the_work_budget_when_the_bound_cannot_be_met(monkeypatch):
+    """Large fields never run past ``work // n`` iterations; the result is then honestly not_proven."""
+    import bot.rules.tournament.draw as draw_module
+
+    inst = parse_instance(harsh_instance(101, random.Random(3), big_share=0.3))
+    real = draw_module.lower_bound
+    monkeypatch.setattr(
+        draw_module,
+        "lower_bound",
+        lambda ctx, sizes, crit=ROUND2_CRITERIA: {**real(ctx, sizes, crit), "repeat_pairs": -1},
+    )
+    budget = DrawBudget(work=50_000)
+    d = draw_round2(inst.context, inst.table_sizes, rng=random.Random(0), seed=0, budget=budget)
+    assert d.report.iterations <= 50_000 // 101
+    assert d.report.optimality is Optimality.NOT_PROVEN
