@@ -50,7 +50,7 @@ def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed:
 def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
     from bot.rules.presets import load_preset
     from bot.rules.tournament.config import TournamentRules
-    from bot.rules.tournament.draw import draw_tables, draw_team_round
+    from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate
     from bot.rules.tournament.model import Draw, DrawContext, DrawReport, Optimality, Player
     from bot.rules.tournament.seeding import firk_round1
     from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
@@ -93,8 +93,6 @@ def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: i
         order = [p for p in standings if p in set(ctx.ids)] + [p for p in ctx.ids if p not in known]
         seeding = firk_round1(order, family_pairs=[(a, b) for a, b in family], cfg=rules.raw)
         crit = rules.round1_criteria
-        from bot.rules.tournament.draw import evaluate
-
         values = evaluate(seeding.tables, ctx, crit)
         report = DrawReport(
             kind="firk_seeded",
@@ -112,7 +110,28 @@ def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: i
     elif preset.game == "ricochet":
         sizes = rr_sizes(n, rules.table_size, minimum=rules.min_table_size)
     elif rules.seeded_round1:
-        sizes = firk_sizes(n, round_no=round_no, last_round=round_no >= rules.qualifying_rounds, cfg=rules.raw).sizes
+        plan = firk_sizes(n, round_no=round_no, last_round=round_no >= rules.qualifying_rounds, cfg=rules.raw)
+        if plan.sit_out or plan.head_to_head:
+            # FIRK §9 last round with 5 or 6 present: the top four by the standings play table 1; the 5th sits
+            # out, or the 5th and 6th play head to head.
+            standings = [_pid(x, "previous_standings") for x in data.get("previous_standings", [])]
+            order = [p for p in standings if p in set(ctx.ids)]
+            if len(order) != n:
+                raise BadInput("previous_standings must rank every present player for FIRK's 5/6-player last round")
+            fixed = (tuple(order[:4]), tuple(order[4:])) if plan.head_to_head else (tuple(order[:4]),)
+            note = "head_to_head" if plan.head_to_head else f"sits_out:{order[4]}"
+            values = evaluate(fixed, ctx, rules.round2_criteria)
+            report = DrawReport(
+                kind="firk_last_round",
+                criteria=values,
+                lower_bound={c.value: 0 for c in rules.round2_criteria},
+                optimality=Optimality.NOT_PROVEN,
+                seed=None,
+                iterations=0,
+                notes=(note,),
+            )
+            return {"draw": Draw(fixed, report), "context": ctx, "criteria": rules.round2_criteria}
+        sizes = plan.sizes
     else:
         sizes = standard_sizes(n, table=rules.table_size, large=rules.large_table_size)
     crit = rules.round1_criteria if round_no == 1 else rules.round2_criteria
@@ -169,6 +188,8 @@ def _draw_text(result: Mapping[str, Any]) -> str:
     for name in rep["criteria_order"]:
         lines.append(f"  {name:<14} {rep['criteria'][name]:>5}   lower bound {rep['lower_bound'][name]}")
     lines.append(f"  optimality: {rep['optimality']}")
+    if rep["notes"]:
+        lines.append("  notes: " + "; ".join(rep["notes"]))
     if "adjustment" in result:
         adj = result["adjustment"]
         lines.append("Hand change:" + (" WORSE than the draw" if adj["worse"] else ""))

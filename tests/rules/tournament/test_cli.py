@@ -125,3 +125,19 @@ def test_cli_standings_ricochet_ranks_from_tokens(capsys, monkeypatch):
     rc, out, err = _run(capsys, ["standings", "--json"], json.dumps(doc), monkeypatch)
     assert rc == 0, err
     assert [(r["player"], r["points"]) for r in json.loads(out)["standings"]] == [("a", 4), ("b", 2), ("c", 0)]
+
+
+def test_cli_draw_firk_last_round_with_five_present_seats_the_top_four_and_the_fifth_sits_out(capsys, monkeypatch):
+    """FIRK-SIZE-1 (FIRK §9): five present in the last round -> the 5th of the standings sits out."""
+    doc = {
+        "schema": "steward-tournament/1",
+        "preset": "risiko-firk-1",
+        "round": 2,
+        "players": [{"id": i} for i in range(1, 6)],
+        "previous_standings": [3, 1, 2, 5, 4],
+    }
+    rc, out, err = _run(capsys, ["draw", "--json"], json.dumps(doc), monkeypatch)
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["tables"] == [[3, 1, 2, 5]]
+    assert res["report"]["notes"] == ["sits_out:4"]
