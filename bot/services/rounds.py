@@ -56,7 +56,7 @@ from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
 from bot.services.standings import StandingsService
 
-SEED_BITS = 48  # seeds fit a BigInteger and stay short enough to read out loud
+SEED_BITS = 31  # short enough to read out loud; the same range as ``steward draw --seed``
 
 # -------------------------------------------------------------------------------------------------- views
 
@@ -237,8 +237,7 @@ def compute_draw(inputs: DrawInputs, seed: int) -> ComputedDraw:
     if rules.seeded_round1 and inputs.round_no == 1:
         ranked = dict(inputs.previous_rank)
         known = sorted((p.id for p in inputs.players if p.id in ranked), key=lambda p: (ranked[int(p)], p))
-        newcomers = [p.id for p in inputs.players if p.id not in ranked]
-        rng.shuffle(newcomers)  # newcomers follow the ranked players in a random (seeded) order
+        newcomers = [p.id for p in inputs.players if p.id not in ranked]  # after the ranked ones, as registered
         family = [(a, b) for a, b in inputs.family_pairs] if rules.family_separation else []
         seeding = firk_round1([*known, *newcomers], family_pairs=family, cfg=rules.raw)
         values = evaluate(seeding.tables, ctx, crit)
@@ -718,6 +717,70 @@ class RoundService(BaseService):
             regs = await repo.registrations_by_ids(session=session, guild_id=guild_id, ids=sorted(drawn))
             inputs, _ = await self._inputs(session, t, rounds, r.number, [regs[i] for i in sorted(regs)])
             return (await self._compute(inputs, r.draw_seed)).tables
+
+    async def export_inputs(self, guild_id: int, *, tournament: str, number: int) -> dict[str, Any]:
+        """A drawn qualifying round's inputs as a ``steward-tournament/1`` document (docs/tournament.md):
+        ``steward draw --seed <the round's seed>`` on it prints the tables the bot drew, so anyone can verify
+        the published draw. Exact for rounds 1 and 2 (the CLI reads the history of one previous round)."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, tournament)
+            assert t.id is not None
+            r = await self._pick_round(session, t, number, ())
+            report = dict(r.draw_report or {})
+            if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or "tables_drawn" not in report:
+                raise Conflict("error.round_not_drawn", number=number)
+            drawn = [[int(x) for x in table] for table in report["tables_drawn"]]
+            regs = await repo.registrations_by_ids(
+                session=session, guild_id=guild_id, ids=sorted({x for table in drawn for x in table})
+            )
+            rules = _rules(t)
+            doc: dict[str, Any] = {
+                "schema": "steward-tournament/1",
+                "preset": t.preset,
+                "round": r.number,
+                "players": [
+                    {"id": i, "name": regs[i].display_name, "club": regs[i].club, "team": regs[i].team}
+                    for i in sorted(regs)
+                ],
+                "table_sizes": [len(table) for table in drawn],
+            }
+            if t.overrides:
+                doc["overrides"] = dict(t.overrides)
+            rounds = await repo.list_rounds(session=session, guild_id=guild_id, tournament_id=t.id)
+            earlier = [x for x in rounds if x.kind == RoundKind.QUALIFYING.value and x.number < r.number and x.id]
+            if earlier:
+                last = earlier[-1]
+                assert last.id is not None
+                by_round, by_table = await self._tables_of(session, guild_id, [last.id])
+                tables = by_round.get(last.id, [])
+                results = await repo.list_results_for_tables(
+                    session=session, guild_id=guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+                )
+                rank: dict[tuple[int | None, int], int | None] = {
+                    (res.table_id, res.registration_id): res.table_rank for res in results
+                }
+                previous = []
+                for gt in tables:
+                    seats = sorted(by_table.get(gt.id or 0, []), key=lambda x: x.position)
+                    entry: dict[str, Any] = {"table": gt.number, "players": [x.registration_id for x in seats]}
+                    ranks = [rank.get((gt.id, x.registration_id)) for x in seats]
+                    if all(v is not None for v in ranks):
+                        order = sorted(seats, key=lambda x: (rank[(gt.id, x.registration_id)] or 0, x.position))
+                        entry["ranking"] = [x.registration_id for x in order]
+                    previous.append(entry)
+                doc["previous_round"] = {"round": last.number, "tables": previous}
+            if rules.family_separation:
+                families: dict[str, list[int]] = defaultdict(list)
+                for i, reg in regs.items():
+                    if reg.family_group:
+                        families[reg.family_group.strip().lower()].append(i)
+                doc["family_pairs"] = [list(pair) for pair in _pairs_of_groups(families)]
+            if rules.seeded_round1:
+                ranked = sorted(
+                    (i for i in regs if regs[i].previous_rank is not None), key=lambda i: (regs[i].previous_rank, i)
+                )
+                doc["previous_standings"] = ranked
+            return doc
 
     # ------------------------------------------------------------------------------------------ preview
 

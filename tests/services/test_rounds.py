@@ -566,3 +566,24 @@ async def test_tour_sf_2_tour_fin_1_odd_and_even_trios_give_two_finals_joined_by
     assert odd[0] == ranked[0] and even[0] == ranked[1]  # the direct finalists of each half
     winners = {t.number: t.seats[0].registration_id for t in semi.tables}
     assert set(odd[1:]) == {winners[n] for n in (1, 2, 3)} and set(even[1:]) == {winners[n] for n in (4, 5, 6)}
+
+
+@pytest.mark.parametrize(("preset", "n"), [("risiko-ufficiali-2018", 33), ("ricochet-v3.3", 14), ("risiko-firk-1", 13)])
+async def test_bot_tab_1_the_published_seed_lets_anyone_redo_the_draw_with_steward_draw(
+    services: Services, preset: str, n: int
+):
+    """The exported inputs + the stored seed through the offline CLI give the bot's tables (rounds 1 and 2)."""
+    import argparse
+
+    from bot.tools.tournament import _compute_draw
+
+    extra = {i: {"previous_rank": i + 1} for i in range(0, n, 2)} if preset == "risiko-firk-1" else None
+    await setup_tournament(services, n, preset=preset, extra=extra)
+    for number in (1, 2):
+        view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+        doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=number)
+        cli = _compute_draw(argparse.Namespace(seed=view.seed, round=0, swap=None, move=None))(doc)
+        assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables], number
+        assert cli["report"]["criteria"] == {c.name: c.value for c in view.report.criteria}
+        await services.rounds.publish(ORGANIZER, tournament="Coppa")
+        await report_all(services, number)
