@@ -431,50 +431,8 @@ def text_sdadata(r: Mapping[str, Any]) -> str:
 
 # -- score and points -------------------------------------------------------------------------------------------
 def _situation(obj: Any, rules: RisikoRules, index: int) -> scoring.PlayerSituation:
-    where = f"players[{index}]"
-    check_keys(
-        obj,
-        required=("name", "territories"),
-        optional=("cards", "objective", "achieved_objective", "status", "frozen_in_supplementary"),
-        where=where,
-    )
-    name = obj["name"]
-    if not isinstance(name, str) or not name:
-        raise BadInput(f"{where}.name must be a non-empty string, got {name!r}")
-    raw = obj["territories"]
-    if not isinstance(raw, Mapping):
-        raise BadInput(f"{where}.territories must be an object territory -> armies, got {raw!r}")
-    territories: dict[str, int] = {}
-    for t, armies in raw.items():
-        canonical = rules.board.canonical(t)
-        if not isinstance(armies, int) or isinstance(armies, bool):
-            raise BadInput(f"{where}.territories[{t!r}] must be an integer, got {armies!r}")
-        if armies < 0:
-            raise RisikoError("negative_armies", f"{t}={armies}")
-        if canonical in territories:
-            raise RisikoError("territory_owned_twice", canonical)
-        territories[canonical] = armies
-    objective: tuple[str, ...] | None = None
-    source = "explicit"
-    raw_obj = obj.get("objective")
-    if isinstance(raw_obj, str):
-        objective = scoring.unverified_objective(raw_obj, rules.board)
-        source = f"unverified_card:{raw_obj}"
-    elif isinstance(raw_obj, list):
-        objective = tuple(rules.board.canonical(t) for t in raw_obj)
-    elif raw_obj is not None:
-        raise BadInput(f"{where}.objective must be a list of territories or a card name, got {raw_obj!r}")
-    status = obj.get("status", "active")
-    try:
-        st = scoring.Status(status)
-    except ValueError:
-        raise BadInput(f"{where}.status must be active, frozen, withdrawn or disqualified, got {status!r}") from None
-    achieved = obj.get("achieved_objective", False)
-    frozen_supp = obj.get("frozen_in_supplementary", False)
-    if not isinstance(achieved, bool) or not isinstance(frozen_supp, bool):
-        raise BadInput(f"{where}: achieved_objective and frozen_in_supplementary must be true or false")
-    cards = _int(obj, "cards", default=0)
-    return scoring.PlayerSituation(name, territories, cards, objective, source, achieved, st, frozen_supp)
+    check_keys(obj, required=("name", "territories"), optional=scoring.PLAYER_FIELDS, where=f"players[{index}]")
+    return scoring.parse_player(obj, rules.board)
 
 
 def compute_score(data: Any) -> dict[str, Any]:

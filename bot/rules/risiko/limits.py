@@ -89,6 +89,14 @@ def over_placement_check(
     return OverVerdict(excess, remove, OverOutcome.OUT_OF_GAME if out else OverOutcome.CONTINUE, count)
 
 
+def initial_armies(players: int, initial: Sequence[int], min_players: int) -> int:
+    """RK-SET-1: each player's starting armies for a table of ``players`` (boxed 35/30/25/20 for 3..6)."""
+    index = players - min_players
+    if not 0 <= index < len(initial):
+        raise RisikoError("player_count_invalid", players)
+    return initial[index]
+
+
 # -- initial distribution (RK-SET-2) --------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class ShareViolation:

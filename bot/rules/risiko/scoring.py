@@ -55,6 +55,82 @@ class PlayerSituation:
     status: Status = Status.ACTIVE
     frozen_in_supplementary: bool = False
 
+    def serialise(self) -> dict[str, Any]:
+        """JSON notation (inverse of ``parse_player``)."""
+        return _serialise_player(self)
+
+
+PLAYER_FIELDS = ("name", "territories", "cards", "objective", "achieved_objective", "status", "frozen_in_supplementary")
+
+
+def _serialise_player(p: PlayerSituation) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": p.name, "territories": dict(p.territories), "cards": p.cards}
+    if p.objective is not None:
+        out["objective"] = (
+            p.objective_source.split(":", 1)[1]
+            if p.objective_source.startswith("unverified_card:")
+            else list(p.objective)
+        )
+    out.update(achieved_objective=p.achieved_objective, status=p.status.value)
+    if p.frozen_in_supplementary:
+        out["frozen_in_supplementary"] = True
+    return out
+
+
+def parse_player(obj: object, board: Board) -> PlayerSituation:
+    """A player's final situation from its JSON notation (the ``steward risiko score`` player object).
+
+    ``objective`` is a list of territories or the NAME of a tournament objective card (then read from the
+    unverified transcription and marked ``unverified_card:<name>``). Aliases are accepted and canonicalised.
+    """
+    if not isinstance(obj, Mapping):
+        raise RisikoError("player_not_an_object", obj)
+    extra = sorted(set(obj) - set(PLAYER_FIELDS))
+    if extra:
+        raise RisikoError("player_field_unknown", extra[0])
+    name = obj.get("name")
+    if not isinstance(name, str) or not name:
+        raise RisikoError("player_name_invalid", name)
+    raw = obj.get("territories")
+    if not isinstance(raw, Mapping):
+        raise RisikoError("territories_not_an_object", raw)
+    territories: dict[str, int] = {}
+    for t, armies in raw.items():
+        canonical = board.canonical(t)
+        if not isinstance(armies, int) or isinstance(armies, bool):
+            raise RisikoError("armies_not_an_integer", f"{t}={armies!r}")
+        if armies < 0:
+            raise RisikoError("negative_armies", f"{t}={armies}")
+        if canonical in territories:
+            raise RisikoError("territory_owned_twice", canonical)
+        territories[canonical] = armies
+    objective: tuple[str, ...] | None = None
+    source = "explicit"
+    raw_obj = obj.get("objective")
+    if isinstance(raw_obj, str):
+        objective = unverified_objective(raw_obj, board)
+        source = f"unverified_card:{raw_obj}"
+    elif isinstance(raw_obj, list):
+        objective = tuple(board.canonical(t) for t in raw_obj)
+    elif raw_obj is not None:
+        raise RisikoError("objective_invalid", raw_obj)
+    try:
+        status = Status(obj.get("status", "active"))
+    except ValueError:
+        raise RisikoError("status_invalid", obj.get("status")) from None
+    cards = obj.get("cards", 0)
+    if not isinstance(cards, int) or isinstance(cards, bool):
+        raise RisikoError("cards_not_an_integer", cards)
+    if cards < 0:
+        raise RisikoError("negative_cards", cards)
+    achieved = obj.get("achieved_objective", False)
+    frozen_supp = obj.get("frozen_in_supplementary", False)
+    if not isinstance(achieved, bool):
+        raise RisikoError("achieved_objective_not_a_boolean", achieved)
+    if not isinstance(frozen_supp, bool):
+        raise RisikoError("frozen_in_supplementary_not_a_boolean", frozen_supp)
+    return PlayerSituation(name, territories, cards, objective, source, achieved, status, frozen_supp)
+
 
 def unverified_objective(name: str, board: Board) -> tuple[str, ...]:
     """Territories of a tournament objective card by name, from objectives-unverified.json (UNVERIFIED data)."""
