@@ -273,6 +273,13 @@ def _engine_error(exc: TournamentError) -> Conflict:
             exc.value if isinstance(exc.value, int) else exc.value.get("have", 0) if isinstance(exc.value, dict) else 0
         )
         return Conflict("error.round_too_few_players", count=value)
+    if exc.code == "unequal_teams" and isinstance(exc.value, dict):
+        counts = ", ".join(f"{team}: {n}" for team, n in sorted(exc.value.items()))
+        return Conflict("error.round_unequal_teams", counts=counts[:300])
+    if exc.code == "player_without_team":
+        return Conflict("error.round_player_without_team")
+    if exc.code == "firk_sit_out_not_supported":
+        return Conflict("error.round_firk_sit_out")
     return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
 
 

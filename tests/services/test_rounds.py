@@ -587,3 +587,23 @@ async def test_bot_tab_1_the_published_seed_lets_anyone_redo_the_draw_with_stewa
         assert cli["report"]["criteria"] == {c.name: c.value for c in view.report.criteria}
         await services.rounds.publish(ORGANIZER, tournament="Coppa")
         await report_all(services, number)
+
+
+async def test_np_tab_1_team_tournaments_seat_one_player_of_each_team_per_table(services: Services):
+    teams = {i: {"team": f"Squadra {i % 4}"} for i in range(12)}
+    await setup_tournament(services, 12, preset="risiko-nostra-passione-2018", extra=teams)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    async with services.sessionmaker() as session:
+        team_of = {r.id: r.team for r in (await session.execute(select(Registration))).scalars().all()}
+    assert len(view.tables) == 3
+    for table in view.tables:
+        assert sorted(team_of[s.registration_id] for s in table.seats) == [f"Squadra {k}" for k in range(4)]
+
+
+async def test_bad_input_unequal_teams_are_explained_and_nothing_is_drawn(services: Services):
+    teams = {i: {"team": "Rossi" if i < 5 else "Blu"} for i in range(8)}
+    await setup_tournament(services, 8, preset="risiko-nostra-passione-2018", extra=teams)
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_unequal_teams" and err.value.params["counts"] == "Blu: 3, Rossi: 5"
+    assert await count(services, Round) == 0
