@@ -451,10 +451,12 @@ def compute_score(data: Any) -> dict[str, Any]:
     warnings = sorted({p.objective_source for p in players if p.objective_source.startswith("unverified")})
     order = table.order
     tps = table.table_points_in_order
-    try:
-        points = [round(float(x), 6) for x in tournament_points_exact(rules.points, tps)]
-    except RisikoError:
-        points = None
+    points: list[float] | None = None
+    if not any(p.unresolved for p in table.players):  # an open tie must be settled before points are given
+        try:
+            points = [round(float(x), 6) for x in tournament_points_exact(rules.points, tps)]
+        except RisikoError:
+            points = None
     return {
         "preset": rules.preset,
         "method": table.method,
