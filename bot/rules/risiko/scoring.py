@@ -411,6 +411,12 @@ def freeze_condition(territories: Mapping[str, int], rules: ScoringRules) -> boo
     return weak >= rules.freeze_min_territories
 
 
+def apply_freeze(territories: Mapping[str, int], rules: ScoringRules) -> dict[str, int]:
+    """FIRK-FREEZE-1 (FIRK §25): a frozen player's weak territories (1..``freeze_max_armies``) get
+    ``freeze_armies`` each; they only defend from then on. Other territories keep their armies."""
+    return {t: (rules.freeze_armies if 1 <= a <= rules.freeze_max_armies else a) for t, a in territories.items()}
+
+
 def _score_player(p: PlayerSituation, rules: RisikoRules, table_size: int) -> PlayerScore:
     s = rules.scoring
     board = rules.board

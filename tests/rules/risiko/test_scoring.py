@@ -15,6 +15,7 @@ from bot.rules.risiko.scoring import (
     Status,
     best_chain_strip,
     best_connected_strip,
+    apply_freeze,
     freeze_condition,
     score_table,
     unverified_objective,
@@ -253,3 +254,8 @@ def test_firk_score_1_and_np_score_1_scoring_is_invariant_to_player_order(shuffl
             for p in score_table([players[i] for i in order], rules).players
         }
         assert a == b
+
+
+def test_firk_freeze_1_weak_territories_of_a_frozen_player_get_five_armies():
+    frozen = apply_freeze({"Cina": 1, "India": 2, "Siam": 3}, FIRK.scoring)
+    assert frozen == {"Cina": 5, "India": 5, "Siam": 3}
