@@ -13,9 +13,9 @@ from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.scoring import (
     PlayerSituation,
     Status,
+    apply_freeze,
     best_chain_strip,
     best_connected_strip,
-    apply_freeze,
     freeze_condition,
     score_table,
     unverified_objective,
