@@ -128,6 +128,8 @@ def report_text(interaction: discord.Interaction[Any], view: RoundView) -> str:
             lines.append(tr(interaction, "round.adjusted", count=report.adjustments))
     if view.seed is not None:
         lines.append(tr(interaction, "round.seed", seed=view.seed))
+    if view.club_pairs is not None:
+        lines.append(tr(interaction, "round.semifinal_clubs", after=view.club_pairs[0], before=view.club_pairs[1]))
     if view.direct_finalists:
         names = ", ".join(safe(n) for n in view.direct_finalists)
         lines.append(tr(interaction, "round.direct_finalists", names=names))
@@ -185,7 +187,9 @@ class RoundCog(commands.Cog):
         budget = TEXT_BUDGET - sum(len(p) + 2 for p in parts)
         parts.append(tables_text(interaction, view, budget=max(budget, 200)))
         if view.status == "drawn":
-            parts.append(tr(interaction, "round.next_steps"))
+            parts.append(
+                tr(interaction, "round.next_steps" if view.kind == "qualifying" else "round.next_steps_finals")
+            )
         card = embed(title, "\n\n".join(parts))
         files = await table_images(view, locale_of(interaction), now=self.bot.services.clock())
         kwargs: dict[str, Any] = {"embed": card, "ephemeral": True}

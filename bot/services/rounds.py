@@ -128,6 +128,7 @@ class RoundView:
     final_seats: tuple[FinalSeatView, ...] = ()
     declined: tuple[str, ...] = ()
     unfilled: int = 0
+    club_pairs: tuple[int, int] | None = None  # semifinals: same-club pairs after / before the band shuffle
 
     def table_of(self, registration_id: int) -> TableView | None:
         for table in self.tables:
@@ -395,6 +396,12 @@ class RoundService(BaseService):
             final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
             declined=tuple(name(x) for x in report.get("declined", [])),
             unfilled=sum(int(g.get("unfilled", 0)) for g in report.get("groups", [])),
+            club_pairs=(
+                sum(int(g.get("club_pairs", 0)) for g in report["groups"]),
+                sum(int(g.get("club_pairs_plain", 0)) for g in report["groups"]),
+            )
+            if r.kind == RoundKind.SEMIFINAL.value and report.get("groups")
+            else None,
         )
 
     async def _participants(self, session: AsyncSession, t: Tournament, round_row: Round | None) -> list[Registration]:

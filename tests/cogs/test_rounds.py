@@ -211,6 +211,8 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
         await report_all(services, number, guild_id=harness.guild.id)
     sent = await harness.invoke("finals semifinals", roles=ORG, locale="it", tournament="Coppa", tables=3)
     assert sent[-1].ephemeral and "Semifinali" in sent[-1].text and "In finale direttamente" in sent[-1].text
+    assert "Coppie dello stesso club:" in sent[-1].text and "(con le sole fasce:" in sent[-1].text
+    assert "/turno risorteggia" not in sent[-1].text
     assert sent[-1].files
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")
     await report_all(services, 3, guild_id=harness.guild.id)

@@ -398,6 +398,8 @@ async def test_tour_sf_1_four_semifinals_take_one_player_from_each_band(services
         assert len(ids) == 4
         assert [sum(1 for p in ids if p in band) for band in bands] == [1, 1, 1, 1]
     assert view.direct_finalists == ()
+    after, before = view.club_pairs
+    assert after <= before  # club separation may only redistribute within the bands, never worsen
 
 
 async def test_tour_sf_1_three_semifinals_send_rank_one_straight_to_the_final(services: Services):
