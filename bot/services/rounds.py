@@ -987,6 +987,8 @@ class RoundService(BaseService):
     ) -> None:
         """Store what the Discord side of a publication achieved: the announcement and each table's thread."""
         async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
             r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
             if r is None:
                 raise NotFound("error.round_none", tournament="?")
