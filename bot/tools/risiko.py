@@ -327,9 +327,11 @@ def compute_limit(data: Any) -> dict[str, Any]:
     if kind == "distribution":
         share = rules.continent_share_limit
         if "deal" in data:
-            deal = [tuple(x) for x in _list(data, "deal")]
-            if not all(len(x) == 2 and all(isinstance(y, str) for y in x) for x in deal):
-                raise BadInput("deal must be an array of [territory, player] pairs")
+            deal_raw = _list(data, "deal")
+            for x in deal_raw:
+                if not (isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x)):
+                    raise BadInput(f"deal must be an array of [territory, player] pairs, got {x!r}")
+            deal = [tuple(x) for x in deal_raw]
             fixed, swapped = limits.fix_last_card([(str(t), str(p)) for t, p in deal], rules.board, share)
             out.update(swapped_with_index=swapped, deal=[list(x) for x in fixed])
             owners = {t: p for t, p in fixed}
@@ -398,7 +400,13 @@ def compute_sdadata(data: Any) -> dict[str, Any]:
     check_keys(data, required=("players",), optional=(*COMMON, "current", "events"))
     rules = _rules(data) or load_rules("risiko-nostra-passione-2018")
     players = _list(data, "players")
-    events = [endgame.Event.parse(e) for e in data.get("events", [])]
+    for p in players:
+        if not isinstance(p, str) or not p:
+            raise BadInput(f"players must be an array of names, got {p!r}")
+    raw_events = data.get("events", [])
+    if not isinstance(raw_events, list):
+        raise BadInput(f"events must be a JSON array, got {raw_events!r}")
+    events = [endgame.Event.parse(e) for e in raw_events]
     current = data.get("current")
     if current is not None and not isinstance(current, str):
         raise BadInput(f"current must be a player name, got {current!r}")

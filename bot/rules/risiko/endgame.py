@@ -182,7 +182,7 @@ class EndState:
 def start(players: Sequence[str], rules: EndRules, current: str | None = None) -> EndState:
     """A game in progress before the time limit; ``current`` is whose turn it is (default the first seat)."""
     names = tuple(players)
-    if len(names) < 2 or len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):
+    if len(names) < 2 or not all(isinstance(p, str) and p for p in names) or len(set(names)) != len(names):
         raise RisikoError("players_invalid", list(names))
     seat = 0 if current is None else _seat(names, current)
     state = EndState(procedure=rules.procedure, players=names, current=seat)

@@ -124,3 +124,19 @@ def test_rk_rein_1_reinforcements_and_rk_lim_1_limit_commands(capsys, monkeypatc
         capsys, monkeypatch, "limit", {"preset": "risiko-ufficiali-2018", "armies_on_board": 140, "found_by": "other"}
     )
     assert code == 0 and (out["remove"], out["new_limit"]) == (20, 120)
+
+
+@pytest.mark.parametrize(
+    ("command", "payload"),
+    [
+        ("sdadata", {"players": ["A", "B"], "events": 1}),
+        ("sdadata", {"players": ["A", ["B"]], "events": []}),
+        ("limit", {"kind": "distribution", "deal": [["Cina", "A"], 7]}),
+        ("score", {"preset": "risiko-firk-1", "players": [{"name": "A", "territories": {"Cina": "3"}}]}),
+        ("cards", {"preset": "risiko-firk-1", "cards_in_hand": 5, "exchange": 4}),
+        ("odds", {"attacker_dice": 4, "defender_dice": 1}),
+    ],
+)
+def test_rk_sd_1_and_rk_set_2_malformed_input_is_a_clean_exit_2_not_a_traceback(capsys, monkeypatch, command, payload):
+    code, _, err = run(capsys, monkeypatch, command, payload)
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
