@@ -8,8 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
+from bot.cogs._autocomplete import player_autocomplete, tournament_autocomplete
 from bot.cogs._common import actor_of, discord_timestamp, safe, send, tr
-from bot.cogs.registration import player_autocomplete, tournament_autocomplete
 from bot.errors import InvalidInput
 from bot.services.checkins import CheckInView
 

@@ -8,33 +8,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
+from bot.cogs._autocomplete import player_autocomplete, tournament_autocomplete
 from bot.cogs._common import actor_of, embed, safe, send, tr
 from bot.errors import InvalidInput
 from bot.services.registrations import WithdrawalOutcome
 
 PLAYER_LIST_BUDGET = 3900  # characters of one embed description we allow ourselves (Discord max 4096)
-
-
-async def tournament_autocomplete(
-    interaction: discord.Interaction[StewardBot], current: str
-) -> list[app_commands.Choice[str]]:
-    if interaction.guild_id is None:
-        return []
-    found = await interaction.client.services.tournaments.list(interaction.guild_id, name_prefix=current, limit=25)
-    return [app_commands.Choice(name=t.name[:100], value=t.name[:100]) for t in found]
-
-
-async def player_autocomplete(
-    interaction: discord.Interaction[StewardBot], current: str
-) -> list[app_commands.Choice[str]]:
-    """Players of the tournament chosen in the same command."""
-    tournament = getattr(interaction.namespace, "tournament", None)
-    if interaction.guild_id is None or not tournament:
-        return []
-    names = await interaction.client.services.registrations.player_names(
-        interaction.guild_id, tournament=str(tournament), prefix=current
-    )
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
 
 async def announce_promotion(interaction: discord.Interaction[StewardBot], outcome: WithdrawalOutcome) -> None:

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
+from bot.cogs._autocomplete import tournament_autocomplete
 from bot.cogs._common import actor_of, bot_of, embed, locale_of, safe, send, tr
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
@@ -25,15 +26,6 @@ log = logging.getLogger(__name__)
 
 MODAL_FIELDS_MAX = 5  # Discord: at most five inputs in a modal
 MY_GAMES_BUTTONS = 20  # Discord: at most 25 buttons on a message
-
-
-async def tournament_names(
-    interaction: discord.Interaction[StewardBot], current: str
-) -> list[app_commands.Choice[str]]:
-    if interaction.guild_id is None:
-        return []
-    found = await interaction.client.services.tournaments.list(interaction.guild_id, name_prefix=current, limit=25)
-    return [app_commands.Choice(name=t.name[:100], value=t.name[:100]) for t in found]
 
 
 def _num(value: float | None, locale: str) -> str:
@@ -244,7 +236,7 @@ class ReportCog(commands.Cog):
         table="Table number",
         round="Round (default: the latest)",
     )
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def enter(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -264,7 +256,7 @@ class ReportCog(commands.Cog):
         situation="Final situation as JSON (players, territories)",
         round="Round (default: the latest)",
     )
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def situation(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -281,7 +273,7 @@ class ReportCog(commands.Cog):
 
     @report.command(name="countersign")
     @app_commands.describe(tournament="The tournament", table="Table number", round="Round (default: the latest)")
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def countersign(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -303,7 +295,7 @@ class ReportCog(commands.Cog):
         situation="Final situation as JSON (players, territories)",
         round="Round (default: the latest)",
     )
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def correct(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -327,7 +319,7 @@ class ReportCog(commands.Cog):
 
     @app_commands.command(name="my-games")
     @app_commands.describe(tournament="The tournament")
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     @app_commands.guild_only()
     async def my_games(
         self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]

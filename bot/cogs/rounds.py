@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
+from bot.cogs._autocomplete import player_autocomplete, tournament_autocomplete
 from bot.cogs._common import (
     ROME,
     actor_of,
@@ -31,7 +32,6 @@ from bot.cogs._common import (
     send,
     tr,
 )
-from bot.cogs.registration import tournament_autocomplete
 from bot.services.rounds import AdjustmentView, PublishJob, RoundView, TableView
 from renderer.models import Seat as SeatCard
 from renderer.models import TableCard, TablesData
@@ -149,23 +149,6 @@ def report_text(interaction: discord.Interaction[Any], view: RoundView) -> str:
     if view.unfilled:
         lines.append(tr(interaction, "round.unfilled", count=view.unfilled))
     return "\n".join(lines)
-
-
-async def player_autocomplete(
-    interaction: discord.Interaction[StewardBot], current: str
-) -> list[app_commands.Choice[str]]:
-    tournament = getattr(interaction.namespace, "tournament", None)
-    if interaction.guild_id is None or not tournament:
-        return []
-    try:
-        listing = await interaction.client.services.registrations.list_players(
-            interaction.guild_id, tournament=str(tournament)
-        )
-    except Exception:  # autocomplete must never fail loudly: no suggestions instead
-        return []
-    needle = current.strip().lower()
-    names = [p.display_name for p in listing.players if needle in p.display_name.lower()]
-    return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names[:25]]
 
 
 class RoundCog(commands.Cog):

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
+from bot.cogs._autocomplete import tournament_autocomplete
 from bot.cogs._common import actor_of, embed, locale_of, safe
-from bot.cogs.reports import tournament_names
 from bot.i18n import format_number, t
 from bot.services.standings import StandingsView, TieBreakExplanation
 
@@ -77,7 +77,7 @@ class StandingsCog(commands.Cog):
 
     @standings.command(name="show")
     @app_commands.describe(tournament="The tournament")
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def show(
         self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
     ) -> None:
@@ -99,7 +99,7 @@ class StandingsCog(commands.Cog):
 
     @standings.command(name="export")
     @app_commands.describe(tournament="The tournament")
-    @app_commands.autocomplete(tournament=tournament_names)
+    @app_commands.autocomplete(tournament=tournament_autocomplete)
     async def export(
         self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
     ) -> None:

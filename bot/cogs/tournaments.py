@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
+from bot.cogs._autocomplete import tournament_autocomplete
 from bot.cogs._common import actor_of, discord_timestamp, embed, parse_local_datetime, safe, send, tr
 from bot.errors import InvalidInput
 from bot.rules.presets import PRESET_NAMES
@@ -21,15 +22,6 @@ PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_
 LIST_BUDGET = 3900  # characters of one embed description (Discord max 4096)
 PROBLEM_BUDGET = 1800  # characters of problem lines in one message (Discord max 2000)
 STATUS_ORDER = ("validated", "registered", "waitlisted", "withdrawn", "disqualified")
-
-
-async def tournament_autocomplete(
-    interaction: discord.Interaction[StewardBot], current: str
-) -> list[app_commands.Choice[str]]:
-    if interaction.guild_id is None:
-        return []
-    found = await interaction.client.services.tournaments.list(interaction.guild_id, name_prefix=current, limit=25)
-    return [app_commands.Choice(name=t.name[:100], value=t.name[:100]) for t in found]
 
 
 def problem_lines(interaction: discord.Interaction[StewardBot], problems: tuple[RowProblem, ...]) -> list[str]:
