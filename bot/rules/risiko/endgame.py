@@ -14,8 +14,10 @@
   draws 2 cards.
 
 Events (dicts, see ``Event.parse``): ``time_up``, ``turn_ended`` (player, conquests), ``roll`` (player, dice),
-``pass`` (player; FIRK supplementary turns), ``player_eliminated`` (player). Each step returns the new state
-and an ``Outcome`` code; nothing here knows wording.
+``pass`` (player; FIRK supplementary turns), ``player_eliminated`` (player), ``player_withdrawn`` (player).
+A withdrawn player's territories turn neutral (ARB art. 25): the seat plays no more turns, but in the sdadata
+its rolls are still made, by the player before it, with the seat's own thresholds. Each step returns the new
+state and an ``Outcome`` code; nothing here knows wording.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 from bot.rules.risiko.config import EndRules
 from bot.rules.risiko.errors import RisikoError
 
-EVENT_KINDS = ("time_up", "turn_ended", "roll", "pass", "player_eliminated")
+EVENT_KINDS = ("time_up", "turn_ended", "roll", "pass", "player_eliminated", "player_withdrawn")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,7 @@ class Outcome(Enum):
     FORGOTTEN_ROLL_WARNING = "forgotten_roll_warning"  # RK-SD-3
     FORGOTTEN_ROLL_OUT = "forgotten_roll_out"
     PLAYER_OUT = "player_out"
+    PLAYER_WITHDRAWN = "player_withdrawn"
     SUPPLEMENTARY_PLAYED = "supplementary_played"
     SUPPLEMENTARY_PASSED = "supplementary_passed"
 
@@ -103,11 +106,12 @@ class EndState:
     players: tuple[str, ...]
     current: int = 0
     out: tuple[str, ...] = ()  # eliminated or excluded, in order
+    withdrawn: tuple[str, ...] = ()  # neutral seats: no turns; their sdadata rolls are made by the seat before
     time_up: bool = False
     last_seat_ends: int = 0  # sdadata: last-seat turn ends since time up; FIRK: rounds completed since announcement
     last_seat_rolls: int = 0  # sdadata: last-seat roll turns so far (the threshold counter)
     current_is_last_seat: bool = False  # fixed when the turn starts (an elimination counts from the next round)
-    pending_roll: tuple[str, int] | None = None
+    pending: tuple[tuple[str, str, int], ...] = ()  # rolls owed: (roller, seat rolled for, threshold)
     forgotten: tuple[tuple[str, int], ...] = ()
     supplementary: bool = False  # FIRK supplementary turns running
     used: tuple[tuple[str, int], ...] = ()
@@ -128,9 +132,8 @@ class EndState:
             "last_seat_ends": self.last_seat_ends,
             "last_seat_rolls": self.last_seat_rolls,
             "current_is_last_seat": self.current_is_last_seat,
-            "pending_roll": None
-            if self.pending_roll is None
-            else {"player": self.pending_roll[0], "threshold": self.pending_roll[1]},
+            "withdrawn": list(self.withdrawn),
+            "pending": [{"player": r, "for": seat, "threshold": t} for r, seat, t in self.pending],
             "forgotten": dict(self.forgotten),
             "supplementary": self.supplementary,
             "used": dict(self.used),
@@ -143,7 +146,6 @@ class EndState:
     @classmethod
     def parse(cls, obj: Mapping[str, Any]) -> EndState:
         players = tuple(obj["players"])
-        pending = obj.get("pending_roll")
         return cls(
             procedure=str(obj["procedure"]),
             players=players,
@@ -153,7 +155,8 @@ class EndState:
             last_seat_ends=int(obj.get("last_seat_ends", 0)),
             last_seat_rolls=int(obj.get("last_seat_rolls", 0)),
             current_is_last_seat=bool(obj.get("current_is_last_seat", False)),
-            pending_roll=None if pending is None else (str(pending["player"]), int(pending["threshold"])),
+            withdrawn=tuple(obj.get("withdrawn", ())),
+            pending=tuple((str(x["player"]), str(x["for"]), int(x["threshold"])) for x in obj.get("pending", ())),
             forgotten=tuple(sorted(obj.get("forgotten", {}).items())),
             supplementary=bool(obj.get("supplementary", False)),
             used=tuple(sorted(obj.get("used", {}).items())),
@@ -165,7 +168,12 @@ class EndState:
 
     # -- helpers -------------------------------------------------------------------------------------------
     def alive(self) -> list[str]:
+        """Seats still on the board (withdrawn seats included)."""
         return [p for p in self.players if p not in self.out]
+
+    def active(self) -> list[str]:
+        """Players still taking turns."""
+        return [p for p in self.players if p not in self.out and p not in self.withdrawn]
 
     def is_last_seat(self, seat: int) -> bool:
         return all(p in self.out for p in self.players[seat + 1 :])
@@ -174,7 +182,7 @@ class EndState:
         n = len(self.players)
         for step in range(1, n + 1):
             s = (seat + step) % n
-            if self.players[s] not in self.out:
+            if self.players[s] not in self.out and self.players[s] not in self.withdrawn:
                 return s
         return seat
 
@@ -207,6 +215,8 @@ def step(state: EndState, event: Event, rules: EndRules) -> tuple[EndState, Outc
         raise RisikoError("game_already_ended", event.serialise())
     if event.kind == "player_eliminated":
         return _eliminate(state, _checked_player(state, event.player), Outcome.PLAYER_OUT, {})
+    if event.kind == "player_withdrawn":
+        return _withdraw(state, _checked_player(state, event.player))
     if rules.procedure == "sdadata":
         return _step_sdadata(state, event, rules)
     return _step_firk(state, event, rules)
@@ -225,14 +235,32 @@ def _eliminate(
 ) -> tuple[EndState, Outcome, dict[str, Any]]:
     if state.players[state.current] == player and outcome is Outcome.PLAYER_OUT:
         raise RisikoError("player_out_on_own_turn", player)
-    pending = state.pending_roll if state.pending_roll is None or state.pending_roll[0] != player else None
-    new = replace(state, out=(*state.out, player), pending_roll=pending)
+    pending = tuple(x for x in state.pending if player not in (x[0], x[1]))
+    withdrawn = tuple(p for p in state.withdrawn if p != player)
+    new = replace(state, out=(*state.out, player), withdrawn=withdrawn, pending=pending)
     details = {**details, "player": player}
-    if len(new.alive()) < 2:
+    if len(new.alive()) < 2 or not new.active():
         return replace(new, ended=True, end_reason=EndReason.ONE_PLAYER_LEFT.value), Outcome.GAME_ENDED, details
     if new.players[new.current] in new.out:
         new = _advance(new)
     return new, outcome, details
+
+
+def _withdraw(state: EndState, player: str) -> tuple[EndState, Outcome, dict[str, Any]]:
+    """ARB art. 25: the seat turns neutral; a withdrawal during one's own turn ends that turn without a roll."""
+    if player in state.withdrawn:
+        raise RisikoError("player_already_withdrawn", player)
+    pending = tuple(x for x in state.pending if x[0] != player)
+    new = replace(state, withdrawn=(*state.withdrawn, player), pending=pending)
+    if not new.active():
+        return (
+            replace(new, ended=True, end_reason=EndReason.ONE_PLAYER_LEFT.value),
+            Outcome.GAME_ENDED,
+            {"player": player},
+        )
+    if new.players[new.current] == player:
+        new = _advance(new)
+    return new, Outcome.PLAYER_WITHDRAWN, {"player": player}
 
 
 def _advance(state: EndState) -> EndState:
@@ -242,7 +270,7 @@ def _advance(state: EndState) -> EndState:
 
 def _expect_turn(state: EndState, player: str | None) -> str:
     name = _checked_player(state, player)
-    if name != state.players[state.current]:
+    if name != state.players[state.current] or name in state.withdrawn:
         raise RisikoError("not_their_turn", name)
     return name
 
@@ -255,14 +283,14 @@ def _step_sdadata(state: EndState, event: Event, rules: EndRules) -> tuple[EndSt
     if event.kind == "pass":
         raise RisikoError("event_not_in_procedure", event.kind)
     if event.kind == "roll":
-        if state.pending_roll is None or state.pending_roll[0] != event.player:
+        if not state.pending or state.pending[0][0] != event.player:
             raise RisikoError("roll_not_expected", event.player)
         if len(event.dice) != rules.sdadata_dice:
             raise RisikoError("sdadata_dice_count_invalid", list(event.dice))
-        player, threshold = state.pending_roll
+        player, seat, threshold = state.pending[0]
         total = sum(event.dice)
-        details = {"player": player, "threshold": threshold, "total": total}
-        new = replace(state, pending_roll=None)
+        details = {"player": player, "for": seat, "threshold": threshold, "total": total}
+        new = replace(state, pending=state.pending[1:])
         if total <= threshold:
             return replace(new, ended=True, end_reason=EndReason.SDADATA.value), Outcome.GAME_ENDED, details
         return new, Outcome.GAME_CONTINUES, details
@@ -270,11 +298,11 @@ def _step_sdadata(state: EndState, event: Event, rules: EndRules) -> tuple[EndSt
     player = _expect_turn(state, event.player)
     new = state
     forgotten_note: dict[str, Any] = {}
-    if new.pending_roll is not None:  # the previous roll was forgotten and has now lapsed
-        late = new.pending_roll[0]
+    if new.pending:  # the previous roll(s) were forgotten and have now lapsed
+        late = new.pending[0][0]
         counts = dict(new.forgotten)
         counts[late] = counts.get(late, 0) + 1
-        new = replace(new, forgotten=tuple(sorted(counts.items())), pending_roll=None)
+        new = replace(new, forgotten=tuple(sorted(counts.items())), pending=())
         forgotten_note = {"forgotten_by": late, "forgotten_count": counts[late]}
         if rules.sdadata_forgotten_rolls_to_out and counts[late] >= rules.sdadata_forgotten_rolls_to_out:
             new, outcome, details = _eliminate(new, late, Outcome.FORGOTTEN_ROLL_OUT, {})
@@ -283,26 +311,55 @@ def _step_sdadata(state: EndState, event: Event, rules: EndRules) -> tuple[EndSt
                 return new, outcome, {**details, **forgotten_note}
         else:
             forgotten_note["forgotten_outcome"] = Outcome.FORGOTTEN_ROLL_WARNING.value
-    last_seat = new.current_is_last_seat
     outcome = Outcome.NEXT_TURN
     info: dict[str, Any] = {"player": player, **forgotten_note}
-    if new.time_up and last_seat:
-        new = replace(new, last_seat_ends=new.last_seat_ends + 1)
-    # The last seat first rolls at the end of the supplementary round (its 2nd turn end after time up);
-    # from then on everybody rolls after their turn.
-    rolls_now = new.time_up and ((last_seat and new.last_seat_ends >= 2) or (not last_seat and new.last_seat_rolls > 0))
-    if rolls_now:
-        threshold = threshold_for(new, rules, last_seat)
-        if last_seat:
-            new = replace(new, last_seat_rolls=new.last_seat_rolls + 1)
-        info["threshold"] = threshold
+    new, own_threshold = _seat_turn_end(new, rules, new.current_is_last_seat)
+    if own_threshold is not None:
+        info["threshold"] = own_threshold
         if event.conquests > rules.sdadata_max_conquests:
             outcome = Outcome.NO_ROLL_CONQUESTS
         else:
-            new = replace(new, pending_roll=(player, threshold))
+            new = replace(new, pending=(*new.pending, (player, player, own_threshold)))
+            outcome = Outcome.ROLL_REQUIRED
+    # Withdrawn seats right after this player: their (turn-less) rolls are made by this player (ARB art. 25).
+    index = new.current
+    extra: list[dict[str, Any]] = []
+    for _ in range(len(new.players) - 1):
+        index = (index + 1) % len(new.players)
+        name = new.players[index]
+        if name in new.out:
+            continue
+        if name not in new.withdrawn:
+            break
+        new, seat_threshold = _seat_turn_end(new, rules, new.is_last_seat(index))
+        if seat_threshold is not None:
+            new = replace(new, pending=(*new.pending, (player, name, seat_threshold)))
+            extra.append({"for": name, "threshold": seat_threshold})
+    if extra:
+        info["rolls_for_withdrawn"] = extra
+        if outcome is Outcome.NEXT_TURN:
             outcome = Outcome.ROLL_REQUIRED
     new = _advance(replace(new, cards_drawn=1 if event.conquests else 0))
     return new, outcome, info
+
+
+def _seat_turn_end(state: EndState, rules: EndRules, last_seat: bool) -> tuple[EndState, int | None]:
+    """Count a seat's turn end after time up; the threshold when that seat rolls now, else None.
+
+    The last seat first rolls at the end of the supplementary round (its 2nd turn end after time up); from then
+    on every seat rolls after its turn.
+    """
+    new = state
+    if not new.time_up:
+        return new, None
+    if last_seat:
+        new = replace(new, last_seat_ends=new.last_seat_ends + 1)
+    if (last_seat and new.last_seat_ends >= 2) or (not last_seat and new.last_seat_rolls > 0):
+        threshold = threshold_for(new, rules, last_seat)
+        if last_seat:
+            new = replace(new, last_seat_rolls=new.last_seat_rolls + 1)
+        return new, threshold
+    return new, None
 
 
 def _step_firk(state: EndState, event: Event, rules: EndRules) -> tuple[EndState, Outcome, dict[str, Any]]:
@@ -319,7 +376,7 @@ def _step_firk(state: EndState, event: Event, rules: EndRules) -> tuple[EndState
         if not state.supplementary:
             raise RisikoError("pass_outside_supplementary_turns", player)
         new = replace(state, consecutive_passes=state.consecutive_passes + 1, cards_drawn=0)
-        if new.consecutive_passes >= len(new.alive()):
+        if new.consecutive_passes >= len(new.active()):
             return (
                 replace(new, ended=True, end_reason=EndReason.ALL_PASSED.value),
                 Outcome.GAME_ENDED,
@@ -334,7 +391,7 @@ def _step_firk(state: EndState, event: Event, rules: EndRules) -> tuple[EndState
         cards = rules.supplementary_conquest_cards if event.conquests else 0
         new = replace(state, used=tuple(sorted(used.items())), consecutive_passes=0, cards_drawn=cards)
         details = {"player": player, "cards": cards, "used": used[player]}
-        if all(used.get(p, 0) >= rules.supplementary_turns for p in new.alive()):
+        if all(used.get(p, 0) >= rules.supplementary_turns for p in new.active()):
             return replace(new, ended=True, end_reason=EndReason.SUPPLEMENTARY_USED.value), Outcome.GAME_ENDED, details
         return _firk_next(new, rules), Outcome.SUPPLEMENTARY_PLAYED, details
     new = replace(state, cards_drawn=1 if event.conquests else 0)
@@ -342,7 +399,7 @@ def _step_firk(state: EndState, event: Event, rules: EndRules) -> tuple[EndState
     if new.time_up and new.current_is_last_seat:
         new = replace(new, last_seat_ends=new.last_seat_ends + 1)
         if new.last_seat_ends >= rules.announce_rounds_left:
-            first = next(i for i, p in enumerate(new.players) if p not in new.out)
+            first = next(i for i, p in enumerate(new.players) if p in new.active())
             new = replace(new, supplementary=True, current=first, current_is_last_seat=new.is_last_seat(first))
             return _skip_exhausted(new, rules), Outcome.NEXT_TURN, {**details, "supplementary_starts": True}
     return _advance(new), Outcome.NEXT_TURN, details
@@ -361,7 +418,7 @@ def _skip_exhausted(state: EndState, rules: EndRules) -> EndState:
         if used.get(name, 0) < rules.supplementary_turns:
             return new
         new = replace(new, consecutive_passes=new.consecutive_passes + 1)
-        if new.consecutive_passes >= len(new.alive()):
+        if new.consecutive_passes >= len(new.active()):
             return replace(new, ended=True, end_reason=EndReason.ALL_PASSED.value)
         new = _advance(new)
     return new
@@ -371,8 +428,12 @@ def expectation(state: EndState) -> dict[str, Any]:
     """What the table waits for next: a roll (who, threshold), a turn or a supplementary choice, or nothing."""
     if state.ended:
         return {"kind": "none", "end_reason": state.end_reason}
-    if state.pending_roll is not None:
-        return {"kind": "roll", "player": state.pending_roll[0], "threshold": state.pending_roll[1]}
+    if state.pending:
+        roller, seat, threshold = state.pending[0]
+        out = {"kind": "roll", "player": roller, "threshold": threshold}
+        if seat != roller:
+            out["for"] = seat
+        return out
     kind = "supplementary_choice" if state.supplementary else "turn"
     return {"kind": kind, "player": state.players[state.current]}
 

@@ -118,7 +118,7 @@ def test_firk_time_1_game_ends_when_everyone_used_three_supplementary_turns():
 def test_rk_sd_1_state_notation_round_trips(kinds, current):
     state = start(P, NP_END, P[current])
     for kind in kinds:
-        if state.ended or state.pending_roll is not None:
+        if state.ended or state.pending:
             break
         event = (
             Event("time_up")
@@ -138,3 +138,27 @@ def test_rk_sd_1_event_notation_round_trips(kind, conquests):
         (3, 4) if kind == "roll" else (),
     )
     assert Event.parse(event.serialise()) == event
+
+
+def test_rk_wd_1_withdrawn_last_seat_keeps_rolling_through_the_player_before_it():
+    """RK-WD-1 / RK-SD-3 (ARB art. 25): a withdrawn seat plays no turns; the seat before rolls its dice too."""
+    events = [Event("player_withdrawn", "D"), Event("time_up"), *turns("A", "B", "C", "A", "B", "C")]
+    state, log = run(P, events, UFF_END)
+    assert log[-1]["outcome"] == "roll_required" and "threshold" not in log[-1]
+    assert log[-1]["rolls_for_withdrawn"] == [{"for": "D", "threshold": 4}]
+    assert expectation(state) == {"kind": "roll", "player": "C", "threshold": 4, "for": "D"}
+    state, outcome, _ = step(state, roll("C", 6, 6), UFF_END)
+    assert outcome is Outcome.GAME_CONTINUES and expectation(state) == {"kind": "turn", "player": "A"}
+    state, log = run(
+        P, [*events, roll("C", 6, 6), *turns("A"), roll("A", 6, 6), *turns("B"), roll("B", 6, 6), *turns("C")], UFF_END
+    )
+    own, seat = state.pending
+    assert own == ("C", "C", 4) and seat == ("C", "D", 5)
+
+
+def test_rk_wd_1_withdrawn_player_takes_no_more_turns():
+    state, _ = run(P, [Event("player_withdrawn", "B")], NP_END)
+    state, _, _ = step(state, turns("A")[0], NP_END)
+    assert expectation(state) == {"kind": "turn", "player": "C"}
+    with pytest.raises(RisikoError):
+        step(state, turns("B")[0], NP_END)
