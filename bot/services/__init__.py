@@ -17,7 +17,7 @@ from bot.services.checkins import CheckInService
 from bot.services.guilds import GuildService
 from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
-from bot.services.rounds import RoundService
+from bot.services.rounds import RoundService, new_seed
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
 
@@ -28,6 +28,7 @@ Clock = Callable[[], datetime]
 class Services:
     sessionmaker: async_sessionmaker[AsyncSession]
     clock: Clock = utcnow
+    seed_source: Callable[[], int] = new_seed  # draw seeds: the OS by default; a seeded source in the demo
     guilds: GuildService = field(init=False)
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
@@ -43,4 +44,4 @@ class Services:
         self.checkins = CheckInService(self.sessionmaker, self.clock)
         self.standings = StandingsService(self.sessionmaker, self.clock)
         self.reports = ReportService(self.sessionmaker, self.clock)
-        self.rounds = RoundService(self.sessionmaker, self.clock)
+        self.rounds = RoundService(self.sessionmaker, self.clock, self.seed_source)

@@ -25,13 +25,13 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
 from bot.db.models import (
@@ -305,6 +305,16 @@ def _player_key(name: str) -> str:
 
 
 class RoundService(BaseService):
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        seed_source: Callable[[], int] = new_seed,
+    ) -> None:
+        super().__init__(sessionmaker, clock)
+        # Where draw seeds come from: the OS by default; the demo and tests inject a seeded source.
+        self._seed_source = seed_source
+
     # ------------------------------------------------------------------------------------- reading helpers
 
     async def _config_and_tournament(self, session: AsyncSession, actor: Actor, name: str) -> Tournament:
@@ -608,7 +618,7 @@ class RoundService(BaseService):
                 raise Conflict("error.round_previous_not_published", number=before[-1].number)
             players = await self._participants(session, t, existing)
             inputs, missing = await self._inputs(session, t, rounds, number, players)
-            seed = new_seed()
+            seed = self._seed_source()
             computed = await self._compute(inputs, seed)
             if existing is None:
                 existing = Round(guild_id=t.guild_id, tournament_id=t.id, number=number, created_at=self._clock())
@@ -646,7 +656,7 @@ class RoundService(BaseService):
             players = await self._participants(session, t, r)
             inputs, missing = await self._inputs(session, t, rounds, r.number, players)
             old_seed = r.draw_seed
-            seed = new_seed()
+            seed = self._seed_source()
             computed = await self._compute(inputs, seed)
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=r.id)
             await self._save_draw(session, t, r, inputs, computed, seed, missing)
@@ -1079,7 +1089,7 @@ class RoundService(BaseService):
         ranking = [p for p in await self._qualifying_ranking(session, t, rules) if p not in declined]
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ranking)
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in ranking}
-        seed = new_seed()
+        seed = self._seed_source()
         rng = random.Random(seed)
         halves: list[tuple[str, list[int]]] = [("all", ranking)]
         if rules.odd_even_threshold and len(ranking) >= rules.odd_even_threshold:
