@@ -321,14 +321,163 @@ class _Search:
                     cells[i] = p
         return False
 
+    def tight_dfs(self) -> Callable[[int, int, int], bool]:
+        """The same search as ``dfs`` without diagonals, written as one closure over local tables (about twice
+        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline; a robot
+        never blocks itself because every range test excludes its own cell)."""
+        stop_n, stop_e, stop_s, stop_w = self.tables.stop
+        cells = self.cells
+        target = self.target
+        active = self.active
+        is_active = [i in active for i in range(self.n)]
+        robots = range(self.n)
+        tt = self.tt
+        path = self.path
+        vortex = self.vortex
+        a = -1 if vortex else active[0]
+        bounds = self.bounds[0] if vortex else self.bounds[a]
+        tick = self.tick
+        counter = [0]
+        tr, tc = divmod(target, SIZE)
+        near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
+
+        def finish() -> tuple[int, int] | None:
+            """A one-move finish from the current cells: only a slide along the target's row or column can end
+            on it, so each active robot needs one slide computed, not four."""
+            for i in active:
+                p = cells[i]
+                if p >> 4 == tr:
+                    if target > p:
+                        d, s = 1, stop_e[p]
+                        for o in cells:
+                            if p < o <= s:
+                                s = o - 1
+                    else:
+                        d, s = 3, stop_w[p]
+                        for o in cells:
+                            if s <= o < p:
+                                s = o + 1
+                elif p & 15 == tc:
+                    if target > p:
+                        d, s = 2, stop_s[p]
+                        for o in cells:
+                            if p < o <= s and not (o - p) & 15:
+                                s = o - 16
+                    else:
+                        d, s = 0, stop_n[p]
+                        for o in cells:
+                            if s <= o < p and not (p - o) & 15:
+                                s = o + 16
+                else:
+                    continue
+                if s == target:
+                    return (i, d)
+            return None
+
+        def dfs(left: int, last_r: int, last_d: int) -> bool:
+            if left == 1:
+                last = finish()
+                if last is not None:
+                    path.append(last)
+                    return True
+                return False
+            counter[0] += 1
+            if not counter[0] & 1023:
+                self.nodes = counter[0]
+                tick()
+            if vortex:
+                h = min([bounds[c] for c in cells])
+                key: tuple[int, ...] = tuple(sorted(cells))
+            else:
+                ca = cells[a]
+                h = bounds[ca]
+                rest = cells[:a] + cells[a + 1 :]
+                rest.sort()
+                key = (ca, *rest)
+            if h > left:
+                return False
+            seen = tt.get(key)
+            if seen is not None and seen >= left:
+                return False
+            tt[key] = left
+            movers = active if h == left else robots
+            deeper = left > 1
+            for i in movers:
+                p = cells[i]
+                act = is_active[i]
+                for d in range(4):
+                    if i == last_r and (d == last_d or d == _REVERSE[last_d]):
+                        continue
+                    if d == 0:
+                        s = stop_n[p]
+                        for o in cells:
+                            if s <= o < p and not (p - o) & 15:
+                                s = o + 16
+                    elif d == 1:
+                        s = stop_e[p]
+                        for o in cells:
+                            if p < o <= s:
+                                s = o - 1
+                    elif d == 2:
+                        s = stop_s[p]
+                        for o in cells:
+                            if p < o <= s and not (o - p) & 15:
+                                s = o - 16
+                    else:
+                        s = stop_w[p]
+                        for o in cells:
+                            if s <= o < p:
+                                s = o + 1
+                    if s == p:
+                        continue
+                    if act:
+                        if s == target:
+                            path.append((i, d))
+                            return True
+                        if bounds[s] >= left and not vortex:
+                            continue  # the child would be cut by its bound at once
+                    elif left == 2 and s not in near and (p >> 4 != cells[a] >> 4) and (p & 15 != cells[a] & 15):
+                        # one move will be left for the active robot: this move helps only by stopping it beside
+                        # the target or by clearing its row/column
+                        continue
+                    if left == 2:
+                        # the child has one move left: test the finish here instead of a call, a key and a probe
+                        cells[i] = s
+                        last = finish()
+                        cells[i] = p
+                        if last is not None:
+                            path.append((i, d))
+                            path.append(last)
+                            return True
+                        continue
+                    if deeper:
+                        cells[i] = s
+                        path.append((i, d))
+                        if dfs(left - 1, i, d):
+                            cells[i] = p
+                            return True
+                        path.pop()
+                        cells[i] = p
+            return False
+
+        def run_depth(left: int, last_r: int, last_d: int) -> bool:
+            counter[0] = self.nodes
+            try:
+                return dfs(left, last_r, last_d)
+            finally:
+                self.nodes = counter[0]
+
+        return run_depth
+
     def run(self, max_moves: int, progress: ProgressCallback | None, first: int = 1) -> int | None:
         """Iterative deepening up to ``max_moves``; returns the optimum or None. Raises _Budget."""
         if self.solved_now():
             return 0
+        search = self.dfs if self.diag else self.tight_dfs()
         for limit in range(max(1, first), max_moves + 1):
             self.limit = limit
-            self.path = []
-            if self.dfs(limit, -1, 0):
+            del self.path[:]
+            if search(limit, -1, 0):
                 return limit
             if progress is not None:
                 progress(limit, self.nodes)
