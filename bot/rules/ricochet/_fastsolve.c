@@ -1,6 +1,6 @@
 /* Optional C accelerator of bot.rules.ricochet.solver (same algorithm as the pure-Python _Search, no diagonals).
  *
- * solve(masks: bytes[256], bounds: bytes[256], stops: 4 x 256 ints, cells: list[int], target: int,
+ * solve(masks: bytes[256], bounds: bytes[256], stops: bytes[4 * 256], cells: list[int], target: int,
  *       active: list[int], max_moves: int, first_depth: int, node_limit: int = -1)
  *   -> (status, path, nodes, bound)
  * status 0: solved, path = [(robot index, direction 0..3 = N E S W), ...] optimal;
@@ -170,7 +170,43 @@ static inline int slide(const Search *s, int i, int d) {
     return st;
 }
 
+/* a one-move finish: only a slide along the target's row or column can end on it */
+static inline int finish(const Search *s, int *out_r, int *out_d) {
+    int tr = s->target >> 4, tc = s->target & 15;
+    for (int k = 0; k < s->nactive; k++) {
+        int i = s->active_list[k];
+        int p = s->pos[i], d;
+        if ((p >> 4) == tr)
+            d = s->target > p ? 1 : 3;
+        else if ((p & 15) == tc)
+            d = s->target > p ? 2 : 0;
+        else
+            continue;
+        if (slide(s, i, d) == s->target) {
+            *out_r = i;
+            *out_d = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static inline int near_target(const Search *s, int q) {
+    int t = s->target;
+    return q == t - 16 || q == t + 16 || (q == t - 1 && (t & 15) != 0) || (q == t + 1 && (t & 15) != 15);
+}
+
 static int dfs(Search *s, int left, int last_r, int last_d) {
+    if (left == 1) {
+        int fr, fd;
+        if (finish(s, &fr, &fd)) {
+            s->path_r[s->plen] = fr;
+            s->path_d[s->plen] = fd;
+            s->plen++;
+            return 1;
+        }
+        return 0;
+    }
     s->nodes++;
     if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
         s->aborted = 1;
@@ -187,11 +223,32 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
             if (i == last_r && (d == last_d || d == REVERSE[last_d])) continue;
             int q = slide(s, i, d);
             if (q == p) continue;
-            if (q == s->target && s->is_active[i]) {
-                s->path_r[s->plen] = i;
-                s->path_d[s->plen] = d;
-                s->plen++;
-                return 1;
+            if (s->is_active[i]) {
+                if (q == s->target) {
+                    s->path_r[s->plen] = i;
+                    s->path_d[s->plen] = d;
+                    s->plen++;
+                    return 1;
+                }
+                if (!s->vortex && s->bound[q] >= left) continue; /* the child would be cut by its bound */
+            } else if (left == 2 && !near_target(s, q) && (p >> 4) != (s->pos[s->single] >> 4) &&
+                       (p & 15) != (s->pos[s->single] & 15)) {
+                continue; /* with one move left this can neither stop the active robot nor clear its line */
+            }
+            if (left == 2) {
+                int fr, fd, ok;
+                s->pos[i] = (uint8_t)q;
+                ok = finish(s, &fr, &fd);
+                s->pos[i] = (uint8_t)p;
+                if (ok) {
+                    s->path_r[s->plen] = i;
+                    s->path_d[s->plen] = d;
+                    s->path_r[s->plen + 1] = fr;
+                    s->path_d[s->plen + 1] = fd;
+                    s->plen += 2;
+                    return 1;
+                }
+                continue;
             }
             if (left > 1) {
                 s->pos[i] = (uint8_t)q;
@@ -231,12 +288,12 @@ static int read_int_list(PyObject *seq, int *out, int maxn, const char *what) {
 }
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    Py_buffer masks, bounds;
-    PyObject *stops, *cells, *active;
+    Py_buffer masks, bounds, stops;
+    PyObject *cells, *active;
     int target, max_moves, first_depth;
     long long node_limit = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*OOiOii|L", &masks, &bounds, &stops, &cells, &target, &active, &max_moves,
+    if (!PyArg_ParseTuple(args, "y*y*y*OiOii|L", &masks, &bounds, &stops, &cells, &target, &active, &max_moves,
                           &first_depth, &node_limit))
         return NULL;
     Search *s = (Search *)calloc(1, sizeof(Search));
@@ -250,26 +307,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         goto done;
     }
     memcpy(s->bound, bounds.buf, 256);
-    {
-        PyObject *fast = PySequence_Fast(stops, "stops");
-        if (!fast) goto done;
-        if (PySequence_Fast_GET_SIZE(fast) != 4) {
-            Py_DECREF(fast);
-            PyErr_SetString(PyExc_ValueError, "stops must have 4 directions");
-            goto done;
-        }
-        for (int d = 0; d < 4; d++) {
-            int tmp[256];
-            int n = read_int_list(PySequence_Fast_GET_ITEM(fast, d), tmp, 256, "stops[d]");
-            if (n != 256) {
-                Py_DECREF(fast);
-                if (n >= 0) PyErr_SetString(PyExc_ValueError, "stops[d] must have 256 cells");
-                goto done;
-            }
-            for (int c = 0; c < 256; c++) s->stop[d][c] = (uint8_t)tmp[c];
-        }
-        Py_DECREF(fast);
+    if (stops.len != 1024) {
+        PyErr_SetString(PyExc_ValueError, "stops must be 4 x 256 bytes");
+        goto done;
     }
+    memcpy(s->stop, stops.buf, 1024);
     {
         int tmp[MAXR];
         int n = read_int_list(cells, tmp, MAXR, "cells");
@@ -342,6 +384,7 @@ done:
 done_buffers:
     PyBuffer_Release(&masks);
     PyBuffer_Release(&bounds);
+    PyBuffer_Release(&stops);
     return result;
 }
 

@@ -497,11 +497,16 @@ def accelerator_available() -> bool:
     return _fast_module() is not None
 
 
+@lru_cache(maxsize=512)
+def _fast_tables(board: Board, target_cell: int) -> tuple[bytes, bytes, bytes]:
+    stops = b"".join(bytes(row) for row in _tables(board).stop)
+    return bytes(board.masks), bytes(lower_bounds(board, target_cell)), stops
+
+
 def _fast_args(board: Board, position: Position) -> tuple[Any, ...]:
     _colours, cells, target_cell, active = _prepare(board, position)
-    tables = _tables(board)
-    bounds = lower_bounds(board, target_cell)
-    return (bytes(board.masks), bytes(bounds), tables.stop, cells, target_cell, active)
+    masks, bounds, stops = _fast_tables(board, target_cell)
+    return (masks, bounds, stops, cells, target_cell, active)
 
 
 def _use_fast(board: Board, diagonal_variant: bool, engine: str) -> ModuleType | None:
