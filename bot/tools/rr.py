@@ -17,7 +17,16 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from bot.rules.ricochet.board import SIZE, VORTEX_COLOUR, Board, BoardError, Position, Target, validate_position
+from bot.rules.ricochet.board import (
+    SIZE,
+    VORTEX_COLOUR,
+    Board,
+    BoardError,
+    Position,
+    Target,
+    target_covered,
+    validate_position,
+)
 from bot.rules.ricochet.solver import SolveStatus, exists_solution, solve
 from bot.rules.ricochet.verify import verify
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
@@ -141,6 +150,7 @@ def _solve_one(data: Mapping[str, Any]) -> dict[str, Any]:
         "solution": [list(m) for m in result.moves] if result.moves is not None else None,
         "void_below_minimum": void,
         "minimum_moves": minimum,
+        "target_covered": target_covered(position),
         "status": result.status.value,
         "lower_bound": result.lower_bound,
         "nodes": result.nodes,

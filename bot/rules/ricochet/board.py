@@ -435,3 +435,23 @@ def validate_position(board: Board, position: Position) -> None:
         seen[cell] = colour
     if position.target not in board.targets:
         raise BoardError("target_not_on_board", list(position.target))
+
+
+def validate_setup(board: Board, position: Position) -> None:
+    """RR 3 / RR-SET-1: at set-up no robot may stand on a target square (nor share a cell or sit on the block)."""
+    validate_position(board, position)
+    cells = {(t.row, t.col) for t in board.targets}
+    for colour, cell in position.robots:
+        if cell in cells:
+            raise BoardError("robot_on_target_at_setup", f"{colour} [{cell[0]}, {cell[1]}]")
+
+
+def target_covered(position: Position) -> bool:
+    """RR 4.4: the drawn token's square is covered by a robot (marker) at the start of the round: the round is
+    void (RR 4.11)."""
+    t = position.target
+    return any(cell == (t.row, t.col) for _, cell in position.robots)
+
+
+EXTRA_ROBOT_BY_EDITION: Mapping[int, str | None] = {1: None, 2: "black", 3: "silver", 4: "silver"}
+"""RR 2: the fifth robot of each edition (the 1st edition has none)."""

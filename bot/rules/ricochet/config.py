@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from bot.rules.ricochet.board import ROBOT_COLOURS, BoardError
+from bot.rules.ricochet.board import EXTRA_ROBOT_BY_EDITION, ROBOT_COLOURS, BoardError
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,10 @@ class RicochetRules:
                 raise BoardError("unknown_robot_colour", colour)
         if self.minimum_moves < 1:
             raise BoardError("bad_minimum_moves", self.minimum_moves)
+        if self.edition not in EXTRA_ROBOT_BY_EDITION:
+            raise BoardError("unknown_edition", self.edition)
+        if self.extra_robot_variant and EXTRA_ROBOT_BY_EDITION[self.edition] != self.extra_robot_colour:
+            raise BoardError("extra_robot_not_in_edition", f"{self.extra_robot_colour} (edition {self.edition})")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RicochetRules:

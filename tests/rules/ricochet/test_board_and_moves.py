@@ -19,7 +19,9 @@ from bot.rules.ricochet.board import (
     Position,
     Target,
     quadrant_names,
+    target_covered,
     validate_position,
+    validate_setup,
 )
 from bot.rules.ricochet.moves import replay, slide, slide_path
 
@@ -228,3 +230,30 @@ def test_position_notation_round_trips(cells: list[tuple[int, int]], target: Tar
     pos = Position.make(robots, list(target))
     assert Position.parse(pos.to_notation()) == pos
     assert pos.robot_map == robots
+
+
+def test_rr_set_1_at_set_up_no_robot_may_stand_on_a_target_square() -> None:
+    board = Board.from_quadrants(["1A", "2A", "3A", "4A"])
+    t = board.targets[0]
+    with pytest.raises(BoardError, match="robot_on_target_at_setup"):
+        validate_setup(board, Position.make({"red": (t.row, t.col)}, list(board.targets[1])))
+    validate_setup(board, Position.make({"red": (0, 0)}, list(t)))
+
+
+def test_rr_void_1_a_target_covered_by_a_robot_is_detected() -> None:
+    board = Board.from_quadrants(["1A", "2A", "3A", "4A"])
+    t = board.target("blue", "triangle")
+    assert target_covered(Position.make({"red": (t.row, t.col)}, list(t)))
+    assert not target_covered(Position.make({"red": (0, 0)}, list(t)))
+
+
+@pytest.mark.parametrize(("edition", "colour", "ok"), [(2, "black", True), (3, "silver", True), (2, "silver", False)])
+def test_rr_comp_1_the_fifth_robot_must_belong_to_the_edition(edition: int, colour: str, ok: bool) -> None:
+    from bot.rules.ricochet.config import RicochetRules
+
+    if ok:
+        rules = RicochetRules(edition=edition, extra_robot_variant=True, extra_robot_colour=colour)
+        assert rules.robot_colours[-1] == colour and len(rules.robot_colours) == 5
+    else:
+        with pytest.raises(BoardError, match="extra_robot_not_in_edition"):
+            RicochetRules(edition=edition, extra_robot_variant=True, extra_robot_colour=colour)
