@@ -24,6 +24,7 @@ FAST_LIMIT = 8  # pure-Python positions up to this optimum run in the default su
 ALL = benchmark_positions()
 FAST = [p for p in ALL if p[3]["optimal_moves"] <= FAST_LIMIT]
 SLOW = [p for p in ALL if p[3]["optimal_moves"] > FAST_LIMIT]
+HARD = hard_positions()
 
 
 def _reaches(board: Board, position: Position, moves: Any) -> bool:
@@ -83,7 +84,7 @@ def test_rr_min_1_c_and_python_void_checks_agree(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "board", "position", "spec"), hard_positions(), ids=lambda x: str(x)[:12])
+@pytest.mark.parametrize(("name", "board", "position", "spec"), HARD, ids=[p[0] for p in HARD])
 def test_rr_min_0_the_24_and_25_move_positions_are_solved_exactly(
     name: str, board: Board, position: Position, spec: dict[str, Any]
 ) -> None:
