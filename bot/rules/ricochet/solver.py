@@ -181,7 +181,11 @@ class _Search:
         self.n = len(self.cells)
         self.diag = diagonal_variant and bool(board.diagonals)
         self.tables = _tables(board)
-        self.bounds = [lower_bounds(board, self.target, c, diagonal_variant) for c in self.colours]
+        if self.diag:  # colours cross their own diagonals: one bound table per colour
+            self.bounds = [lower_bounds(board, self.target, c, True) for c in self.colours]
+        else:
+            shared = lower_bounds(board, self.target)
+            self.bounds = [shared] * len(self.colours)
         self.vortex = position.target.colour == VORTEX_COLOUR
         self.clock = clock
         self.deadline = deadline
