@@ -15,6 +15,7 @@ import enum
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.rules.ricochet.config import RicochetRules
 from bot.rules.ricochet.round import PileStatus, RoundError, RoundOutcome, RoundStatus, TokenPile
@@ -65,6 +66,34 @@ class GameState:
     def active_players(self) -> tuple[str, ...]:
         gone = {p for p, _ in self.left}
         return tuple(p for p in self.players if p not in gone)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "tokens": dict(self.tokens),
+            "pile": self.pile.to_json(),
+            "first_player": self.first_player,
+            "left": [[p, s.value] for p, s in self.left],
+            "over": self.over.value if self.over else None,
+            "interruption_minutes": self.interruption_minutes,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> GameState:
+        try:
+            players = tuple(str(p) for p in obj["players"])
+            tokens = {str(k): int(v) for k, v in obj["tokens"].items()}
+            return cls(
+                players=players,
+                tokens=tuple((p, tokens[p]) for p in players),
+                pile=TokenPile.from_json(obj["pile"]),
+                first_player=str(obj["first_player"]),
+                left=tuple((str(p), PlayerStatus(s)) for p, s in obj.get("left", ())),
+                over=GameOver(obj["over"]) if obj.get("over") else None,
+                interruption_minutes=float(obj.get("interruption_minutes", 0.0)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RoundError("bad_game_state", str(exc)) from None
 
     def ranking(self) -> tuple[Placement, ...]:
         return final_ranking(self.token_map, left=self.left, players=self.players)

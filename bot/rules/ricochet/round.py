@@ -22,7 +22,8 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 from bot.rules.ricochet.board import Board
 
@@ -98,6 +99,46 @@ class VoidCall:
 
 
 RoundEvent = Declare | Withdraw | TurnHourglass | TimeUp | Demonstrate | VoidCall
+
+
+_EVENT_TYPES: dict[str, type] = {
+    "declare": Declare,
+    "withdraw": Withdraw,
+    "turn_hourglass": TurnHourglass,
+    "time_up": TimeUp,
+    "demonstrate": Demonstrate,
+    "void_call": VoidCall,
+}
+_EVENT_NAMES: dict[type, str] = {v: k for k, v in _EVENT_TYPES.items()}
+
+
+def event_to_json(event: RoundEvent) -> dict[str, Any]:
+    """``{"type": "declare", "player": "ada", "moves": 7, "time": 12.5}`` etc."""
+    out: dict[str, Any] = {"type": _EVENT_NAMES[type(event)]}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        out[f.name] = value.value if isinstance(value, enum.Enum) else value
+    return out
+
+
+def event_from_json(obj: Mapping[str, Any]) -> RoundEvent:
+    kind = obj.get("type")
+    cls = _EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise RoundError("unknown_event_type", kind)
+    names = {f.name for f in fields(cls)}
+    extra = set(obj) - names - {"type"}
+    missing = {n for n in names if n not in obj and not (cls is Demonstrate and n == "padded")}
+    if extra or missing:
+        raise RoundError("bad_event_fields", f"{kind}: extra {sorted(extra)}, missing {sorted(missing)}")
+    values = {n: obj[n] for n in names if n in obj}
+    if cls is VoidCall:
+        try:
+            values["reason"] = VoidReason(values["reason"])
+        except ValueError:
+            raise RoundError("unknown_void_reason", values["reason"]) from None
+    event: RoundEvent = cls(**values)
+    return event
 
 
 # -- outcome --------------------------------------------------------------------------------------------------
@@ -335,6 +376,26 @@ class TokenPile:
     def reset_for_new_placement(self) -> TokenPile:
         """After RESET_ROBOTS: the set-aside tokens are turned face down and reshuffled."""
         return replace(self, face_down=tuple(sorted(self.face_down + self.set_aside)), set_aside=())
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["awarded"] = [list(a) for a in self.awarded]
+        for key in ("face_down", "set_aside", "removed"):
+            data[key] = list(data[key])
+        return data
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> TokenPile:
+        try:
+            return cls(
+                face_down=tuple(obj["face_down"]),
+                in_play=obj.get("in_play"),
+                set_aside=tuple(obj.get("set_aside", ())),
+                awarded=tuple((str(p), str(t)) for p, t in obj.get("awarded", ())),
+                removed=tuple(obj.get("removed", ())),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RoundError("bad_token_pile", str(exc)) from None
 
     def status_counts(self) -> dict[str, int]:
         return {

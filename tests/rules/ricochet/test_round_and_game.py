@@ -7,6 +7,7 @@ RR-INT-1.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -45,6 +46,8 @@ from bot.rules.ricochet.round import (
     VoidReason,
     Withdraw,
     adjudicate_round,
+    event_from_json,
+    event_to_json,
 )
 
 RULES = RicochetRules.from_preset()
@@ -342,3 +345,42 @@ def test_rr_wd_1_rr_win_1_a_ranking_places_everyone_once_best_first(
     active = [p for p in ranking if p.status is PlayerStatus.ACTIVE]
     assert all(x.tokens >= y.tokens for x, y in itertools.pairwise(active))
     assert all(p.status is not PlayerStatus.ACTIVE for p in ranking[len(active) :])
+
+
+_players = st.sampled_from(["ada", "bea", "cid", "dan"])
+_events = st.one_of(
+    st.builds(Declare, _players, st.integers(1, 30), st.floats(0, 600, allow_nan=False)),
+    st.builds(Withdraw, _players, st.floats(0, 600, allow_nan=False)),
+    st.builds(TurnHourglass, st.floats(0, 600, allow_nan=False)),
+    st.builds(TimeUp, st.floats(0, 600, allow_nan=False)),
+    st.builds(Demonstrate, _players, st.integers(0, 30), st.booleans(), st.booleans()),
+    st.builds(VoidCall, st.sampled_from(list(VoidReason))),
+)
+
+
+@given(events=st.lists(_events, max_size=12))
+def test_round_events_round_trip_through_json_and_adjudication_never_crashes(events: list[object]) -> None:
+    """RR-ROUND-1: any event sequence is adjudicated to a status (never an exception for known players)."""
+    back = [event_from_json(json.loads(json.dumps(event_to_json(e)))) for e in events]  # type: ignore[arg-type]
+    assert back == events
+    out = adjudicate_round(back, tokens=TOKENS, minimum_moves=MIN)
+    assert out.status in RoundStatus
+    if out.status is RoundStatus.AWARDED:
+        assert out.winner in TOKENS and out.void_reason is None
+    if out.status is RoundStatus.VOID:
+        assert out.void_reason is not None and out.winner is None
+
+
+@given(
+    winners=st.lists(st.sampled_from(["a", "b", "c"]), max_size=6),
+    leaver=st.sampled_from(["", "a", "b", "c"]),
+)
+def test_game_state_round_trips_through_json(winners: list[str], leaver: str) -> None:
+    state = new_game(["a", "b", "c"], TokenPile.for_board(_board()), "a", RULES)
+    for w in winners:
+        if state.over is not None:
+            break
+        state = _play(state, w)
+    if leaver and state.over is None:
+        state = leave(state, leaver, PlayerStatus.FORFEIT, RULES)
+    assert GameState.from_json(json.loads(json.dumps(state.to_json()))) == state
