@@ -16,6 +16,9 @@
 
 #define MAXR 7
 #define MAXDEPTH 64
+/* memory cap of the transposition table: 2^25 slots x 9 bytes = 288 MiB; once full, no new entries are stored
+   (the search stays correct, only less pruned) */
+#define TT_MAX_SLOTS (1u << 25)
 
 typedef struct {
     uint64_t *keys;
@@ -107,7 +110,7 @@ static inline int tt_check(Table *t, uint64_t key, int left) {
     t->depth[j] = (uint8_t)left;
     t->used++;
     if (t->used * 2 > t->size) {
-        if (!tt_grow(t)) t->oom = 1;
+        if (t->size >= TT_MAX_SLOTS || !tt_grow(t)) t->oom = 1;
     }
     return 0;
 }
