@@ -28,7 +28,7 @@ from bot.rules.ricochet.board import (
     validate_position,
 )
 from bot.rules.ricochet.solver import SolveStatus, exists_solution, solve
-from bot.rules.ricochet.verify import verify
+from bot.rules.ricochet.verify import VerifyCode, verify
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
 
 DEFAULT_TIME_BUDGET = 120.0
@@ -195,6 +195,7 @@ def _verify_one(data: Mapping[str, Any]) -> dict[str, Any]:
         "valid": verdict.valid,
         "void_below_minimum": verdict.void_below_minimum,
         "code": verdict.code.value,
+        "proves_void": verdict.code is VerifyCode.BELOW_MINIMUM,
         "minimum_moves": minimum,
         "declared": verdict.declared,
         "first_reached_at": verdict.first_reached_at,

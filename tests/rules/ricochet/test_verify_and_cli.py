@@ -101,6 +101,22 @@ def test_cli_rr_verify_gives_the_contract_fields(capsys: pytest.CaptureFixture[s
     assert code == 0
     assert out["reached"] is True and out["moves"] == 12 and out["valid"] is True
     assert out["void_below_minimum"] is False and len(out["stops"]) == 12
+    assert out["proves_void"] is False
+
+
+def test_cli_rr_verify_a_list_under_the_minimum_proves_the_round_void(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = {
+        "board": {"quadrants": ["4B", "3B", "2B", "1A"]},
+        "robots": {"red": [0, 2], "green": [1, 5], "blue": [5, 3], "yellow": [12, 15]},
+        "target": [7, 3, "any", "vortex"],
+        "moves": [["blue", "S"]],
+        "minimum_moves": 5,
+    }
+    code, out, _ = _run(capsys, tmp_path, "verify", data)
+    assert code == 0 and out["reached"] is True and out["moves"] == 1
+    assert out["valid"] is False and out["proves_void"] is True and out["void_below_minimum"] is True
 
 
 def test_cli_rr_board_prints_the_board_and_its_notation(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
