@@ -1,10 +1,13 @@
 /* Optional C accelerator of bot.rules.ricochet.solver (same algorithm as the pure-Python _Search, no diagonals).
  *
  * solve(masks: bytes[256], bounds: bytes[256], stops: bytes[4 * 256], cells: list[int], target: int,
- *       active: list[int], max_moves: int, first_depth: int, node_limit: int = -1)
+ *       active: list[int], max_moves: int, first_depth: int, node_limit: int = -1,
+ *       clock: callable | None = None, deadline: float = 0.0, progress: callable | None = None)
  *   -> (status, path, nodes, bound)
  * status 0: solved, path = [(robot index, direction 0..3 = N E S W), ...] optimal;
- * status 1: no solution up to max_moves; status 2: node_limit reached, bound = first unfinished depth.
+ * status 1: no solution up to max_moves; status 2: node_limit reached or clock() > deadline, bound = first
+ * unfinished depth. The injected clock is called (with the GIL) every 2^18 nodes; progress(depth_done, nodes) after
+ * each completed depth; an exception raised by either propagates.
  * first_depth < 0 means "iterative deepening from 1"; otherwise only depths first_depth..max_moves are tried.
  * The GIL is released during the search; all state lives on the stack/heap of the call (thread-safe).
  */
@@ -42,6 +45,11 @@ typedef struct {
     unsigned long long nodes;
     long long node_limit;
     int aborted;
+    int py_error;          /* the clock or progress callable raised */
+    PyObject *clock;       /* injected clock (borrowed) or NULL */
+    double deadline;
+    PyObject *progress;    /* progress(depth_done, nodes) (borrowed) or NULL */
+    PyThreadState *tstate; /* saved while the GIL is released */
     Table tt;
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
@@ -199,6 +207,38 @@ static inline int near_target(const Search *s, int q) {
     return q == t - 16 || q == t + 16 || (q == t - 1 && (t & 15) != 0) || (q == t + 1 && (t & 15) != 15);
 }
 
+/* Reads the injected clock: takes the GIL back for the call (every 2^18 nodes, a few ms of search). */
+static int past_deadline(Search *s) {
+    int late = 0;
+    PyEval_RestoreThread(s->tstate);
+    PyObject *now = PyObject_CallNoArgs(s->clock);
+    if (!now) {
+        s->py_error = 1;
+        late = 1;
+    } else {
+        double t = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (t == -1.0 && PyErr_Occurred()) {
+            s->py_error = 1;
+            late = 1;
+        } else {
+            late = t > s->deadline;
+        }
+    }
+    s->tstate = PyEval_SaveThread();
+    return late;
+}
+
+static void report_progress(Search *s, int depth) {
+    PyEval_RestoreThread(s->tstate);
+    PyObject *r = PyObject_CallFunction(s->progress, "iK", depth, s->nodes);
+    if (!r)
+        s->py_error = 1;
+    else
+        Py_DECREF(r);
+    s->tstate = PyEval_SaveThread();
+}
+
 static int dfs(Search *s, int left, int last_r, int last_d) {
     if (left == 1) {
         int fr, fd;
@@ -212,6 +252,10 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
     }
     s->nodes++;
     if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
+        s->aborted = 1;
+        return 0;
+    }
+    if (s->clock && !(s->nodes & 0x3ffff) && past_deadline(s)) {
         s->aborted = 1;
         return 0;
     }
@@ -295,9 +339,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     PyObject *cells, *active;
     int target, max_moves, first_depth;
     long long node_limit = -1;
+    PyObject *clock = Py_None, *progress = Py_None;
+    double deadline = 0.0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*OiOii|L", &masks, &bounds, &stops, &cells, &target, &active, &max_moves,
-                          &first_depth, &node_limit))
+    if (!PyArg_ParseTuple(args, "y*y*y*OiOii|LOdO", &masks, &bounds, &stops, &cells, &target, &active, &max_moves,
+                          &first_depth, &node_limit, &clock, &deadline, &progress))
         return NULL;
     Search *s = (Search *)calloc(1, sizeof(Search));
     PyObject *result = NULL;
@@ -336,13 +382,16 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     s->vortex = s->nactive > 1;
     s->single = s->nactive == 1 ? s->active_list[0] : -1;
     s->node_limit = node_limit;
+    s->clock = clock == Py_None ? NULL : clock;
+    s->deadline = deadline;
+    s->progress = progress == Py_None ? NULL : progress;
     if (max_moves >= MAXDEPTH) max_moves = MAXDEPTH - 1;
     if (!tt_init(&s->tt, 1 << 16)) {
         PyErr_NoMemory();
         goto done;
     }
     int status = 1, reached_depth = 0;
-    Py_BEGIN_ALLOW_THREADS
+    s->tstate = PyEval_SaveThread();
     int already = 0;
     for (int i = 0; i < s->n; i++)
         if (s->is_active[i] && s->pos[i] == s->target) already = 1;
@@ -361,9 +410,14 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                 status = 2;
                 break;
             }
+            if (s->progress) {
+                report_progress(s, depth);
+                if (s->py_error) break;
+            }
         }
     }
-    Py_END_ALLOW_THREADS
+    PyEval_RestoreThread(s->tstate);
+    if (s->py_error) goto done_tt;
     {
         PyObject *path = PyList_New(0);
         if (!path) goto done_tt;

@@ -557,7 +557,7 @@ def solve(
     deadline = None if time_budget is None or clock is None else clock() + time_budget
     search = _Search(board, position, diagonal_variant, clock, deadline, node_budget)
     if fast is not None:
-        return _solve_fast_in_steps(fast, board, position, search, max_moves, progress, colours)
+        return _solve_fast_budgeted(fast, board, position, search, max_moves, progress, colours)
     try:
         optimum = search.run(max_moves, progress)
     except _Budget:
@@ -580,7 +580,7 @@ def _fast_result(found: Any, colours: Sequence[str], max_moves: int) -> SolveRes
     return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
 
 
-def _solve_fast_in_steps(
+def _solve_fast_budgeted(
     fast: ModuleType,
     board: Board,
     position: Position,
@@ -589,29 +589,19 @@ def _solve_fast_in_steps(
     progress: ProgressCallback | None,
     colours: Sequence[str],
 ) -> SolveResult:
-    """C engine under a budget: runs in node chunks growing ×4 (each restart repeats at most a third of the
-    work), checking the injected clock and reporting progress between chunks."""
+    """C engine under a budget: the injected clock and the progress callback are called from inside the search."""
     args = _fast_args(board, position)
-    nodes = 0
-    chunk = 250_000
-    bound = 1
-    while True:
-        limit = chunk if search.node_budget is None else min(chunk, max(1, search.node_budget - nodes))
-        status, path, n, depth = fast.solve(*args, max_moves, -1, limit)
-        nodes += n
-        if status == 0:
-            moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
-            return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
-        if status == 1:
-            return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
-        bound = max(bound, depth, search.bound())
-        if progress is not None:
-            progress(bound - 1, nodes)
-        out_of_time = search.clock is not None and search.deadline is not None and search.clock() > search.deadline
-        out_of_nodes = search.node_budget is not None and nodes >= search.node_budget
-        if out_of_time or out_of_nodes:
-            return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
-        chunk *= 4
+    limit = -1 if search.node_budget is None else search.node_budget
+    deadline = search.deadline if search.deadline is not None else 0.0
+    clock = search.clock if search.deadline is not None else None
+    status, path, nodes, depth = fast.solve(*args, max_moves, -1, limit, clock, deadline, progress)
+    if status == 0:
+        moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
+        return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
+    if status == 1:
+        return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
+    bound = max(depth, search.bound(), 1)
+    return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
 
 
 def exists_solution(

@@ -225,3 +225,30 @@ def _reaches_diag(board: Board, position: Position, moves: Any) -> bool:
     steps = replay(board, position.robot_map, moves, diagonal_variant=True)
     t = position.target
     return dict(steps[-1].robots)[t.colour] == (t.row, t.col)
+
+
+@needs_c
+def test_the_c_engine_honours_the_injected_clock_and_reports_progress() -> None:
+    _name, board, position, spec = HARD[0]  # 25 moves: far beyond a few clock ticks
+    ticks = iter(range(10**9))
+    result = solve(board, position, time_budget=3.0, clock=lambda: float(next(ticks)), engine="c")
+    assert result.status is SolveStatus.BUDGET_EXHAUSTED and result.engine == "c"
+    assert 1 <= result.lower_bound <= spec["optimal_moves"] and result.nodes < 5_000_000
+    _name, board, position, spec = next(p for p in ALL if p[3]["optimal_moves"] >= 12)
+    seen: list[int] = []
+    solved = solve(board, position, progress=lambda depth, nodes: seen.append(depth), engine="c")
+    assert solved.optimal_moves == spec["optimal_moves"]
+    assert seen == list(range(1, spec["optimal_moves"]))
+    capped = solve(board, position, node_budget=500, engine="c")
+    assert capped.status is SolveStatus.BUDGET_EXHAUSTED and capped.nodes <= 501
+
+
+@needs_c
+def test_an_exception_of_the_progress_callback_propagates_from_the_c_engine() -> None:
+    _name, board, position, _spec = next(p for p in ALL if p[3]["optimal_moves"] >= 6)
+
+    def boom(depth: int, nodes: int) -> None:
+        raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError, match="stop"):
+        solve(board, position, progress=boom, engine="c")
