@@ -23,9 +23,9 @@ from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import TableRef
 from bot.services.rounds import RoundView, SeatView
-from renderer import render_tables
+from renderer import render_bracket, render_tables
+from renderer.models import BracketData, BracketPlayer, BracketTable, TableCard, TablesData
 from renderer.models import Seat as RenderSeat
-from renderer.models import TableCard, TablesData
 
 DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
@@ -199,6 +199,32 @@ def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
     return render_tables(data, locale=locale)
 
 
+def _bracket_table(view: RoundView, index: int, winner: str, seeds: dict[str, int]) -> BracketTable:
+    seats = view.tables[index].seats
+    players = tuple(BracketPlayer(name=s.name, club=s.club, seed=seeds.get(s.name)) for s in seats)
+    names = [s.name for s in seats]
+    return BracketTable(number=view.tables[index].number, players=players, winner=names.index(winner))
+
+
+def _bracket_png(
+    semis: RoundView,
+    semi_winners: list[str],
+    final: RoundView,
+    champion: str,
+    seeds: dict[str, int],
+    date: str,
+    locale: str,
+) -> bytes:
+    """The final phase as a bracket: semifinal tables with their winners → the final and its champion."""
+    data = BracketData(
+        tournament=semis.tournament_name,
+        date=date,
+        semifinals=tuple(_bracket_table(semis, i, w, seeds) for i, w in enumerate(semi_winners)),
+        final=_bracket_table(final, 0, champion, seeds),
+    )
+    return render_bracket(data, locale=locale)
+
+
 async def _play(
     services: Services,
     name: str,
@@ -257,6 +283,10 @@ async def _play(
     write("semifinals-tables.png", await asyncio.to_thread(_tables_png, semis, date, locale))
     locked += await _report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)
+    semi_winners = [
+        (await services.reports.lookup(REFEREE, TableRef(name, tb.number, semis.number))).ranking[0].name
+        for tb in semis.tables
+    ]
     final = await services.rounds.compose_final(organizer, tournament=name)
     final = (await services.rounds.publish(organizer, tournament=name, number=final.number)).round
     say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
@@ -266,6 +296,11 @@ async def _play(
     final_report = await services.reports.lookup(REFEREE, TableRef(name, final.tables[0].number, final.number))
     champion = final_report.ranking[0]
     say("demo.play.champion", name=champion.name)
+    seeds = {line.name: line.rank for line in standings.lines}
+    write(
+        "final-phase-bracket.png",
+        await asyncio.to_thread(_bracket_png, semis, semi_winners, final, champion.name, seeds, date, locale),
+    )
     say("demo.play.summary", tables=tables, locked=locked, files=len(files), folder=str(output_dir))
     for path in files:
         out.write(f"  {path.name} ({path.stat().st_size} B)\n")

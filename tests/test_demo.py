@@ -39,6 +39,7 @@ def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
         width, height = png_size(files[name])
         assert width >= 600 and height >= 300, name
     assert png_size(files["final-table.png"])[0] >= 600
+    assert png_size(files["final-phase-bracket.png"])[0] >= 600  # BOT-IMG-1: the final-phase bracket
     assert files["standings.csv"].startswith(b"\xef\xbb\xbf")
     assert all(len(data) < 10 * 1024 * 1024 for data in files.values())  # each fits Discord's attachment limit
 
