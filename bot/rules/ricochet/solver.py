@@ -32,7 +32,7 @@ from bot.rules.ricochet.moves import DIRECTIONS, slide_path
 _N, _E, _S, _W = 0, 1, 2, 3
 _REVERSE = (_S, _W, _N, _E)
 _INF = 255
-TT_LIMIT = 2_000_000  # transposition-table entries kept by the Python search (~350 MB); later states go unmemoised
+TT_LIMIT = 2_000_000  # transposition-table entries of the Python search (~350 MB); when full it starts afresh
 NO_LIMIT = 60  # more moves than any position needs (the hardest known positions take 25-30)
 
 ProgressCallback = Callable[[int, int], None]
@@ -302,8 +302,9 @@ class _Search:
         seen = self.tt.get(key)
         if seen is not None and seen >= left:
             return False
-        if len(self.tt) < TT_LIMIT or key in self.tt:
-            self.tt[key] = left
+        if len(self.tt) >= TT_LIMIT:
+            self.tt.clear()  # memory cap: start a fresh table (recent states are the useful ones)
+        self.tt[key] = left
         movers = self.active if h == left else range(self.n)
         cells = self.cells
         diag = self.diag
@@ -405,8 +406,9 @@ class _Search:
             seen = tt.get(key)
             if seen is not None and seen >= left:
                 return False
-            if seen is not None or len(tt) < TT_LIMIT:
-                tt[key] = left
+            if seen is None and len(tt) >= TT_LIMIT:
+                tt.clear()  # memory cap: start a fresh table (recent states are the useful ones)
+            tt[key] = left
             movers = active if h == left else robots
             deeper = left > 1
             for i in movers:
