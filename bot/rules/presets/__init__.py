@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from bot.rules.errors import RuleError
+
 PRESET_NAMES: tuple[str, ...] = (
     "ricochet-v3.3",
     "risiko-nostra-passione-2018",
@@ -26,13 +28,24 @@ PRESET_NAMES: tuple[str, ...] = (
 GAMES: tuple[str, ...] = ("ricochet", "risiko")
 
 
-class PresetError(ValueError):
+class PresetError(RuleError):
     """A preset name or override that does not fit. ``code`` is stable; ``value`` quotes the input."""
 
-    def __init__(self, code: str, value: object) -> None:
-        super().__init__(f"{code}: {value!r}")
-        self.code = code
-        self.value = value
+
+class PresetFieldError(PresetError):
+    """A preset field (shipped or overridden) whose value no engine can use.
+
+    ``field`` is the dotted path in the preset file (``"scoring.boxed_method"``, ``"tournament.table_size"``);
+    ``value`` the value found; ``allowed`` a short, language-neutral description of what fits (``"1, 2"``,
+    ``">= 2"``, ``"connected, chain"``). The i18n layer words it; ``/tournament create`` and every ``steward``
+    command taking a preset and overrides refuse with it, naming the field.
+    """
+
+    def __init__(self, field: str, value: object, allowed: str) -> None:
+        super().__init__("preset_field_invalid", f"{field}={value!r} (allowed: {allowed})")
+        self.field = field
+        self.bad_value = value
+        self.allowed = allowed
 
 
 @dataclass(frozen=True, slots=True)

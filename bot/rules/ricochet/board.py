@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from bot.rules.errors import RuleError
+
 SIZE = 16
 HALF = 8
 SIDES = "NESW"
@@ -39,13 +41,8 @@ DIAGONAL_KINDS: tuple[str, ...] = ("/", "\\")
 Cell = tuple[int, int]
 
 
-class BoardError(ValueError):
+class BoardError(RuleError):
     """A board, position or move that does not fit. ``code`` is stable; ``value`` quotes the bad input."""
-
-    def __init__(self, code: str, value: object) -> None:
-        super().__init__(f"{code}: {value!r}")
-        self.code = code
-        self.value = value
 
 
 class Target(NamedTuple):

@@ -25,14 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from bot.rules.errors import RuleError
 from bot.rules.ricochet.board import Board
 
 
-class RoundError(ValueError):
-    def __init__(self, code: str, value: object) -> None:
-        super().__init__(f"{code}: {value!r}")
-        self.code = code
-        self.value = value
+class RoundError(RuleError):
+    """A round event, declaration or demonstration that does not fit the RR rules."""
 
 
 class VoidReason(enum.Enum):

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
+from bot.rules.errors import RuleError
 
-class RisikoError(ValueError):
+
+class RisikoError(RuleError):
     """Input that the RisiKo! rules cannot accept. ``code`` is stable; ``value`` is the offending input."""
-
-    def __init__(self, code: str, value: object) -> None:
-        super().__init__(f"{code}: {value!r}")
-        self.code = code
-        self.value = value

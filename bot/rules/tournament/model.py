@@ -10,18 +10,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.rules.errors import RuleError
+
 PlayerId = int | str
 Table = tuple[PlayerId, ...]
 Tables = tuple[Table, ...]
 
 
-class TournamentError(ValueError):
+class TournamentError(RuleError):
     """A tournament input that does not fit. ``code`` is stable; ``value`` quotes the bad input."""
-
-    def __init__(self, code: str, value: object) -> None:
-        super().__init__(f"{code}: {value!r}")
-        self.code = code
-        self.value = value
 
 
 class Criterion(StrEnum):

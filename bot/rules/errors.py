@@ -1,0 +1,17 @@
+"""The one base class of every rule error (issue: "one base class for rule errors").
+
+Every engine raises a subclass of :class:`RuleError`: a ``ValueError`` with a stable ``code`` (what went wrong,
+for the i18n layer and the CLI) and ``value`` (the offending input, quoted). Services catch ``RuleError`` once and
+turn it into a localised ``UserFacingError``; the ``steward`` CLI turns it into one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """Input that a rule cannot accept. ``code`` is stable; ``value`` quotes the bad input."""
+
+    def __init__(self, code: str, value: object) -> None:
+        super().__init__(f"{code}: {value!r}")
+        self.code = code
+        self.value = value
