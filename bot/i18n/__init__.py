@@ -13,6 +13,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from bot.present.numbers import format_number as _format_number
+
 log = logging.getLogger(__name__)
 
 LOCALES: tuple[str, ...] = ("it", "en")
@@ -66,13 +68,8 @@ def t(key: str, locale: str, /, **params: Any) -> str:
 
 
 def format_number(value: float | int, locale: str, *, decimals: int | None = None) -> str:
-    """31.8 → '31,8' in Italian, '31.8' in English; thousands grouped ('1.234' / '1,234')."""
-    if decimals is None:
-        decimals = 0 if float(value).is_integer() else (1 if round(value, 1) == round(value, 2) else 2)
-    text = f"{value:,.{decimals}f}"
-    if locale == "it":
-        text = text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
-    return text
+    """31.8 → '31,8' in Italian, '31.8' in English (the one formatter: ``bot.present.numbers``)."""
+    return _format_number(value, locale, decimals=decimals)
 
 
 TRANSLATED_PARAMS: dict[str, str] = {"field": "field", "role": "role"}
