@@ -117,3 +117,15 @@ def test_postgres_marker_names_the_variable_the_fixtures_read():
     postgres = next(m for m in markers["markers"] if m.startswith("postgres:"))
     assert "TEST_POSTGRES_URL" in postgres
     assert 'os.environ.get("TEST_POSTGRES_URL")' in (REPO / "tests" / "conftest.py").read_text(encoding="utf-8")
+
+
+def test_an_installed_package_carries_the_migrations_folder():
+    """Issue 11 (structure): a non-editable install ships env.py, the template and versions/ next to `bot`.
+
+    Checked once by hand with `pip wheel .` and `steward db upgrade` from the unpacked wheel; here the packaging
+    settings that make it so are pinned.
+    """
+    tool = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "migrations*" in tool["packages"]["find"]["include"]  # migrations and migrations.versions (.py files)
+    assert "*.mako" in tool["package-data"]["migrations"]
+    assert (REPO / "migrations" / "versions" / "__init__.py").is_file()
