@@ -22,6 +22,18 @@ TOOL_MODULES: tuple[str, ...] = (
 )
 
 
+def package_version() -> str:
+    """The installed distribution's version; the package's own ``__version__`` when it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tournament-steward")
+    except PackageNotFoundError:
+        import bot
+
+        return str(getattr(bot, "__version__", "unknown"))
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from bot.__main__ import run_bot
 
@@ -33,8 +45,17 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     from bot.settings import get_settings
 
     settings = get_settings()
-    upgrade_to_head(settings.database_url)
-    print(f"database at {settings.safe_database_url()} is up to date")
+    result = upgrade_to_head(settings.database_url)
+    where = settings.safe_database_url()
+    if not result.changed:
+        print(f"{where} already at revision {result.after}: nothing to do")
+    elif result.before is None:
+        print(f"created {len(result.created_tables)} tables at revision {result.after} in {where}")
+    else:
+        print(
+            f"upgraded {where} from revision {result.before} to {result.after}"
+            f" ({len(result.created_tables)} new tables)"
+        )
     return 0
 
 
@@ -48,8 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="steward",
         description="Tournament Steward: a Discord bot and offline tools for RisiKo! and Ricochet Robots tournaments.",
+        epilog="Every command's input and output: docs/cli.md (examples in docs/examples/).",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to standard error")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p_run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -9,6 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
+import bot
 from bot.cli import TOOL_MODULES, build_parser, main
 from bot.db.models import SQLModel
 
@@ -42,9 +47,85 @@ def test_db_upgrade_on_an_empty_sqlite_file_creates_every_table_with_no_drift(
         assert main(["db", "upgrade"]) == 0
     finally:
         get_settings.cache_clear()
-    assert "up to date" in capsys.readouterr().out
+    assert capsys.readouterr().out.startswith(f"created {len(SQLModel.metadata.tables)} tables at revision 0001 in ")
     engine = create_engine(f"sqlite:///{db}")
     with engine.connect() as conn:
         assert set(SQLModel.metadata.tables) <= set(inspect(conn).get_table_names())
         diff = compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)
     assert diff == []
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _steward(args: list[str], cwd: Path, database_url: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, DATABASE_URL=database_url, PYTHONPATH=str(REPO))
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_db_upgrade_from_another_directory_says_what_it_created_then_that_nothing_is_left(tmp_path: Path):
+    """Issue 11: `steward db upgrade` reports its work; the migrations folder is found wherever we run from."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    first = _steward(["db", "upgrade"], elsewhere, url)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("created ") and " tables at revision 0001 in sqlite" in first.stdout
+    assert "new.db" in first.stdout
+    second = _steward(["db", "upgrade"], elsewhere, url)
+    assert second.returncode == 0, second.stderr
+    assert "already at revision 0001: nothing to do" in second.stdout
+    assert not (elsewhere / "migrations").exists()
+
+
+def test_db_upgrade_masks_the_password_in_what_it_prints():
+    from bot.settings import Settings
+
+    assert "secret" not in Settings(database_url="postgresql://u:secret@db:5432/x").safe_database_url()
+
+
+def test_the_migrations_folder_is_located_not_imported():
+    """Issue 11 (structure): bot.db.migrate finds env.py and versions/ without importing `migrations`."""
+    from bot.db.migrate import migrations_dir
+
+    folder = migrations_dir()
+    assert (folder / "env.py").is_file() and (folder / "versions").is_dir()
+    source = (REPO / "bot" / "db" / "migrate.py").read_text(encoding="utf-8")
+    assert "import migrations" not in source
+
+
+def test_version_matches_pyproject_and_the_package(capsys: pytest.CaptureFixture[str]):
+    """Issue 11: `steward --version`; the package's __version__ (fallback) equals pyproject's version."""
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert bot.__version__ == declared
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"steward {declared}"
+
+
+def test_license_file_matches_the_declared_licence():
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["license"]
+    text = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert declared == "MIT" and text.startswith("MIT License") and "Tournament Steward contributors" in text
+
+
+def test_postgres_marker_names_the_variable_the_fixtures_read():
+    markers = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    postgres = next(m for m in markers["markers"] if m.startswith("postgres:"))
+    assert "TEST_POSTGRES_URL" in postgres
+    assert 'os.environ.get("TEST_POSTGRES_URL")' in (REPO / "tests" / "conftest.py").read_text(encoding="utf-8")
+
+
+def test_an_installed_package_carries_the_migrations_folder():
+    """Issue 11 (structure): a non-editable install ships env.py, the template and versions/ next to `bot`.
+
+    Checked once by hand with `pip wheel .` and `steward db upgrade` from the unpacked wheel; here the packaging
+    settings that make it so are pinned.
+    """
+    tool = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "migrations*" in tool["packages"]["find"]["include"]  # migrations and migrations.versions (.py files)
+    assert "*.mako" in tool["package-data"]["migrations"]
+    assert (REPO / "migrations" / "versions" / "__init__.py").is_file()

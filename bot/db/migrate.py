@@ -1,26 +1,86 @@
-"""Run Alembic migrations programmatically (``steward db upgrade`` and bot start-up)."""
+"""Run Alembic migrations programmatically (``steward db upgrade`` and bot start-up).
+
+The migration scripts live in the top-level ``migrations`` folder, installed next to ``bot`` (it is listed in
+the package discovery of pyproject.toml). It is located, never imported: importing it would run nothing useful
+and would tie this module to the folder being an importable package on ``sys.path`` at import time.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
 
-import migrations
 from bot.settings import normalise_database_url
 
-MIGRATIONS_DIR = Path(migrations.__file__).resolve().parent
+VERSION_TABLE = "alembic_version"
+
+
+def migrations_dir() -> Path:
+    """The folder holding ``env.py`` and ``versions/``, wherever the package is installed.
+
+    ``find_spec`` of a top-level name only locates it (nothing is executed). When no ``migrations`` is
+    importable (e.g. ``sys.path`` lacks the project root) the folder next to the ``bot`` package is used.
+    """
+    spec = importlib.util.find_spec("migrations")
+    candidates: list[Path] = []
+    if spec is not None and spec.submodule_search_locations:
+        candidates.extend(Path(p) for p in spec.submodule_search_locations)
+    candidates.append(Path(__file__).resolve().parents[2] / "migrations")
+    for candidate in candidates:
+        if (candidate / "env.py").is_file() and (candidate / "versions").is_dir():
+            return candidate.resolve()
+    raise FileNotFoundError("migrations folder (env.py, versions/) not found next to the bot package")
 
 
 def alembic_config(database_url: str) -> Config:
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("script_location", str(migrations_dir()))
     # Passed as an attribute, not an ini option: URLs may contain '%' which configparser would interpolate.
     cfg.attributes["database_url"] = normalise_database_url(database_url)
     return cfg
 
 
-def upgrade_to_head(database_url: str) -> None:
-    """Apply every migration. Blocking: call it through ``asyncio.to_thread`` from async code."""
+@dataclass(frozen=True)
+class UpgradeResult:
+    """What an upgrade did: revisions before/after (None = never migrated) and the tables it created."""
+
+    before: str | None
+    after: str | None
+    created_tables: tuple[str, ...] = field(default=())
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def _read_state(connection: Connection) -> tuple[str | None, frozenset[str]]:
+    revision = MigrationContext.configure(connection).get_current_revision()
+    return revision, frozenset(inspect(connection).get_table_names())
+
+
+async def _state(database_url: str) -> tuple[str | None, frozenset[str]]:
+    from bot.db.session import make_engine
+
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(_read_state)
+    finally:
+        await engine.dispose()
+
+
+def upgrade_to_head(database_url: str) -> UpgradeResult:
+    """Apply every migration and say what changed. Blocking: call it through ``asyncio.to_thread`` from async code."""
+    before, tables_before = asyncio.run(_state(database_url))
     command.upgrade(alembic_config(database_url), "head")
+    after, tables_after = asyncio.run(_state(database_url))
+    created = tuple(sorted(tables_after - tables_before - {VERSION_TABLE}))
+    return UpgradeResult(before=before, after=after, created_tables=created)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.tools._common import EXIT_BAD_INPUT, BadInput, add_io_arguments, check_keys, run_tool
+from bot.tools._help import command_help
 
 KINDS = ("standings", "tables", "bracket", "rr-board", "risiko-map")
 
@@ -25,7 +26,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "render",
         help="images: standings, tables, bracket, rr-board, risiko-map",
-        description="Render a PNG from a JSON input (see docs/renderer.md).",
+        **command_help("render"),
     )
     parser.add_argument("kind", choices=KINDS, help="which image")
     parser.add_argument("input_file", nargs="?", metavar="INPUT.json", help="JSON input (default: standard input)")

@@ -20,6 +20,7 @@ from bot.rules.risiko.config import BOXED_DICE, RisikoRules, load_rules
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points_exact
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+from bot.tools._help import command_help
 
 COMMON = ("preset", "overrides", "disabled_borders")
 
@@ -542,7 +543,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("risiko", help="RisiKo! rules engine (battle, odds, cards, score...)")
     sub = parser.add_subparsers(dest="risiko_command", metavar="ACTION")
     for name, (help_text, compute, text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text)
+        p = sub.add_parser(name, help=help_text, **command_help(f"risiko {name}"))
         add_io_arguments(p)
         p.set_defaults(func=_runner(compute, text))
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])

@@ -30,6 +30,7 @@ from bot.rules.ricochet.board import (
 from bot.rules.ricochet.solver import SolveStatus, exists_solution, solve
 from bot.rules.ricochet.verify import VerifyCode, verify
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+from bot.tools._help import command_help
 
 DEFAULT_TIME_BUDGET = 120.0
 _COMMON = ("board", "robots", "target")
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
         ("verify", "judge a demonstrated move list (RR-DEMO-1)", _verify_one, _verify_text),
         ("board", "print a board as text", _board_one, _board_text_result),
     ):
-        p = sub.add_parser(name, help=helptext, description=helptext)
+        p = sub.add_parser(name, help=helptext, **command_help(f"rr {name}"))
         add_io_arguments(p)
         p.set_defaults(func=_runner(compute, text))
     parser.set_defaults(func=lambda a: (parser.print_help(), 2)[1])

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+from bot.tools._help import command_help
 
 EXPORT_SCHEMA = "steward-tournament/1"
 
@@ -328,7 +329,9 @@ def _standings_text(result: Mapping[str, Any]) -> str:
 
 
 def register(subparsers: Any) -> None:
-    p_draw = subparsers.add_parser("draw", help="table draw for a round (instance file or tournament export)")
+    p_draw = subparsers.add_parser(
+        "draw", help="table draw for a round (instance file or tournament export)", **command_help("draw")
+    )
     add_io_arguments(p_draw)
     p_draw.add_argument("--seed", type=int, default=None, help="random seed (stored in the report; default: random)")
     p_draw.add_argument("--round", type=int, default=None, help="round to draw (instance files: 1 or 2, default 2)")
@@ -349,6 +352,8 @@ def register(subparsers: Any) -> None:
 
     p_draw.set_defaults(func=run_draw)
 
-    p_std = subparsers.add_parser("standings", help="standings from results (tie-breaks explained)")
+    p_std = subparsers.add_parser(
+        "standings", help="standings from results (tie-breaks explained)", **command_help("standings")
+    )
     add_io_arguments(p_std)
     p_std.set_defaults(func=lambda args: run_tool(args, _compute_standings, _standings_text))
