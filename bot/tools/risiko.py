@@ -107,13 +107,14 @@ def compute_battle(data: Any) -> dict[str, Any]:
     if "attacker_armies" in data or "defender_armies" in data:
         a_armies = _int(data, "attacker_armies")
         d_armies = _int(data, "defender_armies")
-        verdict = dice_mod.check_dice_counts(len(att), len(dfn), a_armies, d_armies, dice_rules)
-        out["dice_check"] = verdict.value
-        out["legal"] = verdict is dice_mod.DiceVerdict.LEGAL
         support = data.get("supporting_armies", [])
         if not isinstance(support, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in support):
             raise BadInput(f"supporting_armies must be an array of integers, got {support!r}")
-        out["superiority"] = dice_mod.check_superiority(a_armies, support, d_armies, dice_rules).value
+        verdict = dice_mod.judge_attack(len(att), len(dfn), a_armies, d_armies, support, dice_rules)
+        out["dice_check"] = verdict.dice.value
+        out["superiority"] = verdict.superiority.value
+        out["legal"] = verdict.legal  # FIRK §12: false also when superiority forbids the attack
+        out["reason"] = verdict.reason
     return out
 
 
@@ -122,6 +123,7 @@ def text_battle(r: Mapping[str, Any]) -> str:
     lines.append("compared: " + ", ".join(f"{a} vs {d}" for a, d in r["pairs"]))
     if "dice_check" in r:
         lines.append(f"dice check: {r['dice_check']}; superiority: {r['superiority']}")
+        lines.append("attack allowed" if r["legal"] else f"attack NOT allowed: {r['reason']}")
     return "\n".join(lines)
 
 

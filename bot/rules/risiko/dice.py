@@ -113,6 +113,35 @@ def check_superiority(
     return Superiority.NOT_ALLOWED
 
 
+@dataclass(frozen=True, slots=True)
+class AttackVerdict:
+    """Whether an attack may be made (FIRK §12 reading 8): ``legal`` is True only when both the dice counts and the
+    superiority rule allow it; ``reason`` is the refusing code (a DiceVerdict or ``superiority_not_allowed``)."""
+
+    legal: bool
+    reason: str | None
+    dice: DiceVerdict
+    superiority: Superiority
+
+
+def judge_attack(
+    attack_dice: int,
+    defence_dice: int,
+    attacker_armies: int,
+    defender_armies: int,
+    supporting_armies: Sequence[int] = (),
+    rules: DiceRules = BOXED_DICE,
+) -> AttackVerdict:
+    """One verdict for one attack (RK-DICE-1, FIRK-ATK-1, FIRK-ATK-2): the dice counts first, then superiority."""
+    dice = check_dice_counts(attack_dice, defence_dice, attacker_armies, defender_armies, rules)
+    sup = check_superiority(attacker_armies, supporting_armies, defender_armies, rules)
+    if dice is not DiceVerdict.LEGAL:
+        return AttackVerdict(False, dice.value, dice, sup)
+    if sup is Superiority.NOT_ALLOWED:
+        return AttackVerdict(False, "superiority_not_allowed", dice, sup)
+    return AttackVerdict(True, None, dice, sup)
+
+
 # -- exact odds -------------------------------------------------------------------------------------------------
 @cache
 def roll_distribution(attack_dice: int, defence_dice: int) -> tuple[Fraction, ...]:
