@@ -36,6 +36,7 @@ from bot.rules.risiko.config import rules_from_preset
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points
 from bot.rules.risiko.scoring import PlayerSituation, Status, score_table, unverified_objective
+from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import EntryStatus, rank_table, ricochet_tournament_points
 from bot.rules.tournament.standings import Seat as RRSeat
@@ -313,7 +314,7 @@ class ReportService(BaseService):
                     lines = _risiko_points(preset, seats, entries)
                 else:
                     kind = "ricochet"
-                    lines = _ricochet_points(preset.section("tournament"), entries)
+                    lines = _ricochet_points(TournamentRules.from_preset(preset).points_by_place, entries)
                 stored = {
                     "entries": [
                         {"registration_id": rid, "outcome": outcome, "value": value} for rid, outcome, value in entries
@@ -562,7 +563,7 @@ def _risiko_points(
     return lines
 
 
-def _ricochet_points(cfg: Mapping[str, Any], entries: list[tuple[int, str, float]]) -> list[_Line]:
+def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str, float]]) -> list[_Line]:
     """RR-WIN-1, RR-WD-1: tokens per player; forfeits in the order typed (the first listed left first)."""
     seats = []
     left = 0
@@ -574,7 +575,7 @@ def _ricochet_points(cfg: Mapping[str, Any], entries: list[tuple[int, str, float
         seats.append(RRSeat(rid, value, _entry_status(outcome), left if outcome == SeatOutcome.WITHDRAWN.value else 0))
     try:
         places = dict(rank_table(seats))
-        pts = ricochet_tournament_points(cfg, seats)
+        pts = ricochet_tournament_points(points_table, seats)
     except TournamentError as exc:
         raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
     return [

@@ -197,9 +197,7 @@ class DrawInputs:
             if rules.family_separation and self.family_pairs and Criterion.FAMILY_PAIRS not in crit:
                 crit = (Criterion.FAMILY_PAIRS, *crit)
             return crit
-        if self.round_no == 2 or "later_criteria" not in rules.raw:
-            return rules.round2_criteria
-        return tuple(Criterion(c) for c in rules.raw["later_criteria"])
+        return rules.criteria_for_round(self.round_no)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +215,7 @@ def _sizes(inputs: DrawInputs) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return rr_sizes(n, rules.table_size, minimum=rules.min_table_size), ()
     if rules.seeded_round1:
         last = rules.qualifying_rounds > 0 and inputs.round_no >= rules.qualifying_rounds
-        plan = firk_sizes(n, round_no=inputs.round_no, last_round=last, cfg=rules.raw)
+        plan = firk_sizes(n, round_no=inputs.round_no, last_round=last, cfg=rules.firk)
         if plan.sit_out:
             raise TournamentError("firk_sit_out_not_supported", n)
         return plan.sizes, plan.dummy_tables
@@ -240,7 +238,7 @@ def compute_draw(inputs: DrawInputs, seed: int) -> ComputedDraw:
         known = sorted((p.id for p in inputs.players if p.id in ranked), key=lambda p: (ranked[int(p)], p))
         newcomers = [p.id for p in inputs.players if p.id not in ranked]  # after the ranked ones, as registered
         family = [(a, b) for a, b in inputs.family_pairs] if rules.family_separation else []
-        seeding = firk_round1([*known, *newcomers], family_pairs=family, cfg=rules.raw)
+        seeding = firk_round1([*known, *newcomers], family_pairs=family, cfg=rules.firk)
         values = evaluate(seeding.tables, ctx, crit)
         report = {
             "kind": "firk_seeded",

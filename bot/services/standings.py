@@ -23,6 +23,7 @@ from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
 from bot.rules.presets import load_preset
+from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
 from bot.services._base import BaseService, tournament_or_404
@@ -116,8 +117,7 @@ class StandingsService(BaseService):
             rows = await repo.list_standings_results(
                 session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
             )
-        preset = load_preset(tournament.preset, tournament.overrides or None)
-        cfg = preset.section("tournament")
+        rules = TournamentRules.from_preset(load_preset(tournament.preset, tournament.overrides or None))
         by_table: dict[tuple[int, int], list[TableEntry]] = defaultdict(list)
         deductions: list[Deduction] = []
         unconfirmed: set[int] = set()
@@ -152,19 +152,20 @@ class StandingsService(BaseService):
             if r.status == RegistrationStatus.DISQUALIFIED.value and rid in players
         }
         teams: dict[int | str, str] | None = None
-        if cfg.get("teams"):
+        if rules.teams:
             teams = {rid: r.team for rid, r in registrations.items() if r.team and rid in players}
         try:
             standings = await asyncio.to_thread(
                 compute_standings,
                 results,
                 players=players,
-                tie_breakers=[str(x) for x in cfg.get("tie_breakers", [])],
+                tie_breakers=rules.tie_breakers,
                 deductions=deductions,
                 withdrawn=withdrawn,
                 disqualified=disqualified,
-                withdrawal_deduction=float(cfg.get("withdrawal_deduction", 0.0)),
+                withdrawal_deduction=rules.withdrawal_deduction,
                 teams=teams,
+                disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
             )
         except TournamentError as exc:
             raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None

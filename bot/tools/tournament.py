@@ -92,7 +92,7 @@ def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: i
         standings = [_pid(x, "previous_standings") for x in data.get("previous_standings", [])]
         known = set(standings)
         order = [p for p in standings if p in set(ctx.ids)] + [p for p in ctx.ids if p not in known]
-        seeding = firk_round1(order, family_pairs=[(a, b) for a, b in family], cfg=rules.raw)
+        seeding = firk_round1(order, family_pairs=[(a, b) for a, b in family], cfg=rules.firk)
         crit = rules.round1_criteria
         values = evaluate(seeding.tables, ctx, crit)
         report = DrawReport(
@@ -111,7 +111,7 @@ def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: i
     elif preset.game == "ricochet":
         sizes = rr_sizes(n, rules.table_size, minimum=rules.min_table_size)
     elif rules.seeded_round1:
-        plan = firk_sizes(n, round_no=round_no, last_round=round_no >= rules.qualifying_rounds, cfg=rules.raw)
+        plan = firk_sizes(n, round_no=round_no, last_round=round_no >= rules.qualifying_rounds, cfg=rules.firk)
         if plan.sit_out or plan.head_to_head:
             # FIRK §9 last round with 5 or 6 present: the top four by the standings play table 1; the 5th sits
             # out, or the 5th and 6th play head to head.
@@ -243,7 +243,7 @@ def _compute_standings(data: Any) -> dict[str, Any]:
                 Seat(pid, float(r.get("game_points", 0)), st, int(r.get("left_at", 0)))
                 for pid, r, st in zip(ids, rows, statuses, strict=True)
             ]
-            pts = ricochet_tournament_points(rules.raw, seats)
+            pts = ricochet_tournament_points(rules.points_by_place, seats)
             from bot.rules.tournament.standings import rank_table
 
             places = dict(rank_table(seats))
@@ -283,6 +283,7 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         disqualified=set(data.get("disqualified", [])),
         withdrawal_deduction=rules.withdrawal_deduction,
         teams=teams,
+        disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
     )
     return {
         "preset": preset.name,

@@ -184,12 +184,13 @@ class SanctionRules:
     pact_cards_if_one: int
     pact_armies_if_one: int
     pact_armies_if_none: int
+    pact_cards_on_repeat: int
+    army_cap: int  # FIRK §26: the army cap given instead of cards to a player holding more than cap_cards_over
+    army_cap_cards_over: int
     over_placement: tuple[str, ...]
     forgotten_sdadata_roll: tuple[str, ...]
     kinds: tuple[str, ...]
-    withdrawal_standing_points: int
     deliberate_over_placement_standing_points: int
-    disturbing_standing_points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,12 +326,13 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
             pact_cards_if_one=san.integer("pact_cards_if_one"),
             pact_armies_if_one=san.integer("pact_armies_if_one"),
             pact_armies_if_none=san.integer("pact_armies_if_none"),
+            pact_cards_on_repeat=san.integer("pact_cards_on_repeat"),
+            army_cap=san.integer("outsider_army_cap"),
+            army_cap_cards_over=san.integer("outsider_cards_over"),
             over_placement=san.strs("over_placement"),
             forgotten_sdadata_roll=san.strs("forgotten_sdadata_roll"),
             kinds=san.strs("kinds"),
-            withdrawal_standing_points=_signed(san, "withdrawal_standing_points"),
             deliberate_over_placement_standing_points=_signed(san, "deliberate_over_placement_standing_points"),
-            disturbing_standing_points=_signed(san, "disturbing_standing_points"),
         ),
     )
     if rules.scoring.boxed_method not in (1, 2):

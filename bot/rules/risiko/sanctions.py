@@ -26,6 +26,8 @@ class Step:
     cards: int = 0
     armies: int = 0
     last_rung: bool = False
+    army_cap: int = 0  # FIRK §26: instead of cards, the player's armies are capped at this number
+    at_least: bool = False  # FIRK §26 "una o più carte": the number is a minimum, the referee may take more
 
 
 def next_step(rules: SanctionRules, ladder: Ladder, previous_offences: int, cards_in_hand: int = 0) -> Step:
@@ -53,4 +55,13 @@ def next_step(rules: SanctionRules, ladder: Ladder, previous_offences: int, card
             cards, armies = rules.pact_cards_if_one, rules.pact_armies_if_one
         else:
             armies = rules.pact_armies_if_none
-    return Step(ladder, previous_offences + 1, code, cards, armies, index == len(rungs) - 1)
+    army_cap = 0
+    at_least = False
+    if code in ("penalty_cards_or_army_cap", "heavier_penalty_cards_or_army_cap"):  # FIRK §26, penalità 2
+        at_least = True
+        if rules.army_cap_cards_over and cards_in_hand > rules.army_cap_cards_over:
+            army_cap = rules.army_cap
+        else:
+            first = code == "penalty_cards_or_army_cap"
+            cards = min(cards_in_hand, rules.pact_cards_if_one if first else rules.pact_cards_on_repeat)
+    return Step(ladder, previous_offences + 1, code, cards, armies, index == len(rungs) - 1, army_cap, at_least)

@@ -1,4 +1,9 @@
-"""The preset's ``[tournament]`` table, validated into a frozen value (presets, not ifs)."""
+"""The preset's ``[tournament]`` table, validated into a frozen value (presets, not ifs).
+
+Every key is parsed into a typed field here, once; nothing downstream reads the raw table. A bad value raises
+:class:`bot.rules.presets.PresetFieldError` naming the field (``tournament.table_size``) and what is allowed, so
+``/tournament create`` refuses a bad override at once instead of failing at the first draw.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,77 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rules.presets import Preset
-from bot.rules.tournament.model import Criterion, TournamentError
+from bot.rules.presets import Preset, PresetFieldError
+from bot.rules.tournament.model import Criterion
+from bot.rules.tournament.sizes import FirkTables
 from bot.rules.tournament.standings import TieBreaker
 
+FORMATS = ("italian", "knockout")
+DISQUALIFIED_RANKS = ("with_withdrawn", "below_withdrawn")
 
-def _criteria(raw: Any, where: str) -> tuple[Criterion, ...]:
-    if not isinstance(raw, list):
-        raise TournamentError("preset_field_not_a_list", where)
-    try:
-        return tuple(Criterion(x) for x in raw)
-    except ValueError:
-        raise TournamentError("unknown_criterion", f"{where}={raw!r}") from None
+
+class _Reader:
+    """Typed reads from one preset table; remembers which keys were consumed (``consumed``)."""
+
+    def __init__(self, table: Mapping[str, Any], where: str) -> None:
+        self.table = table
+        self.where = where
+        self.consumed: set[str] = set()
+
+    def _get(self, key: str, default: Any) -> Any:
+        self.consumed.add(key)
+        return self.table.get(key, default)
+
+    def _bad(self, key: str, value: object, allowed: str) -> PresetFieldError:
+        return PresetFieldError(f"{self.where}.{key}", value, allowed)
+
+    def integer(self, key: str, default: int, minimum: int = 0) -> int:
+        v = self._get(key, default)
+        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+            raise self._bad(key, v, f"an integer >= {minimum}")
+        return v
+
+    def number(self, key: str, default: float) -> float:
+        v = self._get(key, default)
+        if not isinstance(v, int | float) or isinstance(v, bool) or v != v or v < 0:
+            raise self._bad(key, v, "a number >= 0")
+        return float(v)
+
+    def flag(self, key: str, default: bool) -> bool:
+        v = self._get(key, default)
+        if not isinstance(v, bool):
+            raise self._bad(key, v, "true, false")
+        return v
+
+    def choice(self, key: str, default: str, choices: tuple[str, ...]) -> str:
+        v = self._get(key, default)
+        if v not in choices:
+            raise self._bad(key, v, ", ".join(choices))
+        return str(v)
+
+    def choices(self, key: str, default: list[str], choices: tuple[str, ...]) -> tuple[str, ...]:
+        v = self._get(key, default)
+        if not isinstance(v, list) or not all(isinstance(x, str) and x in choices for x in v):
+            raise self._bad(key, v, "a list of: " + ", ".join(choices))
+        return tuple(v)
+
+    def ints(self, key: str, default: list[int], minimum: int = 0) -> tuple[int, ...]:
+        v = self._get(key, default)
+        if not isinstance(v, list) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and x >= minimum for x in v
+        ):
+            raise self._bad(key, v, f"a list of integers >= {minimum}")
+        return tuple(v)
+
+    def numbers(self, key: str, default: list[float]) -> tuple[float, ...]:
+        v = self._get(key, default)
+        if not isinstance(v, list) or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in v):
+            raise self._bad(key, v, "a list of numbers")
+        return tuple(float(x) for x in v)
+
+
+CRITERIA = tuple(c.value for c in Criterion)
+TIE_BREAKERS = tuple(t.value for t in TieBreaker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +89,19 @@ class TournamentRules:
     preset: str
     game: str
     format: str
+    formats: tuple[str, ...]
     table_size: int
     large_table_size: int
     min_table_size: int
     large_tables_first: bool
     cinquisti: bool
+    cinquisti_clubs_in_step_c: bool  # ARB 5 c): False = the rulebook (their clubs are ignored), True = counted
     teams: bool
     seeded_round1: bool
     family_separation: bool
     round1_criteria: tuple[Criterion, ...]
     round2_criteria: tuple[Criterion, ...]
+    later_criteria: tuple[Criterion, ...]  # rounds 3+; empty = the round-2 criteria
     qualifying_rounds: int
     semifinal_tables: int
     odd_even_threshold: int
@@ -42,36 +109,81 @@ class TournamentRules:
     knockout_table_sizes: tuple[int, ...]
     tie_breakers: tuple[str, ...]
     withdrawal_deduction: float
-    raw: Mapping[str, Any]
+    disturbance_deduction: float
+    disqualified_ranks: str
+    points_by_place: tuple[float, ...]
+    firk: FirkTables
+
+    @property
+    def disqualified_below_withdrawn(self) -> bool:
+        """RR 13.4: a disqualified player ranks below every withdrawal; RisiKo! (ARB 23, 25): the same tier."""
+        return self.disqualified_ranks == "below_withdrawn"
+
+    def criteria_for_round(self, round_no: int) -> tuple[Criterion, ...]:
+        if round_no <= 1:
+            return self.round1_criteria
+        if round_no == 2 or not self.later_criteria:
+            return self.round2_criteria
+        return self.later_criteria
 
     @staticmethod
     def from_preset(preset: Preset) -> TournamentRules:
-        s = preset.section("tournament")
-        try:
-            tie = tuple(str(TieBreaker(x)) for x in s.get("tie_breakers", []))
-        except ValueError:
-            raise TournamentError("unknown_tie_breaker", s.get("tie_breakers")) from None
-        table = int(s["table_size"])
-        return TournamentRules(
+        rules, _ = TournamentRules.parse(preset)
+        return rules
+
+    @staticmethod
+    def parse(preset: Preset) -> tuple[TournamentRules, frozenset[str]]:
+        """The typed rules and the ``[tournament]`` keys they consumed (for the "every key is read" test)."""
+        r = _Reader(preset.section("tournament"), "tournament")
+        table = r.integer("table_size", 4, minimum=2)
+        large = r.integer("large_table_size", table + 1, minimum=2)
+        if large != table + 1:
+            raise PresetFieldError("tournament.large_table_size", large, f"table_size + 1 = {table + 1}")
+        min_table = r.integer("min_table_size", table, minimum=2)
+        if min_table > table:
+            raise PresetFieldError("tournament.min_table_size", min_table, f"2 .. table_size ({table})")
+        semis = r.integer("semifinal_tables", 0)
+        if semis not in (0, 3, 4):
+            raise PresetFieldError("tournament.semifinal_tables", semis, "0, 3, 4")
+        rules = TournamentRules(
             preset=preset.name,
             game=preset.game,
-            format=str(s.get("format", "italian")),
+            format=r.choice("format", "italian", FORMATS),
+            formats=r.choices("formats", ["italian"], FORMATS),
             table_size=table,
-            large_table_size=int(s.get("large_table_size", table + 1)),
-            min_table_size=int(s.get("min_table_size", table)),
-            large_tables_first=bool(s.get("large_tables_first", False)),
-            cinquisti=bool(s.get("cinquisti", False)),
-            teams=bool(s.get("teams", False)),
-            seeded_round1=bool(s.get("seeded_round1", False)),
-            family_separation=bool(s.get("family_separation", False)),
-            round1_criteria=_criteria(s.get("round1_criteria", ["club_pairs"]), "round1_criteria"),
-            round2_criteria=_criteria(s.get("round2_criteria", ["repeat_pairs"]), "round2_criteria"),
-            qualifying_rounds=int(s.get("qualifying_rounds", 0)),
-            semifinal_tables=int(s.get("semifinal_tables", 0)),
-            odd_even_threshold=int(s.get("odd_even_threshold", 0)),
-            final_size=int(s.get("final_size", 0)),
-            knockout_table_sizes=tuple(int(x) for x in s.get("knockout_table_sizes", [table, table + 1])),
-            tie_breakers=tie,
-            withdrawal_deduction=float(s.get("withdrawal_deduction", 0.0)),
-            raw=s,
+            large_table_size=large,
+            min_table_size=min_table,
+            large_tables_first=r.flag("large_tables_first", False),
+            cinquisti=r.flag("cinquisti", False),
+            cinquisti_clubs_in_step_c=r.flag("cinquisti_clubs_in_step_c", False),
+            teams=r.flag("teams", False),
+            seeded_round1=r.flag("seeded_round1", False),
+            family_separation=r.flag("family_separation", False),
+            round1_criteria=tuple(Criterion(c) for c in r.choices("round1_criteria", ["club_pairs"], CRITERIA)),
+            round2_criteria=tuple(Criterion(c) for c in r.choices("round2_criteria", ["repeat_pairs"], CRITERIA)),
+            later_criteria=tuple(Criterion(c) for c in r.choices("later_criteria", [], CRITERIA)),
+            qualifying_rounds=r.integer("qualifying_rounds", 0),
+            semifinal_tables=semis,
+            odd_even_threshold=r.integer("odd_even_threshold", 0),
+            final_size=r.integer("final_size", 0),
+            knockout_table_sizes=r.ints("knockout_table_sizes", [table, table + 1], minimum=2),
+            tie_breakers=r.choices("tie_breakers", [], TIE_BREAKERS),
+            withdrawal_deduction=r.number("withdrawal_deduction", 0.0),
+            disturbance_deduction=r.number("disturbance_deduction", 0.0),
+            disqualified_ranks=r.choice("disqualified_ranks", "with_withdrawn", DISQUALIFIED_RANKS),
+            points_by_place=r.numbers("points_by_place", []),
+            firk=FirkTables(
+                table_size=table,
+                large_table_size=large,
+                dummy_totals=r.ints("dummy_totals", []),
+                sit_out_total=r.integer("last_round_sit_out_total", 0),
+                sit_out_points_if_fifth=r.number("last_round_sit_out_points_if_fifth", 0.0),
+                sit_out_points_else=r.number("last_round_sit_out_points_else", 0.0),
+                head_to_head_total=r.integer("last_round_head_to_head_total", 0),
+                head_to_head_winner_points=r.number("head_to_head_winner_points", 0.0),
+                head_to_head_loser_points=r.number("head_to_head_loser_points", 0.0),
+            ),
         )
+        if rules.format not in rules.formats and "formats" in r.table:
+            raise PresetFieldError("tournament.format", rules.format, ", ".join(rules.formats))
+        return rules, frozenset(r.consumed)

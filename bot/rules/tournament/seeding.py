@@ -10,10 +10,9 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from bot.rules.tournament.model import PlayerId, Tables, TournamentError
-from bot.rules.tournament.sizes import FirkPlan, firk_sizes
+from bot.rules.tournament.sizes import FirkPlan, FirkTables, firk_sizes
 
 
 def _club_pairs(tables: Sequence[Sequence[PlayerId]], clubs: Mapping[PlayerId, str | None]) -> int:
@@ -232,7 +231,7 @@ def firk_round1(
     previous_standings: Sequence[PlayerId],
     *,
     family_pairs: Collection[tuple[PlayerId, PlayerId]] = (),
-    cfg: Mapping[str, Any],
+    cfg: FirkTables,
 ) -> FirkSeeding:
     """FIRK-SEED-1 and FIRK-FAM-1: round-1 tables follow the previous standings (table 1 = the top);
     then spouses/siblings at one table are split by moving the lower-ranked one to the next table

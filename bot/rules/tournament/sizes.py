@@ -6,9 +6,8 @@ The numbers (4, 5, the FIRK dummy totals, the knockout final size ...) come from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.rules.tournament.model import TournamentError
 
@@ -30,6 +29,21 @@ def standard_sizes(n: int, *, table: int = 4, large: int = 5, large_first: bool 
 
 
 @dataclass(frozen=True, slots=True)
+class FirkTables:
+    """FIRK §9 numbers (the preset's ``[tournament]`` table): sizes, dummy totals, the last round's special cases."""
+
+    table_size: int = 4
+    large_table_size: int = 5
+    dummy_totals: tuple[int, ...] = (3, 7, 11)
+    sit_out_total: int = 5
+    sit_out_points_if_fifth: float = 15.0
+    sit_out_points_else: float = 1.0
+    head_to_head_total: int = 6
+    head_to_head_winner_points: float = 31.0
+    head_to_head_loser_points: float = 15.0
+
+
+@dataclass(frozen=True, slots=True)
 class FirkPlan:
     """FIRK §9 table plan: sizes (table 1 first), which tables play with a dummy, special last-round cases."""
 
@@ -39,18 +53,14 @@ class FirkPlan:
     head_to_head: bool = False  # last round with 6 present: the 5th and 6th play head to head
 
 
-def firk_sizes(n: int, *, round_no: int, last_round: bool, cfg: Mapping[str, Any]) -> FirkPlan:
-    """FIRK-SIZE-1 (FIRK §9): table 1 always of 4 except in round 1; 3 + dummy only at the preset totals.
-
-    ``cfg`` is the preset's ``[tournament]`` table (``table_size``, ``large_table_size``,
-    ``dummy_totals``, ``last_round_sit_out_total``, ``last_round_head_to_head_total``).
-    """
-    table = int(cfg["table_size"])
-    large = int(cfg["large_table_size"])
-    dummy_totals = {int(x) for x in cfg["dummy_totals"]}
-    if last_round and n == int(cfg["last_round_sit_out_total"]):
+def firk_sizes(n: int, *, round_no: int, last_round: bool, cfg: FirkTables) -> FirkPlan:
+    """FIRK-SIZE-1 (FIRK §9): table 1 always of 4 except in round 1; 3 + dummy only at the preset totals."""
+    table = cfg.table_size
+    large = cfg.large_table_size
+    dummy_totals = set(cfg.dummy_totals)
+    if last_round and n == cfg.sit_out_total:
         return FirkPlan((table,), sit_out=True)
-    if last_round and n == int(cfg["last_round_head_to_head_total"]):
+    if last_round and n == cfg.head_to_head_total:
         return FirkPlan((table, 2), head_to_head=True)
     if n in dummy_totals:
         return FirkPlan((table,) * (n // table) + (table - 1,), dummy_tables=((n // table) + 1,))
@@ -141,18 +151,15 @@ class FirkLastRoundPoints:
     points: float
 
 
-def firk_sit_out_points(player: object, *, overall_rank: int, cfg: Mapping[str, Any]) -> FirkLastRoundPoints:
+def firk_sit_out_points(player: object, *, overall_rank: int, cfg: FirkTables) -> FirkLastRoundPoints:
     """FIRK-SIZE-1: five present in the last round -> the 5th sits out with 15 points if 5th overall, else 1."""
-    fifth = overall_rank == int(cfg["last_round_sit_out_total"])
-    key = "last_round_sit_out_points_if_fifth" if fifth else "last_round_sit_out_points_else"
-    return FirkLastRoundPoints(player, float(cfg[key]))
+    fifth = overall_rank == cfg.sit_out_total
+    return FirkLastRoundPoints(player, cfg.sit_out_points_if_fifth if fifth else cfg.sit_out_points_else)
 
 
-def firk_head_to_head_points(
-    winner: object, loser: object, *, cfg: Mapping[str, Any]
-) -> tuple[FirkLastRoundPoints, ...]:
-    """FIRK-SIZE-1: six present in the last round -> the 5th and 6th play head to head: 31 and 15."""
+def firk_head_to_head_points(winner: object, loser: object, *, cfg: FirkTables) -> tuple[FirkLastRoundPoints, ...]:
+    """FIRK-SIZE-1 (FIRK punteggio 9): six present in the last round -> the 5th and 6th play head to head: 31, 15."""
     return (
-        FirkLastRoundPoints(winner, float(cfg["head_to_head_winner_points"])),
-        FirkLastRoundPoints(loser, float(cfg["head_to_head_loser_points"])),
+        FirkLastRoundPoints(winner, cfg.head_to_head_winner_points),
+        FirkLastRoundPoints(loser, cfg.head_to_head_loser_points),
     )

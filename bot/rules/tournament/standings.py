@@ -11,7 +11,6 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from bot.rules.tournament.model import PlayerId, TournamentError
 
@@ -114,9 +113,13 @@ def compute_standings(
     disqualified: Collection[PlayerId] = (),
     withdrawal_deduction: float = 0.0,
     teams: Mapping[PlayerId, str] | None = None,
+    disqualified_below_withdrawn: bool = False,
 ) -> Standings:
-    """Cumulative standings. Withdrawn and disqualified players rank after everyone else (disqualified
-    last); a game forfeit costs ``withdrawal_deduction`` points (FIRK-WD-1: 25); explicit ``deductions``
+    """Cumulative standings. Withdrawn and disqualified players rank after everyone else. RisiKo! (ARB art. 23
+    last sentence and art. 25) treats a disqualified player as a withdrawn one: same tier; Ricochet Robots (RR 13.4)
+    puts the disqualified below every withdrawal (``disqualified_below_withdrawn``, the preset's
+    ``[tournament] disqualified_ranks``). A withdrawal from a game costs ``withdrawal_deduction`` points (FIRK §21,
+    FIRK-WD-1: 25) — a withdrawal only, not a disqualification; explicit ``deductions``
     (e.g. FIRK −7 for disturbing a table) are subtracted. Players level on points are ordered by the
     preset's ``tie_breakers``; every decision is returned, unresolved ties share the rank.
     """
@@ -142,7 +145,7 @@ def compute_standings(
                 last_seen[e.player] = (res.round, res.table, e.order)
             if rounds and res.round == rounds[0] and e.table_points is not None:
                 first_game_tp[e.player] = e.table_points
-            if e.status is not EntryStatus.PLAYED and withdrawal_deduction:
+            if e.status is EntryStatus.FORFEIT and withdrawal_deduction:
                 deducted[e.player] += withdrawal_deduction
     for d in deductions:
         if d.player not in seen:
@@ -157,7 +160,7 @@ def compute_standings(
             return Standing.WITHDRAWN
         return Standing.ACTIVE
 
-    tier = {Standing.ACTIVE: 0, Standing.WITHDRAWN: 1, Standing.DISQUALIFIED: 2}
+    tier = {Standing.ACTIVE: 0, Standing.WITHDRAWN: 1, Standing.DISQUALIFIED: 2 if disqualified_below_withdrawn else 1}
     only_one_round = len(rounds) == 1
 
     def key_for(tb: str) -> Callable[[PlayerId], float | int | None] | None:
@@ -293,12 +296,12 @@ def points_by_place(places: Sequence[tuple[PlayerId, int]], table: Sequence[floa
     return out
 
 
-def ricochet_tournament_points(cfg: Mapping[str, Any], seats: Sequence[Seat]) -> dict[PlayerId, float]:
+def ricochet_tournament_points(points_table: Sequence[float], seats: Sequence[Seat]) -> dict[PlayerId, float]:
     """Ricochet Robots: the RR rulebook fixes game points, not tournament points. The preset's
     ``points_by_place`` (empty by default) maps places to points; when empty, the tokens won count
     (forfeited and disqualified players score 0 for the game, RR 9.3/13.4)."""
     places = rank_table(seats)
-    table = [float(x) for x in cfg.get("points_by_place", [])]
+    table = [float(x) for x in points_table]
     if table:
         return points_by_place(places, table)
     return {s.player: (s.game_points if s.status is EntryStatus.PLAYED else 0.0) for s in seats}

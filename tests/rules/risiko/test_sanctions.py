@@ -1,5 +1,7 @@
 """Sanction ladders as preset data (RK-PACT-1, RK-OVER-1, RK-SD-3, FIRK-PEN-1)."""
 
+import pytest
+
 from bot.rules.risiko.config import shipped_rules
 from bot.rules.risiko.sanctions import Ladder, next_step
 
@@ -37,6 +39,23 @@ def test_rk_sd_3_forgotten_roll_ladder_warning_then_excluded():
     ]
 
 
-def test_firk_pen_1_standing_point_penalties_are_preset_numbers():
-    assert (FIRK.withdrawal_standing_points, FIRK.deliberate_over_placement_standing_points) == (-25, -25)
-    assert FIRK.disturbing_standing_points == -7
+def test_firk_pen_1_deliberate_over_placement_costs_25_standing_points():
+    """FIRK §6 (FIRK-OVER-1): −25 in the general standings; withdrawal/disturbing live in [tournament]."""
+    assert FIRK.deliberate_over_placement_standing_points == -25
+
+
+@pytest.mark.parametrize(
+    ("previous", "hand", "code", "cards", "cap"),
+    [
+        (0, 3, "penalty_cards_or_army_cap", 1, 0),  # FIRK §26: at least one card
+        (1, 3, "heavier_penalty_cards_or_army_cap", 2, 0),  # heavier on a repeat
+        (0, 7, "penalty_cards_or_army_cap", 0, 100),  # more than 6 cards: an army cap of 100 instead
+        (2, 3, "expelled_from_game", 0, 0),  # then expulsion from the table
+        (5, 3, "expelled_from_game", 0, 0),
+    ],
+)
+def test_firk_pen_1_penalties_grow_on_repeat_then_expel(previous, hand, code, cards, cap):
+    """FIRK-PEN-1 reading 7 (FIRK penalità 2, §26): one or more cards, heavier on repeat, then expulsion."""
+    step = next_step(FIRK, Ladder.PACT, previous, cards_in_hand=hand)
+    assert (step.code, step.cards, step.army_cap) == (code, cards, cap)
+    assert step.at_least == (code != "expelled_from_game")

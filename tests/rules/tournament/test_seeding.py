@@ -20,7 +20,7 @@ from bot.rules.tournament.seeding import (
     split_odd_even,
 )
 
-FIRK = TournamentRules.from_preset(load_preset("risiko-firk-1")).raw
+FIRK = TournamentRules.from_preset(load_preset("risiko-firk-1")).firk
 RANKING = list(range(1, 21))  # player id == rank after two games
 
 

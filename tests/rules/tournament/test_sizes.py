@@ -11,7 +11,7 @@ from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.sizes import FirkPlan, firk_sizes, knockout_plan, rr_sizes, standard_sizes
 
-FIRK = TournamentRules.from_preset(load_preset("risiko-firk-1")).raw
+FIRK = TournamentRules.from_preset(load_preset("risiko-firk-1")).firk
 
 
 @pytest.mark.parametrize(
@@ -106,13 +106,13 @@ def test_every_preset_has_a_valid_tournament_table():
         assert rules.round1_criteria
 
 
-def test_firk_deductions_agree_with_the_sanctions_table():
-    """FIRK-WD-1: the -25 of the standings is the same figure the sanctions table carries."""
+def test_firk_wd_1_and_pen_1_deductions_have_one_home():
+    """FIRK-WD-1 / FIRK-PEN-1: −25 (withdrawal, FIRK §21) and −7 (disturbing a table) live only in [tournament]."""
     preset = load_preset("risiko-firk-1")
     rules = TournamentRules.from_preset(preset)
+    assert (rules.withdrawal_deduction, rules.disturbance_deduction) == (25, 7)
     sanctions = preset.section("sanctions")
-    assert rules.withdrawal_deduction == -sanctions["withdrawal_standing_points"] == 25
-    assert rules.raw["disturbance_deduction"] == -sanctions["disturbing_standing_points"] == 7
+    assert "withdrawal_standing_points" not in sanctions and "disturbing_standing_points" not in sanctions
 
 
 def test_np_fmt_1_knockout_round_draw_and_winners_go_on():

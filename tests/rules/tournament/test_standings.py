@@ -102,18 +102,30 @@ def test_firk_wd_1_a_withdrawal_costs_twenty_five_points_and_withdrawn_players_r
     assert st.rows[-1].player == "c" and c.standing is Standing.WITHDRAWN
 
 
-def test_firk_pen_1_a_seven_point_deduction_and_disqualified_players_last_of_all():
-    """FIRK penalità 4: -7 for disturbing a table; a disqualified player ranks after withdrawn ones."""
+def test_firk_pen_1_a_seven_point_deduction_and_arb_25_disqualified_ranks_with_withdrawn():
+    """FIRK penalità 4: -7 for disturbing a table. ARB art. 23 (last sentence) and 25, reading 6: a disqualified
+    RisiKo! player is treated as a withdrawn one (same tier, ordered by points); RR 13.4 puts them below."""
     res = [_game(1, 1, [("a", 31.0, 40), ("b", 15.0, 30), ("c", 7.0, 20), ("d", 3.0, 10)])]
-    st = compute_standings(
-        res,
-        deductions=[Deduction("b", 7.0, "disturbance", 1)],
-        withdrawn={"c"},
-        disqualified={"a"},
-    )
-    assert [r.player for r in st.rows] == ["b", "d", "c", "a"]
+    kwargs = {"deductions": [Deduction("b", 7.0, "disturbance", 1)], "withdrawn": {"c"}, "disqualified": {"a"}}
+    st = compute_standings(res, **kwargs)
+    assert [r.player for r in st.rows] == ["b", "d", "a", "c"]
     assert st.rows[0].points == 8.0
-    assert st.rows[-1].standing is Standing.DISQUALIFIED
+    assert st.rows[2].standing is Standing.DISQUALIFIED and st.rows[2].rank == 3
+    rr = compute_standings(res, disqualified_below_withdrawn=True, **kwargs)
+    assert [r.player for r in rr.rows] == ["b", "d", "c", "a"]
+
+
+def test_firk_wd_1_the_withdrawal_deduction_is_not_taken_from_a_disqualified_entry():
+    """FIRK §21 (reading 5): −25 for a withdrawal only; a disqualified entry at a table loses no 25."""
+    entries = (
+        TableEntry("a", 1, 31.0, 40),
+        TableEntry("b", 2, 15.0, 30),
+        TableEntry("c", 3, 7.0, 20, EntryStatus.FORFEIT),
+        TableEntry("d", 4, 3.0, 10, EntryStatus.DISQUALIFIED),
+    )
+    st = compute_standings([GameResult(1, 1, entries)], withdrawal_deduction=FIRK_RULES.withdrawal_deduction)
+    deducted = {r.player: r.deductions for r in st.rows}
+    assert deducted == {"a": 0.0, "b": 0.0, "c": 25.0, "d": 0.0}
 
 
 def test_bot_std_1_unresolved_ties_share_the_rank_when_the_preset_has_no_tie_breaker():
@@ -157,10 +169,10 @@ def test_rr_wd_1_first_forfeit_is_last_later_forfeits_above_and_disqualified_bel
 
 def test_rr_end_1_tournament_points_default_to_the_tokens_won():
     """RR-END-1: one token = one game point; with no points table in the preset the tokens count."""
-    cfg = load_preset("ricochet-v3.3").section("tournament")
-    pts = ricochet_tournament_points(cfg, [Seat("a", 4), Seat("b", 2), Seat("c", 1, EntryStatus.FORFEIT, 1)])
+    table = TournamentRules.from_preset(load_preset("ricochet-v3.3")).points_by_place
+    pts = ricochet_tournament_points(table, [Seat("a", 4), Seat("b", 2), Seat("c", 1, EntryStatus.FORFEIT, 1)])
     assert pts == {"a": 4, "b": 2, "c": 0}
-    pts2 = ricochet_tournament_points({"points_by_place": [5, 3, 1]}, [Seat("a", 4), Seat("b", 2), Seat("c", 2)])
+    pts2 = ricochet_tournament_points([5, 3, 1], [Seat("a", 4), Seat("b", 2), Seat("c", 2)])
     assert pts2 == {"a": 5, "b": 2, "c": 2}
 
 
