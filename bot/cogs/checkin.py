@@ -21,6 +21,8 @@ def describe(interaction: discord.Interaction[StewardBot], view: CheckInView) ->
         "round": view.round_number,
         "minutes": view.minutes_late,
         "when": discord_timestamp(view.at, "t"),
+        "cards": view.cards_forfeited,
+        "limit": view.limit_minutes,
     }
     line = tr(interaction, f"checkin.{view.status}", **params)
     if view.consequence:

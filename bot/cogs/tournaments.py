@@ -61,7 +61,7 @@ class TournamentCog(commands.Cog):
         preset="The rulebook the tournament follows",
         cap="Maximum number of players; later registrations go to the waitlist",
         deadline="Registration deadline, Italian time: YYYY-MM-DD HH:MM",
-        overrides='Changes to the preset as JSON, e.g. {"tournament": {"rounds": 3}}',
+        overrides='Changes to the preset as JSON, e.g. {"tournament": {"qualifying_rounds": 3}}',
     )
     @app_commands.choices(preset=PRESET_CHOICES)
     async def create(

@@ -4,37 +4,31 @@ Every presence is a ``CheckIn`` row of the tournament's current round (the lowes
 closed): ``present`` or ``late`` with the minutes past ``Round.scheduled_start``, ``forfeit`` when the
 player gives up that game or arrives past the preset's limit. The rounds and reports areas read these rows.
 
-Lateness thresholds come from the preset when it defines them (RR-LATE-1: ``[sanctions]`` ``late_at_start``
-and ``late_after_minutes``); past the forfeit threshold the arrival is recorded as ``forfeit``. Presets
-without them (FIRK-LATE-1 is not in the FIRK preset yet) only record the minutes.
+The consequence of lateness is the rules' (``bot.rules.lateness.judge_lateness`` on the preset's ``[lateness]``
+table: RR-LATE-1 warning then forfeit, FIRK-LATE-1 three cards given up then cannot play, UFF/ARB replaced by the
+organizers, NP recorded only); when the player does not play, the check-in is a ``forfeit`` so the draw leaves
+them out.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
 from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus, Tournament
 from bot.errors import Conflict
-from bot.rules.presets import PresetError, load_preset
+from bot.rules.lateness import Lateness, LatenessCode, judge_lateness
+from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor
 from bot.services.registrations import find_player, require_staff
 
 PLAYING = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
 CHECKIN_ROUND_STATES = (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value)
-
-
-@dataclass(frozen=True, slots=True)
-class LatenessRule:
-    warning_after_minutes: int | None = None
-    forfeit_after_minutes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,32 +41,9 @@ class CheckInView:
     minutes_late: int
     at: datetime
     scheduled_start: datetime | None
-    consequence: str | None = None  # "warning" or "forfeit" when the preset's lateness rule applies
-
-
-def lateness_rule(preset: str, overrides: Mapping[str, Any] | None) -> LatenessRule:
-    """The preset's lateness thresholds (RR-LATE-1, RR 13.5), or none.
-
-    Read from ``[sanctions]``: ``late_at_start`` (a sanction as soon as the player is late: warning after 0
-    minutes) and ``late_after_minutes`` (past it the game is forfeit), else ``[ricochet]``
-    ``lateness_forfeit_minutes``. A preset without them (FIRK, UFF, NP today) only records the minutes.
-    """
-    try:
-        loaded = load_preset(preset, overrides)
-    except PresetError:
-        return LatenessRule()
-    sanctions = loaded.section("sanctions") if loaded.has_section("sanctions") else {}
-    game = loaded.section(loaded.game) if loaded.has_section(loaded.game) else {}
-
-    def minutes(table: Mapping[str, Any], key: str) -> int | None:
-        value = table.get(key)
-        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-    warning = 0 if sanctions.get("late_at_start") else None
-    forfeit = minutes(sanctions, "late_after_minutes")
-    if forfeit is None:
-        forfeit = minutes(game, "lateness_forfeit_minutes")
-    return LatenessRule(warning, forfeit)
+    consequence: str | None = None  # a bot.rules.lateness.LatenessCode when the preset attaches a consequence
+    cards_forfeited: int = 0  # FIRK-LATE-1: the first N cards earned are given up
+    limit_minutes: int = 0
 
 
 def minutes_late(scheduled_start: datetime | None, now: datetime) -> int:
@@ -82,14 +53,12 @@ def minutes_late(scheduled_start: datetime | None, now: datetime) -> int:
     return math.ceil((now - scheduled_start).total_seconds() / 60)
 
 
-def judge(rule: LatenessRule, late: int) -> tuple[str, str | None]:
-    """Status and consequence of arriving ``late`` minutes late under ``rule``."""
-    if rule.forfeit_after_minutes is not None and late > rule.forfeit_after_minutes:
-        return CheckInStatus.FORFEIT.value, "forfeit"
-    status = CheckInStatus.LATE.value if late > 0 else CheckInStatus.PRESENT.value
-    if rule.warning_after_minutes is not None and late > rule.warning_after_minutes:
-        return status, "warning"
-    return status, None
+def judge(tournament: Tournament, late: int) -> tuple[str, Lateness]:
+    """Check-in status and the preset's lateness verdict (``bot.rules.lateness``) for ``late`` minutes."""
+    verdict = judge_lateness(load_ruleset(tournament.preset, tournament.overrides or None).lateness, late)
+    if not verdict.plays:
+        return CheckInStatus.FORFEIT.value, verdict
+    return (CheckInStatus.LATE.value if late > 0 else CheckInStatus.PRESENT.value), verdict
 
 
 class CheckInService(BaseService):
@@ -114,11 +83,13 @@ class CheckInService(BaseService):
         actor_id: int,
         marked_by: int | None,
         action: str,
-        consequence: str | None,
+        verdict: Lateness | None,
         replace: bool,
     ) -> CheckInView:
         assert rnd.id is not None and reg.id is not None
         now = self._clock()
+        quiet = (LatenessCode.ON_TIME, LatenessCode.RECORDED)
+        consequence = verdict.code.value if verdict is not None and verdict.code not in quiet else None
         row = await repo.checkin_get(session=session, guild_id=t.guild_id, round_id=rnd.id, registration_id=reg.id)
         before = None
         if row is not None:
@@ -147,10 +118,21 @@ class CheckInService(BaseService):
                 "minutes_late": late,
                 "before": before,
                 "consequence": consequence,
+                "cards_forfeited": verdict.cards_forfeited if verdict else 0,
             },
         )
         return CheckInView(
-            t.name, rnd.number, reg.display_name, reg.user_id, status, late, now, rnd.scheduled_start, consequence
+            t.name,
+            rnd.number,
+            reg.display_name,
+            reg.user_id,
+            status,
+            late,
+            now,
+            rnd.scheduled_start,
+            consequence,
+            verdict.cards_forfeited if verdict and consequence else 0,
+            verdict.limit_minutes if verdict and consequence else 0,
         )
 
     async def _own_registration(self, session: AsyncSession, t: Tournament, user_id: int) -> Registration:
@@ -169,7 +151,7 @@ class CheckInService(BaseService):
             reg = await self._own_registration(session, t, actor.user_id)
             rnd = await self._round(session, t)
             late = minutes_late(rnd.scheduled_start, self._clock())
-            status, consequence = judge(lateness_rule(t.preset, t.overrides), late)
+            status, verdict = judge(t, late)
             return await self._record(
                 session,
                 t,
@@ -180,7 +162,7 @@ class CheckInService(BaseService):
                 actor_id=actor.user_id,
                 marked_by=None,
                 action="checkin.self",
-                consequence=consequence,
+                verdict=verdict,
                 replace=False,
             )
 
@@ -200,7 +182,7 @@ class CheckInService(BaseService):
                 actor_id=actor.user_id,
                 marked_by=None,
                 action="checkin.forfeit",
-                consequence=None,
+                verdict=None,
                 replace=True,
             )
 
@@ -217,7 +199,7 @@ class CheckInService(BaseService):
                 raise Conflict("error.player_not_playing", name=reg.display_name, tournament=t.name)
             rnd = await self._round(session, t)
             late = minutes_late(rnd.scheduled_start, self._clock())
-            status, consequence = judge(lateness_rule(t.preset, t.overrides), late)
+            status, verdict = judge(t, late)
             return await self._record(
                 session,
                 t,
@@ -228,6 +210,6 @@ class CheckInService(BaseService):
                 actor_id=actor.user_id,
                 marked_by=actor.user_id,
                 action="checkin.arrival",
-                consequence=consequence,
+                verdict=verdict,
                 replace=True,
             )

@@ -13,7 +13,8 @@ from sqlalchemy.exc import IntegrityError
 from bot.db import repo
 from bot.db.models import RegistrationStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput
-from bot.rules.presets import PRESET_NAMES, PresetError, load_preset
+from bot.rules.presets import PRESET_NAMES, PresetError, PresetFieldError, UnknownOverrideKey
+from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import require_staff
@@ -39,9 +40,14 @@ def parse_overrides(text: str | None) -> dict[str, Any] | None:
 
 
 def _preset_refusal(exc: PresetError) -> InvalidInput:
+    """A preset override no engine can use, as one localised line naming the field (and what is allowed)."""
+    if isinstance(exc, PresetFieldError):
+        return InvalidInput(
+            "error.preset_field", setting=exc.field, value=repr(exc.bad_value)[:80], allowed=exc.allowed[:200]
+        )
     detail = str(exc.value)[:200]
-    if exc.code == "unknown_override_key":
-        return InvalidInput("error.bad_override", detail=detail)
+    if isinstance(exc, UnknownOverrideKey):
+        return InvalidInput("error.bad_override", detail=detail, known=", ".join(exc.known)[:400])
     if exc.code in ("override_wrong_type", "override_not_table"):
         return InvalidInput("error.override_wrong_type", key=detail)
     return InvalidInput("error.override_invalid", detail=detail)
@@ -108,8 +114,8 @@ class TournamentService(BaseService):
         assert clean_name is not None
         if preset not in PRESET_NAMES:
             raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
-        try:
-            loaded = load_preset(preset, overrides)
+        try:  # every section parsed with its engine's own checks: a bad override is refused now, not weeks later
+            loaded = load_ruleset(preset, overrides).preset
         except PresetError as exc:
             raise _preset_refusal(exc) from None
         if cap is not None and not 2 <= cap <= CAP_MAX:

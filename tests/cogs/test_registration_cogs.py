@@ -70,6 +70,10 @@ async def test_bot_reg_1_create_with_overrides_shows_them_and_a_bad_key_is_refus
         assert t.overrides == {"tournament": {"qualifying_rounds": 3}}
     for text, expected in [
         ('{"tournament": {"giri": 3}}', "non ha la voce «tournament.giri»"),
+        # issue 10: the engines' own checks run at creation and the reply names the field and what is allowed
+        ('{"tournament": {"table_size": 0}}', "«tournament.table_size» non può valere 0: ammessi 2, 3, 4, …"),
+        ('{"scoring": {"boxed_method": 3}}', "«scoring.boxed_method» non può valere 3: ammessi 1, 2"),
+        ('{"lateness": {"cards_forfeited": -1}}', "«lateness.cards_forfeited»"),
         ('{"tournament": {"qualifying_rounds": "3"}}', "Tipo sbagliato"),
         ("{giri: 3}", "non sono JSON valido"),
     ]:
@@ -257,11 +261,11 @@ async def test_bot_reg_4_a_referee_marks_arrival_with_the_minutes_late(harness: 
     await add_round(services, start=clock.now)
     clock.advance(minutes=4)
     sent = await harness.invoke("arrival", roles=REF, locale="it", tournament="Coppa", player="Anna")
-    assert "con 4 minuti di ritardo" in sent[-1].text and "sanzione per ritardo" in sent[-1].text
+    assert "con 4 minuti di ritardo" in sent[-1].text and "ammonizione verbale automatica (RR 13.5)" in sent[-1].text
     clock.advance(minutes=10)
     bruno = harness.member(101, "Bruno")
     sent = await harness.invoke("arrival", roles=ORG, locale="it", tournament="Coppa", member=bruno)
-    assert "oltre il limite del regolamento" in sent[-1].text
+    assert "partita persa per rinuncia, ultimo della partita" in sent[-1].text
     refused = await harness.invoke("arrival", user_id=100, locale="it", tournament="Coppa", player="Bruno")
     assert refused[-1].ephemeral and "Organizzatore o Arbitro" in refused[-1].text
     async with services.sessionmaker() as session:

@@ -23,7 +23,7 @@ from bot.db.models import (
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
-from bot.services.checkins import LatenessRule, judge, lateness_rule, minutes_late
+from bot.services.checkins import minutes_late
 from bot.services.tournaments import parse_overrides
 from tests.conftest import FakeClock
 
@@ -402,7 +402,8 @@ async def test_bot_reg_3_a_player_forfeits_the_current_game_and_stays_in_the_tou
 
 
 async def test_bot_reg_4_arrival_records_minutes_late_from_the_scheduled_start(services: Services, clock: FakeClock):
-    t = await setup_tournament(services)  # FIRK preset: no lateness thresholds, only recorded
+    # NP says nothing about lateness: the minutes are only recorded.
+    t = await setup_tournament(services, preset="risiko-nostra-passione-2018")
     await register(services, "Anna")
     await add_round(services, t.id, 1, start=clock.now)
     clock.advance(minutes=6, seconds=10)
@@ -424,16 +425,42 @@ async def test_rr_late_1_ricochet_lateness_warns_then_forfeits_past_the_preset_m
     assert (anna.status, anna.minutes_late, anna.consequence) == ("late", 3, "warning")
     clock.advance(minutes=9)
     bruno = await services.checkins.check_in(member(101), tournament="Coppa")
-    assert (bruno.status, bruno.minutes_late, bruno.consequence) == ("forfeit", 12, "forfeit")
+    assert (bruno.status, bruno.minutes_late, bruno.consequence) == ("forfeit", 12, "forfeit_game")
 
 
-async def test_rr_late_1_the_thresholds_follow_tournament_overrides():
-    assert lateness_rule("ricochet-v3.3", None) == LatenessRule(0, 10)
-    assert lateness_rule("ricochet-v3.3", {"sanctions": {"late_after_minutes": 5}}) == LatenessRule(0, 5)
-    assert lateness_rule("risiko-firk-1", None) == LatenessRule(None, None)
-    assert judge(LatenessRule(0, 10), 10) == ("late", "warning")
-    assert judge(LatenessRule(0, 10), 11) == ("forfeit", "forfeit")
-    assert judge(LatenessRule(), 0) == ("present", None)
+async def test_rr_late_1_the_thresholds_follow_tournament_overrides(services: Services, clock: FakeClock):
+    """RR-LATE-1: the forfeit threshold is the preset's [lateness] field, overridable per tournament."""
+    t = await setup_tournament(services, preset="ricochet-v3.3", overrides={"lateness": {"forfeit_after_minutes": 5}})
+    await register(services, "Anna")
+    await add_round(services, t.id, 1, start=clock.now)
+    clock.advance(minutes=6)
+    anna = await services.checkins.check_in(member(100), tournament="Coppa")
+    assert (anna.status, anna.consequence, anna.limit_minutes) == ("forfeit", "forfeit_game", 5)
+
+
+async def test_firk_late_1_one_to_ten_minutes_gives_up_three_cards_over_ten_cannot_play(
+    services: Services, clock: FakeClock
+):
+    """FIRK-LATE-1 (FIRK base rule 1) through the check-in service the bot uses."""
+    t = await setup_tournament(services, preset="risiko-firk-1")
+    await register(services, "Anna", "Bruno")
+    await add_round(services, t.id, 1, start=clock.now)
+    clock.advance(minutes=10)
+    anna = await services.checkins.check_in(member(100), tournament="Coppa")
+    assert (anna.status, anna.consequence, anna.cards_forfeited) == ("late", "cards_forfeited", 3)
+    clock.advance(minutes=1)
+    bruno = await services.checkins.mark_arrival(REFEREE, tournament="Coppa", name="Bruno")
+    assert (bruno.status, bruno.consequence) == ("forfeit", "cannot_play")
+
+
+async def test_uff_lateness_a_late_player_is_replaced_by_the_organizers(services: Services, clock: FakeClock):
+    """ARB art. 3 / UFF casistica "Ritardi": not present at the start -> replaced (does not play this game)."""
+    t = await setup_tournament(services, preset="risiko-ufficiali-2018")
+    await register(services, "Anna")
+    await add_round(services, t.id, 1, start=clock.now)
+    clock.advance(minutes=1)
+    anna = await services.checkins.check_in(member(100), tournament="Coppa")
+    assert (anna.status, anna.consequence) == ("forfeit", "replaced_by_organizers")
 
 
 def test_bot_reg_4_minutes_late_round_a_started_minute_up(clock: FakeClock):

@@ -32,6 +32,14 @@ class PresetError(RuleError):
     """A preset name or override that does not fit. ``code`` is stable; ``value`` quotes the input."""
 
 
+class UnknownOverrideKey(PresetError):
+    """An override naming a key the preset does not have; ``known`` lists the keys of that table."""
+
+    def __init__(self, where: str, known: tuple[str, ...]) -> None:
+        super().__init__("unknown_override_key", where)
+        self.known = known
+
+
 class PresetFieldError(PresetError):
     """A preset field (shipped or overridden) whose value no engine can use.
 
@@ -85,7 +93,7 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], path: str) -> None
     for key, value in override.items():
         where = f"{path}.{key}" if path else key
         if key not in base:
-            raise PresetError("unknown_override_key", where)
+            raise UnknownOverrideKey(where, tuple(sorted(base)))
         if isinstance(base[key], dict):
             if not isinstance(value, Mapping):
                 raise PresetError("override_not_table", where)

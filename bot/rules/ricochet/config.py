@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from bot.rules.presets import PresetFieldError
 from bot.rules.ricochet.board import EXTRA_ROBOT_BY_EDITION, ROBOT_COLOURS, BoardError
 
 
@@ -28,7 +29,6 @@ class RicochetRules:
     end_tokens_four_or_more_players: int = 4
     minimum_players: int = 2
     game_over_tokens_left: int = 3
-    lateness_forfeit_minutes: int = 10
     interruption_replay_hours: int = 4
 
     def __post_init__(self) -> None:
@@ -48,10 +48,38 @@ class RicochetRules:
         for key in data:
             if key not in known:
                 raise BoardError("unknown_ricochet_setting", key)
+        defaults = cls()
         values = dict(data)
+        for key, value in values.items():
+            default = getattr(defaults, key)
+            if isinstance(default, bool):
+                ok = isinstance(value, bool)
+                allowed = "true, false"
+            elif isinstance(default, int):
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+                allowed = "0, 1, 2, …"
+            elif isinstance(default, tuple):
+                ok = isinstance(value, list | tuple) and all(isinstance(x, str) for x in value)
+                allowed = "[" + ", ".join(ROBOT_COLOURS) + "]"
+            else:
+                ok = isinstance(value, str)
+                allowed = ", ".join(ROBOT_COLOURS)
+            if not ok:
+                raise PresetFieldError(f"ricochet.{key}", value, allowed)
         if "robots" in values:
             values["robots"] = tuple(values["robots"])
-        return cls(**values)
+        try:
+            return cls(**values)
+        except BoardError as exc:
+            field, allowed = {
+                "unknown_robot_colour": ("robots", ", ".join(ROBOT_COLOURS)),
+                "bad_minimum_moves": ("minimum_moves", ">= 1"),
+                "unknown_edition": ("edition", ", ".join(str(e) for e in EXTRA_ROBOT_BY_EDITION)),
+                "extra_robot_not_in_edition": ("extra_robot_colour", "the edition's fifth robot"),
+            }.get(exc.code, ("", ""))
+            if not field:
+                raise
+            raise PresetFieldError(f"ricochet.{field}", exc.value, allowed) from None
 
     @classmethod
     def from_preset(cls, name: str = "ricochet-v3.3", overrides: Mapping[str, Any] | None = None) -> RicochetRules:

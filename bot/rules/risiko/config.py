@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from bot.rules.presets import Preset, load_preset
+from bot.rules.presets import Preset, PresetFieldError, load_preset
 from bot.rules.risiko.board import Board, board_for
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import PointsRules
@@ -47,50 +47,53 @@ class _Table:
             raise RisikoError("preset_field_missing", f"{self.where}.{key}")
         return self.table[key]
 
+    def _bad(self, key: str, value: object, allowed: str) -> PresetFieldError:
+        return PresetFieldError(f"{self.where.split(':', 1)[-1]}.{key}", value, allowed)
+
     def integer(self, key: str, minimum: int = 0) -> int:
         v = self._get(key)
         if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}={v!r}")
+            raise self._bad(key, v, f"{minimum}, {minimum + 1}, {minimum + 2}, …")
         return v
 
     def number(self, key: str) -> float:
         v = self._get(key)
         if not isinstance(v, int | float) or isinstance(v, bool) or v < 0:
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}={v!r}")
+            raise self._bad(key, v, "≥ 0")
         return float(v)
 
     def flag(self, key: str) -> bool:
         v = self._get(key)
         if not isinstance(v, bool):
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}={v!r}")
+            raise self._bad(key, v, "true, false")
         return v
 
     def choice(self, key: str, choices: tuple[str, ...]) -> str:
         v = self._get(key)
         if v not in choices:
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}={v!r}")
+            raise self._bad(key, v, ", ".join(choices))
         return str(v)
 
     def ints(self, key: str) -> tuple[int, ...]:
         v = self._get(key)
         if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v):
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}={v!r}")
+            raise self._bad(key, v, "[0, 1, 2, …]")
         return tuple(v)
 
     def strs(self, key: str, choices: tuple[str, ...] | None = None) -> tuple[str, ...]:
         v = self._get(key)
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}={v!r}")
+            raise self._bad(key, v, "[…]")
         if choices is not None:
             for x in v:
                 if x not in choices:
-                    raise RisikoError("preset_field_invalid", f"{self.where}.{key}: {x!r}")
+                    raise self._bad(key, v, "[" + ", ".join(choices) + "]")
         return tuple(v)
 
     def sub(self, key: str) -> _Table:
         v = self._get(key)
         if not isinstance(v, Mapping):
-            raise RisikoError("preset_field_invalid", f"{self.where}.{key}")
+            raise self._bad(key, v, "{…}")
         return _Table(v, f"{self.where}.{key}")
 
 
@@ -236,15 +239,15 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
     if not isinstance(raw_borders, list) or not all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in raw_borders
     ):
-        raise RisikoError("preset_field_invalid", f"{name}:risiko.disabled_borders={raw_borders!r}")
+        raise PresetFieldError("risiko.disabled_borders", raw_borders, "[[territory, territory], …]")
     disabled = tuple((str(p[0]), str(p[1])) for p in raw_borders)
     board_for(disabled)  # validates the names and that each pair is a border
     three = c.ints("exchange_three")
     if len(three) != 3:
-        raise RisikoError("preset_field_invalid", f"{name}:risiko.cards.exchange_three={list(three)!r}")
+        raise PresetFieldError("risiko.cards.exchange_three", list(three), "[0, 1, …] × 3")
     share = r.number("continent_share_limit")
     if share > 1:
-        raise RisikoError("preset_field_invalid", f"{name}:risiko.continent_share_limit={share!r}")
+        raise PresetFieldError("risiko.continent_share_limit", share, "0 … 1")
     values = s.choice("values", ("borders",))
     del values
     rules = RisikoRules(
@@ -336,16 +339,16 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
         ),
     )
     if rules.scoring.boxed_method not in (1, 2):
-        raise RisikoError("preset_field_invalid", f"{name}:scoring.boxed_method={rules.scoring.boxed_method!r}")
+        raise PresetFieldError("scoring.boxed_method", rules.scoring.boxed_method, "1, 2")
     if rules.min_players > rules.max_players:
-        raise RisikoError("preset_field_invalid", f"{name}:risiko.min_players>max_players")
+        raise PresetFieldError("risiko.min_players", rules.min_players, f"≤ {rules.max_players} (risiko.max_players)")
     return rules
 
 
 def _signed(t: _Table, key: str) -> int:
     v = t._get(key)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise RisikoError("preset_field_invalid", f"{t.where}.{key}={v!r}")
+        raise t._bad(key, v, "…, -1, 0, 1, …")
     return v
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from bot.rules.presets import Preset
+from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.risiko.errors import RisikoError
 
 
@@ -38,13 +38,13 @@ class PointsRules:
     def from_table(cls, table: Mapping[str, Any], where: str = "points") -> PointsRules:
         base = table.get("base")
         if not isinstance(base, list) or not base or not all(_is_number(x) for x in base):
-            raise RisikoError("preset_points_base_invalid", f"{where}.base={base!r}")
+            raise PresetFieldError(f"{where.split(':', 1)[-1]}.base", base, "[≥ 0, …] (not empty)")
         gap = table.get("gap_factor")
         if not _is_number(gap) or gap < 0:
-            raise RisikoError("preset_points_gap_invalid", f"{where}.gap_factor={gap!r}")
+            raise PresetFieldError(f"{where.split(':', 1)[-1]}.gap_factor", gap, "≥ 0")
         clamp = table.get("clamp_at_zero")
         if not isinstance(clamp, bool):
-            raise RisikoError("preset_points_clamp_invalid", f"{where}.clamp_at_zero={clamp!r}")
+            raise PresetFieldError(f"{where.split(':', 1)[-1]}.clamp_at_zero", clamp, "true, false")
         return cls(tuple(_exact(x) for x in base), _exact(gap), clamp)
 
     @classmethod

@@ -38,13 +38,13 @@ class _Reader:
     def integer(self, key: str, default: int, minimum: int = 0) -> int:
         v = self._get(key, default)
         if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            raise self._bad(key, v, f"an integer >= {minimum}")
+            raise self._bad(key, v, f"{minimum}, {minimum + 1}, {minimum + 2}, …")
         return v
 
     def number(self, key: str, default: float) -> float:
         v = self._get(key, default)
         if not isinstance(v, int | float) or isinstance(v, bool) or v != v or v < 0:
-            raise self._bad(key, v, "a number >= 0")
+            raise self._bad(key, v, "≥ 0")
         return float(v)
 
     def flag(self, key: str, default: bool) -> bool:
@@ -62,7 +62,7 @@ class _Reader:
     def choices(self, key: str, default: list[str], choices: tuple[str, ...]) -> tuple[str, ...]:
         v = self._get(key, default)
         if not isinstance(v, list) or not all(isinstance(x, str) and x in choices for x in v):
-            raise self._bad(key, v, "a list of: " + ", ".join(choices))
+            raise self._bad(key, v, "[" + ", ".join(choices) + "]")
         return tuple(v)
 
     def ints(self, key: str, default: list[int], minimum: int = 0) -> tuple[int, ...]:
@@ -70,13 +70,13 @@ class _Reader:
         if not isinstance(v, list) or not all(
             isinstance(x, int) and not isinstance(x, bool) and x >= minimum for x in v
         ):
-            raise self._bad(key, v, f"a list of integers >= {minimum}")
+            raise self._bad(key, v, f"[{minimum}, {minimum + 1}, …]")
         return tuple(v)
 
     def numbers(self, key: str, default: list[float]) -> tuple[float, ...]:
         v = self._get(key, default)
         if not isinstance(v, list) or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in v):
-            raise self._bad(key, v, "a list of numbers")
+            raise self._bad(key, v, "[≥ 0, …]")
         return tuple(float(x) for x in v)
 
 
@@ -138,10 +138,10 @@ class TournamentRules:
         table = r.integer("table_size", 4, minimum=2)
         large = r.integer("large_table_size", table + 1, minimum=2)
         if large != table + 1:
-            raise PresetFieldError("tournament.large_table_size", large, f"table_size + 1 = {table + 1}")
+            raise PresetFieldError("tournament.large_table_size", large, f"{table + 1} (tournament.table_size + 1)")
         min_table = r.integer("min_table_size", table, minimum=2)
         if min_table > table:
-            raise PresetFieldError("tournament.min_table_size", min_table, f"2 .. table_size ({table})")
+            raise PresetFieldError("tournament.min_table_size", min_table, f"2 … {table} (tournament.table_size)")
         semis = r.integer("semifinal_tables", 0)
         if semis not in (0, 3, 4):
             raise PresetFieldError("tournament.semifinal_tables", semis, "0, 3, 4")
