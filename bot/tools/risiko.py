@@ -19,6 +19,7 @@ from bot.rules.risiko import endgame, limits, scoring
 from bot.rules.risiko.config import BOXED_DICE, RisikoRules, load_rules
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points_exact
+from bot.rules.ruleset import load_ruleset
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
 from bot.tools._help import command_help
 
@@ -76,7 +77,10 @@ def _rules(data: Mapping[str, Any], *, required: bool = False) -> RisikoRules | 
             return None
     if not isinstance(name, str):
         raise BadInput(f"preset must be a string, got {name!r}")
-    return load_rules(name, overrides)
+    ruleset = load_ruleset(name, overrides)  # every section checked, as at /tournament create
+    if ruleset.risiko is None:
+        raise BadInput(f"preset {name!r} is not a RisiKo! preset")
+    return ruleset.risiko
 
 
 def _frac(x: Fraction) -> str:
@@ -374,8 +378,10 @@ def compute_limit(data: Any) -> dict[str, Any]:
         rules.limits,
         deliberate=deliberate,
         previous_deliberate=_int(data, "previous_deliberate", default=0),
+        sanctions=rules.sanctions,
     )
     out.update(excess=ov.excess, remove=ov.remove, outcome=ov.outcome.value, deliberate_count=ov.deliberate_count)
+    out["standing_points"] = ov.standing_points  # FIRK §6: −25 in the general standings when put out
     return out
 
 

@@ -27,12 +27,14 @@ from bot.rules.ricochet.board import (
     target_covered,
     validate_position,
 )
+from bot.rules.ricochet.config import RicochetRules
 from bot.rules.ricochet.solver import SolveStatus, exists_solution, solve
 from bot.rules.ricochet.verify import VerifyCode, verify
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
 from bot.tools._help import command_help
 
 DEFAULT_TIME_BUDGET = 120.0
+PRESET = RicochetRules.from_preset()  # defaults of the RR tournament rules (minimum moves RR 4.8, variants RR 8)
 _COMMON = ("board", "robots", "target")
 _OPTIONAL = ("minimum_moves", "diagonal_variant", "engine", "time_budget")
 
@@ -127,8 +129,8 @@ def _solve_one(data: Mapping[str, Any]) -> dict[str, Any]:
     check_keys(data, required=_COMMON, optional=_OPTIONAL, where="input")
     board = _board(data)
     position = _position(board, data)
-    minimum = _int(data, "minimum_moves", 5) or 0
-    diag = _flag(data, "diagonal_variant", False)
+    minimum = _int(data, "minimum_moves", PRESET.minimum_moves) or 0
+    diag = _flag(data, "diagonal_variant", PRESET.diagonal_variant)
     engine = _engine(data)
     budget = data.get("time_budget", DEFAULT_TIME_BUDGET)
     if not isinstance(budget, int | float) or isinstance(budget, bool) or budget <= 0:
@@ -179,7 +181,7 @@ def _verify_one(data: Mapping[str, Any]) -> dict[str, Any]:
     moves = data["moves"]
     if not isinstance(moves, list):
         raise BadInput(f"moves must be a list of [colour, direction], got {moves!r}")
-    minimum = _int(data, "minimum_moves", 5) or 0
+    minimum = _int(data, "minimum_moves", PRESET.minimum_moves) or 0
     verdict = verify(
         board,
         position,
@@ -187,7 +189,7 @@ def _verify_one(data: Mapping[str, Any]) -> dict[str, Any]:
         minimum_moves=minimum,
         declared=_int(data, "declared", None),
         check_void=_flag(data, "check_void", True),
-        diagonal_variant=_flag(data, "diagonal_variant", False),
+        diagonal_variant=_flag(data, "diagonal_variant", PRESET.diagonal_variant),
         engine=_engine(data),
     )
     return {

@@ -49,8 +49,7 @@ def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed:
 
 
 def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
-    from bot.rules.presets import load_preset
-    from bot.rules.tournament.config import TournamentRules
+    from bot.rules.ruleset import load_ruleset
     from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate
     from bot.rules.tournament.model import Draw, DrawContext, DrawReport, Optimality, Player
     from bot.rules.tournament.seeding import firk_round1
@@ -61,8 +60,8 @@ def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: i
         required=("schema", "preset", "players"),
         optional=("round", "previous_round", "family_pairs", "previous_standings", "table_sizes", "overrides"),
     )
-    preset = load_preset(str(data["preset"]), data.get("overrides"))
-    rules = TournamentRules.from_preset(preset)
+    ruleset = load_ruleset(str(data["preset"]), data.get("overrides"))
+    preset, rules = ruleset.preset, ruleset.tournament
     players = []
     for k, p in enumerate(data["players"]):
         check_keys(p, required=("id",), optional=("club", "team", "name"), where=f"players[{k}]")
@@ -200,8 +199,7 @@ def _draw_text(result: Mapping[str, Any]) -> str:
 
 
 def _compute_standings(data: Any) -> dict[str, Any]:
-    from bot.rules.presets import load_preset
-    from bot.rules.tournament.config import TournamentRules
+    from bot.rules.ruleset import load_ruleset
     from bot.rules.tournament.standings import (
         Deduction,
         EntryStatus,
@@ -217,8 +215,8 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         required=("preset", "games"),
         optional=("players", "deductions", "withdrawn", "disqualified", "teams", "overrides"),
     )
-    preset = load_preset(str(data["preset"]), data.get("overrides"))
-    rules = TournamentRules.from_preset(preset)
+    ruleset = load_ruleset(str(data["preset"]), data.get("overrides"))
+    preset, rules = ruleset.preset, ruleset.tournament
     results: list[GameResult] = []
     for g, game in enumerate(data["games"]):
         check_keys(game, required=("round", "table", "players"), where=f"games[{g}]")

@@ -19,7 +19,6 @@ class RicochetRules:
     extra_robot_variant: bool = False
     extra_robot_colour: str = "silver"
     diagonal_variant: bool = False
-    must_ricochet: bool = False
     minimum_moves: int = 5
     hourglass_seconds: int = 60
     too_complex_after_seconds: int = 300

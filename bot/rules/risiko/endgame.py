@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
-from bot.rules.risiko.config import EndRules
+from bot.rules.risiko.config import EndRules, RisikoRules
 from bot.rules.risiko.errors import RisikoError
 
 EVENT_KINDS = ("time_up", "turn_ended", "roll", "pass", "player_eliminated", "player_withdrawn")
@@ -185,6 +185,23 @@ class EndState:
             if self.players[s] not in self.out and self.players[s] not in self.withdrawn:
                 return s
         return seat
+
+
+def elimination_allowed(rules: RisikoRules, completed_turns: int) -> bool:
+    """RK-ELIM-1 / FIRK-ELIM-1 (boxed rules, FIRK §23): nobody may be eliminated before the end of turn 4.
+
+    ``completed_turns`` counts the full turns already finished at the table (0 during the first turn)."""
+    if completed_turns < 0:
+        raise RisikoError("negative_count", completed_turns)
+    return completed_turns >= rules.elimination_after_turn
+
+
+def time_limit_reached(rules: EndRules, elapsed_minutes: float, recovery_minutes: float = 0.0) -> bool:
+    """RK-SD-1 / FIRK-TIME-1 with TOUR-TIME-1: the preset's time limit (NP 120, FIRK 105) plus the recovery minutes
+    a referee granted for interruptions has passed, so the timed ending (sdadata or FIRK's last rounds) begins."""
+    if elapsed_minutes < 0 or recovery_minutes < 0:
+        raise RisikoError("negative_minutes", min(elapsed_minutes, recovery_minutes))
+    return elapsed_minutes >= rules.time_limit_minutes + recovery_minutes
 
 
 def start(players: Sequence[str], rules: EndRules, current: str | None = None) -> EndState:

@@ -9,7 +9,7 @@ from enum import Enum
 from math import floor
 
 from bot.rules.risiko.board import Board
-from bot.rules.risiko.config import LimitRules
+from bot.rules.risiko.config import LimitRules, RisikoRules, SanctionRules
 from bot.rules.risiko.errors import RisikoError
 
 
@@ -60,6 +60,7 @@ class OverVerdict:
     remove: int
     outcome: OverOutcome
     deliberate_count: int
+    standing_points: int = 0  # FIRK §6: −25 in the general standings when deliberate over-placing puts the player out
 
 
 def over_placement_check(
@@ -70,6 +71,7 @@ def over_placement_check(
     *,
     deliberate: bool = False,
     previous_deliberate: int = 0,
+    sanctions: SanctionRules | None = None,
 ) -> OverVerdict:
     """Armies to remove after placing ``placed`` reinforcements when ``due`` were owed.
 
@@ -86,15 +88,16 @@ def over_placement_check(
         remove = min(remove, placed)
     count = previous_deliberate + (1 if deliberate and excess else 0)
     out = bool(deliberate and excess and rules.over_deliberate_out_at and count >= rules.over_deliberate_out_at)
-    return OverVerdict(excess, remove, OverOutcome.OUT_OF_GAME if out else OverOutcome.CONTINUE, count)
+    points = sanctions.deliberate_over_placement_standing_points if out and sanctions else 0
+    return OverVerdict(excess, remove, OverOutcome.OUT_OF_GAME if out else OverOutcome.CONTINUE, count, points)
 
 
-def initial_armies(players: int, initial: Sequence[int], min_players: int) -> int:
+def initial_armies(players: int, rules: RisikoRules) -> int:
     """RK-SET-1: each player's starting armies for a table of ``players`` (boxed 35/30/25/20 for 3..6)."""
-    index = players - min_players
-    if not 0 <= index < len(initial):
+    index = players - rules.min_players
+    if not 0 <= index < len(rules.initial_armies) or players > rules.max_players:
         raise RisikoError("player_count_invalid", players)
-    return initial[index]
+    return rules.initial_armies[index]
 
 
 # -- initial distribution (RK-SET-2) --------------------------------------------------------------------------

@@ -30,6 +30,18 @@ class Step:
     at_least: bool = False  # FIRK §26 "una o più carte": the number is a minimum, the referee may take more
 
 
+def sanction_kinds(rules: SanctionRules) -> tuple[str, ...]:
+    """RK-SAN-1 (ARB art. 10-13) / FIRK-PEN-1: the kinds of sanction a referee of this preset may give."""
+    return rules.kinds
+
+
+def check_kind(rules: SanctionRules, kind: str) -> str:
+    """A sanction kind of this preset, or RisikoError ``unknown_sanction_kind`` quoting it."""
+    if kind not in rules.kinds:
+        raise RisikoError("unknown_sanction_kind", kind)
+    return kind
+
+
 def next_step(rules: SanctionRules, ladder: Ladder, previous_offences: int, cards_in_hand: int = 0) -> Step:
     """The sanction for the next offence after ``previous_offences`` earlier ones (past the top: the top rung).
 

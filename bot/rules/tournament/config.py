@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.tournament.model import Criterion
-from bot.rules.tournament.sizes import FirkTables
+from bot.rules.tournament.sizes import FirkTables, KnockoutRound, knockout_plan
 from bot.rules.tournament.standings import TieBreaker
 
 FORMATS = ("italian", "knockout")
@@ -118,6 +118,15 @@ class TournamentRules:
     def disqualified_below_withdrawn(self) -> bool:
         """RR 13.4: a disqualified player ranks below every withdrawal; RisiKo! (ARB 23, 25): the same tier."""
         return self.disqualified_ranks == "below_withdrawn"
+
+    def standing_deduction(self, code: str) -> float:
+        """Points taken from the general standings for ``code`` (FIRK §21 withdrawal −25, FIRK penalità 4
+        disturbing a table −7); 0 when the preset fixes none. The sanctions desk and the standings call this."""
+        return {"withdrawal": self.withdrawal_deduction, "disturbance": self.disturbance_deduction}.get(code, 0.0)
+
+    def knockout_plan(self, players: int) -> tuple[KnockoutRound, ...]:
+        """NP-FMT-1: the knockout's rounds for ``players`` with the preset's final size and allowed table sizes."""
+        return knockout_plan(players, final_size=self.final_size, allowed_sizes=self.knockout_table_sizes)
 
     def criteria_for_round(self, round_no: int) -> tuple[Criterion, ...]:
         if round_no <= 1:

@@ -62,10 +62,10 @@ def test_np_score_1_bad_player_objects_are_refused_quoting_the_value(bad):
 @pytest.mark.parametrize(("n", "armies"), [(3, 35), (4, 30), (5, 25), (6, 20)])
 def test_rk_set_1_initial_armies_by_number_of_players(n, armies):
     rules = shipped_rules("risiko-ufficiali-2018")
-    assert initial_armies(n, rules.initial_armies, rules.min_players) == armies
+    assert initial_armies(n, rules) == armies
 
 
 def test_rk_set_1_seven_players_are_refused():
     rules = shipped_rules("risiko-ufficiali-2018")
     with pytest.raises(RisikoError):
-        initial_armies(7, rules.initial_armies, rules.min_players)
+        initial_armies(7, rules)
