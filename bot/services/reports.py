@@ -23,7 +23,7 @@ import json
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,6 +38,7 @@ from bot.rules.risiko.points import tournament_points
 from bot.rules.risiko.scoring import PlayerSituation, Status, score_table, unverified_objective
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
+from bot.rules.tournament.planner import special_table_points
 from bot.rules.tournament.standings import EntryStatus, rank_table, ricochet_tournament_points
 from bot.rules.tournament.standings import Seat as RRSeat
 from bot.services._base import BaseService, tournament_or_404
@@ -301,17 +302,19 @@ class ReportService(BaseService):
             if table.locked and not correcting:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
             preset = load_preset(tournament.preset, tournament.overrides or None)
+            special = str((rnd.draw_report or {}).get("special_tables", {}).get(str(table.number), "")) or None
             if situation is not None:
                 if preset.game != "risiko":
                     raise InvalidInput("error.report.situation_risiko_only")
                 kind = "situation"
                 lines, stored = _score_situation(preset, seats, situation, rng)
+                lines = _special_points(preset, special, lines)
             else:
                 assert points is not None
                 entries = _parse_points(seats, points)
                 if preset.game == "risiko":
                     kind = "points"
-                    lines = _risiko_points(preset, seats, entries)
+                    lines = _special_points(preset, special, _risiko_points(preset, seats, entries))
                 else:
                     kind = "ricochet"
                     lines = _ricochet_points(TournamentRules.from_preset(preset).points_by_place, entries)
@@ -535,6 +538,15 @@ def _parse_points(
         outcome, value = parse_entry(values[rid], name=name)
         out.append((rid, outcome, value))
     return out
+
+
+def _special_points(preset: Any, special: str | None, lines: list[_Line]) -> list[_Line]:
+    """A special table's fixed points (FIRK punteggio 9 head to head: 31 / 15) replace the usual table's."""
+    fixed = special_table_points(TournamentRules.from_preset(preset), special, len(lines))
+    if fixed is None:
+        return lines
+    ordered = sorted(lines, key=lambda x: x.rank)
+    return [replace(x, tournament_points=p) for x, p in zip(ordered, fixed, strict=True)]
 
 
 def _risiko_points(

@@ -43,15 +43,19 @@ from bot.db.models import (
     RoundKind,
     RoundStatus,
     Seat,
+    TableResult,
     Tournament,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.rules.presets import load_preset
+from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
-from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate, move_player, swap_players
-from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
-from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
-from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
+from bot.rules.tournament.draw import move_player, swap_players
+from bot.rules.tournament.model import Criterion, Optimality, Player, PlayerId, TournamentError
+from bot.rules.tournament.planner import SIT_OUT, DrawRequest, PlannedDraw, plan_draw
+from bot.rules.tournament.planner import context as planner_context
+from bot.rules.tournament.planner import criteria as planner_criteria
+from bot.rules.tournament.seeding import compose_final, semifinals, split_odd_even
+from bot.rules.tournament.sizes import firk_sit_out_points
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
 from bot.services.standings import StandingsService
@@ -165,99 +169,6 @@ class MyTable:
     registration_id: int
 
 
-# ------------------------------------------------------------------------------------------ engine inputs
-
-
-@dataclass(frozen=True, slots=True)
-class DrawInputs:
-    """Everything the engine needs to draw one qualifying round; built from the database, replayable."""
-
-    rules: TournamentRules
-    round_no: int
-    players: tuple[Player, ...]  # ordered by registration id
-    five_table_players: tuple[int, ...] = ()
-    winners: tuple[int, ...] = ()
-    previous_tables: tuple[tuple[int, ...], ...] = ()
-    family_pairs: tuple[tuple[int, int], ...] = ()
-    previous_rank: tuple[tuple[int, int], ...] = ()  # (registration id, last tournament's rank): FIRK-SEED-1
-
-    def context(self, players: Sequence[Player] | None = None) -> DrawContext:
-        return DrawContext.build(
-            self.players if players is None else players,
-            five_table_players=self.five_table_players,
-            winners=self.winners,
-            previous_tables=self.previous_tables,
-            family_pairs=self.family_pairs if self.rules.family_separation else (),
-        )
-
-    def criteria(self) -> tuple[Criterion, ...]:
-        rules = self.rules
-        if self.round_no == 1:
-            crit = rules.round1_criteria
-            if rules.family_separation and self.family_pairs and Criterion.FAMILY_PAIRS not in crit:
-                crit = (Criterion.FAMILY_PAIRS, *crit)
-            return crit
-        return rules.criteria_for_round(self.round_no)
-
-
-@dataclass(frozen=True, slots=True)
-class ComputedDraw:
-    tables: tuple[tuple[int, ...], ...]
-    report: dict[str, Any]
-    dummy_tables: tuple[int, ...] = ()
-
-
-def _sizes(inputs: DrawInputs) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Table sizes for the preset (TOUR-SIZE-1, FIRK-SIZE-1, RR tables) and the FIRK dummy tables."""
-    rules = inputs.rules
-    n = len(inputs.players)
-    if rules.game == "ricochet":
-        return rr_sizes(n, rules.table_size, minimum=rules.min_table_size), ()
-    if rules.seeded_round1:
-        last = rules.qualifying_rounds > 0 and inputs.round_no >= rules.qualifying_rounds
-        plan = firk_sizes(n, round_no=inputs.round_no, last_round=last, cfg=rules.firk)
-        if plan.sit_out:
-            raise TournamentError("firk_sit_out_not_supported", n)
-        return plan.sizes, plan.dummy_tables
-    return standard_sizes(
-        n, table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
-    ), ()
-
-
-def compute_draw(inputs: DrawInputs, seed: int) -> ComputedDraw:
-    """The engine's draw for ``inputs`` with ``random.Random(seed)``: a pure function (run it off the loop)."""
-    rng = random.Random(seed)
-    rules = inputs.rules
-    ctx = inputs.context()
-    crit = inputs.criteria()
-    if rules.teams:
-        draw = draw_team_round(ctx, rng=rng, seed=seed)
-        return ComputedDraw(tuple(tuple(int(p) for p in t) for t in draw.tables), draw.report.to_json())
-    if rules.seeded_round1 and inputs.round_no == 1:
-        ranked = dict(inputs.previous_rank)
-        known = sorted((p.id for p in inputs.players if p.id in ranked), key=lambda p: (ranked[int(p)], p))
-        newcomers = [p.id for p in inputs.players if p.id not in ranked]  # after the ranked ones, as registered
-        family = [(a, b) for a, b in inputs.family_pairs] if rules.family_separation else []
-        seeding = firk_round1([*known, *newcomers], family_pairs=family, cfg=rules.firk)
-        values = evaluate(seeding.tables, ctx, crit)
-        report = {
-            "kind": "firk_seeded",
-            "criteria_order": [c.value for c in crit],
-            "criteria": values,
-            "lower_bound": {c.value: 0 for c in crit},
-            "bound_met": all(v == 0 for v in values.values()),
-            "optimality": Optimality.BOUND_MET.value if all(v == 0 for v in values.values()) else "not_proven",
-            "seed": seed,
-            "notes": [f"family_move:{m.player}:{m.from_table}->{m.to_table}:{m.swapped_with}" for m in seeding.moves]
-            + [f"unresolved_family:{a}:{b}" for a, b in seeding.unresolved_family_pairs],
-        }
-        tables = tuple(tuple(int(p) for p in t) for t in seeding.tables)
-        return ComputedDraw(tables, report, seeding.plan.dummy_tables)
-    sizes, dummy = _sizes(inputs)
-    draw = draw_tables(ctx, sizes, crit, rng=rng, seed=seed, cinquisti=rules.cinquisti, kind=f"round{inputs.round_no}")
-    return ComputedDraw(tuple(tuple(int(p) for p in t) for t in draw.tables), draw.report.to_json(), dummy)
-
-
 def new_seed() -> int:
     """The one place a draw's randomness comes from: the operating system, once; then it is stored."""
     return random.SystemRandom().getrandbits(SEED_BITS)
@@ -283,7 +194,7 @@ def _engine_error(exc: TournamentError) -> Conflict:
 
 
 def _rules(t: Tournament) -> TournamentRules:
-    return TournamentRules.from_preset(load_preset(t.preset, t.overrides or None))
+    return load_ruleset(t.preset, t.overrides or None).tournament
 
 
 def _closed_or_published(r: Round) -> bool:
@@ -462,24 +373,38 @@ class RoundService(BaseService):
         rounds: Sequence[Round],
         number: int,
         players: Sequence[Registration],
-    ) -> tuple[DrawInputs, int]:
+    ) -> tuple[DrawRequest, int]:
+        """The planner's request for round ``number`` (also the round's published export) and how many tables of
+        the previous round still lack a result."""
         rules = _rules(t)
         previous, winners, five, missing = await self._history(session, t, rounds, number, rules.large_table_size)
         families: dict[str, list[int]] = defaultdict(list)
         for r in players:
             if r.family_group and r.id is not None:
                 families[r.family_group.strip().lower()].append(r.id)
-        inputs = DrawInputs(
-            rules=rules,
+        ranking: tuple[int, ...] = ()
+        if rules.seeded_round1 and number == 1:  # FIRK-SEED-1: the previous tournament's standings
+            ranking = tuple(
+                sorted((r.id for r in players if r.id and r.previous_rank is not None),
+                       key=lambda i: (next(p.previous_rank for p in players if p.id == i) or 0, i))
+            )  # fmt: skip
+        elif rules.seeded_round1 and previous:  # FIRK §9 last round, reading 4: the standings before this round
+            view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t)
+            present = {r.id for r in players}
+            ranking = tuple(line.player_id for line in view.lines if line.player_id in present)
+        request = DrawRequest(
+            preset=t.preset,
             round_no=number,
             players=tuple(Player(r.id, r.club, r.team) for r in players if r.id is not None),
-            five_table_players=five,
-            winners=winners,
+            overrides=dict(t.overrides or {}),
+            names={r.id: r.display_name for r in players if r.id is not None},
             previous_tables=previous,
+            winners=winners,
+            five_table_players=five,
             family_pairs=_pairs_of_groups(families),
-            previous_rank=tuple((r.id, r.previous_rank) for r in players if r.id and r.previous_rank is not None),
+            ranking=ranking,
         )
-        return inputs, missing
+        return request, missing
 
     async def _store_tables(
         self,
@@ -667,9 +592,9 @@ class RoundService(BaseService):
             )
             return await self._view(session, t, r)
 
-    async def _compute(self, inputs: DrawInputs, seed: int) -> ComputedDraw:
+    async def _compute(self, request: DrawRequest, seed: int) -> PlannedDraw:
         try:
-            return await asyncio.to_thread(compute_draw, inputs, seed)
+            return await asyncio.to_thread(plan_draw, request, seed)
         except TournamentError as exc:
             raise _engine_error(exc) from None
 
@@ -678,14 +603,14 @@ class RoundService(BaseService):
         session: AsyncSession,
         t: Tournament,
         r: Round,
-        inputs: DrawInputs,
-        computed: ComputedDraw,
+        request: DrawRequest,
+        planned: PlannedDraw,
         seed: int,
         missing: int,
     ) -> None:
         number = r.number
         try:
-            await self._store_draw(session, t, r, inputs, computed, seed, missing)
+            await self._store_draw(session, t, r, request, planned, seed, missing)
         except IntegrityError:  # a concurrent draw of the same round won the race
             raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
 
@@ -694,30 +619,33 @@ class RoundService(BaseService):
         session: AsyncSession,
         t: Tournament,
         r: Round,
-        inputs: DrawInputs,
-        computed: ComputedDraw,
+        request: DrawRequest,
+        planned: PlannedDraw,
         seed: int,
         missing: int,
     ) -> None:
         assert r.id is not None
+        rules = _rules(t)
         await self._store_tables(
             session,
             t.guild_id,
             r.id,
-            computed.tables,
-            dummy_tables=computed.dummy_tables,
-            dummy_size=inputs.rules.table_size,
+            [[int(x) for x in table] for table in planned.tables],
+            dummy_tables=planned.dummy_tables,
+            dummy_size=rules.table_size,
         )
-        report = dict(computed.report)
+        report = dict(planned.report)
         report.update(
             {
-                "engine": dict(computed.report),
-                "tables_drawn": [list(x) for x in computed.tables],
-                "current": dict(computed.report["criteria"]),
+                "engine": dict(planned.report),
+                "tables_drawn": [list(x) for x in planned.tables],
+                "current": dict(planned.report["criteria"]),
                 "adjustments": [],
-                "participants": len(inputs.players),
+                "participants": len(request.players),
                 "results_missing": missing,
                 "seed": seed,
+                "request": request.to_json(),  # the published export: steward draw --seed reproduces the tables
+                "special_tables": {str(n): kind for n, kind in planned.special.items()},
             }
         )
         r.kind = RoundKind.QUALIFYING.value
@@ -725,84 +653,72 @@ class RoundService(BaseService):
         r.draw_report = report
         r.status = RoundStatus.DRAWN.value
         await session.flush()
+        await self._score_sit_out(session, t, r, request, planned, rules)
+
+    async def _score_sit_out(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        r: Round,
+        request: DrawRequest,
+        planned: PlannedDraw,
+        rules: TournamentRules,
+    ) -> None:
+        """FIRK §9 with 5 present: the 5th sits out and scores 15 if 5th in the general standings, else 1 — the
+        result is written (and locked) with the draw, so the standings count it like any other table."""
+        number = next((n for n, kind in planned.special.items() if kind == SIT_OUT), None)
+        if number is None or r.id is None:
+            return
+        player = int(planned.tables[number - 1][0])
+        view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t)
+        overall = next((line.rank for line in view.lines if line.player_id == player), 0)
+        points = firk_sit_out_points(player, overall_rank=overall, cfg=rules.firk).points
+        table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+                     if gt.number == number)  # fmt: skip
+        assert table.id is not None
+        now = self._clock()
+        session.add(
+            TableResult(
+                guild_id=t.guild_id,
+                table_id=table.id,
+                registration_id=player,
+                table_points=None,
+                table_rank=1,
+                tournament_points=points,
+                tiebreak={"decided_by": SIT_OUT, "overall_rank": overall},
+                signed_at=now,
+                locked=True,
+            )
+        )
+        table.locked = True
+        table.final_situation = {"kind": SIT_OUT, "input": {"overall_rank": overall, "points": points}}
+        table.reported_at = now
+        await session.flush()
+
+    async def _request_of(self, session: AsyncSession, t: Tournament, r: Round) -> DrawRequest:
+        stored = (r.draw_report or {}).get("request")
+        if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or not stored:
+            raise Conflict("error.round_not_drawn", number=r.number)
+        return DrawRequest.from_json(stored)
 
     async def replay_draw(self, guild_id: int, *, tournament: str, number: int) -> tuple[tuple[int, ...], ...]:
-        """Re-run the engine with the stored seed on the round's inputs (the verifiable draw): the tables it gives."""
+        """Re-run the planner with the stored seed on the round's published request: the tables it gives."""
         async with self._sessionmaker() as session:
             t = await tournament_or_404(session, guild_id, tournament)
-            assert t.id is not None
             r = await self._pick_round(session, t, number, ())
-            if r.draw_seed is None:
-                raise Conflict("error.round_not_drawn", number=number)
-            rounds = list(await repo.list_rounds(session=session, guild_id=guild_id, tournament_id=t.id))
-            drawn = {int(x) for table in (r.draw_report or {}).get("tables_drawn", []) for x in table}
-            regs = await repo.registrations_by_ids(session=session, guild_id=guild_id, ids=sorted(drawn))
-            inputs, _ = await self._inputs(session, t, rounds, r.number, [regs[i] for i in sorted(regs)])
-            return (await self._compute(inputs, r.draw_seed)).tables
+            request = await self._request_of(session, t, r)
+            assert r.draw_seed is not None
+            planned = await self._compute(request, r.draw_seed)
+            return tuple(tuple(int(p) for p in table) for table in planned.tables)
 
     async def export_inputs(self, guild_id: int, *, tournament: str, number: int) -> dict[str, Any]:
-        """A drawn qualifying round's inputs as a ``steward-tournament/1`` document (docs/tournament.md):
-        ``steward draw --seed <the round's seed>`` on it prints the tables the bot drew, so anyone can verify
-        the published draw. Exact for rounds 1 and 2 (the CLI reads the history of one previous round)."""
+        """A drawn qualifying round's planner request as a ``steward-tournament/1`` document (docs/cli.md):
+        ``steward draw --seed <the round's seed>`` on it runs the same planner on the same inputs and prints the
+        tables the bot drew — for every preset and round (the document is what the bot drew from)."""
         async with self._sessionmaker() as session:
             t = await tournament_or_404(session, guild_id, tournament)
-            assert t.id is not None
             r = await self._pick_round(session, t, number, ())
-            report = dict(r.draw_report or {})
-            if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or "tables_drawn" not in report:
-                raise Conflict("error.round_not_drawn", number=number)
-            drawn = [[int(x) for x in table] for table in report["tables_drawn"]]
-            regs = await repo.registrations_by_ids(
-                session=session, guild_id=guild_id, ids=sorted({x for table in drawn for x in table})
-            )
-            rules = _rules(t)
-            doc: dict[str, Any] = {
-                "schema": "steward-tournament/1",
-                "preset": t.preset,
-                "round": r.number,
-                "players": [
-                    {"id": i, "name": regs[i].display_name, "club": regs[i].club, "team": regs[i].team}
-                    for i in sorted(regs)
-                ],
-                "table_sizes": [len(table) for table in drawn],
-            }
-            if t.overrides:
-                doc["overrides"] = dict(t.overrides)
-            rounds = await repo.list_rounds(session=session, guild_id=guild_id, tournament_id=t.id)
-            earlier = [x for x in rounds if x.kind == RoundKind.QUALIFYING.value and x.number < r.number and x.id]
-            if earlier:
-                last = earlier[-1]
-                assert last.id is not None
-                by_round, by_table = await self._tables_of(session, guild_id, [last.id])
-                tables = by_round.get(last.id, [])
-                results = await repo.list_results_for_tables(
-                    session=session, guild_id=guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-                )
-                rank: dict[tuple[int | None, int], int | None] = {
-                    (res.table_id, res.registration_id): res.table_rank for res in results
-                }
-                previous = []
-                for gt in tables:
-                    seats = sorted(by_table.get(gt.id or 0, []), key=lambda x: x.position)
-                    entry: dict[str, Any] = {"table": gt.number, "players": [x.registration_id for x in seats]}
-                    ranks = [rank.get((gt.id, x.registration_id)) for x in seats]
-                    if all(v is not None for v in ranks):
-                        order = sorted(seats, key=lambda x: (rank[(gt.id, x.registration_id)] or 0, x.position))
-                        entry["ranking"] = [x.registration_id for x in order]
-                    previous.append(entry)
-                doc["previous_round"] = {"round": last.number, "tables": previous}
-            if rules.family_separation:
-                families: dict[str, list[int]] = defaultdict(list)
-                for i, reg in regs.items():
-                    if reg.family_group:
-                        families[reg.family_group.strip().lower()].append(i)
-                doc["family_pairs"] = [list(pair) for pair in _pairs_of_groups(families)]
-            if rules.seeded_round1:
-                ranked = sorted(
-                    (i for i in regs if regs[i].previous_rank is not None), key=lambda i: (regs[i].previous_rank, i)
-                )
-                doc["previous_standings"] = ranked
-            return doc
+            return (await self._request_of(session, t, r)).to_json()
 
     # ------------------------------------------------------------------------------------------ preview
 
@@ -900,8 +816,11 @@ class RoundService(BaseService):
             seated = [regs[i] for i in sorted(regs)]
             inputs, _ = await self._inputs(session, t, rounds, r.number, seated)
             report = dict(r.draw_report or {})
-            crit = tuple(Criterion(c) for c in report.get("criteria_order", [c.value for c in inputs.criteria()]))
-            ctx = inputs.context()
+            rules = _rules(t)
+            crit = tuple(
+                Criterion(c) for c in report.get("criteria_order", [c.value for c in planner_criteria(inputs, rules)])
+            )
+            ctx = planner_context(inputs, rules)
             ids = [int(p.id or 0) for p in players]
             try:
                 if to_table is None:
@@ -914,8 +833,8 @@ class RoundService(BaseService):
                     adj = move_player(current, ids[0], to_table, ctx, crit)
             except TournamentError as exc:
                 raise _engine_error(exc) from None
-            if any(len(x) < inputs.rules.min_table_size for x in adj.tables):
-                raise InvalidInput("error.round_table_too_small", min=inputs.rules.min_table_size)
+            if any(len(x) < rules.min_table_size for x in adj.tables):
+                raise InvalidInput("error.round_table_too_small", min=rules.min_table_size)
             touched: list[int] = []
             for gt, (old, new) in zip(tables, zip(current, adj.tables, strict=True), strict=True):
                 if old == new:

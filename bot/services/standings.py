@@ -18,8 +18,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.db import repo
-from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome
+from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
 from bot.rules.presets import load_preset
@@ -109,14 +111,22 @@ class StandingsService(BaseService):
         """Standings of a tournament from its reported tables (qualifying rounds by default)."""
         async with self._sessionmaker() as session:
             tournament = await tournament_or_404(session, guild_id, tournament_name)
-            assert tournament.id is not None
-            registrations = {
-                r.id: r
-                for r in await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=tournament.id)
-            }
-            rows = await repo.list_standings_results(
-                session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
-            )
+            return await self.compute_in(session, tournament, kinds=kinds)
+
+    async def compute_in(
+        self, session: AsyncSession, tournament: Tournament, *, kinds: Sequence[str] = (RoundKind.QUALIFYING.value,)
+    ) -> StandingsView:
+        """The standings inside a use case's own session (one session per use case: the draw and the finals call
+        this inside their transaction)."""
+        guild_id = tournament.guild_id
+        assert tournament.id is not None
+        registrations = {
+            r.id: r
+            for r in await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=tournament.id)
+        }
+        rows = await repo.list_standings_results(
+            session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
+        )
         rules = TournamentRules.from_preset(load_preset(tournament.preset, tournament.overrides or None))
         by_table: dict[tuple[int, int], list[TableEntry]] = defaultdict(list)
         deductions: list[Deduction] = []

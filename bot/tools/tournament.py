@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
@@ -49,98 +49,14 @@ def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed:
 
 
 def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
-    from bot.rules.ruleset import load_ruleset
-    from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate
-    from bot.rules.tournament.model import Draw, DrawContext, DrawReport, Optimality, Player
-    from bot.rules.tournament.seeding import firk_round1
-    from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
+    """The bot's own planner on the round's export (``steward-tournament/1``): the same function, the same inputs."""
+    from bot.rules.tournament.planner import DrawRequest, context, criteria, plan_draw
 
-    check_keys(
-        data,
-        required=("schema", "preset", "players"),
-        optional=("round", "previous_round", "family_pairs", "previous_standings", "table_sizes", "overrides"),
-    )
-    ruleset = load_ruleset(str(data["preset"]), data.get("overrides"))
-    preset, rules = ruleset.preset, ruleset.tournament
-    players = []
-    for k, p in enumerate(data["players"]):
-        check_keys(p, required=("id",), optional=("club", "team", "name"), where=f"players[{k}]")
-        players.append(Player(_pid(p["id"], f"players[{k}].id"), p.get("club"), p.get("team")))
-    round_no = int(data.get("round", args.round or 1))
-    prev = data.get("previous_round") or {}
-    prev_tables: list[list[int | str]] = []
-    winners: list[int | str] = []
-    for k, t in enumerate(prev.get("tables", [])):
-        check_keys(t, required=("players",), optional=("table", "ranking"), where=f"previous_round.tables[{k}]")
-        prev_tables.append([_pid(x, "previous_round") for x in t["players"]])
-        if t.get("ranking"):
-            winners.append(_pid(t["ranking"][0], "previous_round.ranking"))
-    family = [tuple(_pid(x, "family_pairs") for x in pair) for pair in data.get("family_pairs", [])]
-    ctx = DrawContext.build(
-        players,
-        five_table_players=[x for t in prev_tables if len(t) >= rules.large_table_size for x in t],
-        winners=winners,
-        previous_tables=prev_tables,
-        family_pairs=[(a, b) for a, b in family] if family else (),
-    )
-    n = len(players)
-    rng = random.Random(seed)
-    if rules.teams:
-        return {"draw": draw_team_round(ctx, rng=rng, seed=seed), "context": ctx}
-    if rules.seeded_round1 and round_no == 1:
-        standings = [_pid(x, "previous_standings") for x in data.get("previous_standings", [])]
-        known = set(standings)
-        order = [p for p in standings if p in set(ctx.ids)] + [p for p in ctx.ids if p not in known]
-        seeding = firk_round1(order, family_pairs=[(a, b) for a, b in family], cfg=rules.firk)
-        crit = rules.round1_criteria
-        values = evaluate(seeding.tables, ctx, crit)
-        report = DrawReport(
-            kind="firk_seeded",
-            criteria=values,
-            lower_bound={c.value: 0 for c in crit},
-            optimality=Optimality.NOT_PROVEN,
-            seed=None,
-            iterations=0,
-            notes=tuple(f"family_move:{m.player}:{m.from_table}->{m.to_table}:{m.swapped_with}" for m in seeding.moves)
-            + tuple(f"dummy_table:{t}" for t in seeding.plan.dummy_tables),
-        )
-        return {"draw": Draw(seeding.tables, report), "context": ctx, "criteria": crit}
-    if data.get("table_sizes"):
-        sizes: Sequence[int] = [int(s) for s in data["table_sizes"]]
-    elif preset.game == "ricochet":
-        sizes = rr_sizes(n, rules.table_size, minimum=rules.min_table_size)
-    elif rules.seeded_round1:
-        plan = firk_sizes(n, round_no=round_no, last_round=round_no >= rules.qualifying_rounds, cfg=rules.firk)
-        if plan.sit_out or plan.head_to_head:
-            # FIRK §9 last round with 5 or 6 present: the top four by the standings play table 1; the 5th sits
-            # out, or the 5th and 6th play head to head.
-            standings = [_pid(x, "previous_standings") for x in data.get("previous_standings", [])]
-            order = [p for p in standings if p in set(ctx.ids)]
-            if len(order) != n:
-                raise BadInput("previous_standings must rank every present player for FIRK's 5/6-player last round")
-            fixed = (tuple(order[:4]), tuple(order[4:])) if plan.head_to_head else (tuple(order[:4]),)
-            note = "head_to_head" if plan.head_to_head else f"sits_out:{order[4]}"
-            values = evaluate(fixed, ctx, rules.round2_criteria)
-            report = DrawReport(
-                kind="firk_last_round",
-                criteria=values,
-                lower_bound={c.value: 0 for c in rules.round2_criteria},
-                optimality=Optimality.NOT_PROVEN,
-                seed=None,
-                iterations=0,
-                notes=(note,),
-            )
-            return {"draw": Draw(fixed, report), "context": ctx, "criteria": rules.round2_criteria}
-        sizes = plan.sizes
-    else:
-        sizes = standard_sizes(n, table=rules.table_size, large=rules.large_table_size)
-    crit = rules.round1_criteria if round_no == 1 else rules.round2_criteria
-    if round_no == 1 and ctx.family_pairs and crit[0].value != "family_pairs":
-        from bot.rules.tournament.model import Criterion
-
-        crit = (Criterion.FAMILY_PAIRS, *crit)
-    draw = draw_tables(ctx, sizes, crit, rng=rng, seed=seed, cinquisti=rules.cinquisti, kind=f"round{round_no}")
-    return {"draw": draw, "context": ctx, "criteria": crit}
+    request = DrawRequest.from_json(data)
+    if args.round and args.round != request.round_no:
+        raise BadInput(f"--round {args.round} does not match the document's round {request.round_no}")
+    rules = request.rules
+    return {"draw": plan_draw(request, seed), "context": context(request, rules), "criteria": criteria(request, rules)}
 
 
 def _compute_draw(args: argparse.Namespace) -> Any:
@@ -161,7 +77,9 @@ def _compute_draw(args: argparse.Namespace) -> Any:
             raise BadInput(f"unknown schema {schema!r} (expected 'risiko-draw-instance/1' or {EXPORT_SCHEMA!r})")
         draw = out["draw"]
         result: dict[str, Any] = draw.to_json()
-        crit = out.get("criteria") or tuple(Criterion(c) for c in draw.report.criteria)
+        crit = out.get("criteria") or tuple(
+            Criterion(c) for c in draw.report.criteria
+        )  # instance files: from the report
         if args.swap:
             adj = swap_players(draw.tables, _cli_pid(args.swap[0]), _cli_pid(args.swap[1]), out["context"], crit)
         elif args.move:

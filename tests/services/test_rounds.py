@@ -25,9 +25,9 @@ from bot.db.models import (
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.rules.tournament.draw import evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Player
+from bot.rules.tournament.planner import DrawRequest, plan_draw
 from bot.services import Services
 from bot.services.access import Actor
-from bot.services.rounds import DrawInputs, compute_draw
 
 GUILD = 111
 ORG_ROLE, REF_ROLE, HEAD_ROLE = 9001, 9002, 9003
@@ -136,15 +136,12 @@ async def test_bot_tab_1_the_stored_seed_reproduces_the_draw(services: Services)
     assert await services.rounds.replay_draw(GUILD, tournament="Coppa", number=1) == stored
 
 
-def test_bot_tab_1_compute_draw_is_a_pure_function_of_inputs_and_seed():
-    from bot.rules.presets import load_preset
-    from bot.rules.tournament.config import TournamentRules
-
-    rules = TournamentRules.from_preset(load_preset("risiko-ufficiali-2018"))
+def test_bot_tab_1_the_planner_is_a_pure_function_of_the_request_and_seed():
     players = tuple(Player(i, CLUBS[i % 5]) for i in range(1, 31))
-    inputs = DrawInputs(rules=rules, round_no=1, players=players)
-    a, b, c = compute_draw(inputs, 1234), compute_draw(inputs, 1234), compute_draw(inputs, 99)
+    request = DrawRequest(preset="risiko-ufficiali-2018", round_no=1, players=players)
+    a, b, c = plan_draw(request, 1234), plan_draw(request, 1234), plan_draw(request, 99)
     assert a.tables == b.tables and a.report == b.report
+    assert DrawRequest.from_json(request.to_json()) == request
     assert a.tables != c.tables  # a different seed gives a different (equally good) draw
 
 
@@ -570,25 +567,108 @@ async def test_tour_sf_2_tour_fin_1_odd_and_even_trios_give_two_finals_joined_by
     assert set(odd[1:]) == {winners[n] for n in (1, 2, 3)} and set(even[1:]) == {winners[n] for n in (4, 5, 6)}
 
 
-@pytest.mark.parametrize(("preset", "n"), [("risiko-ufficiali-2018", 33), ("ricochet-v3.3", 14), ("risiko-firk-1", 13)])
+def steward_draw(doc: dict[str, Any], seed: int, capsys: pytest.CaptureFixture[str], tmp_path: Any) -> dict[str, Any]:
+    """``steward draw --seed`` through the real command line (the verifiable-draw promise)."""
+    import json
+
+    from bot.cli import main
+
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["draw", "--input", str(path), "--seed", str(seed), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("preset", "n", "extra"),
+    [
+        ("risiko-ufficiali-2018", 33, None),
+        ("ricochet-v3.3", 14, None),
+        ("risiko-firk-1", 13, {i: {"previous_rank": i + 1} for i in range(0, 13, 2)}),
+        ("risiko-nostra-passione-2018", 12, {i: {"team": f"Squadra {i % 4}"} for i in range(12)}),
+    ],
+)
 async def test_bot_tab_1_the_published_seed_lets_anyone_redo_the_draw_with_steward_draw(
-    services: Services, preset: str, n: int
+    services: Services, preset: str, n: int, extra: dict[int, dict[str, Any]] | None, capsys, tmp_path
 ):
-    """The exported inputs + the stored seed through the offline CLI give the bot's tables (rounds 1 and 2)."""
-    import argparse
-
-    from bot.tools.tournament import _compute_draw
-
-    extra = {i: {"previous_rank": i + 1} for i in range(0, n, 2)} if preset == "risiko-firk-1" else None
+    """BOT-TAB-1: the round's export + its seed through `steward draw` give the bot's tables, rounds 1, 2 and 3 —
+    by construction: the bot and the CLI call the same planner on the same document."""
     await setup_tournament(services, n, preset=preset, extra=extra)
-    for number in (1, 2):
+    for number in (1, 2, 3):
         view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+        assert view.number == number
         doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=number)
-        cli = _compute_draw(argparse.Namespace(seed=view.seed, round=0, swap=None, move=None))(doc)
+        cli = steward_draw(doc, view.seed, capsys, tmp_path)
         assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables], number
         assert cli["report"]["criteria"] == {c.name: c.value for c in view.report.criteria}
         await services.rounds.publish(ORGANIZER, tournament="Coppa")
         await report_all(services, number)
+
+
+async def _firk_last_round(services: Services, present: int) -> tuple[Any, list[int]]:
+    """A FIRK tournament of 8 after round 1; only ``present`` players come to the last round (round 2)."""
+    await setup_tournament(services, 8, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(8)})
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    await report_all(services, 1)
+    await services.rounds.close(ORGANIZER, tournament="Coppa")
+    await services.rounds.plan(ORGANIZER, tournament="Coppa")
+    standings = await services.standings.compute(GUILD, "Coppa")
+    ranked = [line.player_id for line in standings.lines]
+    async with services.sessionmaker() as session:
+        regs = {r.id: r for r in (await session.execute(select(Registration))).scalars()}
+    for rid in ranked[present:]:  # the lowest-ranked ones stay home
+        await services.checkins.forfeit(Actor(guild_id=GUILD, user_id=regs[rid].user_id), tournament="Coppa")
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    return view, ranked[:present]
+
+
+async def test_firk_size_1_five_present_the_fifth_of_the_standings_sits_out_and_scores(
+    services: Services, capsys, tmp_path
+):
+    """FIRK-SIZE-1 (FIRK §9, punteggio 9): the four best at table 1, the 5th sits out with 15 points as 5th overall;
+    the bot no longer refuses, and `steward draw` gives the same tables."""
+    view, ranked = await _firk_last_round(services, 5)
+    assert [[s.registration_id for s in t.seats] for t in view.tables] == [ranked[:4], [ranked[4]]]
+    async with services.sessionmaker() as session:
+        result = (await session.execute(select(TableResult).where(TableResult.registration_id == ranked[4]))).all()
+    points = sorted(r[0].tournament_points for r in result)
+    assert 15.0 in points  # 5th in the general standings -> 15 (else 1)
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == [ranked[:4], [ranked[4]]] and cli["special_tables"] == {"2": "sit_out"}
+
+
+def _table_ref(table: int) -> Any:
+    from bot.services.reports import TableRef
+
+    return TableRef("Coppa", table)
+
+
+async def test_firk_size_1_six_present_the_fifth_and_sixth_play_head_to_head(services: Services, capsys, tmp_path):
+    """FIRK punteggio 9: with 6 present the 5th and 6th *of the standings* play head to head (never a random pair)."""
+    view, ranked = await _firk_last_round(services, 6)
+    assert [[s.registration_id for s in t.seats] for t in view.tables] == [ranked[:4], ranked[4:6]]
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == [ranked[:4], ranked[4:6]] and cli["special_tables"] == {"2": "head_to_head"}
+    # reading 3: the head-to-head scores 31 / 15, not the gap formula of an ordinary table
+    referee = Actor(guild_id=GUILD, user_id=3, role_ids=frozenset({REF_ROLE}))
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    report = await services.reports.enter_points(referee, _table_ref(2), {ranked[4]: "40", ranked[5]: "32"})
+    assert {s.registration_id: s.tournament_points for s in report.seats} == {ranked[4]: 31.0, ranked[5]: 15.0}
+
+
+async def test_firk_size_1_seven_present_three_plus_a_dummy(services: Services, capsys, tmp_path):
+    """FIRK §9: 7 present -> a table of 4 (table 1 is always of four) and 3 + the "morto" (dummy)."""
+    view, ranked = await _firk_last_round(services, 7)
+    assert [len(t.seats) for t in view.tables] == [4, 3] and view.tables[1].size == 4  # the dummy's seat
+    assert {s.registration_id for t in view.tables for s in t.seats} == set(ranked)
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
+    assert cli["special_tables"] == {"2": "dummy"}
 
 
 async def test_np_tab_1_team_tournaments_seat_one_player_of_each_team_per_table(services: Services):

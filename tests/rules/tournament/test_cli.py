@@ -135,5 +135,5 @@ def test_cli_draw_firk_last_round_with_five_present_seats_the_top_four_and_the_f
     rc, out, err = _run(capsys, ["draw", "--json"], json.dumps(doc), monkeypatch)
     assert rc == 0, err
     res = json.loads(out)
-    assert res["tables"] == [[3, 1, 2, 5]]
-    assert res["report"]["notes"] == ["sits_out:4"]
+    assert res["tables"] == [[3, 1, 2, 5], [4]]  # the 5th sits out: a one-seat table scored 15 or 1 by the bot
+    assert res["special_tables"] == {"2": "sit_out"} and res["report"]["notes"] == ["sit_out:4"]

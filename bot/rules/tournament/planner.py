@@ -1,0 +1,333 @@
+"""The one draw planner: round kind → table sizes → special cases → draw (BOT-TAB-1, TOUR-*, FIRK-SIZE-1).
+
+The bot and ``steward draw`` call the same :func:`plan_draw` on the same :class:`DrawRequest`. The services build the
+request from the database and publish it as the round's export (``DrawRequest.to_json``, schema
+``steward-tournament/1``); ``steward draw --seed <the round's seed>`` parses that document (``from_json``) and calls
+``plan_draw`` again — so the published draw is reproducible by construction, for every preset and round.
+
+Readings this module applies (docs/readings.md):
+
+* FIRK §9 / punteggio 9, last round (FIRK-SIZE-1): with 5 present, the four best *of the standings* play table 1
+  and the 5th sits out (a one-seat ``sit_out`` table, scored 15 if 5th overall else 1); with 6 present the 5th and
+  6th *of the standings* play head to head (a two-seat ``head_to_head`` table, 31 / 15) — never a random pair.
+* FIRK punteggio 8 (reading 4): table numbers mean strength — the standings tie-break prefers the player of the
+  lower-numbered table. From round 2 on the tables are numbered by strength: the mean standings position of the
+  players before the round (lower = stronger), table 1 always a table of four (FIRK §9). Round 1 is seeded from the
+  previous tournament's standings, table 1 at the top, so its numbering already is by strength.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.rules.ruleset import load_ruleset
+from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate
+from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
+from bot.rules.tournament.seeding import firk_round1
+from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
+
+SCHEMA = "steward-tournament/1"
+SIT_OUT = "sit_out"
+HEAD_TO_HEAD = "head_to_head"
+DUMMY = "dummy"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRequest:
+    """Everything a qualifying round's draw looks at, as data (the bot's inputs = the published export)."""
+
+    preset: str
+    round_no: int
+    players: tuple[Player, ...]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    names: Mapping[PlayerId, str] = field(default_factory=dict)  # for people reading the export; not used to draw
+    previous_tables: tuple[tuple[PlayerId, ...], ...] = ()  # every earlier qualifying table (repeat pairs)
+    winners: tuple[PlayerId, ...] = ()  # the previous round's table winners (TOUR-R2-1)
+    five_table_players: tuple[PlayerId, ...] = ()  # the previous round's 5-player-table players
+    family_pairs: tuple[tuple[PlayerId, PlayerId], ...] = ()  # FIRK-FAM-1
+    ranking: tuple[PlayerId, ...] = ()  # best first: round 1 the previous tournament, later the standings so far
+    table_sizes: tuple[int, ...] = ()  # fixed sizes (a hand-made document); empty = the preset decides
+
+    @property
+    def rules(self) -> TournamentRules:
+        return load_ruleset(self.preset, self.overrides or None).tournament
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "schema": SCHEMA,
+            "preset": self.preset,
+            "round": self.round_no,
+            "players": [
+                {"id": p.id, "name": self.names.get(p.id), "club": p.club, "team": p.team} for p in self.players
+            ],
+        }
+        if self.overrides:
+            doc["overrides"] = dict(self.overrides)
+        if self.previous_tables:
+            doc["previous_tables"] = [list(t) for t in self.previous_tables]
+            doc["winners"] = list(self.winners)
+            doc["five_table_players"] = list(self.five_table_players)
+        if self.family_pairs:
+            doc["family_pairs"] = [list(p) for p in self.family_pairs]
+        if self.ranking:
+            doc["previous_standings"] = list(self.ranking)
+        if self.table_sizes:
+            doc["table_sizes"] = list(self.table_sizes)
+        return doc
+
+    @staticmethod
+    def from_json(doc: Mapping[str, Any]) -> DrawRequest:
+        """Parse an export; also the older single ``previous_round`` form (winners = each table's first)."""
+        allowed = {
+            "schema", "preset", "round", "players", "overrides", "previous_tables", "winners", "five_table_players",
+            "previous_round", "family_pairs", "previous_standings", "table_sizes",
+        }  # fmt: skip
+        unknown = sorted(set(doc) - allowed)
+        if unknown:
+            raise TournamentError("unknown_field", unknown[0])
+        if doc.get("schema") != SCHEMA:
+            raise TournamentError("bad_schema", doc.get("schema"))
+        preset, overrides = doc.get("preset"), doc.get("overrides") or {}
+        if not isinstance(preset, str) or not isinstance(overrides, Mapping):
+            raise TournamentError("bad_field", "preset/overrides")
+        rules = load_ruleset(preset, overrides or None).tournament
+        players_raw = _list(doc, "players")
+        players: list[Player] = []
+        names: dict[PlayerId, str] = {}
+        for k, p in enumerate(players_raw):
+            if not isinstance(p, Mapping) or "id" not in p or set(p) - {"id", "name", "club", "team"}:
+                raise TournamentError("bad_player", f"players[{k}]")
+            pid = _pid(p["id"], f"players[{k}].id")
+            players.append(Player(pid, _opt_str(p.get("club")), _opt_str(p.get("team"))))
+            if p.get("name") is not None:
+                names[pid] = str(p["name"])
+        tables = [tuple(_pid(x, "previous_tables") for x in t) for t in _list(doc, "previous_tables", [])]
+        winners = [_pid(x, "winners") for x in _list(doc, "winners", [])]
+        five = [_pid(x, "five_table_players") for x in _list(doc, "five_table_players", [])]
+        legacy = doc.get("previous_round")
+        if legacy:
+            if not isinstance(legacy, Mapping):
+                raise TournamentError("bad_field", "previous_round")
+            last = []
+            for t in _list(legacy, "tables"):
+                if not isinstance(t, Mapping):
+                    raise TournamentError("bad_field", "previous_round.tables")
+                members = tuple(_pid(x, "previous_round") for x in _list(t, "players"))
+                last.append(members)
+                if t.get("ranking"):
+                    winners.append(_pid(_list(t, "ranking")[0], "previous_round.ranking"))
+            tables += last
+            five += [x for t in last if len(t) >= rules.large_table_size for x in t]
+        family = []
+        for pair in _list(doc, "family_pairs", []):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise TournamentError("bad_pair", pair)
+            family.append((_pid(pair[0], "family_pairs"), _pid(pair[1], "family_pairs")))
+        round_no = doc.get("round", 1)
+        if not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1:
+            raise TournamentError("bad_round", round_no)
+        sizes = _list(doc, "table_sizes", [])
+        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in sizes):
+            raise TournamentError("bad_table_sizes", sizes)
+        return DrawRequest(
+            preset=preset,
+            round_no=round_no,
+            players=tuple(players),
+            overrides=dict(overrides),
+            names=names,
+            previous_tables=tuple(tables),
+            winners=tuple(winners),
+            five_table_players=tuple(five),
+            family_pairs=tuple(family),
+            ranking=tuple(_pid(x, "previous_standings") for x in _list(doc, "previous_standings", [])),
+            table_sizes=tuple(sizes),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedDraw:
+    """Tables (table 1 first), the report, and the tables that are special: number → ``dummy`` / ``sit_out`` /
+    ``head_to_head``."""
+
+    tables: tuple[tuple[PlayerId, ...], ...]
+    report: dict[str, Any]
+    special: Mapping[int, str] = field(default_factory=dict)
+
+    @property
+    def dummy_tables(self) -> tuple[int, ...]:
+        return tuple(n for n, kind in self.special.items() if kind == DUMMY)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tables": [list(t) for t in self.tables], "report": self.report}
+        if self.special:
+            out["special_tables"] = {str(n): kind for n, kind in sorted(self.special.items())}
+        return out
+
+
+def special_table_points(rules: TournamentRules, kind: str | None, players: int) -> tuple[float, ...] | None:
+    """Tournament points of a special table in finishing order, or None when the preset's usual table applies.
+
+    FIRK punteggio 9 (reading 3): the last round's head-to-head between the 5th and 6th gives the winner 31 and
+    the loser 15 — fixed points, not the gap formula of an ordinary table."""
+    if kind == HEAD_TO_HEAD and players == 2:
+        return (rules.firk.head_to_head_winner_points, rules.firk.head_to_head_loser_points)
+    return None
+
+
+def criteria(request: DrawRequest, rules: TournamentRules) -> tuple[Criterion, ...]:
+    crit = rules.criteria_for_round(request.round_no)
+    if (
+        request.round_no == 1
+        and rules.family_separation
+        and request.family_pairs
+        and Criterion.FAMILY_PAIRS not in crit
+    ):
+        crit = (Criterion.FAMILY_PAIRS, *crit)
+    return crit
+
+
+def context(request: DrawRequest, rules: TournamentRules, players: Sequence[Player] | None = None) -> DrawContext:
+    return DrawContext.build(
+        request.players if players is None else players,
+        five_table_players=request.five_table_players,
+        winners=request.winners,
+        previous_tables=request.previous_tables,
+        family_pairs=request.family_pairs if rules.family_separation else (),
+    )
+
+
+def is_last_round(request: DrawRequest, rules: TournamentRules) -> bool:
+    return rules.qualifying_rounds > 0 and request.round_no >= rules.qualifying_rounds
+
+
+def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
+    """The draw of one qualifying round with ``random.Random(seed)``: a pure function (run it off the event loop)."""
+    rules = request.rules
+    rng = random.Random(seed)
+    ctx = context(request, rules)
+    crit = criteria(request, rules)
+    if rules.teams:
+        draw = draw_team_round(ctx, rng=rng, seed=seed)
+        return PlannedDraw(tuple(tuple(t) for t in draw.tables), draw.report.to_json())
+    if rules.seeded_round1 and request.round_no == 1:
+        return _firk_round1(request, rules, ctx, crit, seed)
+    special: dict[int, str] = {}
+    if request.table_sizes:
+        sizes: tuple[int, ...] = request.table_sizes
+    elif rules.game == "ricochet":
+        sizes = rr_sizes(len(ctx.players), rules.table_size, minimum=rules.min_table_size)
+    elif rules.seeded_round1:
+        plan = firk_sizes(len(ctx.players), round_no=request.round_no, last_round=is_last_round(request, rules),
+                          cfg=rules.firk)  # fmt: skip
+        if plan.sit_out or plan.head_to_head:
+            return _firk_last_round(request, rules, ctx, crit, seed, head_to_head=plan.head_to_head)
+        sizes = plan.sizes
+        special = {n: DUMMY for n in plan.dummy_tables}
+    else:
+        sizes = standard_sizes(
+            len(ctx.players), table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
+        )
+    draw = draw_tables(ctx, sizes, crit, rng=rng, seed=seed, cinquisti=rules.cinquisti, kind=f"round{request.round_no}")
+    tables = tuple(tuple(t) for t in draw.tables)
+    report: dict[str, Any] = draw.report.to_json()
+    if rules.seeded_round1 and request.round_no > 1 and request.ranking:
+        tables, special = _number_by_strength(tables, special, request.ranking, rules.table_size)
+        report["notes"] = [*draw.report.notes, "numbered_by_strength"]
+    return PlannedDraw(tables, report, special)
+
+
+def _firk_round1(
+    request: DrawRequest, rules: TournamentRules, ctx: DrawContext, crit: tuple[Criterion, ...], seed: int
+) -> PlannedDraw:
+    """FIRK-SEED-1, FIRK-FAM-1: table 1 = the top of the previous tournament; newcomers after, as registered."""
+    present = set(ctx.ids)
+    known = [p for p in request.ranking if p in present]
+    order = known + [p for p in ctx.ids if p not in set(known)]
+    seeding = firk_round1(order, family_pairs=list(request.family_pairs), cfg=rules.firk)
+    values = evaluate(seeding.tables, ctx, crit)
+    met = all(v == 0 for v in values.values())
+    report = {
+        "kind": "firk_seeded",
+        "criteria_order": [c.value for c in crit],
+        "criteria": values,
+        "lower_bound": {c.value: 0 for c in crit},
+        "bound_met": met,
+        "optimality": Optimality.BOUND_MET.value if met else Optimality.NOT_PROVEN.value,
+        "seed": seed,
+        "notes": [f"family_move:{m.player}:{m.from_table}->{m.to_table}:{m.swapped_with}" for m in seeding.moves]
+        + [f"unresolved_family:{a}:{b}" for a, b in seeding.unresolved_family_pairs],
+    }
+    tables = tuple(tuple(t) for t in seeding.tables)
+    return PlannedDraw(tables, report, {n: DUMMY for n in seeding.plan.dummy_tables})
+
+
+def _firk_last_round(
+    request: DrawRequest,
+    rules: TournamentRules,
+    ctx: DrawContext,
+    crit: tuple[Criterion, ...],
+    seed: int,
+    *,
+    head_to_head: bool,
+) -> PlannedDraw:
+    """FIRK §9 / punteggio 9 with 5 or 6 present: the four best of the standings at table 1; the 5th sits out (5
+    present) or the 5th and 6th play head to head (6 present). Needs the standings of every present player."""
+    present = set(ctx.ids)
+    order = [p for p in request.ranking if p in present]
+    if len(order) != len(present):
+        raise TournamentError("standings_needed_for_last_round", sorted(map(str, present - set(order))))
+    top = rules.table_size
+    tables = (tuple(order[:top]), tuple(order[top:]))
+    special = {2: HEAD_TO_HEAD if head_to_head else SIT_OUT}
+    values = evaluate(tables[:1] if not head_to_head else tables, ctx, crit)
+    report = {
+        "kind": "firk_last_round",
+        "criteria_order": [c.value for c in crit],
+        "criteria": values,
+        "lower_bound": {c.value: 0 for c in crit},
+        "bound_met": all(v == 0 for v in values.values()),
+        "optimality": Optimality.NOT_PROVEN.value,  # no choice is left: the standings decide every seat
+        "seed": seed,
+        "notes": [HEAD_TO_HEAD if head_to_head else f"{SIT_OUT}:{order[top]}"],
+    }
+    return PlannedDraw(tables, report, special)
+
+
+def _number_by_strength(
+    tables: tuple[tuple[PlayerId, ...], ...], special: Mapping[int, str], ranking: Sequence[PlayerId], four: int
+) -> tuple[tuple[tuple[PlayerId, ...], ...], dict[int, str]]:
+    """Reading 4 (FIRK punteggio 8–9): strongest table first by the players' mean standings position; table 1 is
+    always a table of ``four``. Players absent from the standings (newcomers) count as last."""
+    position = {p: i for i, p in enumerate(ranking)}
+    worst = len(ranking)
+
+    def strength(t: tuple[PlayerId, ...]) -> tuple[float, int]:
+        return (sum(position.get(p, worst) for p in t) / len(t), min(position.get(p, worst) for p in t))
+
+    kinds = {tables[n - 1]: kind for n, kind in special.items()}
+    order = sorted(tables, key=strength)
+    first = next((t for t in order if len(t) == four), order[0])
+    order.remove(first)
+    renumbered = (first, *order)
+    return renumbered, {i: kinds[t] for i, t in enumerate(renumbered, start=1) if t in kinds}
+
+
+def _list(doc: Mapping[str, Any], key: str, default: list[Any] | None = None) -> list[Any]:
+    value = doc.get(key, default)
+    if not isinstance(value, list):
+        raise TournamentError("not_a_list", key)
+    return value
+
+
+def _pid(value: object, where: str) -> PlayerId:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TournamentError("bad_player_id", f"{where}={value!r}")
+    return value
+
+
+def _opt_str(value: object) -> str | None:
+    return None if value is None else str(value)

@@ -1,0 +1,64 @@
+"""The one draw planner (issue 10): FIRK last round, numbering by strength, special tables' points, the export."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.rules.ruleset import load_ruleset
+from bot.rules.tournament.model import Player, TournamentError
+from bot.rules.tournament.planner import DrawRequest, plan_draw, special_table_points
+
+FIRK = load_ruleset("risiko-firk-1").tournament
+
+
+def _request(n: int, round_no: int, ranking: tuple[int, ...] = ()) -> DrawRequest:
+    players = tuple(Player(i, f"club{i % 3}") for i in range(1, n + 1))
+    prev = tuple(tuple(range(k, min(k + 4, n + 1))) for k in range(1, n + 1, 4)) if round_no > 1 else ()
+    return DrawRequest("risiko-firk-1", round_no, players, previous_tables=prev, ranking=ranking)
+
+
+def test_firk_size_1_six_present_in_the_last_round_the_fifth_and_sixth_of_the_standings_meet():
+    """FIRK punteggio 9: the pair is the 5th and 6th of the standings, whatever the seed."""
+    ranking = (6, 2, 5, 1, 4, 3)
+    for seed in (1, 2, 3):
+        planned = plan_draw(_request(6, 2, ranking), seed)
+        assert planned.tables == ((6, 2, 5, 1), (4, 3)) and planned.special == {2: "head_to_head"}
+
+
+def test_firk_size_1_five_present_the_fifth_sits_out_and_the_standings_are_required():
+    planned = plan_draw(_request(5, 2, (3, 1, 2, 5, 4)), 7)
+    assert planned.tables == ((3, 1, 2, 5), (4,)) and planned.special == {2: "sit_out"}
+    with pytest.raises(TournamentError) as err:
+        plan_draw(_request(5, 2, ()), 7)
+    assert err.value.code == "standings_needed_for_last_round"
+
+
+def test_firk_size_1_reading_3_head_to_head_points_are_31_and_15():
+    assert special_table_points(FIRK, "head_to_head", 2) == (31.0, 15.0)
+    assert special_table_points(FIRK, None, 4) is None
+
+
+@pytest.mark.parametrize("seed", [1, 5, 9])
+def test_firk_tie_2_reading_4_tables_are_numbered_by_strength_table_1_of_four(seed: int):
+    """FIRK punteggio 8-9: the lower-numbered table is the harder one; table 1 always holds four."""
+    ranking = tuple(range(1, 14))  # player i is i-th in the standings
+    request = DrawRequest(
+        "risiko-firk-1",
+        2,
+        tuple(Player(i) for i in range(1, 14)),
+        previous_tables=((1, 2, 3, 4, 5), (6, 7, 8, 9), (10, 11, 12, 13)),
+        ranking=ranking,
+    )
+    tables = plan_draw(request, seed).tables
+    means = [sum(t) / len(t) for t in tables]
+    assert len(tables[0]) == 4
+    rest = means[1:]
+    assert rest == sorted(rest) and means[0] <= min(m for t, m in zip(tables, means, strict=True) if len(t) == 4)
+    assert "numbered_by_strength" in plan_draw(request, seed).report["notes"]
+
+
+def test_bot_tab_1_the_export_round_trips_and_refuses_unknown_fields():
+    request = _request(8, 2, (1, 2, 3, 4, 5, 6, 7, 8))
+    assert DrawRequest.from_json(request.to_json()) == request
+    with pytest.raises(TournamentError):
+        DrawRequest.from_json({**request.to_json(), "tables_please": True})
