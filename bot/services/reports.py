@@ -5,7 +5,7 @@ outcome, signature) plus ``GameTable.final_situation`` (what was entered and the
 
 * Entry: a referee, or a player seated at the table. RisiKo! either by table points per player or by the final
   situation (the engine ``bot.rules.risiko.scoring.score_table`` computes table points, ranks and explains
-  them); Ricochet Robots by tokens per player, with forfeits (``bot.rules.tournament.standings.rank_table``).
+  them); Ricochet Robots by tokens per player, with forfeits (``bot.rules.ricochet.game.final_ranking``).
   Tournament points come from the preset (``bot.rules.risiko.points.tournament_points``; RR
   ``ricochet_tournament_points``). Entering again before the lock replaces the report and clears signatures.
 * Signatures: every player who played at the table signs (a second click changes nothing); then a referee
@@ -31,7 +31,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome, TableResult, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.errors import RuleError
 from bot.rules.presets import load_preset
+from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 from bot.rules.risiko.config import rules_from_preset
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points
@@ -39,8 +41,7 @@ from bot.rules.risiko.scoring import PlayerSituation, Status, score_table, unver
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import special_table_points
-from bot.rules.tournament.standings import EntryStatus, rank_table, ricochet_tournament_points
-from bot.rules.tournament.standings import Seat as RRSeat
+from bot.rules.tournament.standings import EntryStatus, ricochet_tournament_points
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
 
@@ -576,30 +577,31 @@ def _risiko_points(
 
 
 def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str, float]]) -> list[_Line]:
-    """RR-WIN-1, RR-WD-1: tokens per player; forfeits in the order typed (the first listed left first)."""
-    seats = []
-    left = 0
-    for rid, outcome, value in entries:
-        if outcome == SeatOutcome.PLAYED.value and not float(value).is_integer():
+    """RR-WIN-1, RR-WD-1: tokens per player; the one RR ranking (``final_ranking``), forfeits in the order typed."""
+    status = {
+        SeatOutcome.PLAYED.value: PlayerStatus.ACTIVE,
+        SeatOutcome.DISQUALIFIED.value: PlayerStatus.DISQUALIFIED,
+    }
+    rows = [(rid, value, status.get(outcome, PlayerStatus.FORFEIT)) for rid, outcome, value in entries]
+    for _, value, st in rows:
+        if st is PlayerStatus.ACTIVE and not float(value).is_integer():
             raise InvalidInput("error.report.tokens_whole", value=str(value))
-        if outcome == SeatOutcome.WITHDRAWN.value:
-            left += 1
-        seats.append(RRSeat(rid, value, _entry_status(outcome), left if outcome == SeatOutcome.WITHDRAWN.value else 0))
     try:
-        places = dict(rank_table(seats))
-        pts = ricochet_tournament_points(points_table, seats)
-    except TournamentError as exc:
+        placements = ranking_from_entries(rows)
+        pts = ricochet_tournament_points(points_table, placements)
+    except (RuleError, TournamentError) as exc:
         raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+    place = {p.player: p for p in placements}
     return [
         _Line(
-            int(s.player),
-            s.game_points if s.status is EntryStatus.PLAYED else 0.0,
-            places[s.player],
-            pts[s.player],
+            rid,
+            float(place[rid].tokens) if place[rid].status is PlayerStatus.ACTIVE else 0.0,
+            place[rid].place,
+            pts[rid],
             outcome,
-            {"decided_by": "tokens" if s.status is EntryStatus.PLAYED else "status"},
+            {"decided_by": "tokens" if place[rid].status is PlayerStatus.ACTIVE else "status"},
         )
-        for s, (_, outcome, _) in zip(seats, entries, strict=True)
+        for rid, outcome, _ in entries
     ]
 
 

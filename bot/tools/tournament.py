@@ -122,7 +122,6 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         Deduction,
         EntryStatus,
         GameResult,
-        Seat,
         TableEntry,
         compute_standings,
         ricochet_tournament_points,
@@ -155,14 +154,22 @@ def _compute_standings(data: Any) -> dict[str, Any]:
             tp = [float(r["tournament_points"]) for r in rows]
             order = list(range(1, len(rows) + 1))
         elif preset.game == "ricochet":
-            seats = [
-                Seat(pid, float(r.get("game_points", 0)), st, int(r.get("left_at", 0)))
-                for pid, r, st in zip(ids, rows, statuses, strict=True)
-            ]
-            pts = ricochet_tournament_points(rules.points_by_place, seats)
-            from bot.rules.tournament.standings import rank_table
+            from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 
-            places = dict(rank_table(seats))
+            as_status = {
+                EntryStatus.PLAYED: PlayerStatus.ACTIVE,
+                EntryStatus.FORFEIT: PlayerStatus.FORFEIT,
+                EntryStatus.DISQUALIFIED: PlayerStatus.DISQUALIFIED,
+            }
+            # players who left are taken in left_at order (1 = the first to leave), as the bot takes them as typed
+            leaving = sorted(
+                range(len(rows)), key=lambda k: (statuses[k] is EntryStatus.PLAYED, int(rows[k].get("left_at", 0)), k)
+            )
+            placements = ranking_from_entries(
+                [(ids[k], float(rows[k].get("game_points", 0)), as_status[statuses[k]]) for k in leaving]
+            )
+            pts = ricochet_tournament_points(rules.points_by_place, placements)
+            places = {p.player: p.place for p in placements}
             tp = [pts[p] for p in ids]
             order = [places[p] for p in ids]
         else:

@@ -41,7 +41,7 @@ class InterruptionOutcome(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Placement:
-    player: str
+    player: Any  # the caller's player id (a name in the engine, a registration id in the bot)
     place: int  # 1 = best; joint places share the number
     tokens: int
     status: PlayerStatus
@@ -198,17 +198,23 @@ def interruption_outcome(total_minutes: float, rules: RicochetRules) -> Interrup
 
 
 def final_ranking(
-    tokens: Mapping[str, int],
+    tokens: Mapping[Any, int],
     *,
-    left: Iterable[tuple[str, PlayerStatus]] = (),
-    players: Sequence[str] | None = None,
+    left: Iterable[tuple[Any, PlayerStatus]] = (),
+    players: Sequence[Any] | None = None,
 ) -> tuple[Placement, ...]:
-    """Places of one game (RR-END-1, RR-WIN-1, RR-WD-1).
+    """Places of one game — the one ranking of a Ricochet Robots table, used by the bot's reports, the standings and
+    ``steward standings`` (RR-END-1, RR-WIN-1, RR-WD-1).
 
     ``tokens``: tokens per player; ``left``: players who left during the game, in the order they left, with
-    FORFEIT / LAST_OF_GAME / DISQUALIFIED. Players still in the game rank by tokens (equal tokens share a place:
-    joint winners at the top); below them the players who left, the latest highest (the first to forfeit is
-    last, the next penultimate…); disqualified players are always below every forfeit. Returned best first.
+    FORFEIT (RR 9.3 withdrawal / forfeit, RR 13.5 lateness), LAST_OF_GAME (RR 13.3) or DISQUALIFIED (RR 13.4).
+
+    Reading of RR 9.3 and 13.4: players still in the game rank by tokens, equal tokens sharing a place (joint
+    winners at the top, RR 6.3). Below them come those who left: the first to forfeit (or to be declared last of the
+    game) is last, the next penultimate, and so on — the latest to leave ranks highest. A disqualified player "is
+    in any case declared last of the game" (RR 13.4, whatever the order of the forfeits), so every disqualified
+    player sits below every forfeit; two disqualified players at one table are both "declared last": they share
+    the last place (neither rule puts one above the other). Returned best first.
     """
     order = list(players) if players is not None else list(tokens)
     for p in order:
@@ -230,9 +236,25 @@ def final_ranking(
         joint = sum(1 for q in active if tokens[q] == tokens[p]) > 1
         out.append(Placement(p, first + 1, tokens[p], PlayerStatus.ACTIVE, joint))
     forfeits = [p for p, s in reversed(left_list) if s is not PlayerStatus.DISQUALIFIED]
-    disq = [p for p, s in reversed(left_list) if s is PlayerStatus.DISQUALIFIED]
+    disq = [p for p, s in left_list if s is PlayerStatus.DISQUALIFIED]
     place = len(out)
-    for p in forfeits + disq:
+    for p in forfeits:
         place += 1
         out.append(Placement(p, place, tokens[p], status[p], False))
+    last = place + 1
+    for p in disq:
+        out.append(Placement(p, last, tokens[p], status[p], len(disq) > 1))
     return tuple(out)
+
+
+def ranking_from_entries(entries: Sequence[tuple[Any, float, PlayerStatus]]) -> tuple[Placement, ...]:
+    """``final_ranking`` from a table's report lines (player, tokens, status) in the order they were written:
+    players who left are taken in that order (the first listed left first). The bot's reports and ``steward
+    standings`` both enter results this way."""
+    tokens: dict[Any, int] = {}
+    for player, value, _ in entries:
+        if float(value) != int(value) or value < 0:
+            raise RoundError("tokens_not_whole", f"{player}={value!r}")
+        tokens[player] = int(value)
+    left = [(p, s) for p, _, s in entries if s is not PlayerStatus.ACTIVE]
+    return final_ranking(tokens, left=left, players=[p for p, _, _ in entries])

@@ -1,8 +1,8 @@
 """Standings (BOT-STD-1): cumulative tournament points ("all'italiana", NP-FMT-1), withdrawals and
 disqualifications, point deductions, the preset's tie-breakers with an explanation, team standings.
 
-Also the ranking at one table from game points with forfeits and disqualifications (RR-WIN-1,
-RR-WD-1; RR 6.3, 9.3, 13.4) and the mapping from a table's order to tournament points per preset.
+Also the mapping from a table's places to tournament points per preset (the Ricochet Robots places themselves come
+from the one ranking, ``bot.rules.ricochet.game.final_ranking``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
+from bot.rules.ricochet.game import Placement, PlayerStatus
 from bot.rules.tournament.model import PlayerId, TournamentError
 
 
@@ -250,39 +252,6 @@ def compute_standings(
     return Standings(tuple(rows), tuple(decisions), team_rows)
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A player's result at one table before ranking: game points (RR tokens) and what happened."""
-
-    player: PlayerId
-    game_points: float
-    status: EntryStatus = EntryStatus.PLAYED
-    left_at: int = 0  # order in which forfeits happened at the table (1 = first to leave)
-
-
-def rank_table(seats: Sequence[Seat]) -> list[tuple[PlayerId, int]]:
-    """RR-WIN-1, RR-WD-1: places at one table. Players still in are ranked by game points, equal points
-    share the place (joint winners); the first to forfeit is last, later forfeits take the places above
-    (penultimate, ...); a disqualified player is always below every forfeit.
-    """
-    active = sorted((s for s in seats if s.status is EntryStatus.PLAYED), key=lambda s: -s.game_points)
-    forfeits = sorted((s for s in seats if s.status is EntryStatus.FORFEIT), key=lambda s: -s.left_at)
-    dq = [s for s in seats if s.status is EntryStatus.DISQUALIFIED]
-    out: list[tuple[PlayerId, int]] = []
-    for i, s in enumerate(active):
-        if i and s.game_points == active[i - 1].game_points:
-            out.append((s.player, out[-1][1]))
-        else:
-            out.append((s.player, i + 1))
-    place = len(active) + 1
-    for s in forfeits:
-        out.append((s.player, place))
-        place += 1
-    for s in dq:
-        out.append((s.player, place))  # disqualified players share the last place
-    return out
-
-
 def points_by_place(places: Sequence[tuple[PlayerId, int]], table: Sequence[float]) -> dict[PlayerId, float]:
     """Tournament points from a place table (e.g. NP-PTS-1 12/9/6/3); players sharing a place share
     the points of the places they cover, averaged."""
@@ -296,12 +265,11 @@ def points_by_place(places: Sequence[tuple[PlayerId, int]], table: Sequence[floa
     return out
 
 
-def ricochet_tournament_points(points_table: Sequence[float], seats: Sequence[Seat]) -> dict[PlayerId, float]:
-    """Ricochet Robots: the RR rulebook fixes game points, not tournament points. The preset's
-    ``points_by_place`` (empty by default) maps places to points; when empty, the tokens won count
-    (forfeited and disqualified players score 0 for the game, RR 9.3/13.4)."""
-    places = rank_table(seats)
+def ricochet_tournament_points(points_table: Sequence[float], placements: Sequence[Placement]) -> dict[Any, float]:
+    """Ricochet Robots: the RR rulebook fixes game points, not tournament points. The preset's ``points_by_place``
+    (empty by default) maps the places of ``bot.rules.ricochet.game.final_ranking`` to points; when empty, the tokens
+    won count (forfeited, last-of-the-game and disqualified players score 0 for the game, RR 9.3 / 13.3 / 13.4)."""
     table = [float(x) for x in points_table]
     if table:
-        return points_by_place(places, table)
-    return {s.player: (s.game_points if s.status is EntryStatus.PLAYED else 0.0) for s in seats}
+        return points_by_place([(p.player, p.place) for p in placements], table)
+    return {p.player: (float(p.tokens) if p.status is PlayerStatus.ACTIVE else 0.0) for p in placements}

@@ -288,6 +288,22 @@ def test_rr_wd_1_the_first_forfeit_is_last_and_later_forfeits_take_the_places_ab
     assert [(p.player, p.place) for p in ranking] == [("e", 1), ("b", 2), ("d", 3), ("a", 4), ("c", 5)]
 
 
+def test_rr_wd_1_two_disqualified_players_share_the_last_place_below_every_forfeit() -> None:
+    """RR 13.4: a disqualified player "is in any case declared last of the game", before or after any forfeit; two
+    disqualified players are both declared last and share the place (the one RR ranking, issue 10)."""
+    ranking = final_ranking(
+        {"a": 3, "b": 2, "c": 1, "d": 0, "e": 5},
+        left=[("a", PlayerStatus.DISQUALIFIED), ("c", PlayerStatus.FORFEIT), ("b", PlayerStatus.DISQUALIFIED)],
+    )
+    assert [(p.player, p.place, p.status) for p in ranking] == [
+        ("e", 1, PlayerStatus.ACTIVE),
+        ("d", 2, PlayerStatus.ACTIVE),
+        ("c", 3, PlayerStatus.FORFEIT),
+        ("a", 4, PlayerStatus.DISQUALIFIED),
+        ("b", 4, PlayerStatus.DISQUALIFIED),
+    ]
+
+
 def test_rr_wd_1_a_disqualified_player_is_always_last_below_forfeits() -> None:
     ranking = final_ranking(
         {"a": 3, "b": 2, "c": 1, "d": 0},

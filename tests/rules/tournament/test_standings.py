@@ -5,18 +5,17 @@ from __future__ import annotations
 import pytest
 
 from bot.rules.presets import load_preset
+from bot.rules.ricochet.game import PlayerStatus, final_ranking
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.standings import (
     Deduction,
     EntryStatus,
     GameResult,
-    Seat,
     Standing,
     TableEntry,
     TieBreaker,
     compute_standings,
     points_by_place,
-    rank_table,
     ricochet_tournament_points,
 )
 
@@ -149,30 +148,12 @@ def test_np_pts_1_places_to_points_and_shared_places_share_points():
     assert points_by_place([("a", 1), ("b", 1), ("c", 3)], [12, 9, 6, 3]) == {"a": 10.5, "b": 10.5, "c": 6}
 
 
-def test_rr_win_1_equal_tokens_are_joint_winners():
-    """RR-WIN-1 (RR 6.3)."""
-    places = rank_table([Seat("a", 4), Seat("b", 4), Seat("c", 2), Seat("d", 1)])
-    assert places == [("a", 1), ("b", 1), ("c", 3), ("d", 4)]
-
-
-def test_rr_wd_1_first_forfeit_is_last_later_forfeits_above_and_disqualified_below_all():
-    """RR-WD-1 (RR 9.3, 13.4): first forfeit last, the next penultimate; a disqualified player is last."""
-    seats = [
-        Seat("a", 3),
-        Seat("b", 2, EntryStatus.FORFEIT, left_at=1),
-        Seat("c", 1, EntryStatus.FORFEIT, left_at=2),
-        Seat("d", 4, EntryStatus.DISQUALIFIED),
-        Seat("e", 0),
-    ]
-    assert rank_table(seats) == [("a", 1), ("e", 2), ("c", 3), ("b", 4), ("d", 5)]
-
-
 def test_rr_end_1_tournament_points_default_to_the_tokens_won():
     """RR-END-1: one token = one game point; with no points table in the preset the tokens count."""
     table = TournamentRules.from_preset(load_preset("ricochet-v3.3")).points_by_place
-    pts = ricochet_tournament_points(table, [Seat("a", 4), Seat("b", 2), Seat("c", 1, EntryStatus.FORFEIT, 1)])
-    assert pts == {"a": 4, "b": 2, "c": 0}
-    pts2 = ricochet_tournament_points([5, 3, 1], [Seat("a", 4), Seat("b", 2), Seat("c", 2)])
+    played = final_ranking({"a": 4, "b": 2, "c": 1}, left=[("c", PlayerStatus.FORFEIT)])
+    assert ricochet_tournament_points(table, played) == {"a": 4, "b": 2, "c": 0}
+    pts2 = ricochet_tournament_points([5, 3, 1], final_ranking({"a": 4, "b": 2, "c": 2}))
     assert pts2 == {"a": 5, "b": 2, "c": 2}
 
 
