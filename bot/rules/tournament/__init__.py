@@ -6,7 +6,8 @@ Public entry points (see docs/tournament.md):
   ``evaluate``, ``lower_bound``, ``swap_players``, ``move_player``, ``random_tables``
 - ``sizes``: ``standard_sizes``, ``firk_sizes``, ``rr_sizes``, ``knockout_plan``, ``knockout_winners``
 - ``seeding``: ``semifinals``, ``split_odd_even``, ``compose_final``, ``firk_round1``
-- ``standings``: ``compute_standings``, ``points_by_place``, ``ricochet_tournament_points`` (places: ``ricochet.game.final_ranking``)
+- ``standings``: ``compute_standings``, ``points_by_place``, ``ricochet_tournament_points``
+  (the places themselves: ``ricochet.game.final_ranking``)
 - ``model``: ``Player``, ``DrawContext``, ``Draw``, ``DrawReport``, ``DrawBudget``, ``Criterion``, ``Optimality``
 - ``config``: ``TournamentRules.from_preset``; ``instance``: ``parse_instance`` (risiko-draw-instance/1)
 """
