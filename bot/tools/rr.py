@@ -203,6 +203,7 @@ def _verify_one(data: Mapping[str, Any]) -> dict[str, Any]:
         "declared": verdict.declared,
         "first_reached_at": verdict.first_reached_at,
         "null_moves": list(verdict.null_moves),
+        "repeated_positions": [list(x) for x in verdict.repeated_positions],
         "stops": [
             {"robot": s.colour, "direction": s.direction, "from": list(s.start), "to": list(s.stop)}
             for s in verdict.steps

@@ -2,8 +2,11 @@
 
 A demonstration is valid when the active robot (any robot for the vortex, RR-VORTEX-1) ends on the target,
 the count is at least the tournament minimum (RR 4.8) and at most the declaration (RR 4.10). A reached
-solution below the minimum proves the round void (RR 4.8). Moves that do not move a robot and an active robot
-that reaches the target before the last move are padding, which RR 4.10 forbids: such a list is not valid.
+solution below the minimum proves the round void (RR 4.8). RR 4.10 forbids useless or redundant moves made to reach
+the minimum; reading 1 (docs/readings.md): a move that leaves every robot in place, a move after which the robots
+stand exactly as earlier in the demonstration (an out-and-back of another robot, a loop of the active robot), and an
+active robot that reaches the target before the last move are padding — the list is not valid, and ``code`` with
+``null_moves`` / ``repeated_positions`` / ``first_reached_at`` say which moves.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ class VerifyCode(enum.Enum):
     NOT_REACHED = "not_reached"
     ABOVE_DECLARED = "above_declared"
     BELOW_MINIMUM = "below_minimum"  # reached in fewer moves than the minimum: the round is void (RR 4.8)
-    PADDED = "padded"  # a non-move or an early arrival (RR 4.10)
+    PADDED = "padded"  # the active robot reached the target before the last move (RR 4.10)
+    PADDED_NO_MOVE = "padding_no_move"  # a move that leaves every robot where it was (RR 4.10)
+    PADDED_REPEATED_POSITION = "padding_repeated_position"  # the robots come back to a position already seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,7 @@ class Verdict:
     declared: int | None
     first_reached_at: int | None  # 1-based move number of the first arrival on the target
     null_moves: tuple[int, ...]  # 1-based numbers of moves that moved nothing
+    repeated_positions: tuple[tuple[int, int], ...]  # (move number, earlier move number it returns to; 0 = start)
     void_below_minimum: bool | None  # a solution shorter than the minimum exists (None: not checked)
     steps: tuple[Step, ...]
 
@@ -45,6 +51,20 @@ def _on_target(position: Position, robots: Sequence[tuple[str, tuple[int, int]]]
     if t.colour == VORTEX_COLOUR:
         return any(c == cell for _, c in robots)
     return any(colour == t.colour and c == cell for colour, c in robots)
+
+
+def _repeated_positions(position: Position, steps: Sequence[Step]) -> tuple[tuple[int, int], ...]:
+    """RR 4.10 reading 1: moves after which every robot stands where it stood earlier in the demonstration (an
+    out-and-back of another robot, a loop of the active robot): ``(move, earlier move)``, 0 being the start.
+    A move that moves nothing is reported as a null move instead."""
+    seen: dict[frozenset[tuple[str, tuple[int, int]]], int] = {frozenset(position.robots): 0}
+    out: list[tuple[int, int]] = []
+    for i, step in enumerate(steps, 1):
+        key = frozenset(step.robots)
+        if key in seen and step.moved:
+            out.append((i, seen[key]))
+        seen.setdefault(key, i)
+    return tuple(out)
 
 
 def verify(
@@ -70,18 +90,23 @@ def verify(
             first = i
     reached = _on_target(position, steps[-1].robots) if steps else start_reached
     nulls = tuple(i for i, s in enumerate(steps, 1) if not s.moved)
+    repeats = _repeated_positions(position, steps)
     if not reached:
         code = VerifyCode.NOT_REACHED
     elif count < minimum_moves:
         code = VerifyCode.BELOW_MINIMUM
-    elif nulls or (first is not None and first < count):
+    elif nulls:
+        code = VerifyCode.PADDED_NO_MOVE
+    elif repeats:
+        code = VerifyCode.PADDED_REPEATED_POSITION
+    elif first is not None and first < count:
         code = VerifyCode.PADDED
     elif declared is not None and count > declared:
         code = VerifyCode.ABOVE_DECLARED
     else:
         code = VerifyCode.VALID
     void: bool | None = None
-    if reached and count < minimum_moves and not nulls and first == count:
+    if reached and count < minimum_moves and not nulls and not repeats and first == count:
         void = True  # the demonstration itself is a shorter solution (RR 4.8)
     elif check_void:
         void = exists_solution(board, position, minimum_moves - 1, diagonal_variant=diagonal_variant, engine=engine)
@@ -94,6 +119,7 @@ def verify(
         declared=declared,
         first_reached_at=first,
         null_moves=nulls,
+        repeated_positions=repeats,
         void_below_minimum=void,
         steps=steps,
     )

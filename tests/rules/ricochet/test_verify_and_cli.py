@@ -50,7 +50,7 @@ def test_rr_min_1_a_demonstration_below_the_minimum_proves_the_round_void() -> N
 def test_rr_min_1_padding_with_a_move_that_moves_nothing_is_refused() -> None:
     padded = [["blue", "S"], ["blue", "S"], *SOLUTION]  # blue at (5, 15) going S: stops somewhere, then nothing
     v = verify(BOARD, POS, padded, minimum_moves=5, check_void=False)
-    assert v.null_moves and v.code in (VerifyCode.PADDED, VerifyCode.NOT_REACHED)
+    assert v.null_moves == (2,) and v.code is VerifyCode.PADDED_NO_MOVE
     assert not v.valid
 
 
@@ -168,3 +168,39 @@ def test_cli_bad_input_exits_2_with_one_line_naming_the_bad_value(
     code, out, err = _run(capsys, tmp_path, command, data)
     assert code == 2 and out is None
     assert err.count("\n") == 1 and needle in err
+
+
+# A position whose optimum is 3 moves (blue E, N, W); the tournament minimum is 5 (RR 4.8).
+THREE = Position.make({"red": [13, 12], "green": [10, 9], "blue": [15, 9], "yellow": [15, 0]}, [6, 3, "blue", "square"])
+THREE_SOLUTION = [["blue", "E"], ["blue", "N"], ["blue", "W"]]
+
+
+@pytest.mark.parametrize(
+    ("padding", "repeats"),
+    [
+        ([["green", "E"], ["green", "W"]], ((2, 0),)),  # out-and-back of another robot
+        ([["blue", "N"], ["blue", "S"]], ((2, 0),)),  # the active robot goes and comes back
+    ],
+)
+def test_rr_min_1_rr_4_10_padding_back_to_a_position_already_seen_is_not_valid(padding, repeats) -> None:
+    """RR 4.10 reading 1: moves that bring every robot back where it was, made to reach the minimum, are padding."""
+    v = verify(BOARD, THREE, [*padding, *THREE_SOLUTION], minimum_moves=5)
+    assert v.reached and v.moves == 5 and not v.valid
+    assert v.code is VerifyCode.PADDED_REPEATED_POSITION and v.repeated_positions == repeats
+    assert v.void_below_minimum is True  # for the referee: a 3-move solution exists (void only if demonstrated)
+
+
+def test_rr_min_1_steward_rr_verify_reports_the_padding_with_the_move_numbers(tmp_path: Path, capsys) -> None:
+    doc = {
+        "board": {"quadrants": ["1A", "2A", "3A", "4A"]},
+        "robots": {"red": [13, 12], "green": [10, 9], "blue": [15, 9], "yellow": [15, 0]},
+        "target": [6, 3, "blue", "square"],
+        "minimum_moves": 5,
+        "moves": [["green", "E"], ["green", "W"], *THREE_SOLUTION],
+    }
+    path = tmp_path / "verify.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["rr", "verify", "--input", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] is False and out["code"] == "padding_repeated_position"
+    assert out["repeated_positions"] == [[2, 0]] and out["void_below_minimum"] is True
