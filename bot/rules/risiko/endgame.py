@@ -110,7 +110,7 @@ class EndState:
     time_up: bool = False
     last_seat_ends: int = 0  # sdadata: last-seat turn ends since time up; FIRK: rounds completed since announcement
     last_seat_rolls: int = 0  # sdadata: last-seat roll turns so far (the threshold counter)
-    current_is_last_seat: bool = False  # fixed when the turn starts (an elimination counts from the next round)
+    current_is_last_seat: bool = False  # when the turn started; an elimination of the last seat during it hands over
     pending: tuple[tuple[str, str, int], ...] = ()  # rolls owed: (roller, seat rolled for, threshold)
     forgotten: tuple[tuple[str, int], ...] = ()
     supplementary: bool = False  # FIRK supplementary turns running
@@ -330,13 +330,28 @@ def _step_sdadata(state: EndState, event: Event, rules: EndRules) -> tuple[EndSt
             forgotten_note["forgotten_outcome"] = Outcome.FORGOTTEN_ROLL_WARNING.value
     outcome = Outcome.NEXT_TURN
     info: dict[str, Any] = {"player": player, **forgotten_note}
+    # Reading 2 (UFF casistica, "Ritiro/squalifica" third bullet and "Sdadata" first bullet): when the last seat
+    # of the round is eliminated (also by this player during this very turn), this player becomes the last of the
+    # round at once: their turn end is the last seat's, and once the rolls have begun they roll their own threshold
+    # and also the one the last seat would have rolled ("not only with 4 but also with 5").
+    took_over = not new.current_is_last_seat and new.is_last_seat(new.current)
+    thresholds: list[int] = []
     new, own_threshold = _seat_turn_end(new, rules, new.current_is_last_seat)
     if own_threshold is not None:
-        info["threshold"] = own_threshold
+        thresholds.append(own_threshold)
+    if took_over:
+        new, last_threshold = _seat_turn_end(new, rules, True)
+        info["took_over_last_seat"] = True
+        if last_threshold is not None:
+            thresholds.append(last_threshold)
+    if thresholds:
+        info["threshold"] = thresholds[0]
+        if len(thresholds) > 1:
+            info["thresholds"] = thresholds
         if event.conquests > rules.sdadata_max_conquests:
             outcome = Outcome.NO_ROLL_CONQUESTS
         else:
-            new = replace(new, pending=(*new.pending, (player, player, own_threshold)))
+            new = replace(new, pending=(*new.pending, *((player, player, t) for t in thresholds)))
             outcome = Outcome.ROLL_REQUIRED
     # Withdrawn seats right after this player: their (turn-less) rolls are made by this player (ARB art. 25).
     index = new.current

@@ -60,13 +60,30 @@ def test_rk_sd_2_more_than_two_conquests_means_no_roll():
 
 
 def test_rk_sd_3_uff_example_last_seat_eliminated_the_player_before_rolls_with_its_thresholds():
-    # 4th rolls with 4; 1st and 2nd roll with 4; the 3rd eliminates the 4th and rolls 4, next round 5.
+    """UFF casistica "Sdadata", first bullet (reading 2): the 4th rolls with 4, the 1st and 2nd with 4; the 3rd
+    eliminates the 4th during their own turn, so at its end the 3rd rolls not only with 4 but also with 5 (the
+    last seat's); the next round then goes on from there (5 for the others, 6 for the new last seat)."""
     events = [Event("time_up"), *turns("A", "B", "C", "D", "A", "B", "C", "D"), roll("D", 6, 6)]
     events += [*turns("A"), roll("A", 6, 6), *turns("B"), roll("B", 6, 6), Event("player_eliminated", "D")]
-    events += [*turns("C"), roll("C", 6, 6), *turns("A"), roll("A", 6, 6), *turns("B"), roll("B", 6, 6), *turns("C")]
+    events += [*turns("C"), roll("C", 6, 6), roll("C", 6, 6), *turns("A"), roll("A", 6, 6), *turns("B")]
+    events += [roll("B", 6, 6), *turns("C")]
     _, log = run(P, events, UFF_END)
-    rolls = [(e["player"], e["threshold"]) for e in log if e["outcome"] == "roll_required"]
-    assert rolls == [("D", 4), ("A", 4), ("B", 4), ("C", 4), ("A", 4), ("B", 4), ("C", 5)]
+    required = [e for e in log if e["outcome"] == "roll_required"]
+    assert [(e["player"], e.get("thresholds", [e["threshold"]])) for e in required] == [
+        ("D", [4]), ("A", [4]), ("B", [4]), ("C", [4, 5]), ("A", [5]), ("B", [5]), ("C", [6])
+    ]  # fmt: skip
+    assert required[3]["took_over_last_seat"] is True
+
+
+def test_rk_sd_3_last_seat_eliminated_in_the_supplementary_round_the_player_before_rolls_at_once():
+    """UFF casistica "Ritiro/squalifica", third bullet; NP "Finale con sdadata": C eliminates D (the last seat)
+    during C's own turn of the supplementary round: C is now the last of the round and rolls at the end of that
+    turn — no whole extra round is played."""
+    events = [Event("time_up"), *turns("A", "B", "C", "D", "A", "B"), Event("player_eliminated", "D"), *turns("C")]
+    state, log = run(P, events, UFF_END)
+    assert log[-1]["outcome"] == "roll_required" and log[-1]["player"] == "C" and log[-1]["threshold"] == 4
+    state, outcome, _ = step(state, roll("C", 1, 2), UFF_END)
+    assert outcome is Outcome.GAME_ENDED and state.end_reason == "sdadata"
 
 
 def test_rk_sd_3_forgotten_roll_is_warned_then_the_second_time_the_player_is_out():
@@ -162,3 +179,23 @@ def test_rk_wd_1_withdrawn_player_takes_no_more_turns():
     assert expectation(state) == {"kind": "turn", "player": "C"}
     with pytest.raises(RisikoError):
         step(state, turns("B")[0], NP_END)
+
+
+def test_rk_sd_3_steward_risiko_sdadata_asks_the_player_before_the_eliminated_last_seat_to_roll(capsys, monkeypatch):
+    """Reading 2 through the command line the referees use (the same engine function)."""
+    import io
+    import json
+
+    from bot.cli import main
+
+    turn = [{"event": "turn_ended", "player": p} for p in ("A", "B", "C", "D", "A", "B")]
+    doc = {
+        "preset": "risiko-ufficiali-2018",
+        "players": ["A", "B", "C", "D"],
+        "events": [{"event": "time_up"}, *turn, {"event": "player_eliminated", "player": "D"},
+                   {"event": "turn_ended", "player": "C"}],
+    }  # fmt: skip
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(doc)))
+    assert main(["risiko", "sdadata", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["next"]["kind"] == "roll" and out["next"]["player"] == "C"
