@@ -13,10 +13,11 @@ claimed: ``bound_met``, ``proven_optimal_by_search`` (exhaustive branch-and-boun
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 
 from bot.rules.tournament._search import INF, Problem, exact_search, local_search, mix
@@ -309,11 +310,18 @@ def draw_tables(
     budget: DrawBudget | None = None,
     cinquisti: bool = True,
     kind: str = "draw",
+    cinquisti_clubs_in_step_c: bool = True,
 ) -> Draw:
-    """A piloted draw for any lexicographic ``criteria`` list over fixed table ``sizes`` (table 1 first)."""
+    """A piloted draw for any lexicographic ``criteria`` list over fixed table ``sizes`` (table 1 first).
+
+    ARB art. 5 c)-d), reading 9: with ``cinquisti_clubs_in_step_c=False`` (the rulebook) the other players are
+    distributed without looking at the cinquisti's clubs (step c), and only then are the cinquisti swapped among
+    the 5-player tables considering their clubs (step d). ``True`` optimises everyone together (the option)."""
     _check_sizes(context, sizes)
     budget = budget or DrawBudget()
     pins = _cinquisti(context, sizes, rng, avoid=context.five_table_players) if cinquisti else {}
+    if pins and not cinquisti_clubs_in_step_c:
+        return _draw_steps_c_d(context, sizes, criteria, pins, rng, budget, kind=kind, seed=seed)
     n = len(context.players)
     classes = [1 if i in pins else 0 for i in range(n)]
     big_tables = frozenset(t for t, s in enumerate(sizes) if s >= FIVE)
@@ -328,6 +336,63 @@ def draw_tables(
     )
     notes = ("cinquisti_drawn",) if pins else ()
     return _optimise(context, sizes, criteria, built, rng, budget, kind=kind, seed=seed, notes=notes)
+
+
+def _draw_steps_c_d(
+    context: DrawContext,
+    sizes: Sequence[int],
+    criteria: Sequence[Criterion],
+    pins: dict[int, int],
+    rng: random.Random,
+    budget: DrawBudget,
+    *,
+    kind: str,
+    seed: int | None,
+) -> Draw:
+    """ARB art. 5 c) then d): step c ignores the cinquisti's clubs; step d swaps the cinquisti among themselves."""
+    ids = context.ids
+    cinq = {ids[i] for i in pins}
+    blind = replace(context, players=tuple(replace(p, club=None) if p.id in cinq else p for p in context.players))
+    n = len(ids)
+    big_tables = frozenset(t for t, s in enumerate(sizes) if s >= FIVE)
+    built = _build(
+        blind, sizes, criteria, classes=[1 if i in pins else 0 for i in range(n)],
+        unique=[i in pins for i in range(n)], pinned=pins, allowed={i: big_tables for i in pins},
+    )  # fmt: skip
+    step_c = _optimise(blind, sizes, criteria, built, rng, budget, kind=kind, seed=seed, notes=("cinquisti_drawn",))
+    base = [[p for p in t if p not in cinq] for t in step_c.tables]
+    where = {p: next(k for k, t in enumerate(step_c.tables) if p in t) for p in cinq}
+    order = sorted(cinq, key=str)
+    perms = list(itertools.permutations(sorted(where[p] for p in order)))
+    rng.shuffle(perms)  # among equally good swaps the choice stays random (seeded)
+
+    def tables_for(perm: tuple[int, ...]) -> Tables:
+        out = [list(t) for t in base]
+        for p, t in zip(order, perm, strict=True):
+            out[t].append(p)
+        return tuple(tuple(t) for t in out)
+
+    def key(perm: tuple[int, ...]) -> tuple[int, ...]:
+        values = evaluate(tables_for(perm), context, criteria)
+        return tuple(values[c.value] for c in criteria)
+
+    tables = tables_for(min(perms, key=key))
+    values = evaluate(tables, context, criteria)
+    bound = lower_bound(context, sizes, criteria)
+    met = tuple(values.values()) == tuple(bound.values())
+    report = DrawReport(
+        kind=kind,
+        criteria=values,
+        lower_bound=bound,
+        optimality=Optimality.BOUND_MET if met else Optimality.NOT_PROVEN,
+        seed=seed,
+        iterations=step_c.report.iterations,
+        restarts=step_c.report.restarts,
+        search_nodes=step_c.report.search_nodes,
+        bound_attainable=True if met else None,
+        notes=("cinquisti_drawn", "arb5_steps_c_d"),
+    )
+    return Draw(tables, report)
 
 
 def draw_round1(

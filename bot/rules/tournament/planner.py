@@ -231,7 +231,16 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
         sizes = standard_sizes(
             len(ctx.players), table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
         )
-    draw = draw_tables(ctx, sizes, crit, rng=rng, seed=seed, cinquisti=rules.cinquisti, kind=f"round{request.round_no}")
+    draw = draw_tables(
+        ctx,
+        sizes,
+        crit,
+        rng=rng,
+        seed=seed,
+        cinquisti=rules.cinquisti,
+        kind=f"round{request.round_no}",
+        cinquisti_clubs_in_step_c=rules.cinquisti_clubs_in_step_c,
+    )
     tables = tuple(tuple(t) for t in draw.tables)
     report: dict[str, Any] = draw.report.to_json()
     if rules.seeded_round1 and request.round_no > 1 and request.ranking:

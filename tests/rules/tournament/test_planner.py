@@ -62,3 +62,32 @@ def test_bot_tab_1_the_export_round_trips_and_refuses_unknown_fields():
     assert DrawRequest.from_json(request.to_json()) == request
     with pytest.raises(TournamentError):
         DrawRequest.from_json({**request.to_json(), "tables_please": True})
+
+
+def _cinquisti_request(**overrides: object) -> DrawRequest:
+    clubs = ("Roma", "Roma", "Milano", "Torino", None)
+    players = tuple(Player(i, clubs[i % 5]) for i in range(1, 23))  # 22 players: 4, 4, 4, 5, 5 (two cinquisti)
+    return DrawRequest("risiko-ufficiali-2018", 1, players, overrides=overrides)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tour_r1_1_arb_5_c_d_the_cinquisti_are_swapped_among_themselves_after_the_others(seed: int):
+    """ARB art. 5 c)-d), reading 9 (default): the others are placed ignoring the cinquisti's clubs, then the
+    cinquisti are swapped among the 5-player tables for the fewest same-club pairs."""
+    from bot.rules.tournament.draw import evaluate
+    from bot.rules.tournament.planner import context
+
+    request = _cinquisti_request()
+    planned = plan_draw(request, seed)
+    assert "arb5_steps_c_d" in planned.report["notes"]
+    ctx = context(request, request.rules)
+    chosen = evaluate(planned.tables, ctx, request.rules.round1_criteria)["club_pairs"]
+    assert [len(t) for t in planned.tables] == [4, 4, 4, 5, 5]
+    assert chosen >= planned.report["lower_bound"]["club_pairs"]
+    assert planned.report["optimality"] in ("bound_met", "not_proven")  # never a proof the procedure cannot give
+    assert planned.report["criteria"]["club_pairs"] == chosen
+
+
+def test_tour_r1_1_arb_5_c_the_joint_optimisation_stays_as_an_option():
+    planned = plan_draw(_cinquisti_request(tournament={"cinquisti_clubs_in_step_c": True}), 1)
+    assert "arb5_steps_c_d" not in planned.report["notes"] and "cinquisti_drawn" in planned.report["notes"]
