@@ -84,3 +84,20 @@ def test_every_preset_key_is_read_by_code(name: str) -> None:
     assert unread == expected, "keys no code reads (wire them or delete them): " + ", ".join(
         sorted(set(unread) - set(expected))
     )
+
+
+PROVENANCE = {
+    "ricochet-v3.3": ["format", "table_size", "round1_criteria", "round2_criteria", "points_by_place"],
+    "risiko-nostra-passione-2018": ["round1_criteria", "round2_criteria"],
+    "risiko-ufficiali-2018": ["base", "tie_breakers"],
+    "risiko-firk-1": ["territories_divisor", "max_attack_dice", "max_defence_dice", "round1_criteria"],
+}
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_values_no_rulebook_fixes_say_where_they_come_from(name: str) -> None:
+    """Issue 10: every value no rulebook fixes is marked `# borrowed: <rulebook, article>` or `# our default`."""
+    lines = (PRESETS / f"{name}.toml").read_text(encoding="utf-8").splitlines()
+    for key in PROVENANCE[name]:
+        line = next(x for x in lines if x.split("=", 1)[0].strip() == key)
+        assert "# borrowed:" in line or "# our default" in line, line
