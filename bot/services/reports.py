@@ -37,7 +37,7 @@ from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 from bot.rules.risiko.config import rules_from_preset
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points
-from bot.rules.risiko.scoring import PlayerSituation, Status, score_table, unverified_objective
+from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import special_table_points
@@ -605,18 +605,16 @@ def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str
     ]
 
 
-SITUATION_KEYS = frozenset(
-    {"name", "territories", "cards", "objective", "objective_card", "achieved_objective", "status", "frozen"}
-)
-
-
 def _score_situation(
     preset: Any,
     seats: Sequence[tuple[Seat, Registration]],
     situation: str | Mapping[str, Any] | Sequence[Any],
     rng: random.Random | None,
 ) -> tuple[list[_Line], dict[str, Any]]:
-    """The final situation scored by the engine (table points, ranks, explanation), then tournament points."""
+    """The final situation scored by the engine (table points, ranks, explanation), then tournament points.
+
+    The document is parsed by ``bot.rules.risiko.scoring.parse_situation`` — the one parser ``steward risiko
+    score`` uses (docs/risiko.md); names are the players' display names (any case)."""
     if isinstance(situation, str):
         if len(situation) > SITUATION_MAX_CHARS:
             raise InvalidInput(
@@ -630,65 +628,35 @@ def _score_situation(
         doc = situation
     if isinstance(doc, list):
         doc = {"players": doc}
-    if not isinstance(doc, dict) or not isinstance(doc.get("players"), list):
-        raise InvalidInput("error.report.bad_situation", detail="players")
     by_name = {r.display_name.casefold(): r for _, r in seats}
-    players: list[PlayerSituation] = []
-    reg_of: dict[str, Registration] = {}
     try:
         rules = rules_from_preset(preset)
-        for i, p in enumerate(doc["players"]):
-            if not isinstance(p, dict) or "name" not in p:
-                raise InvalidInput("error.report.bad_situation", detail=f"players[{i}]")
-            extra = set(p) - SITUATION_KEYS
-            if extra:
-                raise InvalidInput("error.report.bad_situation", detail=f"players[{i}].{sorted(extra)[0]}")
-            reg = by_name.get(str(p["name"]).strip().casefold())
+        parsed = parse_situation(doc, rules.board, also_allowed=("preset",))
+    except RisikoError as exc:
+        detail = f"{exc.code}: {str(exc.value)[:60]}"
+        if exc.code in ("unknown_territory", "territory_owned_twice", "negative_armies"):
+            raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+        raise InvalidInput("error.report.bad_situation", detail=detail) from None
+    players: list[PlayerSituation] = []
+    reg_of: dict[str, Registration] = {}
+    for p in parsed.players:
+        reg = by_name.get(p.name.strip().casefold())
+        if reg is None:
+            raise InvalidInput("error.report.not_at_this_table", value=p.name[:64])
+        players.append(replace(p, name=reg.display_name))
+        reg_of[reg.display_name] = reg
+    missing = [r.display_name for _, r in seats if r.display_name not in reg_of]
+    if missing:
+        raise InvalidInput("error.report.missing_value", name=missing[0])
+    canonical_dice = None
+    if parsed.dice:
+        canonical_dice = {}
+        for k, v in parsed.dice.items():
+            reg = by_name.get(str(k).strip().casefold())
             if reg is None:
-                raise InvalidInput("error.report.not_at_this_table", value=str(p["name"])[:64])
-            territories = p.get("territories", {})
-            if isinstance(territories, list):  # a plain list of territories: one army each
-                territories = dict.fromkeys(territories, 1)
-            if not isinstance(territories, dict) or not all(
-                isinstance(a, int) and not isinstance(a, bool) for a in territories.values()
-            ):
-                raise InvalidInput("error.report.bad_situation", detail=f"players[{i}].territories")
-            objective = p.get("objective")
-            source = "explicit"
-            if objective is None and p.get("objective_card"):
-                objective = list(unverified_objective(str(p["objective_card"]), rules.board))
-                source = f"unverified_card:{p['objective_card']}"
-            try:
-                status = Status(p.get("status", "active"))
-            except ValueError:
-                raise InvalidInput("error.report.bad_situation", detail=f"players[{i}].status") from None
-            players.append(
-                PlayerSituation(
-                    name=reg.display_name,
-                    territories=territories,
-                    cards=int(p.get("cards", 0)),
-                    objective=tuple(objective) if objective is not None else None,
-                    objective_source=source,
-                    achieved_objective=bool(p.get("achieved_objective", False)),
-                    status=status,
-                    frozen_in_supplementary=bool(p.get("frozen", False)),
-                )
-            )
-            reg_of[reg.display_name] = reg
-        missing = [r.display_name for _, r in seats if r.display_name not in reg_of]
-        if missing:
-            raise InvalidInput("error.report.missing_value", name=missing[0])
-        dice = doc.get("dice")
-        if dice is not None and not isinstance(dice, dict):
-            raise InvalidInput("error.report.bad_situation", detail="dice")
-        canonical_dice = None
-        if dice:
-            canonical_dice = {}
-            for k, v in dice.items():
-                reg = by_name.get(str(k).strip().casefold())
-                if reg is None:
-                    raise InvalidInput("error.report.not_at_this_table", value=str(k)[:64])
-                canonical_dice[reg.display_name] = v
+                raise InvalidInput("error.report.not_at_this_table", value=str(k)[:64])
+            canonical_dice[reg.display_name] = v
+    try:
         score = score_table(players, rules, dice=canonical_dice, rng=rng)
         in_play_unresolved = [
             p.name for p in score.players if p.unresolved and p.status in (Status.ACTIVE, Status.FROZEN)
@@ -706,13 +674,13 @@ def _score_situation(
         Status.DISQUALIFIED: SeatOutcome.DISQUALIFIED.value,
     }
     lines = []
-    for x, p in zip(ordered, pts, strict=True):
+    for x, points in zip(ordered, pts, strict=True):
         lines.append(
             _Line(
                 _id(reg_of[x.name]),
                 float(x.table_points),
                 x.rank,
-                p,
+                points,
                 status_to_outcome[x.status],
                 {
                     "decided_by": x.decided_by,

@@ -447,24 +447,15 @@ def text_sdadata(r: Mapping[str, Any]) -> str:
 
 
 # -- score and points -------------------------------------------------------------------------------------------
-def _situation(obj: Any, rules: RisikoRules, index: int) -> scoring.PlayerSituation:
-    check_keys(obj, required=("name", "territories"), optional=scoring.PLAYER_FIELDS, where=f"players[{index}]")
-    return scoring.parse_player(obj, rules.board)
-
-
 def compute_score(data: Any) -> dict[str, Any]:
     check_keys(data, required=("preset", "players"), optional=(*COMMON[1:], "dice", "seed"))
     rules = _rules(data, required=True)
     assert rules is not None
-    players = [_situation(p, rules, i) for i, p in enumerate(_list(data, "players"))]
-    dice = data.get("dice")
-    if dice is not None and not isinstance(dice, Mapping):
-        raise BadInput(f"dice must be an object player -> die, got {dice!r}")
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise BadInput(f"seed must be an integer, got {seed!r}")
+    situation = scoring.parse_situation(data, rules.board, also_allowed=COMMON)  # the one parser (also the bot's)
+    players = list(situation.players)
+    seed = situation.seed
     rng = random.Random(seed) if seed is not None else None
-    table = scoring.score_table(players, rules, dice=dict(dice) if dice else None, rng=rng)
+    table = scoring.score_table(players, rules, dice=situation.dice, rng=rng)
     warnings = sorted({p.objective_source for p in players if p.objective_source.startswith("unverified")})
     order = table.order
     tps = table.table_points_in_order

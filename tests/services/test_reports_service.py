@@ -302,3 +302,45 @@ def test_bot_res_1_bot_i18n_1_a_number_shown_in_either_locale_reads_back_the_sam
     """format_number (without thousands grouping, as the modal pre-fills it) and parse_entry are a pair."""
     shown = format_number(float(value), locale).replace("." if locale == "it" else ",", "")
     assert parse_entry(shown, name="A") == ("played", pytest.approx(float(value), abs=0.006))
+
+
+ONE_SCHEMA_ACCEPTED = {
+    "players": [
+        {"name": "Anna", "territories": {"Cina": 5, "India": 3}, "cards": 2, "objective": ["Cina", "India"]},
+        {"name": "Bruno", "territories": ["Alaska", "Kamchatka"]},  # the list form: one army each
+        {"name": "Carla", "territories": {"Egitto": 1}, "frozen_in_supplementary": False},
+        {"name": "Dario", "territories": {"Brasile": 2}, "status": "withdrawn", "achieved_objective": False},
+    ],
+    "seed": 1,
+}
+ONE_SCHEMA_REFUSED = [
+    ("objective_card", "Asia"),  # the bot's old alias: `objective` takes a card name
+    ("frozen", True),  # the bot's old alias of frozen_in_supplementary
+    ("territorys", {}),
+]
+
+
+async def test_bot_res_1_one_final_situation_schema_for_the_bot_and_steward_risiko_score(
+    services: Services, capsys, monkeypatch
+):
+    """Issue 10: `/report situation` and `steward risiko score` parse the same document with the same parser:
+    what one accepts the other accepts, what one refuses the other refuses (docs/risiko.md)."""
+    import io
+
+    from bot.cli import main
+
+    b = await build_tournament(services, preset="risiko-firk-1", rounds=FOUR)
+    view = await services.reports.enter_situation(REFEREE, b.tables[(1, 1)], json.dumps(ONE_SCHEMA_ACCEPTED))
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"preset": "risiko-firk-1", **ONE_SCHEMA_ACCEPTED})))
+    assert main(["risiko", "score", "--json"]) == 0
+    cli = {p["name"]: p["table_points"] for p in json.loads(capsys.readouterr().out)["players"]}
+    assert {s.name: s.table_points for s in view.seats} == cli
+    for key, value in ONE_SCHEMA_REFUSED:
+        doc = json.loads(json.dumps(ONE_SCHEMA_ACCEPTED))
+        doc["players"][0][key] = value
+        with pytest.raises(InvalidInput) as err:
+            await services.reports.enter_situation(REFEREE, b.tables[(1, 1)], json.dumps(doc))
+        assert err.value.key == "error.report.bad_situation", key
+        monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"preset": "risiko-firk-1", **doc})))
+        assert main(["risiko", "score", "--json"]) == 2, key
+        assert key in capsys.readouterr().err

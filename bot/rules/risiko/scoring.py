@@ -92,6 +92,8 @@ def parse_player(obj: object, board: Board) -> PlayerSituation:
     if not isinstance(name, str) or not name:
         raise RisikoError("player_name_invalid", name)
     raw = obj.get("territories")
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):  # a plain list: one army on each
+        raw = dict.fromkeys(raw, 1)
     if not isinstance(raw, Mapping):
         raise RisikoError("territories_not_an_object", raw)
     territories: dict[str, int] = {}
@@ -130,6 +132,48 @@ def parse_player(obj: object, board: Board) -> PlayerSituation:
     if not isinstance(frozen_supp, bool):
         raise RisikoError("frozen_in_supplementary_not_a_boolean", frozen_supp)
     return PlayerSituation(name, territories, cards, objective, source, achieved, status, frozen_supp)
+
+
+SITUATION_FIELDS = ("players", "dice", "seed")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSituation:
+    """A table's final situation document (docs/risiko.md, "The final situation"): players, optional dice for a
+    last tie (player name → die) and seed."""
+
+    players: tuple[PlayerSituation, ...]
+    dice: Mapping[str, int] | None = None
+    seed: int | None = None
+
+
+def parse_situation(doc: object, board: Board, *, also_allowed: Sequence[str] = ()) -> TableSituation:
+    """The one parser of the final-situation document, for ``steward risiko score`` and ``/report situation``.
+
+    ``{"players": [player, ...], "dice"?: {name: die}, "seed"?: int}``; each player as :func:`parse_player`
+    (``territories`` an object territory → armies, or a plain list of territories with one army each). Unknown
+    fields are refused (``also_allowed`` names the caller's own keys, e.g. ``preset``)."""
+    if not isinstance(doc, Mapping):
+        raise RisikoError("situation_not_an_object", type(doc).__name__)
+    extra = sorted(set(doc) - set(SITUATION_FIELDS) - set(also_allowed))
+    if extra:
+        raise RisikoError("situation_field_unknown", extra[0])
+    raw_players = doc.get("players")
+    if not isinstance(raw_players, list) or not raw_players:
+        raise RisikoError("players_not_a_list", raw_players)
+    players = tuple(parse_player(p, board) for p in raw_players)
+    names = [p.name for p in players]
+    if len({n.casefold() for n in names}) != len(names):
+        raise RisikoError("player_twice", names)
+    dice = doc.get("dice")
+    if dice is not None and (
+        not isinstance(dice, Mapping) or not all(isinstance(v, int) and not isinstance(v, bool) for v in dice.values())
+    ):
+        raise RisikoError("dice_invalid", dice)
+    seed = doc.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RisikoError("seed_not_an_integer", seed)
+    return TableSituation(players, dict(dice) if dice else None, seed)
 
 
 def unverified_objective(name: str, board: Board) -> tuple[str, ...]:
