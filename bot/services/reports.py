@@ -32,12 +32,11 @@ from bot.db import repo
 from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome, TableResult, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.errors import RuleError
-from bot.rules.presets import load_preset
 from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
-from bot.rules.risiko.config import rules_from_preset
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points
 from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table
+from bot.rules.ruleset import Ruleset, load_ruleset
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import special_table_points
@@ -302,23 +301,24 @@ class ReportService(BaseService):
                 require(actor, config, StaffRole.REFEREE)
             if table.locked and not correcting:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
-            preset = load_preset(tournament.preset, tournament.overrides or None)
+            ruleset = load_ruleset(tournament.preset, tournament.overrides or None)  # parsed once per use case
+            preset = ruleset.preset
             special = str((rnd.draw_report or {}).get("special_tables", {}).get(str(table.number), "")) or None
             if situation is not None:
                 if preset.game != "risiko":
                     raise InvalidInput("error.report.situation_risiko_only")
                 kind = "situation"
-                lines, stored = _score_situation(preset, seats, situation, rng)
-                lines = _special_points(preset, special, lines)
+                lines, stored = _score_situation(ruleset, seats, situation, rng)
+                lines = _special_points(ruleset.tournament, special, lines)
             else:
                 assert points is not None
                 entries = _parse_points(seats, points)
                 if preset.game == "risiko":
                     kind = "points"
-                    lines = _special_points(preset, special, _risiko_points(preset, seats, entries))
+                    lines = _special_points(ruleset.tournament, special, _risiko_points(preset, seats, entries))
                 else:
                     kind = "ricochet"
-                    lines = _ricochet_points(TournamentRules.from_preset(preset).points_by_place, entries)
+                    lines = _ricochet_points(ruleset.tournament.points_by_place, entries)
                 stored = {
                     "entries": [
                         {"registration_id": rid, "outcome": outcome, "value": value} for rid, outcome, value in entries
@@ -541,9 +541,9 @@ def _parse_points(
     return out
 
 
-def _special_points(preset: Any, special: str | None, lines: list[_Line]) -> list[_Line]:
+def _special_points(rules: TournamentRules, special: str | None, lines: list[_Line]) -> list[_Line]:
     """A special table's fixed points (FIRK punteggio 9 head to head: 31 / 15) replace the usual table's."""
-    fixed = special_table_points(TournamentRules.from_preset(preset), special, len(lines))
+    fixed = special_table_points(rules, special, len(lines))
     if fixed is None:
         return lines
     ordered = sorted(lines, key=lambda x: x.rank)
@@ -606,7 +606,7 @@ def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str
 
 
 def _score_situation(
-    preset: Any,
+    ruleset: Ruleset,
     seats: Sequence[tuple[Seat, Registration]],
     situation: str | Mapping[str, Any] | Sequence[Any],
     rng: random.Random | None,
@@ -629,8 +629,10 @@ def _score_situation(
     if isinstance(doc, list):
         doc = {"players": doc}
     by_name = {r.display_name.casefold(): r for _, r in seats}
+    rules = ruleset.risiko
+    if rules is None:
+        raise InvalidInput("error.report.situation_risiko_only")
     try:
-        rules = rules_from_preset(preset)
         parsed = parse_situation(doc, rules.board, also_allowed=("preset",))
     except RisikoError as exc:
         detail = f"{exc.code}: {str(exc.value)[:60]}"
@@ -664,7 +666,7 @@ def _score_situation(
         if in_play_unresolved:
             raise InvalidInput("error.report.tie_unresolved", names=", ".join(sorted(in_play_unresolved)))
         ordered = sorted(score.players, key=lambda x: (x.rank, x.name))
-        pts = tournament_points(preset, [float(x.table_points) for x in ordered])
+        pts = tournament_points(ruleset.preset, [float(x.table_points) for x in ordered])
     except RisikoError as exc:
         raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
     status_to_outcome = {

@@ -24,8 +24,7 @@ from bot.db import repo
 from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
-from bot.rules.presets import load_preset
-from bot.rules.tournament.config import TournamentRules
+from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
 from bot.services._base import BaseService, tournament_or_404
@@ -127,7 +126,7 @@ class StandingsService(BaseService):
         rows = await repo.list_standings_results(
             session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
         )
-        rules = TournamentRules.from_preset(load_preset(tournament.preset, tournament.overrides or None))
+        rules = load_ruleset(tournament.preset, tournament.overrides or None).tournament
         by_table: dict[tuple[int, int], list[TableEntry]] = defaultdict(list)
         deductions: list[Deduction] = []
         unconfirmed: set[int] = set()
