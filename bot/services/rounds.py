@@ -51,10 +51,17 @@ from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.draw import move_player, swap_players
 from bot.rules.tournament.model import Criterion, Optimality, Player, PlayerId, TournamentError
-from bot.rules.tournament.planner import SIT_OUT, DrawRequest, PlannedDraw, plan_draw
+from bot.rules.tournament.planner import (
+    SIT_OUT,
+    DrawRequest,
+    FinalsRequest,
+    PlannedDraw,
+    plan_draw,
+    plan_final,
+    plan_semifinals,
+)
 from bot.rules.tournament.planner import context as planner_context
 from bot.rules.tournament.planner import criteria as planner_criteria
-from bot.rules.tournament.seeding import compose_final, semifinals, split_odd_even
 from bot.rules.tournament.sizes import firk_sit_out_points
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
@@ -701,6 +708,12 @@ class RoundService(BaseService):
             raise Conflict("error.round_not_drawn", number=r.number)
         return DrawRequest.from_json(stored)
 
+    def _stored_request(self, r: Round) -> dict[str, Any]:
+        stored = (r.draw_report or {}).get("request")
+        if not stored or r.status == RoundStatus.PLANNED.value:
+            raise Conflict("error.round_not_drawn", number=r.number)
+        return dict(stored)
+
     async def replay_draw(self, guild_id: int, *, tournament: str, number: int) -> tuple[tuple[int, ...], ...]:
         """Re-run the planner with the stored seed on the round's published request: the tables it gives."""
         async with self._sessionmaker() as session:
@@ -718,7 +731,7 @@ class RoundService(BaseService):
         async with self._sessionmaker() as session:
             t = await tournament_or_404(session, guild_id, tournament)
             r = await self._pick_round(session, t, number, ())
-            return (await self._request_of(session, t, r)).to_json()
+            return self._stored_request(r)
 
     # ------------------------------------------------------------------------------------------ preview
 
@@ -1007,35 +1020,12 @@ class RoundService(BaseService):
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ranking)
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in ranking}
         seed = self._seed_source()
-        rng = random.Random(seed)
-        halves: list[tuple[str, list[int]]] = [("all", ranking)]
-        if rules.odd_even_threshold and len(ranking) >= rules.odd_even_threshold:
-            try:
-                split = split_odd_even(ranking, tables=count, table_size=rules.table_size)
-            except TournamentError as exc:
-                raise _engine_error(exc) from None
-            halves = [("odd", [int(p) for p in split.odd]), ("even", [int(p) for p in split.even])]
-        groups: list[dict[str, Any]] = []
-        all_tables: list[tuple[int, ...]] = []
-        for label, order in halves:
-            try:
-                plan = await asyncio.to_thread(
-                    semifinals, order, clubs, tables=count, table_size=rules.table_size, rng=rng
-                )
-            except TournamentError as exc:
-                raise _engine_error(exc) from None
-            first = len(all_tables) + 1
-            all_tables += [tuple(int(p) for p in x) for x in plan.tables]
-            groups.append(
-                {
-                    "label": label,
-                    "tables": list(range(first, len(all_tables) + 1)),
-                    "direct_finalist": plan.direct_finalist,
-                    "bands": [list(b) for b in plan.bands],
-                    "club_pairs": plan.club_pairs,
-                    "club_pairs_plain": plan.club_pairs_plain,
-                }
-            )
+        request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(ranking), clubs, count)
+        try:
+            planned_tables, groups = await asyncio.to_thread(plan_semifinals, request, seed)
+        except TournamentError as exc:
+            raise _engine_error(exc) from None
+        all_tables = [tuple(int(p) for p in x) for x in planned_tables]
         if semi is None:
             semi = Round(
                 guild_id=t.guild_id,
@@ -1060,6 +1050,7 @@ class RoundService(BaseService):
             "ranking": ranking,
             "groups": groups,
             "declined": declined,
+            "request": request.to_json(),  # the export: steward draw --seed reproduces these tables
         }
         await session.flush()
         await self._audit(
@@ -1162,35 +1153,24 @@ class RoundService(BaseService):
                 raise Conflict("error.round_already_declined")
             declined.append(add_declined)
         standings = await self._qualifying_ranking(session, t, rules)
-        groups: list[dict[str, Any]] = []
-        final_tables: list[tuple[int, ...]] = []
-        for group in semi_report.get("groups", []) or [{"label": "all", "tables": sorted(orders)}]:
-            numbers = [int(n) for n in group.get("tables", [])]
-            comp = compose_final(
-                [orders[n] for n in numbers],
-                standings,
-                direct_finalist=group.get("direct_finalist"),
-                declined=declined,
-            )
-            final_tables.append(tuple(int(p) for p in comp.players))
-            groups.append(
+        request = FinalsRequest(
+            "final",
+            t.preset,
+            dict(t.overrides or {}),
+            ranking=tuple(standings),
+            groups=tuple(
                 {
                     "label": group.get("label", "all"),
-                    "tables": [len(final_tables)],
-                    "semifinal_tables": numbers,
-                    "seats": [
-                        {
-                            "player": int(s.player),
-                            "source": s.source.value,
-                            "semifinal_table": numbers[s.semifinal_table - 1] if s.semifinal_table else None,
-                            "semifinal_place": s.semifinal_place,
-                            "replaces_table": numbers[s.replaces_table - 1] if s.replaces_table else None,
-                        }
-                        for s in comp.seats
-                    ],
-                    "unfilled": comp.unfilled,
+                    "tables": [int(n) for n in group.get("tables", [])],
+                    "orders": [orders[int(n)] for n in group.get("tables", [])],
+                    "direct_finalist": group.get("direct_finalist"),
                 }
-            )
+                for group in semi_report.get("groups", []) or [{"label": "all", "tables": sorted(orders)}]
+            ),
+            declined=tuple(declined),
+        )
+        planned_final, groups = plan_final(request)
+        final_tables = [tuple(int(p) for p in x) for x in planned_final]
         if any(not x for x in final_tables):
             raise Conflict("error.round_final_empty")
         if final is None:
@@ -1214,6 +1194,7 @@ class RoundService(BaseService):
             "groups": groups,
             "declined": declined,
             "standings_after_qualifying": standings,
+            "request": request.to_json(),
         }
         await session.flush()
         await self._audit(

@@ -59,6 +59,27 @@ def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: i
     return {"draw": plan_draw(request, seed), "context": context(request, rules), "criteria": criteria(request, rules)}
 
 
+def _finals_from_export(data: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """A semifinal or final round's export through the bot's own planner functions (TOUR-SF-1/2, TOUR-FIN-1)."""
+    from bot.rules.tournament.planner import FinalsRequest, plan_final, plan_semifinals
+
+    request = FinalsRequest.from_json(data)
+    if request.kind == "semifinal":
+        tables, groups = plan_semifinals(request, seed)
+    else:
+        tables, groups = plan_final(request)  # no randomness: the semifinal results and the chain decide
+    report: dict[str, Any] = {
+        "kind": request.kind,
+        "seed": seed if request.kind == "semifinal" else None,
+        "criteria_order": [],
+        "criteria": {},
+        "lower_bound": {},
+        "optimality": "not_applicable",
+        "notes": [],
+    }
+    return {"tables": [list(t) for t in tables], "groups": groups, "report": report}
+
+
 def _compute_draw(args: argparse.Namespace) -> Any:
     from bot.rules.tournament.draw import move_player, swap_players
     from bot.rules.tournament.model import Criterion
@@ -71,6 +92,8 @@ def _compute_draw(args: argparse.Namespace) -> Any:
         schema = data.get("schema")
         if schema == "risiko-draw-instance/1":
             out = _draw_from_instance(data, args, seed)
+        elif schema == EXPORT_SCHEMA and data.get("kind") in ("semifinal", "final"):
+            return _finals_from_export(data, seed)
         elif schema == EXPORT_SCHEMA:
             out = _draw_from_export(data, args, seed)
         else:

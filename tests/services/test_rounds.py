@@ -476,6 +476,24 @@ async def test_tour_fin_1_replacement_chain_same_table_then_best_second_elsewher
     assert n == 4
 
 
+async def test_tour_sf_1_tour_fin_1_semifinals_and_the_final_are_reproduced_by_steward_draw(
+    services: Services, capsys, tmp_path
+):
+    """Issue 10: the semifinal round's export + seed and the final's export (with a decline) through `steward draw`
+    give the bot's tables — the same planner functions on the same document."""
+    semi, _ = await semis_played(services)
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=semi.number)
+    cli = steward_draw(doc, semi.seed, capsys, tmp_path)
+    assert cli["tables"] == [[s.registration_id for s in t.seats] for t in semi.tables]
+    final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    winner = final.tables[0].seats[0]
+    final = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=winner.name)
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=final.number)
+    cli = steward_draw(doc, 0, capsys, tmp_path)
+    assert cli["tables"] == [[s.registration_id for s in t.seats] for t in final.tables]
+    assert winner.registration_id not in cli["tables"][0]
+
+
 async def test_tour_fin_1_three_semifinals_final_has_the_direct_finalist(services: Services):
     await semis_played(services, n=20, tables=3)
     final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")

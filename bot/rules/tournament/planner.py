@@ -27,7 +27,7 @@ from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
-from bot.rules.tournament.seeding import firk_round1
+from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
 from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
 
 SCHEMA = "steward-tournament/1"
@@ -340,3 +340,137 @@ def _pid(value: object, where: str) -> PlayerId:
 
 def _opt_str(value: object) -> str | None:
     return None if value is None else str(value)
+
+
+# ------------------------------------------------------------------------------------------- semifinals, final
+
+
+@dataclass(frozen=True, slots=True)
+class FinalsRequest:
+    """The inputs of a semifinal or final draw (TOUR-SF-1/2, TOUR-FIN-1), published as the round's export.
+
+    Semifinals: ``ranking`` (the standings after the qualifying rounds, active players, declines removed), the
+    players' clubs, the number of semifinal tables. Final: the semifinal groups with each table's finishing order,
+    the direct finalists, the standings after the qualifying rounds (recoveries) and the players who declined."""
+
+    kind: str  # "semifinal" or "final"
+    preset: str
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    ranking: tuple[PlayerId, ...] = ()
+    clubs: Mapping[PlayerId, str | None] = field(default_factory=dict)
+    tables: int = 0
+    groups: tuple[Mapping[str, Any], ...] = ()  # final: {"label", "tables": [numbers], "orders": [[ids]], "direct"}
+    declined: tuple[PlayerId, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"schema": SCHEMA, "kind": self.kind, "preset": self.preset}
+        if self.overrides:
+            doc["overrides"] = dict(self.overrides)
+        if self.kind == "semifinal":
+            doc["ranking"] = list(self.ranking)
+            doc["clubs"] = [[p, self.clubs.get(p)] for p in self.ranking]
+            doc["tables"] = self.tables
+        else:
+            doc["groups"] = [dict(g) for g in self.groups]
+            doc["standings"] = list(self.ranking)
+            doc["declined"] = list(self.declined)
+        return doc
+
+    @staticmethod
+    def from_json(doc: Mapping[str, Any]) -> FinalsRequest:
+        allowed = {"schema", "kind", "preset", "overrides", "ranking", "clubs", "tables", "groups", "standings",
+                   "declined"}  # fmt: skip
+        unknown = sorted(set(doc) - allowed)
+        if unknown:
+            raise TournamentError("unknown_field", unknown[0])
+        kind = doc.get("kind")
+        if kind not in ("semifinal", "final") or doc.get("schema") != SCHEMA:
+            raise TournamentError("bad_kind", kind)
+        preset, overrides = doc.get("preset"), doc.get("overrides") or {}
+        if not isinstance(preset, str) or not isinstance(overrides, Mapping):
+            raise TournamentError("bad_field", "preset/overrides")
+        if kind == "semifinal":
+            clubs: dict[PlayerId, str | None] = {}
+            for pair in _list(doc, "clubs", []):
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise TournamentError("bad_field", "clubs")
+                clubs[_pid(pair[0], "clubs")] = _opt_str(pair[1])
+            tables = doc.get("tables")
+            if not isinstance(tables, int) or isinstance(tables, bool):
+                raise TournamentError("bad_field", "tables")
+            ranking = tuple(_pid(x, "ranking") for x in _list(doc, "ranking"))
+            return FinalsRequest("semifinal", preset, dict(overrides), ranking, clubs, tables)
+        groups = []
+        for g in _list(doc, "groups"):
+            if not isinstance(g, Mapping):
+                raise TournamentError("bad_field", "groups")
+            groups.append(dict(g))
+        return FinalsRequest(
+            "final",
+            preset,
+            dict(overrides),
+            ranking=tuple(_pid(x, "standings") for x in _list(doc, "standings", [])),
+            groups=tuple(groups),
+            declined=tuple(_pid(x, "declined") for x in _list(doc, "declined", [])),
+        )
+
+
+def plan_semifinals(request: FinalsRequest, seed: int) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]]]:
+    """TOUR-SF-1 bands (club separation within bands), TOUR-SF-2 odd/even halves at 100+ players: the tables, and
+    per group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle."""
+    rules = load_ruleset(request.preset, request.overrides or None).tournament
+    rng = random.Random(seed)
+    ranking = list(request.ranking)
+    halves: list[tuple[str, list[PlayerId]]] = [("all", ranking)]
+    if rules.odd_even_threshold and len(ranking) >= rules.odd_even_threshold:
+        split = split_odd_even(ranking, tables=request.tables, table_size=rules.table_size)
+        halves = [("odd", list(split.odd)), ("even", list(split.even))]
+    groups: list[dict[str, Any]] = []
+    all_tables: list[tuple[PlayerId, ...]] = []
+    for label, order in halves:
+        plan = semifinals(order, dict(request.clubs), tables=request.tables, table_size=rules.table_size, rng=rng)
+        first = len(all_tables) + 1
+        all_tables += [tuple(x) for x in plan.tables]
+        groups.append(
+            {
+                "label": label,
+                "tables": list(range(first, len(all_tables) + 1)),
+                "direct_finalist": plan.direct_finalist,
+                "bands": [list(b) for b in plan.bands],
+                "club_pairs": plan.club_pairs,
+                "club_pairs_plain": plan.club_pairs_plain,
+            }
+        )
+    return tuple(all_tables), groups
+
+
+def plan_final(request: FinalsRequest) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]]]:
+    """TOUR-FIN-1: each group's final from the semifinal orders with the replacement chain for declines."""
+    tables: list[tuple[PlayerId, ...]] = []
+    groups: list[dict[str, Any]] = []
+    for group in request.groups:
+        numbers = [int(n) for n in group.get("tables", [])]
+        orders = [[_pid(x, "orders") for x in o] for o in group.get("orders", [])]
+        comp = compose_final(
+            orders, list(request.ranking), direct_finalist=group.get("direct_finalist"), declined=list(request.declined)
+        )
+        tables.append(tuple(comp.players))
+        groups.append(
+            {
+                "label": group.get("label", "all"),
+                "tables": [len(tables)],
+                "semifinal_tables": numbers,
+                "seats": [
+                    {
+                        "player": s.player,
+                        "source": s.source.value,
+                        "semifinal_table": numbers[s.semifinal_table - 1] if s.semifinal_table else None,
+                        "semifinal_place": s.semifinal_place,
+                        "replaces_table": numbers[s.replaces_table - 1] if s.replaces_table else None,
+                    }
+                    for s in comp.seats
+                ],
+                "unfilled": comp.unfilled,
+            }
+        )
+    return tuple(tables), groups
