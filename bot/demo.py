@@ -19,6 +19,7 @@ from bot.db.migrate import upgrade_to_head
 from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
+from bot.present.standings import standings_csv, standings_image
 from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import TableRef
@@ -259,10 +260,12 @@ async def _play(
         write(f"round-{number}-tables.png", await asyncio.to_thread(_tables_png, published, date, locale))
         locked += await _report_round(services, published, rng, out, locale)
         tables += len(published.tables)
-    image = await services.standings.image(DEMO_GUILD, name, locale=locale)
+    image = await standings_image(
+        await services.standings.compute(DEMO_GUILD, name), date=services.clock().date().isoformat(), locale=locale
+    )
     for page, data in enumerate(image.pages, start=1):
         write(f"standings-{page}.png", data)
-    write("standings.csv", await services.standings.export_csv(DEMO_GUILD, name, locale=locale))
+    write("standings.csv", standings_csv(image.view, locale))
     standings = image.view
     say("demo.play.standings", rounds=standings.rounds)
     for line in standings.lines[:8]:

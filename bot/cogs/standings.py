@@ -12,6 +12,7 @@ from bot.app import StewardBot
 from bot.cogs._autocomplete import tournament_autocomplete
 from bot.cogs._common import actor_of, embed, locale_of, safe
 from bot.i18n import format_number, t
+from bot.present.standings import standings_csv, standings_image
 from bot.services.standings import StandingsView, TieBreakExplanation
 
 TEXT_ROWS = 20  # lines of the compact text under the image
@@ -86,8 +87,9 @@ class StandingsCog(commands.Cog):
         locale = locale_of(interaction)
         await interaction.response.defer(thinking=True)
         limit = getattr(interaction, "attachment_size_limit", 10 * 1024 * 1024)
-        image = await self.bot.services.standings.image(actor.guild_id, tournament, locale=locale, max_bytes=limit)
-        view = image.view
+        view = await self.bot.services.standings.compute(actor.guild_id, tournament)
+        date = self.bot.services.clock().date().isoformat()
+        image = await standings_image(view, date=date, locale=locale, max_bytes=limit)
         title = t("standings.title", locale, tournament=safe(view.tournament_name), rounds=view.rounds)
         out = embed(title, standings_text(view, locale) if view.lines else t("standings.empty", locale))
         files = [discord.File(io.BytesIO(page), filename=f"standings-{i}.png") for i, page in enumerate(image.pages, 1)]
@@ -107,7 +109,7 @@ class StandingsCog(commands.Cog):
         actor = actor_of(interaction)
         locale = locale_of(interaction)
         await interaction.response.defer(thinking=True, ephemeral=True)
-        data = await self.bot.services.standings.export_csv(actor.guild_id, tournament, locale=locale)
+        data = standings_csv(await self.bot.services.standings.compute(actor.guild_id, tournament), locale)
         name = "".join(c if c.isalnum() else "-" for c in tournament.lower()).strip("-")[:40] or "standings"
         await interaction.followup.send(
             t("standings.exported", locale),

@@ -36,7 +36,8 @@ _FORMULA = re.compile(r"'*[=+\-@]")
 _QUOTED_FORMULA = re.compile(r"'+[=+\-@]")
 
 
-def _defuse(text: str) -> str:
+def defuse_formula(text: str) -> str:
+    """A cell a spreadsheet would run as a formula, quoted with a leading apostrophe (shown as text)."""
     return "'" + text if _FORMULA.match(text) else text
 
 
@@ -192,5 +193,5 @@ def serialise_players_csv(players: Iterable[CsvPlayer], statuses: Iterable[str] 
     for i, p in enumerate(players):
         status = status_list[i] if status_list is not None else ""
         cells = [p.name, p.club or "", p.team or "", p.family or ""]
-        writer.writerow([*(_defuse(c) for c in cells), "" if p.user_id is None else str(p.user_id), status])
+        writer.writerow([*(defuse_formula(c) for c in cells), "" if p.user_id is None else str(p.user_id), status])
     return ("\ufeff" + out.getvalue()).encode("utf-8")

@@ -12,8 +12,6 @@ Other services (``bot.services.rounds`` seeding the semifinals) call :meth:`Stan
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,13 +21,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome, Tournament
 from bot.errors import InvalidInput
-from bot.i18n import format_number, t
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
 from bot.services._base import BaseService, tournament_or_404
-from renderer import render_standings
-from renderer.models import StandingRow, StandingsData
 
 OUTCOME_TO_ENTRY = {
     SeatOutcome.PLAYED.value: EntryStatus.PLAYED,
@@ -94,13 +89,6 @@ class StandingsView:
 
     def line_of(self, player_id: int) -> StandingLine | None:
         return next((line for line in self.lines if line.player_id == player_id), None)
-
-
-@dataclass(frozen=True, slots=True)
-class StandingsImage:
-    view: StandingsView
-    pages: tuple[bytes, ...]  # PNG pages, at most ``max_pages``
-    total_pages: int
 
 
 class StandingsService(BaseService):
@@ -227,84 +215,3 @@ class StandingsService(BaseService):
             teams=team_lines,
             unconfirmed_tables=len(unconfirmed),
         )
-
-    async def image(
-        self,
-        guild_id: int,
-        tournament_name: str,
-        *,
-        locale: str = "it",
-        rows_per_page: int = 30,
-        max_pages: int = 4,
-        max_bytes: int = 10 * 1024 * 1024,
-    ) -> StandingsImage:
-        """The standings rendered as PNG pages (renderer.render_standings, off the event loop); only the
-        first pages that fit together in ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
-        view = await self.compute(guild_id, tournament_name)
-        data = standings_render_data(view, date=self._clock().date().isoformat())
-        pages = await asyncio.to_thread(render_standings, data, locale=locale, rows_per_page=rows_per_page)
-        kept: list[bytes] = []
-        used = 0
-        for page in pages[:max_pages]:
-            if used + len(page) > max_bytes:
-                break
-            kept.append(page)
-            used += len(page)
-        return StandingsImage(view=view, pages=tuple(kept), total_pages=len(pages))
-
-    async def export_csv(self, guild_id: int, tournament_name: str, *, locale: str = "it") -> bytes:
-        """Standings as CSV: ``;`` separator, UTF-8 with BOM (Excel), decimal comma when Italian."""
-        view = await self.compute(guild_id, tournament_name)
-        return standings_csv(view, locale)
-
-
-def standings_render_data(view: StandingsView, *, date: str) -> StandingsData:
-    """The renderer's input for a standings view."""
-    return StandingsData(
-        tournament=view.tournament_name,
-        round=view.rounds,
-        date=date,
-        rows=tuple(
-            StandingRow(
-                rank=line.rank,
-                name=line.name,
-                points=line.points,
-                games=line.games,
-                club=line.club,
-                team=line.team,
-                tiebreak=line.table_points,
-            )
-            for line in view.lines
-        ),
-        has_teams=bool(view.teams),
-        tiebreak_label="PT",
-    )
-
-
-def standings_csv(view: StandingsView, locale: str) -> bytes:
-    def num(x: float) -> str:  # no thousands grouping in a data file
-        return format_number(x, locale).replace("." if locale == "it" else ",", "")
-
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(
-        [
-            t(f"standings.csv.{col}", locale)
-            for col in ("rank", "name", "club", "team", "points", "games", "table_points", "deductions", "standing")
-        ]
-    )
-    for line in view.lines:
-        writer.writerow(
-            [
-                line.rank,
-                line.name,
-                line.club or "",
-                line.team or "",
-                num(line.points),
-                line.games,
-                num(line.table_points),
-                num(line.deductions),
-                t(f"standings.standing.{line.standing}", locale),
-            ]
-        )
-    return ("\ufeff" + buffer.getvalue()).encode("utf-8")

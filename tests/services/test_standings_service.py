@@ -6,6 +6,7 @@ import pytest
 
 from bot.db.models import GameTable, Registration, RegistrationStatus, SeatOutcome, TableResult
 from bot.errors import NotFound
+from bot.present.standings import standings_csv, standings_image
 from bot.services import Services
 from tests.services.test_reports_fixtures import GUILD, build_tournament
 
@@ -117,12 +118,12 @@ async def test_bot_std_1_csv_uses_semicolons_a_bom_and_the_italian_decimal_comma
             (r["Dario"], 10, 4, 0.0, "played"),
         ],
     )
-    data = await services.standings.export_csv(GUILD, "Coppa Test", locale="it")
+    data = standings_csv(await services.standings.compute(GUILD, "Coppa Test"), "it")
     assert data.startswith(b"\xef\xbb\xbf")
     text = data.decode("utf-8-sig").splitlines()
     assert text[0].split(";")[:2] == ["Pos.", "Giocatore"]
     assert text[1].split(";")[:5] == ["1", "Anna", "", "", "31,8"]
-    english = (await services.standings.export_csv(GUILD, "Coppa Test", locale="en")).decode("utf-8-sig")
+    english = standings_csv(await services.standings.compute(GUILD, "Coppa Test"), "en").decode("utf-8-sig")
     assert "31.8" in english.splitlines()[1]
 
 
@@ -139,7 +140,8 @@ async def test_bot_std_1_image_pages_are_png_within_the_attachment_limit(service
             (r["Dario"], 10, 4, 0.0, "played"),
         ],
     )
-    image = await services.standings.image(GUILD, "Coppa Test", locale="it", max_bytes=10 * 1024 * 1024)
+    view = await services.standings.compute(GUILD, "Coppa Test")
+    image = await standings_image(view, date="2026-11-24", locale="it", max_bytes=10 * 1024 * 1024)
     assert image.pages and all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in image.pages)
     assert sum(len(p) for p in image.pages) <= 10 * 1024 * 1024
 

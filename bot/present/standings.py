@@ -1,0 +1,99 @@
+"""The standings as people see them: image pages (the renderer) and a CSV file, from the service's data.
+
+Services return a ``StandingsView`` (data only); the cogs and the demo turn it into pictures and files here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+from dataclasses import dataclass
+
+from bot.i18n import t
+from bot.present.numbers import format_data_number
+from bot.services.players_csv import defuse_formula
+from bot.services.standings import StandingsView
+from renderer import render_standings
+from renderer.models import StandingRow, StandingsData
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsImage:
+    view: StandingsView
+    pages: tuple[bytes, ...]  # PNG pages, at most ``max_pages``
+    total_pages: int
+
+
+def standings_render_data(view: StandingsView, *, date: str) -> StandingsData:
+    """The renderer's input for a standings view."""
+    return StandingsData(
+        tournament=view.tournament_name,
+        round=view.rounds,
+        date=date,
+        rows=tuple(
+            StandingRow(
+                rank=line.rank,
+                name=line.name,
+                points=line.points,
+                games=line.games,
+                club=line.club,
+                team=line.team,
+                tiebreak=line.table_points,
+            )
+            for line in view.lines
+        ),
+        has_teams=bool(view.teams),
+        tiebreak_label="PT",
+    )
+
+
+async def standings_image(
+    view: StandingsView,
+    *,
+    date: str,
+    locale: str = "it",
+    rows_per_page: int = 30,
+    max_pages: int = 4,
+    max_bytes: int = 10 * 1024 * 1024,
+) -> StandingsImage:
+    """The standings rendered as PNG pages off the event loop; only the first pages that fit together in
+    ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
+    data = standings_render_data(view, date=date)
+    pages = await asyncio.to_thread(render_standings, data, locale=locale, rows_per_page=rows_per_page)
+    kept: list[bytes] = []
+    used = 0
+    for page in pages[:max_pages]:
+        if used + len(page) > max_bytes:
+            break
+        kept.append(page)
+        used += len(page)
+    return StandingsImage(view=view, pages=tuple(kept), total_pages=len(pages))
+
+
+def standings_csv(view: StandingsView, locale: str) -> bytes:
+    """Standings as CSV: ``;`` separator, UTF-8 with BOM (Excel), decimal comma in Italian; text cells that a
+    spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) are quoted as the roster export does."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow(
+        [
+            t(f"standings.csv.{col}", locale)
+            for col in ("rank", "name", "club", "team", "points", "games", "table_points", "deductions", "standing")
+        ]
+    )
+    for line in view.lines:
+        writer.writerow(
+            [
+                line.rank,
+                defuse_formula(line.name),
+                defuse_formula(line.club or ""),
+                defuse_formula(line.team or ""),
+                format_data_number(line.points, locale),
+                line.games,
+                format_data_number(line.table_points, locale),
+                format_data_number(line.deductions, locale),
+                t(f"standings.standing.{line.standing}", locale),
+            ]
+        )
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
