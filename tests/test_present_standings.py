@@ -11,9 +11,9 @@ def _line(rank: int, name: str, club: str | None, points: float) -> StandingLine
 
 
 def test_bot_std_1_standings_csv_neutralises_formula_cells_and_keeps_numbers_plain():
-    view = StandingsView(1, "Coppa", "risiko-firk-1", "risiko", 2,
-                         (_line(1, "=HYPERLINK(\"x\")", "+Club", 31.8), _line(2, "Anna", "@Roma", -7.0)), (), (), 0)  # fmt: skip
+    lines = (_line(1, '=HYPERLINK("x")', "+Club", 31.8), _line(2, "Anna", "@Roma", -7.0))
+    view = StandingsView(1, "Coppa", "risiko-firk-1", "risiko", 2, lines, (), (), 0)
     rows = standings_csv(view, "it").decode("utf-8-sig").splitlines()
     cells = [r.split(";") for r in rows[1:]]
     assert cells[0][2] == "'+Club" and cells[1][2] == "'@Roma"
-    assert cells[0][1].startswith('"\'=HYPERLINK') and cells[1][4] == "-7"
+    assert cells[0][1].startswith("\"'=HYPERLINK") and cells[1][4] == "-7"
