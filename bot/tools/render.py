@@ -126,10 +126,11 @@ def _rr_board_input(data: Any) -> Any:
     path = tuple(RRMove(s.colour, _corners(s.path)) for s in steps)
     target = data.get("target")
     active = None
-    if target is not None:
-        if not isinstance(target, list) or len(target) < 2:
-            raise BadInput(f"target must be [row, col, colour, symbol], got {target!r:.60}")
-        active = (int(target[0]), int(target[1]))
+    if target is not None:  # the same target parser as `steward rr solve` (either form it accepts)
+        from bot.tools.rr import parse_target
+
+        found = parse_target(board, target)
+        active = (found.row, found.col)
     drawn = RRBoardData(
         cell_walls=board.cell_walls,
         targets=tuple(RRTarget(t.row, t.col, t.colour, t.symbol) for t in board.targets),

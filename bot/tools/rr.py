@@ -85,7 +85,8 @@ def _board(data: Mapping[str, Any]) -> Board:
     return Board.from_json(raw)
 
 
-def _target(board: Board, raw: Any) -> Target:
+def parse_target(board: Board, raw: Any) -> Target:
+    """A target as ``rr solve`` takes it: ``[row, col, colour, symbol]`` or ``[colour, symbol]`` (looked up)."""
     if isinstance(raw, list) and len(raw) == 2:
         return board.target(str(raw[0]), str(raw[1]))
     if not isinstance(raw, list) or len(raw) != 4:
@@ -97,7 +98,7 @@ def _position(board: Board, data: Mapping[str, Any]) -> Position:
     robots = data["robots"]
     if not isinstance(robots, Mapping) or not robots:
         raise BadInput(f"robots must be an object of colour: [row, col], got {robots!r}")
-    target = _target(board, data["target"])
+    target = parse_target(board, data["target"])
     position = Position.make(robots, list(target))
     validate_position(board, position)
     return position
@@ -260,7 +261,7 @@ def _board_one(data: Mapping[str, Any]) -> dict[str, Any]:
     robots: dict[str, tuple[int, int]] | None = None
     target: Target | None = None
     if "target" in data:
-        target = _target(board, data["target"])
+        target = parse_target(board, data["target"])
     if "robots" in data:
         raw = data["robots"]
         if not isinstance(raw, Mapping):

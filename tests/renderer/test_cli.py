@@ -59,3 +59,23 @@ def test_bad_input_exits_2_with_one_line_naming_the_bad_value(kind, payload, nee
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and needle in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_bot_img_1_rr_board_accepts_every_target_form_rr_solve_accepts(tmp_path, capsys):
+    """`steward render rr-board` parses the target with `rr solve`'s parser: [colour, symbol] and the four-item
+    form draw the same board (the first used to crash)."""
+    base = {
+        "board": {"quadrants": ["1A", "2A", "3A", "4A"]},
+        "robots": {"red": [15, 5], "green": [10, 7], "blue": [5, 15], "yellow": [10, 3]},
+    }
+    from bot.rules.ricochet.board import Board
+
+    found = Board.from_quadrants(["1A", "2A", "3A", "4A"]).target("green", "circle")
+    images = []
+    for target in (["green", "circle"], [found.row, found.col, "green", "circle"]):
+        path, out = tmp_path / "in.json", tmp_path / f"out-{len(target)}.png"
+        path.write_text(json.dumps({**base, "target": target}), encoding="utf-8")
+        assert main(["render", "rr-board", str(path), "-o", str(out), "--json"]) == 0
+        images.append(out.read_bytes())
+    capsys.readouterr()
+    assert images[0] == images[1]
