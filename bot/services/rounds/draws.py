@@ -1,0 +1,353 @@
+"""Draws: plan, draw, redraw, replay, export, show, my table, close.
+
+BOT-TAB-1, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, FIRK-SIZE-1: the planner (bot.rules.tournament.planner) decides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.models import (
+    Round,
+    RoundKind,
+    RoundStatus,
+    TableResult,
+    Tournament,
+)
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.model import TournamentError
+from bot.rules.tournament.planner import (
+    SIT_OUT,
+    DrawRequest,
+    PlannedDraw,
+    plan_draw,
+)
+from bot.rules.tournament.sizes import firk_sit_out_points
+from bot.services._base import tournament_or_404
+from bot.services.access import Actor, StaffRole, has_role
+from bot.services.rounds._base import (
+    RoundBase,
+    _closed_or_published,
+    _engine_error,
+    _rules,
+)
+from bot.services.rounds.views import (
+    MyTable,
+    RoundView,
+)
+from bot.services.standings import StandingsService
+
+
+class DrawsMixin(RoundBase):
+    # ------------------------------------------------------------------------------------ plan and close
+
+    async def plan(self, actor: Actor, *, tournament: str, start: datetime | None = None) -> RoundView:
+        """Create the next qualifying round as ``planned`` (or reschedule the planned one), so players can
+        check in or forfeit before the draw (BOT-REG-4, BOT-SCH-1); ``start`` is aware UTC."""
+        if start is not None and start <= self._clock():
+            raise InvalidInput("error.round_start_in_past")
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+                raise Conflict("error.round_after_finals", tournament=t.name)
+            r = next((x for x in rounds if x.status == RoundStatus.PLANNED.value), None)
+            if r is None:
+                r = Round(
+                    guild_id=t.guild_id,
+                    tournament_id=t.id,
+                    number=max((x.number for x in rounds), default=0) + 1,
+                    created_at=self._clock(),
+                )
+                session.add(r)
+            r.scheduled_start = start
+            try:
+                await session.flush()
+            except IntegrityError:
+                raise Conflict("error.round_already_drawn", number=r.number, status="planned") from None
+            await self._audit(
+                session,
+                actor,
+                "round.plan",
+                r,
+                {"tournament": t.name, "number": r.number, "start": start.isoformat() if start else None},
+            )
+            return await self._view(session, t, r)
+
+    async def close(self, actor: Actor, *, tournament: str) -> RoundView:
+        """Close the oldest published round once every table has its result (check-ins move to the next)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            r = next((x for x in rounds if x.status == RoundStatus.PUBLISHED.value), None)
+            if r is None or r.id is None:
+                raise Conflict("error.round_nothing_to_close", tournament=t.name)
+            tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+            results = await repo.list_results_for_tables(
+                session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+            )
+            reported = {res.table_id for res in results if res.table_rank is not None}
+            missing = [f"{r.number}/{gt.number}" for gt in tables if gt.id not in reported]
+            if missing:
+                raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+            r.status = RoundStatus.CLOSED.value
+            await session.flush()
+            await self._audit(session, actor, "round.close", r, {"tournament": t.name, "number": r.number})
+            return await self._view(session, t, r)
+
+    # ------------------------------------------------------------------------------------------- the draw
+
+    async def draw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
+        """Draw the next qualifying round (organizer): tables and seats stored, status ``drawn`` (BOT-TAB-1)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+                raise Conflict("error.round_after_finals", tournament=t.name)
+            if number is None:
+                planned = [r for r in rounds if r.status == RoundStatus.PLANNED.value]
+                number = planned[0].number if planned else (rounds[-1].number + 1 if rounds else 1)
+            if number < 1 or number > (max((r.number for r in rounds), default=0) + 1):
+                raise InvalidInput(
+                    "error.round_gap", number=number, next=max((r.number for r in rounds), default=0) + 1
+                )
+            existing = next((r for r in rounds if r.number == number), None)
+            if existing is not None and existing.status != RoundStatus.PLANNED.value:
+                raise Conflict("error.round_already_drawn", number=number, status=existing.status)
+            before = [r for r in rounds if r.number < number]
+            if before and not _closed_or_published(before[-1]):
+                raise Conflict("error.round_previous_not_published", number=before[-1].number)
+            players = await self._participants(session, t, existing)
+            inputs, missing = await self._inputs(session, t, rounds, number, players)
+            seed = self._seed_source()
+            computed = await self._compute(inputs, seed)
+            if existing is None:
+                existing = Round(guild_id=t.guild_id, tournament_id=t.id, number=number, created_at=self._clock())
+                session.add(existing)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
+            assert existing.id is not None
+            await self._save_draw(session, t, existing, inputs, computed, seed, missing)
+            await self._audit(
+                session,
+                actor,
+                "round.draw",
+                existing,
+                {"tournament": t.name, "number": number, "seed": seed, "players": len(players)},
+            )
+            return await self._view(session, t, existing)
+
+    async def redraw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
+        """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+            if r.status != RoundStatus.DRAWN.value:
+                raise Conflict(
+                    "error.round_not_drawn" if r.status == "planned" else "error.round_already_published",
+                    number=r.number,
+                )
+            if r.kind != RoundKind.QUALIFYING.value:
+                raise Conflict("error.round_redraw_kind", number=r.number)
+            assert r.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            players = await self._participants(session, t, r)
+            inputs, missing = await self._inputs(session, t, rounds, r.number, players)
+            old_seed = r.draw_seed
+            seed = self._seed_source()
+            computed = await self._compute(inputs, seed)
+            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+            await self._save_draw(session, t, r, inputs, computed, seed, missing)
+            await self._audit(
+                session,
+                actor,
+                "round.redraw",
+                r,
+                {"tournament": t.name, "number": r.number, "old_seed": old_seed, "seed": seed},
+            )
+            return await self._view(session, t, r)
+
+    async def _compute(self, request: DrawRequest, seed: int) -> PlannedDraw:
+        try:
+            return await asyncio.to_thread(plan_draw, request, seed)
+        except TournamentError as exc:
+            raise _engine_error(exc) from None
+
+    async def _save_draw(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        r: Round,
+        request: DrawRequest,
+        planned: PlannedDraw,
+        seed: int,
+        missing: int,
+    ) -> None:
+        number = r.number
+        try:
+            await self._store_draw(session, t, r, request, planned, seed, missing)
+        except IntegrityError:  # a concurrent draw of the same round won the race
+            raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
+
+    async def _store_draw(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        r: Round,
+        request: DrawRequest,
+        planned: PlannedDraw,
+        seed: int,
+        missing: int,
+    ) -> None:
+        assert r.id is not None
+        rules = _rules(t)
+        await self._store_tables(
+            session,
+            t.guild_id,
+            r.id,
+            [[int(x) for x in table] for table in planned.tables],
+            dummy_tables=planned.dummy_tables,
+            dummy_size=rules.table_size,
+        )
+        report = dict(planned.report)
+        report.update(
+            {
+                "engine": dict(planned.report),
+                "tables_drawn": [list(x) for x in planned.tables],
+                "current": dict(planned.report["criteria"]),
+                "adjustments": [],
+                "participants": len(request.players),
+                "results_missing": missing,
+                "seed": seed,
+                "request": request.to_json(),  # the published export: steward draw --seed reproduces the tables
+                "special_tables": {str(n): kind for n, kind in planned.special.items()},
+            }
+        )
+        r.kind = RoundKind.QUALIFYING.value
+        r.draw_seed = seed
+        r.draw_report = report
+        r.status = RoundStatus.DRAWN.value
+        await session.flush()
+        await self._score_sit_out(session, t, r, request, planned, rules)
+
+    async def _score_sit_out(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        r: Round,
+        request: DrawRequest,
+        planned: PlannedDraw,
+        rules: TournamentRules,
+    ) -> None:
+        """FIRK §9 with 5 present: the 5th sits out and scores 15 if 5th in the general standings, else 1 — the
+        result is written (and locked) with the draw, so the standings count it like any other table."""
+        number = next((n for n, kind in planned.special.items() if kind == SIT_OUT), None)
+        if number is None or r.id is None:
+            return
+        player = int(planned.tables[number - 1][0])
+        view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t)
+        overall = next((line.rank for line in view.lines if line.player_id == player), 0)
+        points = firk_sit_out_points(player, overall_rank=overall, cfg=rules.firk).points
+        table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+                     if gt.number == number)  # fmt: skip
+        assert table.id is not None
+        now = self._clock()
+        session.add(
+            TableResult(
+                guild_id=t.guild_id,
+                table_id=table.id,
+                registration_id=player,
+                table_points=None,
+                table_rank=1,
+                tournament_points=points,
+                tiebreak={"decided_by": SIT_OUT, "overall_rank": overall},
+                signed_at=now,
+                locked=True,
+            )
+        )
+        table.locked = True
+        table.final_situation = {"kind": SIT_OUT, "input": {"overall_rank": overall, "points": points}}
+        table.reported_at = now
+        await session.flush()
+
+    async def _request_of(self, session: AsyncSession, t: Tournament, r: Round) -> DrawRequest:
+        stored = (r.draw_report or {}).get("request")
+        if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or not stored:
+            raise Conflict("error.round_not_drawn", number=r.number)
+        return DrawRequest.from_json(stored)
+
+    def _stored_request(self, r: Round) -> dict[str, Any]:
+        stored = (r.draw_report or {}).get("request")
+        if not stored or r.status == RoundStatus.PLANNED.value:
+            raise Conflict("error.round_not_drawn", number=r.number)
+        return dict(stored)
+
+    async def replay_draw(self, guild_id: int, *, tournament: str, number: int) -> tuple[tuple[int, ...], ...]:
+        """Re-run the planner with the stored seed on the round's published request: the tables it gives."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, tournament)
+            r = await self._pick_round(session, t, number, ())
+            request = await self._request_of(session, t, r)
+            assert r.draw_seed is not None
+            planned = await self._compute(request, r.draw_seed)
+            return tuple(tuple(int(p) for p in table) for table in planned.tables)
+
+    async def export_inputs(self, guild_id: int, *, tournament: str, number: int) -> dict[str, Any]:
+        """A drawn qualifying round's planner request as a ``steward-tournament/1`` document (docs/cli.md):
+        ``steward draw --seed <the round's seed>`` on it runs the same planner on the same inputs and prints the
+        tables the bot drew — for every preset and round (the document is what the bot drew from)."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, tournament)
+            r = await self._pick_round(session, t, number, ())
+            return self._stored_request(r)
+
+    # ------------------------------------------------------------------------------------------ preview
+
+    async def show(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
+        """A round's tables. Players see published rounds only; organizers also the drawn preview."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            staff = has_role(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            visible: tuple[str, ...] = (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
+            if staff:
+                visible = (RoundStatus.DRAWN.value, *visible)
+            r = await self._pick_round(session, t, number, visible)
+            if r.status not in visible:
+                raise NotFound(
+                    "error.round_not_published" if r.status == "drawn" else "error.round_not_drawn", number=r.number
+                )
+            return await self._view(session, t, r)
+
+    async def my_table(self, actor: Actor, *, tournament: str) -> MyTable:
+        """The actor's table in the latest published round of the tournament."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            reg = await repo.get_registration_for_user(
+                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+            )
+            if reg is None or reg.id is None:
+                raise NotFound("error.round_not_registered", tournament=t.name)
+            rounds = await repo.list_rounds(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            for r in reversed(rounds):
+                if not _closed_or_published(r):
+                    continue
+                view = await self._view(session, t, r)
+                table = view.table_of(reg.id)
+                if table is not None:
+                    return MyTable(view, table, reg.id)
+            raise NotFound("error.round_no_table", tournament=t.name)

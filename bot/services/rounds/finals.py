@@ -1,0 +1,253 @@
+"""Semifinals and the final with the replacement chain (TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.models import (
+    Round,
+    RoundKind,
+    RoundStatus,
+    Tournament,
+)
+from bot.errors import Conflict, InvalidInput
+from bot.rules.tournament.model import PlayerId, TournamentError
+from bot.rules.tournament.planner import (
+    FinalsRequest,
+    plan_final,
+    plan_semifinals,
+)
+from bot.services.access import Actor
+from bot.services.rounds._base import (
+    RoundBase,
+    _closed_or_published,
+    _engine_error,
+    _rules,
+)
+from bot.services.rounds.views import (
+    RoundView,
+)
+
+
+class FinalsMixin(RoundBase):
+    # ------------------------------------------------------------------------------------ semifinals/final
+
+    async def seed_semifinals(self, actor: Actor, *, tournament: str, tables: int | None = None) -> RoundView:
+        """Semifinal tables from the qualifying standings in bands (TOUR-SF-1), odd/even at 100+ (TOUR-SF-2)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            return await self._seed_semifinals(session, actor, t, tables)
+
+    async def _seed_semifinals(
+        self, session: AsyncSession, actor: Actor, t: Tournament, tables: int | None
+    ) -> RoundView:
+        assert t.id is not None
+        rules = _rules(t)
+        count = tables or rules.semifinal_tables
+        if count == 0:
+            raise Conflict("error.round_no_semifinals", preset=t.preset)
+        if count not in (3, 4):
+            raise InvalidInput("error.out_of_range", field="tables", min=3, max=4, value=count)
+        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        if any(r.kind == RoundKind.FINAL.value for r in rounds):
+            raise Conflict("error.round_final_exists", tournament=t.name)
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
+        if semi is not None and semi.status != RoundStatus.DRAWN.value:
+            raise Conflict("error.round_already_published", number=semi.number)
+        pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and not _closed_or_published(r)]
+        if pending:
+            raise Conflict("error.round_previous_not_published", number=pending[0].number)
+        declined = [int(x) for x in (semi.draw_report or {}).get("declined", [])] if semi else []
+        ranking = [p for p in await self._qualifying_ranking(session, t, rules) if p not in declined]
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ranking)
+        clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in ranking}
+        seed = self._seed_source()
+        request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(ranking), clubs, count)
+        try:
+            planned_tables, groups = await asyncio.to_thread(plan_semifinals, request, seed)
+        except TournamentError as exc:
+            raise _engine_error(exc) from None
+        all_tables = [tuple(int(p) for p in x) for x in planned_tables]
+        if semi is None:
+            semi = Round(
+                guild_id=t.guild_id,
+                tournament_id=t.id,
+                number=max((r.number for r in rounds), default=0) + 1,
+                kind=RoundKind.SEMIFINAL.value,
+                created_at=self._clock(),
+            )
+            session.add(semi)
+            await session.flush()
+        else:
+            assert semi.id is not None
+            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=semi.id)
+        assert semi.id is not None
+        await self._store_tables(session, t.guild_id, semi.id, all_tables)
+        semi.draw_seed = seed
+        semi.status = RoundStatus.DRAWN.value
+        semi.draw_report = {
+            "kind": "semifinal",
+            "seed": seed,
+            "semifinal_tables": count,
+            "ranking": ranking,
+            "groups": groups,
+            "declined": declined,
+            "request": request.to_json(),  # the export: steward draw --seed reproduces these tables
+        }
+        await session.flush()
+        await self._audit(
+            session,
+            actor,
+            "round.semifinals",
+            semi,
+            {"tournament": t.name, "number": semi.number, "seed": seed, "tables": count, "groups": len(groups)},
+        )
+        return await self._view(session, t, semi)
+
+    async def compose_final(self, actor: Actor, *, tournament: str) -> RoundView:
+        """The final from the semifinal results, with the replacement chain for declines (TOUR-FIN-1)."""
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            return await self._compose_final(session, actor, t, add_declined=None)
+
+    async def decline(self, actor: Actor, *, tournament: str, player: str) -> RoundView:
+        """A finalist declines: recorded, and the final recomputed with the replacement chain (TOUR-FIN-1).
+
+        Before the semifinals are published, a direct finalist who declines is dropped from the ranking and
+        four semifinals are seeded instead (ARB art. 5).
+        """
+        async with self._sessionmaker() as session, session.begin():
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
+            final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
+            if semi is None:
+                raise Conflict("error.round_no_semifinal_round", tournament=t.name)
+            _, _, regs = await self._seated(session, t, semi)
+            report = dict(semi.draw_report or {})
+            directs = [int(g["direct_finalist"]) for g in report.get("groups", []) if g.get("direct_finalist")]
+            regs.update(await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=directs))
+            reg = self._find_player(regs, player)
+            assert reg.id is not None
+            if final is None and semi.status == RoundStatus.DRAWN.value and reg.id in directs:
+                report["declined"] = [*report.get("declined", []), reg.id]
+                semi.draw_report = report
+                await session.flush()
+                await self._audit(
+                    session,
+                    actor,
+                    "round.decline",
+                    semi,
+                    {"tournament": t.name, "player": reg.id, "before_semifinals": True},
+                )
+                return await self._seed_semifinals(session, actor, t, 4)
+            return await self._compose_final(session, actor, t, add_declined=reg.id)
+
+    async def _compose_final(
+        self, session: AsyncSession, actor: Actor, t: Tournament, *, add_declined: int | None
+    ) -> RoundView:
+        assert t.id is not None
+        rules = _rules(t)
+        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
+        final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
+        if semi is None:
+            raise Conflict("error.round_no_semifinal_round", tournament=t.name)
+        if not _closed_or_published(semi):
+            raise Conflict("error.round_previous_not_published", number=semi.number)
+        if final is not None and final.status != RoundStatus.DRAWN.value:
+            raise Conflict("error.round_already_published", number=final.number)
+        if final is None and add_declined is not None:
+            raise Conflict("error.round_no_final", tournament=t.name)
+        assert semi.id is not None
+        by_round, by_table = await self._tables_of(session, t.guild_id, [semi.id])
+        semi_tables = by_round.get(semi.id, [])
+        results = await repo.list_results_for_tables(
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in semi_tables if gt.id is not None]
+        )
+        ranks: dict[int, dict[int, int]] = defaultdict(dict)
+        for res in results:
+            if res.table_rank is not None:
+                ranks[res.table_id][res.registration_id] = res.table_rank
+        missing = [
+            str(gt.number) for gt in semi_tables if len(ranks.get(gt.id or 0, {})) < len(by_table.get(gt.id or 0, []))
+        ]
+        if missing:
+            raise Conflict("error.round_results_missing", tables=", ".join(missing))
+        orders: dict[int, list[int]] = {}
+        for gt in semi_tables:
+            seats = sorted(by_table.get(gt.id or 0, []), key=lambda s: s.position)
+            r_of = ranks[gt.id or 0]
+            orders[gt.number] = [
+                s.registration_id for s in sorted(seats, key=lambda s: (r_of[s.registration_id], s.position))
+            ]
+        semi_report = dict(semi.draw_report or {})
+        final_report = dict(final.draw_report or {}) if final else {}
+        declined = [int(x) for x in final_report.get("declined", [])]
+        if add_declined is not None:
+            semi_players = {p for o in orders.values() for p in o} | {
+                int(g["direct_finalist"]) for g in semi_report.get("groups", []) if g.get("direct_finalist")
+            }
+            if add_declined not in semi_players:
+                raise InvalidInput("error.round_not_finalist")
+            if add_declined in declined:
+                raise Conflict("error.round_already_declined")
+            declined.append(add_declined)
+        standings = await self._qualifying_ranking(session, t, rules)
+        request = FinalsRequest(
+            "final",
+            t.preset,
+            dict(t.overrides or {}),
+            ranking=tuple(standings),
+            groups=tuple(
+                {
+                    "label": group.get("label", "all"),
+                    "tables": [int(n) for n in group.get("tables", [])],
+                    "orders": [orders[int(n)] for n in group.get("tables", [])],
+                    "direct_finalist": group.get("direct_finalist"),
+                }
+                for group in semi_report.get("groups", []) or [{"label": "all", "tables": sorted(orders)}]
+            ),
+            declined=tuple(declined),
+        )
+        planned_final, groups = plan_final(request)
+        final_tables = [tuple(int(p) for p in x) for x in planned_final]
+        if any(not x for x in final_tables):
+            raise Conflict("error.round_final_empty")
+        if final is None:
+            final = Round(
+                guild_id=t.guild_id,
+                tournament_id=t.id,
+                number=max((r.number for r in rounds), default=0) + 1,
+                kind=RoundKind.FINAL.value,
+                created_at=self._clock(),
+            )
+            session.add(final)
+            await session.flush()
+        else:
+            assert final.id is not None
+            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=final.id)
+        assert final.id is not None
+        await self._store_tables(session, t.guild_id, final.id, final_tables)
+        final.status = RoundStatus.DRAWN.value
+        final.draw_report = {
+            "kind": "final",
+            "groups": groups,
+            "declined": declined,
+            "standings_after_qualifying": standings,
+            "request": request.to_json(),
+        }
+        await session.flush()
+        await self._audit(
+            session,
+            actor,
+            "round.decline" if add_declined is not None else "round.final",
+            final,
+            {"tournament": t.name, "number": final.number, "declined": declined, "player": add_declined},
+        )
+        return await self._view(session, t, final)

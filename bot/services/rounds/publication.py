@@ -1,0 +1,84 @@
+"""Publication: the database first, then the Discord side effects recorded (BOT-TAB-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.db import repo
+from bot.db.models import (
+    RoundStatus,
+)
+from bot.errors import Conflict, NotFound
+from bot.services._base import tournament_or_404
+from bot.services.access import Actor, StaffRole, require
+from bot.services.rounds._base import (
+    RoundBase,
+)
+from bot.services.rounds.views import (
+    PublishJob,
+)
+
+
+class PublicationMixin(RoundBase):
+    # --------------------------------------------------------------------------------------------- publish
+
+    async def publish(self, actor: Actor, *, tournament: str, number: int | None = None) -> PublishJob:
+        """Mark a drawn round published (the database first); the cog then announces it in Discord.
+
+        On a round already published this changes nothing and returns the job again, so the Discord side
+        effects that failed (announcement, table threads) can be retried.
+        """
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value))
+            if r.status == RoundStatus.PLANNED.value:
+                raise Conflict("error.round_not_drawn", number=r.number)
+            if r.status == RoundStatus.CLOSED.value:
+                raise Conflict("error.round_closed", number=r.number)
+            first = r.status == RoundStatus.DRAWN.value
+            if first:
+                r.status = RoundStatus.PUBLISHED.value
+                r.published_at = self._clock()
+                await session.flush()
+                await self._audit(
+                    session, actor, "round.publish", r, {"tournament": t.name, "number": r.number, "seed": r.draw_seed}
+                )
+            channel = config.announcement_channel_id if config else None
+            return PublishJob(await self._view(session, t, r), channel, first)
+
+    async def record_publication(
+        self,
+        actor: Actor,
+        *,
+        round_id: int,
+        announcement_message_id: int | None,
+        thread_ids: Mapping[int, int],
+        failures: Sequence[str] = (),
+    ) -> None:
+        """Store what the Discord side of a publication achieved: the announcement and each table's thread."""
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
+            if r is None:
+                raise NotFound("error.round_none", tournament="?")
+            if announcement_message_id is not None:
+                r.announcement_message_id = announcement_message_id
+            tables = await repo.list_tables(session=session, guild_id=actor.guild_id, round_id=round_id)
+            for gt in tables:
+                if gt.number in thread_ids:
+                    gt.thread_id = thread_ids[gt.number]
+            await session.flush()
+            await self._audit(
+                session,
+                actor,
+                "round.publish.discord",
+                r,
+                {
+                    "announcement_message_id": announcement_message_id,
+                    "threads": {str(k): v for k, v in thread_ids.items()},
+                    "failures": list(failures),
+                },
+            )

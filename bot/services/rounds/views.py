@@ -1,0 +1,144 @@
+"""What the rounds use cases return: rounds, tables, seats, draw reports, hand changes (data only)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from bot.rules.tournament.model import Optimality
+
+SEED_BITS = 31  # short enough to read out loud; the same range as ``steward draw --seed``
+
+# -------------------------------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    registration_id: int
+    user_id: int | None
+    name: str
+    club: str | None
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    number: int
+    seats: tuple[SeatView, ...]
+    size: int | None  # seats including a FIRK dummy, when that differs from the players
+    thread_id: int | None
+    group: str | None = None  # semifinal/final group: "odd"/"even" in a 100+ player event (TOUR-SF-2)
+
+
+@dataclass(frozen=True, slots=True)
+class CriterionLine:
+    name: str
+    value: int
+    lower_bound: int
+
+
+@dataclass(frozen=True, slots=True)
+class DrawReportView:
+    """What the preview shows: each criterion with its lower bound, optimality, seed, hand changes."""
+
+    kind: str
+    criteria: tuple[CriterionLine, ...]
+    optimality: str  # bot.rules.tournament.model.Optimality value of the engine's draw
+    provably_optimal: bool  # of the tables as they are now (after hand changes)
+    seed: int | None
+    adjustments: int
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeatView:
+    name: str
+    source: str  # bot.rules.tournament.seeding.FinalSource value
+    semifinal_table: int | None
+    semifinal_place: int | None
+    replaces_table: int | None
+    group: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    tournament_id: int
+    tournament_name: str
+    game: str
+    round_id: int
+    number: int
+    kind: str
+    status: str
+    seed: int | None
+    scheduled_start: datetime | None
+    published_at: datetime | None
+    announcement_message_id: int | None
+    tables: tuple[TableView, ...]
+    report: DrawReportView | None
+    direct_finalists: tuple[str, ...] = ()
+    final_seats: tuple[FinalSeatView, ...] = ()
+    declined: tuple[str, ...] = ()
+    unfilled: int = 0
+    club_pairs: tuple[int, int] | None = None  # semifinals: same-club pairs after / before the band shuffle
+
+    def table_of(self, registration_id: int) -> TableView | None:
+        for table in self.tables:
+            if any(s.registration_id == registration_id for s in table.seats):
+                return table
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentView:
+    """A hand change (BOT-TAB-2): the round after it and the criteria before → after."""
+
+    round: RoundView
+    before: Mapping[str, int]
+    after: Mapping[str, int]
+    worse: bool
+    players: tuple[str, ...]
+    tables: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublishJob:
+    """What the cog must do in Discord after the database says "published" (or what is left to retry)."""
+
+    round: RoundView
+    channel_id: int | None  # the server's announcement channel, None: the invoking channel
+    first_time: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MyTable:
+    round: RoundView
+    table: TableView
+    registration_id: int
+
+
+def new_seed() -> int:
+    """The one place a draw's randomness comes from: the operating system, once; then it is stored."""
+    return random.SystemRandom().getrandbits(SEED_BITS)
+
+
+def _report_view(report: Mapping[str, Any], seed: int | None) -> DrawReportView:
+    order = list(report.get("criteria_order") or list(report.get("criteria", {})))
+    current = dict(report.get("current") or report.get("criteria") or {})
+    bound = dict(report.get("lower_bound") or {})
+    engine = dict(report.get("engine") or report)
+    lines = tuple(CriterionLine(c, int(current.get(c, 0)), int(bound.get(c, 0))) for c in order)
+    optimal = all(line.value <= line.lower_bound for line in lines) or (
+        engine.get("optimality") == Optimality.PROVEN_BY_SEARCH.value and current == dict(engine.get("criteria", {}))
+    )
+    return DrawReportView(
+        kind=str(report.get("kind", "")),
+        criteria=lines,
+        optimality=str(engine.get("optimality", "")),
+        provably_optimal=bool(optimal),
+        seed=seed if seed is not None else report.get("seed"),
+        adjustments=len(report.get("adjustments", [])),
+        notes=tuple(str(n) for n in report.get("notes", [])),
+    )
