@@ -14,6 +14,9 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.present.numbers import decimals_needed as decimals_needed
+from bot.present.numbers import format_number as _format_number
+
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 
@@ -220,26 +223,9 @@ def label(locale: str, key: str) -> str:
 
 
 def format_number(value: float, locale: str, decimals: int | None = None) -> str:
-    """``31.8`` → ``31,8`` in Italian, ``31.8`` in English; thousands with '.' (it) or ',' (en) (BOT-I18N-1).
-
-    ``decimals=None`` prints as many as needed (at most 2, trailing zeros dropped)."""
-    if decimals is None:
-        decimals = decimals_needed([value])
-    text = f"{abs(value):,.{decimals}f}"
-    if locale == "it":
-        text = text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
-    sign = "−" if value < 0 and round(abs(value), decimals) != 0 else ""
-    return sign + text
-
-
-def decimals_needed(values: list[float], most: int = 2) -> int:
-    """Fewest decimals (≤ ``most``) that print every value exactly after rounding to ``most`` places."""
-    need = 0
-    for v in values:
-        text = f"{v:.{most}f}".rstrip("0")
-        if "." in text:
-            need = max(need, len(text.split(".")[1]))
-    return need
+    """``31.8`` → ``31,8`` in Italian, ``31.8`` in English (BOT-I18N-1): the project's one formatter, so an image
+    and a Discord message show a number the same way (``bot.present.numbers``)."""
+    return _format_number(value, locale, decimals=decimals)
 
 
 def format_date(iso: str, locale: str) -> str:
