@@ -7,7 +7,7 @@ import io
 import json
 
 from bot.cli import main
-from bot.services.reports import _ricochet_points
+from bot.services.report_lines import _ricochet_points
 
 POINTS = [10.0, 6.0, 3.0, 1.0]  # a points_by_place override, so the places show in the standings
 

@@ -14,7 +14,8 @@ from bot.db.models import AuditLog, GameTable, TableResult
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.i18n import format_number
 from bot.services import Services
-from bot.services.reports import TableRef, parse_entry
+from bot.services.report_lines import parse_entry
+from bot.services.reports import TableRef
 from tests.services.test_reports_fixtures import (
     GUILD,
     OUTSIDER,

@@ -17,6 +17,7 @@ second 15). Arithmetic is exact (``Fraction``) and the result is rounded to 6 de
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -94,3 +95,16 @@ def tournament_points(preset: Preset, table_points: Sequence[float]) -> list[flo
     """
     rules = PointsRules.from_preset(preset)
     return [round(float(p), 6) for p in tournament_points_exact(rules, table_points)]
+
+
+def order_typed_table(entries: Sequence[tuple[Any, str, float]]) -> list[tuple[Any, str, float]]:
+    """The finishing order of a table from typed table points (ARB art. 6): players still in play by points, best
+    first; then those out of the game — withdrawn, then disqualified (ARB art. 25) — in the order given. ``entries``
+    are ``(player, status, points)`` with status ``played`` / ``withdrawn`` / ``disqualified``. Two players in play
+    on the same points cannot be ordered from points alone: ``RisikoError("tie_needs_situation", (a, b))`` (the
+    final situation's tie-breakers decide, NP-SCORE-2 / FIRK-TIE-1)."""
+    active = sorted((e for e in entries if e[1] == "played"), key=lambda e: -e[2])
+    for a, b in itertools.pairwise(active):
+        if a[2] == b[2]:
+            raise RisikoError("tie_needs_situation", (a[0], b[0]))
+    return active + [e for e in entries if e[1] == "withdrawn"] + [e for e in entries if e[1] == "disqualified"]

@@ -60,3 +60,14 @@ def test_firk_pts_1_points_of_first_and_second_always_sum_to_46(tps):
     pts = tournament_points_exact(PointsRules.from_preset(FIRK), tps)
     assert pts[0] + pts[1] == Fraction(46)
     assert all(a >= b for a, b in pairwise(pts))
+
+
+def test_tour_ref_1_typed_points_order_players_in_play_then_withdrawn_then_disqualified():
+    """ARB art. 6 and 25: the table's order from typed points; a tie in play needs the final situation."""
+    from bot.rules.risiko.points import order_typed_table
+
+    entries = [("a", "disqualified", 0.0), ("b", "played", 30.0), ("c", "withdrawn", 0.0), ("d", "played", 41.0)]
+    assert [e[0] for e in order_typed_table(entries)] == ["d", "b", "c", "a"]
+    with pytest.raises(RisikoError) as err:
+        order_typed_table([("a", "played", 30.0), ("b", "played", 30.0)])
+    assert err.value.code == "tie_needs_situation" and err.value.value == ("a", "b")

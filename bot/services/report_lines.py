@@ -1,0 +1,241 @@
+"""From what a user typed to a report's lines: entries, typed points, tokens, the final situation (BOT-RES-1).
+
+The rules decide (``bot.rules``: the typed-points order, the one RR ranking, the one final-situation parser, special
+tables' points); this module maps display names and registrations to them and turns rule errors into localised
+refusals. The report service stores the lines.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome
+from bot.errors import InvalidInput
+from bot.rules.errors import RuleError
+from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
+from bot.rules.risiko.errors import RisikoError
+from bot.rules.risiko.points import order_typed_table, tournament_points
+from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table
+from bot.rules.ruleset import Ruleset
+from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.model import TournamentError
+from bot.rules.tournament.planner import special_table_points
+from bot.rules.tournament.standings import EntryStatus, ricochet_tournament_points
+
+WITHDRAWN_WORDS = frozenset({"r", "rit", "ritirato", "ritirata", "ritiro", "w", "withdrawn", "forfeit"})
+DISQUALIFIED_WORDS = frozenset({"sq", "squalificato", "squalificata", "dq", "disqualified"})
+MAX_POINTS = 100_000.0
+SITUATION_MAX_CHARS = 6000
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    registration_id: int
+    table_points: float
+    rank: int
+    tournament_points: float
+    outcome: str
+    tiebreak: dict[str, Any]
+
+
+def parse_entry(raw: str, *, name: str) -> tuple[str, float]:
+    """One player's entry: ('played', number) or ('withdrawn'/'disqualified', 0). Comma or dot decimals."""
+    text = " ".join(str(raw).split()).lower()
+    if not text:
+        raise InvalidInput("error.report.missing_value", name=name)
+    if text in WITHDRAWN_WORDS:
+        return SeatOutcome.WITHDRAWN.value, 0.0
+    if text in DISQUALIFIED_WORDS:
+        return SeatOutcome.DISQUALIFIED.value, 0.0
+    try:
+        value = float(text.replace(",", "."))
+    except ValueError:
+        raise InvalidInput("error.report.bad_number", name=name, value=str(raw)[:40]) from None
+    if not math.isfinite(value) or value < 0 or value > MAX_POINTS:
+        raise InvalidInput("error.report.bad_number", name=name, value=str(raw)[:40])
+    return SeatOutcome.PLAYED.value, value
+
+
+def _entry_status(outcome: str) -> EntryStatus:
+    if outcome == SeatOutcome.DISQUALIFIED.value:
+        return EntryStatus.DISQUALIFIED
+    if outcome == SeatOutcome.PLAYED.value:
+        return EntryStatus.PLAYED
+    return EntryStatus.FORFEIT
+
+
+def _id(row: GameTable | Round | Registration | Seat | Any) -> int:
+    assert row.id is not None
+    return int(row.id)
+
+
+def _parse_points(
+    seats: Sequence[tuple[Seat, Registration]], values: Mapping[int, str]
+) -> list[tuple[int, str, float]]:
+    known = {_id(r): r.display_name for _, r in seats}
+    unknown = [rid for rid in values if rid not in known]
+    if unknown:
+        raise InvalidInput("error.report.not_at_this_table", value=str(unknown[0]))
+    out = []
+    for rid, name in known.items():
+        if rid not in values:
+            raise InvalidInput("error.report.missing_value", name=name)
+        outcome, value = parse_entry(values[rid], name=name)
+        out.append((rid, outcome, value))
+    return out
+
+
+def _special_points(rules: TournamentRules, special: str | None, lines: list[_Line]) -> list[_Line]:
+    """A special table's fixed points (FIRK punteggio 9 head to head: 31 / 15) replace the usual table's."""
+    fixed = special_table_points(rules, special, len(lines))
+    if fixed is None:
+        return lines
+    ordered = sorted(lines, key=lambda x: x.rank)
+    return [replace(x, tournament_points=p) for x, p in zip(ordered, fixed, strict=True)]
+
+
+def _risiko_points(
+    preset: Any, seats: Sequence[tuple[Seat, Registration]], entries: list[tuple[int, str, float]]
+) -> list[_Line]:
+    """Table points typed in: order by points (ARB 6), players out of the game after those in play
+    (withdrawn above disqualified, ARB art. 25); a tie among players in play needs the final situation."""
+    names = {_id(r): r.display_name for _, r in seats}
+    try:
+        ordered = order_typed_table(entries)
+    except RisikoError as exc:
+        a, b = exc.value if isinstance(exc.value, tuple) else (None, None)
+        raise InvalidInput("error.report.tie_needs_situation", names=f"{names.get(a, a)}, {names.get(b, b)}") from None
+    try:
+        points = tournament_points(preset, [e[2] for e in ordered])
+    except RisikoError as exc:
+        raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+    lines = []
+    for position, (entry, pts) in enumerate(zip(ordered, points, strict=True), start=1):
+        rid, outcome, value = entry
+        decided = "points" if outcome == SeatOutcome.PLAYED.value else "status"
+        lines.append(_Line(rid, value, position, pts, outcome, {"decided_by": decided}))
+    return lines
+
+
+def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str, float]]) -> list[_Line]:
+    """RR-WIN-1, RR-WD-1: tokens per player; the one RR ranking (``final_ranking``), forfeits in the order typed."""
+    status = {
+        SeatOutcome.PLAYED.value: PlayerStatus.ACTIVE,
+        SeatOutcome.DISQUALIFIED.value: PlayerStatus.DISQUALIFIED,
+    }
+    rows = [(rid, value, status.get(outcome, PlayerStatus.FORFEIT)) for rid, outcome, value in entries]
+    for _, value, st in rows:
+        if st is PlayerStatus.ACTIVE and not float(value).is_integer():
+            raise InvalidInput("error.report.tokens_whole", value=str(value))
+    try:
+        placements = ranking_from_entries(rows)
+        pts = ricochet_tournament_points(points_table, placements)
+    except (RuleError, TournamentError) as exc:
+        raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+    place = {p.player: p for p in placements}
+    return [
+        _Line(
+            rid,
+            float(place[rid].tokens) if place[rid].status is PlayerStatus.ACTIVE else 0.0,
+            place[rid].place,
+            pts[rid],
+            outcome,
+            {"decided_by": "tokens" if place[rid].status is PlayerStatus.ACTIVE else "status"},
+        )
+        for rid, outcome, _ in entries
+    ]
+
+
+def _score_situation(
+    ruleset: Ruleset,
+    seats: Sequence[tuple[Seat, Registration]],
+    situation: str | Mapping[str, Any] | Sequence[Any],
+    rng: random.Random | None,
+) -> tuple[list[_Line], dict[str, Any]]:
+    """The final situation scored by the engine (table points, ranks, explanation), then tournament points.
+
+    The document is parsed by ``bot.rules.risiko.scoring.parse_situation`` — the one parser ``steward risiko
+    score`` uses (docs/risiko.md); names are the players' display names (any case)."""
+    if isinstance(situation, str):
+        if len(situation) > SITUATION_MAX_CHARS:
+            raise InvalidInput(
+                "error.field_too_long", field="report_situation", max=SITUATION_MAX_CHARS, length=len(situation)
+            )
+        try:
+            doc: Any = json.loads(situation)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput("error.report.bad_json", detail=f"{exc.msg} (col {exc.colno})") from None
+    else:
+        doc = situation
+    if isinstance(doc, list):
+        doc = {"players": doc}
+    by_name = {r.display_name.casefold(): r for _, r in seats}
+    rules = ruleset.risiko
+    if rules is None:
+        raise InvalidInput("error.report.situation_risiko_only")
+    try:
+        parsed = parse_situation(doc, rules.board, also_allowed=("preset",))
+    except RisikoError as exc:
+        detail = f"{exc.code}: {str(exc.value)[:60]}"
+        if exc.code in ("unknown_territory", "territory_owned_twice", "negative_armies"):
+            raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+        raise InvalidInput("error.report.bad_situation", detail=detail) from None
+    players: list[PlayerSituation] = []
+    reg_of: dict[str, Registration] = {}
+    for p in parsed.players:
+        reg = by_name.get(p.name.strip().casefold())
+        if reg is None:
+            raise InvalidInput("error.report.not_at_this_table", value=p.name[:64])
+        players.append(replace(p, name=reg.display_name))
+        reg_of[reg.display_name] = reg
+    missing = [r.display_name for _, r in seats if r.display_name not in reg_of]
+    if missing:
+        raise InvalidInput("error.report.missing_value", name=missing[0])
+    canonical_dice = None
+    if parsed.dice:
+        canonical_dice = {}
+        for k, v in parsed.dice.items():
+            reg = by_name.get(str(k).strip().casefold())
+            if reg is None:
+                raise InvalidInput("error.report.not_at_this_table", value=str(k)[:64])
+            canonical_dice[reg.display_name] = v
+    try:
+        score = score_table(players, rules, dice=canonical_dice, rng=rng)
+        in_play_unresolved = [
+            p.name for p in score.players if p.unresolved and p.status in (Status.ACTIVE, Status.FROZEN)
+        ]
+        if in_play_unresolved:
+            raise InvalidInput("error.report.tie_unresolved", names=", ".join(sorted(in_play_unresolved)))
+        ordered = sorted(score.players, key=lambda x: (x.rank, x.name))
+        pts = tournament_points(ruleset.preset, [float(x.table_points) for x in ordered])
+    except RisikoError as exc:
+        raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+    status_to_outcome = {
+        Status.ACTIVE: SeatOutcome.PLAYED.value,
+        Status.FROZEN: SeatOutcome.PLAYED.value,
+        Status.WITHDRAWN: SeatOutcome.WITHDRAWN.value,
+        Status.DISQUALIFIED: SeatOutcome.DISQUALIFIED.value,
+    }
+    lines = []
+    for x, points in zip(ordered, pts, strict=True):
+        lines.append(
+            _Line(
+                _id(reg_of[x.name]),
+                float(x.table_points),
+                x.rank,
+                points,
+                status_to_outcome[x.status],
+                {
+                    "decided_by": x.decided_by,
+                    "unresolved": x.unresolved,
+                    "values": dict(x.tiebreak_values),
+                },
+            )
+        )
+    stored = {"situation": doc, "explanation": [x.serialise() for x in score.players], "method": score.method}
+    return lines, stored
