@@ -1,0 +1,130 @@
+"""How a round reads in Discord: its label, the table cards as images, the tables and the draw report as text."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.cogs._common import (
+    ROME,
+    safe,
+    tr,
+)
+from bot.services.rounds import RoundView
+from renderer.models import Seat as SeatCard
+from renderer.models import TableCard, TablesData
+from renderer.tables import render_tables_pages
+
+log = logging.getLogger(__name__)
+
+TEXT_BUDGET = 3600  # characters of an embed description we allow ourselves (Discord max 4096)
+MAX_IMAGES = 10  # attachments per message
+
+
+def round_label(interaction: discord.Interaction[Any], view: RoundView) -> str:
+    if view.kind == "semifinal":
+        return tr(interaction, "round.kind.semifinal")
+    if view.kind == "final":
+        return tr(interaction, "round.kind.final")
+    return tr(interaction, "round.kind.qualifying", number=view.number)
+
+
+def _date(view: RoundView, now: datetime) -> str:
+    when = view.scheduled_start or view.published_at or now
+    return when.astimezone(ROME).date().isoformat()
+
+
+def tables_data(view: RoundView, *, now: datetime) -> TablesData:
+    cards = tuple(
+        TableCard(number=t.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in t.seats))
+        for t in view.tables
+        if t.seats
+    )
+    return TablesData(
+        tournament=view.tournament_name,
+        round=view.number,
+        date=_date(view, now),
+        tables=cards,
+        seed=view.seed,
+        optimal=view.report.provably_optimal if view.report else None,
+    )
+
+
+async def table_images(view: RoundView, locale: str, *, now: datetime) -> list[discord.File]:
+    """The table cards as PNG pages, rendered off the event loop."""
+    if not any(t.seats for t in view.tables):
+        return []
+    pages = await asyncio.to_thread(render_tables_pages, tables_data(view, now=now), locale=locale)
+    return [
+        discord.File(io.BytesIO(png), filename=f"tavoli-{view.number}-{i}.png")
+        for i, png in enumerate(pages[:MAX_IMAGES], start=1)
+    ]
+
+
+def _seat_text(seat: Any, *, mention: bool) -> str:
+    if mention and seat.user_id:
+        return f"<@{seat.user_id}>"
+    club = f" ({safe(seat.club)})" if seat.club else ""
+    return f"{safe(seat.name)}{club}"
+
+
+def tables_text(interaction: discord.Interaction[Any], view: RoundView, *, budget: int = TEXT_BUDGET) -> str:
+    lines: list[str] = []
+    used = 0
+    for i, table in enumerate(view.tables):
+        seats = ", ".join(_seat_text(s, mention=False) for s in table.seats)
+        group = f" · {tr(interaction, f'round.group.{table.group}')}" if table.group else ""
+        line = f"**{tr(interaction, 'round.table', number=table.number)}**{group} — {seats}"
+        if used + len(line) + 1 > budget:
+            lines.append(tr(interaction, "round.more_tables", count=len(view.tables) - i))
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines) or tr(interaction, "round.no_tables")
+
+
+def report_text(interaction: discord.Interaction[Any], view: RoundView) -> str:
+    report = view.report
+    lines: list[str] = []
+    if report is not None:
+        for c in report.criteria:
+            lines.append(
+                tr(
+                    interaction,
+                    "round.criterion_line",
+                    criterion=tr(interaction, f"round.criterion.{c.name}"),
+                    value=c.value,
+                    bound=c.lower_bound,
+                )
+            )
+        lines.append(tr(interaction, "round.optimal" if report.provably_optimal else "round.not_optimal"))
+        if report.adjustments:
+            lines.append(tr(interaction, "round.adjusted", count=report.adjustments))
+    if view.seed is not None:
+        lines.append(tr(interaction, "round.seed", seed=view.seed))
+    if view.club_pairs is not None:
+        lines.append(tr(interaction, "round.semifinal_clubs", after=view.club_pairs[0], before=view.club_pairs[1]))
+    if view.direct_finalists:
+        names = ", ".join(safe(n) for n in view.direct_finalists)
+        lines.append(tr(interaction, "round.direct_finalists", names=names))
+    for seat in view.final_seats:
+        lines.append(
+            tr(
+                interaction,
+                f"round.source.{seat.source}",
+                name=safe(seat.name),
+                table=seat.semifinal_table or "-",
+                place=seat.semifinal_place or "-",
+                replaces=seat.replaces_table or "-",
+            )
+        )
+    if view.declined:
+        lines.append(tr(interaction, "round.declined", names=", ".join(safe(n) for n in view.declined)))
+    if view.unfilled:
+        lines.append(tr(interaction, "round.unfilled", count=view.unfilled))
+    return "\n".join(lines)
