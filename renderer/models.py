@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.rules.ricochet.board import ROBOT_COLOURS, SYMBOLS, VORTEX_COLOUR
+
 __all__ = [
     "BOARD_SIZE",
     "BracketData",
@@ -33,9 +35,8 @@ __all__ = [
 ]
 
 BOARD_SIZE = 16
-ROBOT_COLOURS = ("red", "green", "blue", "yellow", "silver", "black")
-TARGET_COLOURS = (*ROBOT_COLOURS[:4], "any")
-TARGET_SYMBOLS = ("circle", "triangle", "square", "hexagon", "vortex")
+TARGET_COLOURS = (*ROBOT_COLOURS[:4], VORTEX_COLOUR)  # colours and symbols are the RR engine's (defined once)
+TARGET_SYMBOLS = SYMBOLS
 ARMY_COLOURS = ("red", "blue", "yellow", "green", "black", "purple")
 
 
