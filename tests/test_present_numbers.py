@@ -58,3 +58,17 @@ def test_bot_i18n_1_italian_and_english_differ_only_in_separators(value: float) 
     en = format_number(value, "en")
     swap = it.replace(".", "\x00").replace(",", ".").replace("\x00", ",")
     assert swap == en
+
+
+def test_bot_i18n_1_plural_forms_one_game_and_many_games():
+    """Issue 11: "1 partita" / "1 game", never "(1 partite)" or "request(s)"."""
+    from bot.i18n import catalogue, t
+
+    one = t("standings.line", "it", rank=1, name="Anna", points="31,8", games=1, count=1, marker="")
+    many = t("standings.line", "en", rank=1, name="Anna", points="31.8", games=2, count=2, marker="")
+    assert "(1 partita)" in one and "(2 games)" in many
+    assert t("round.publish_failed.other", "en", count=1) == "1 Discord request failed."
+    assert t("round.publish_failed.other", "en", count=3) == "3 Discord requests failed."
+    for locale in ("it", "en"):
+        assert not [k for k, v in catalogue(locale).items() if "(s)" in v or "/e " in v or "/i " in v]
+        assert {k for k in catalogue("it") if "|" in k} == {k for k in catalogue("en") if "|" in k}

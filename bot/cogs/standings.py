@@ -47,6 +47,7 @@ def standings_text(view: StandingsView, locale: str) -> str:
                 name=safe(line.name),
                 points=format_number(line.points, locale),
                 games=line.games,
+                count=line.games,
                 marker=marker,
             )
         )

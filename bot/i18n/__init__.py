@@ -1,8 +1,10 @@
 """Italian and English message catalogues (BOT-I18N-1).
 
 Keys are stable codes (``error.tournament_not_found``); values are ``str.format`` templates filled
-*after* translation. Command names and descriptions use keys ``cmd.<qualified name>.name`` /
-``.description`` and ``cmd.<qualified name>.opt.<option>.name`` / ``.description``.
+*after* translation. Plural forms: when a ``count`` parameter is given and ``"<key>|one"`` exists, a count in the
+CLDR category "one" (Babel: 1 in Italian and English) takes that template ("1 partita", "1 game").
+Command names and descriptions use keys ``cmd.<qualified name>.name`` / ``.description`` and
+``cmd.<qualified name>.opt.<option>.name`` / ``.description``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from bot.present.numbers import format_number as _format_number
+from bot.present.numbers import plural_category
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +57,10 @@ def has_key(key: str, locale: str) -> bool:
 def t(key: str, locale: str, /, **params: Any) -> str:
     """Translate ``key`` into ``locale`` and fill in ``params`` (numbers formatted for the locale)."""
     template = catalogue(locale).get(key)
+    count = params.get("count")
+    if template is not None and isinstance(count, int | float) and not isinstance(count, bool):
+        # plural forms: "<key>|one" holds the singular (CLDR category of the count), the key itself the other form
+        template = catalogue(locale).get(f"{key}|{plural_category(count, locale)}", template)
     if template is None:
         template = catalogue(FALLBACK).get(key)
         if template is None:
