@@ -30,6 +30,16 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
     return normalise_locale(interaction.locale, guild_default)
 
 
+async def server_locale(interaction: discord.Interaction[Any]) -> str:
+    """The server's language, for public messages (announcements, table threads, report messages): the one stored
+    for the server (``GuildConfig.locale``), else Discord's server language; private replies keep ``locale_of``."""
+    default = bot_of(interaction).settings.default_locale
+    guild_default = normalise_locale(interaction.guild_locale, default) if interaction.guild_locale else default
+    if interaction.guild_id is None:
+        return guild_default
+    return await bot_of(interaction).services.guilds.locale(interaction.guild_id, default=guild_default)
+
+
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     if interaction.guild_id is None:
         raise InvalidInput("error.guild_only")

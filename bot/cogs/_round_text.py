@@ -10,11 +10,8 @@ from typing import Any
 
 import discord
 
-from bot.cogs._common import (
-    ROME,
-    safe,
-    tr,
-)
+from bot.cogs._common import ROME, safe
+from bot.i18n import t
 from bot.services.rounds import RoundView
 from renderer.models import Seat as SeatCard
 from renderer.models import TableCard, TablesData
@@ -26,12 +23,12 @@ TEXT_BUDGET = 3600  # characters of an embed description we allow ourselves (Dis
 MAX_IMAGES = 10  # attachments per message
 
 
-def round_label(interaction: discord.Interaction[Any], view: RoundView) -> str:
+def round_label(locale: str, view: RoundView) -> str:
     if view.kind == "semifinal":
-        return tr(interaction, "round.kind.semifinal")
+        return t("round.kind.semifinal", locale)
     if view.kind == "final":
-        return tr(interaction, "round.kind.final")
-    return tr(interaction, "round.kind.qualifying", number=view.number)
+        return t("round.kind.final", locale)
+    return t("round.kind.qualifying", locale, number=view.number)
 
 
 def _date(view: RoundView, now: datetime) -> str:
@@ -73,50 +70,50 @@ def _seat_text(seat: Any, *, mention: bool) -> str:
     return f"{safe(seat.name)}{club}"
 
 
-def tables_text(interaction: discord.Interaction[Any], view: RoundView, *, budget: int = TEXT_BUDGET) -> str:
+def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> str:
     lines: list[str] = []
     used = 0
     for i, table in enumerate(view.tables):
         seats = ", ".join(_seat_text(s, mention=False) for s in table.seats)
-        group = f" · {tr(interaction, f'round.group.{table.group}')}" if table.group else ""
-        line = f"**{tr(interaction, 'round.table', number=table.number)}**{group} — {seats}"
+        group = f" · {t(f'round.group.{table.group}', locale)}" if table.group else ""
+        line = f"**{t('round.table', locale, number=table.number)}**{group} — {seats}"
         if used + len(line) + 1 > budget:
-            lines.append(tr(interaction, "round.more_tables", count=len(view.tables) - i))
+            lines.append(t("round.more_tables", locale, count=len(view.tables) - i))
             break
         lines.append(line)
         used += len(line) + 1
-    return "\n".join(lines) or tr(interaction, "round.no_tables")
+    return "\n".join(lines) or t("round.no_tables", locale)
 
 
-def report_text(interaction: discord.Interaction[Any], view: RoundView) -> str:
+def report_text(locale: str, view: RoundView) -> str:
     report = view.report
     lines: list[str] = []
     if report is not None:
         for c in report.criteria:
             lines.append(
-                tr(
-                    interaction,
+                t(
                     "round.criterion_line",
-                    criterion=tr(interaction, f"round.criterion.{c.name}"),
+                    locale,
+                    criterion=t(f"round.criterion.{c.name}", locale),
                     value=c.value,
                     bound=c.lower_bound,
                 )
             )
-        lines.append(tr(interaction, "round.optimal" if report.provably_optimal else "round.not_optimal"))
+        lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
         if report.adjustments:
-            lines.append(tr(interaction, "round.adjusted", count=report.adjustments))
+            lines.append(t("round.adjusted", locale, count=report.adjustments))
     if view.seed is not None:
-        lines.append(tr(interaction, "round.seed", seed=view.seed))
+        lines.append(t("round.seed", locale, seed=view.seed))
     if view.club_pairs is not None:
-        lines.append(tr(interaction, "round.semifinal_clubs", after=view.club_pairs[0], before=view.club_pairs[1]))
+        lines.append(t("round.semifinal_clubs", locale, after=view.club_pairs[0], before=view.club_pairs[1]))
     if view.direct_finalists:
         names = ", ".join(safe(n) for n in view.direct_finalists)
-        lines.append(tr(interaction, "round.direct_finalists", names=names))
+        lines.append(t("round.direct_finalists", locale, names=names))
     for seat in view.final_seats:
         lines.append(
-            tr(
-                interaction,
+            t(
                 f"round.source.{seat.source}",
+                locale,
                 name=safe(seat.name),
                 table=seat.semifinal_table or "-",
                 place=seat.semifinal_place or "-",
@@ -124,7 +121,7 @@ def report_text(interaction: discord.Interaction[Any], view: RoundView) -> str:
             )
         )
     if view.declined:
-        lines.append(tr(interaction, "round.declined", names=", ".join(safe(n) for n in view.declined)))
+        lines.append(t("round.declined", locale, names=", ".join(safe(n) for n in view.declined)))
     if view.unfilled:
-        lines.append(tr(interaction, "round.unfilled", count=view.unfilled))
+        lines.append(t("round.unfilled", locale, count=view.unfilled))
     return "\n".join(lines)

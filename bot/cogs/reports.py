@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.app import StewardBot
 from bot.cogs._autocomplete import tournament_autocomplete
-from bot.cogs._common import actor_of, bot_of, embed, locale_of, safe, send, tr
+from bot.cogs._common import actor_of, bot_of, embed, locale_of, safe, send, server_locale, tr
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
 from bot.services.reports import MyGamesView, ReportView, TableRef
@@ -96,7 +96,7 @@ class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"repo
         except UserFacingError as err:
             await reply_error(interaction, err)
             return
-        locale = locale_of(interaction)
+        locale = await server_locale(interaction)  # the public report message keeps the server's language
         if outcome.already_signed:
             await interaction.response.send_message(tr(interaction, "report.sign.already"), ephemeral=True)
             return
@@ -140,7 +140,7 @@ class CountersignButton(
             await reply_error(interaction, err)
             return
         await interaction.response.edit_message(
-            embed=report_embed(view, locale_of(interaction)), view=report_buttons(view)
+            embed=report_embed(view, await server_locale(interaction)), view=report_buttons(view)
         )
 
 
@@ -210,9 +210,9 @@ class ReportModal(discord.ui.Modal):
 
 async def publish_report(interaction: discord.Interaction[Any], view: ReportView) -> None:
     """The report message, public, with the buttons; it pings the players who must sign."""
-    locale = locale_of(interaction)
+    locale = await server_locale(interaction)  # a public message: the server's language
     pings = " ".join(f"<@{s.user_id}>" for s in view.pending if s.user_id) if not view.locked else ""
-    content = tr(interaction, "report.please_sign", players=pings) if pings else None
+    content = t("report.please_sign", locale, players=pings) if pings else None
     kwargs: dict[str, Any] = {
         "embed": report_embed(view, locale),
         "view": report_buttons(view),

@@ -26,9 +26,11 @@ from bot.cogs._common import (
     parse_local_datetime,
     safe,
     send,
+    server_locale,
     tr,
 )
 from bot.cogs._round_text import TEXT_BUDGET, _seat_text, report_text, round_label, table_images, tables_text
+from bot.i18n import t
 from bot.services.rounds import AdjustmentView, PublishJob, RoundView, TableView
 
 log = logging.getLogger(__name__)
@@ -52,11 +54,11 @@ class RoundCog(commands.Cog):
         self, interaction: discord.Interaction[StewardBot], view: RoundView, title_key: str, extra: str = ""
     ) -> None:
         """The organizer's ephemeral preview: image, report (criteria, bound, optimality, seed) and tables."""
-        label = round_label(interaction, view)
+        label = round_label(locale_of(interaction), view)
         title = tr(interaction, title_key, round=label, tournament=safe(view.tournament_name))
-        parts = [p for p in (extra, report_text(interaction, view)) if p]
+        parts = [p for p in (extra, report_text(locale_of(interaction), view)) if p]
         budget = TEXT_BUDGET - sum(len(p) + 2 for p in parts)
-        parts.append(tables_text(interaction, view, budget=max(budget, 200)))
+        parts.append(tables_text(locale_of(interaction), view, budget=max(budget, 200)))
         if view.status == "drawn":
             parts.append(
                 tr(interaction, "round.next_steps" if view.kind == "qualifying" else "round.next_steps_finals")
@@ -197,14 +199,15 @@ class RoundCog(commands.Cog):
         if channel is None:
             outcome.failures.append("channel")
             return outcome
-        label = round_label(interaction, view)
+        loc = await server_locale(interaction)  # public messages speak the server's language
+        label = round_label(loc, view)
         if view.announcement_message_id is None:
-            files = await table_images(view, locale_of(interaction), now=self.bot.services.clock())
-            head = tr(interaction, "round.announce.head", round=label, tournament=safe(view.tournament_name))
-            seed = tr(interaction, "round.seed", seed=view.seed) if view.seed is not None else ""
-            foot = tr(interaction, "round.announce.foot")
+            files = await table_images(view, loc, now=self.bot.services.clock())
+            head = t("round.announce.head", loc, round=label, tournament=safe(view.tournament_name))
+            seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
+            foot = t("round.announce.foot", loc)
             budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
-            content = "\n".join(p for p in (head, tables_text(interaction, view, budget=budget), seed, foot) if p)
+            content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)
             try:
                 message = await channel.send(content[:2000], files=files or discord.utils.MISSING)
                 outcome.announcement_id = message.id
@@ -221,7 +224,7 @@ class RoundCog(commands.Cog):
                 outcome.failures.append("threads:unsupported")
                 break
             assert isinstance(channel, discord.TextChannel)
-            name = tr(interaction, "round.thread_name", number=table.number, round=label)[:100]
+            name = t("round.thread_name", loc, number=table.number, round=label)[:100]
             try:
                 thread = await channel.create_thread(
                     name=name,
@@ -237,19 +240,17 @@ class RoundCog(commands.Cog):
                 continue
             outcome.threads[table.number] = thread.id
             try:
-                await thread.send(
-                    self._seat_message(interaction, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS
-                )
+                await thread.send(self._seat_message(loc, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS)
             except discord.HTTPException:
                 outcome.failures.append(f"thread_message:{table.number}")
         untold = [t for t in view.tables if t.seats and t.thread_id is None and t.number not in outcome.threads]
         if untold and ("threads:forbidden" in outcome.failures or "threads:unsupported" in outcome.failures):
-            await self._ping_in_channel(interaction, channel, untold, label, outcome)
+            await self._ping_in_channel(loc, channel, untold, label, outcome)
         return outcome
 
     async def _ping_in_channel(
         self,
-        interaction: discord.Interaction[StewardBot],
+        loc: str,
         channel: discord.abc.Messageable,
         tables: list[TableView],
         label: str,
@@ -260,7 +261,7 @@ class RoundCog(commands.Cog):
         size = 0
         messages: list[str] = []
         for table in tables:
-            line = self._seat_message(interaction, table, label)[:CONTENT_BUDGET]
+            line = self._seat_message(loc, table, label)[:CONTENT_BUDGET]
             if size + len(line) + 1 > CONTENT_BUDGET and chunk:
                 messages.append("\n".join(chunk))
                 chunk, size = [], 0
@@ -277,9 +278,9 @@ class RoundCog(commands.Cog):
                 break
 
     @staticmethod
-    def _seat_message(interaction: discord.Interaction[Any], table: TableView, label: str) -> str:
+    def _seat_message(locale: str, table: TableView, label: str) -> str:
         players = ", ".join(_seat_text(s, mention=True) for s in table.seats)
-        return tr(interaction, "round.thread_message", number=table.number, round=label, players=players)
+        return t("round.thread_message", locale, number=table.number, round=label, players=players)
 
     @round.command(name="plan")
     @app_commands.describe(tournament="The tournament", start="Start, Italian time: YYYY-MM-DD HH:MM")
@@ -296,7 +297,10 @@ class RoundCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.bot.services.rounds.plan(actor, tournament=tournament, start=when)
         text = tr(
-            interaction, "round.planned", round=round_label(interaction, view), tournament=safe(view.tournament_name)
+            interaction,
+            "round.planned",
+            round=round_label(locale_of(interaction), view),
+            tournament=safe(view.tournament_name),
         )
         if view.scheduled_start:
             text += "\n" + tr(interaction, "round.planned.start", when=discord_timestamp(view.scheduled_start))
@@ -311,7 +315,10 @@ class RoundCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.bot.services.rounds.close(actor, tournament=tournament)
         text = tr(
-            interaction, "round.closed", round=round_label(interaction, view), tournament=safe(view.tournament_name)
+            interaction,
+            "round.closed",
+            round=round_label(locale_of(interaction), view),
+            tournament=safe(view.tournament_name),
         )
         await send(interaction, text, ephemeral=True)
 
@@ -331,9 +338,12 @@ class RoundCog(commands.Cog):
         await interaction.response.defer(thinking=True, ephemeral=True)
         view = await self.bot.services.rounds.show(actor, tournament=tournament, number=number)
         title = tr(
-            interaction, "round.show.title", round=round_label(interaction, view), tournament=safe(view.tournament_name)
+            interaction,
+            "round.show.title",
+            round=round_label(locale_of(interaction), view),
+            tournament=safe(view.tournament_name),
         )
-        card = embed(title, tables_text(interaction, view))
+        card = embed(title, tables_text(locale_of(interaction), view))
         footer = [tr(interaction, f"round.status.{view.status}")]
         if view.seed is not None:
             footer.append(tr(interaction, "round.seed", seed=view.seed))
@@ -395,7 +405,7 @@ class RoundCog(commands.Cog):
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = await self.bot.services.rounds.my_table(actor, tournament=tournament)
-        label = round_label(interaction, mine.round)
+        label = round_label(locale_of(interaction), mine.round)
         lines = [f"{s.position}. {safe(s.name)}" + (f" ({safe(s.club)})" if s.club else "") for s in mine.table.seats]
         if mine.table.thread_id:
             lines.append(tr(interaction, "round.my_table.thread", thread=f"<#{mine.table.thread_id}>"))
@@ -420,7 +430,7 @@ class _Outcome:
         self.pinged_in_channel = False
 
     def summary(self, interaction: discord.Interaction[Any], job: PublishJob) -> str:
-        label = round_label(interaction, job.round)
+        label = round_label(locale_of(interaction), job.round)
         key = "round.published" if job.first_time else "round.published_retry"
         lines = [tr(interaction, key, round=label, tournament=safe(job.round.tournament_name))]
         channel = f"<#{self.channel_id}>" if self.channel_id else "?"

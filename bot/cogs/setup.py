@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.app import StewardBot
 from bot.cogs._common import actor_of, embed, send, tr
+from bot.i18n import normalise_locale
 
 
 class SetupCog(commands.Cog):
@@ -42,6 +43,9 @@ class SetupCog(commands.Cog):
         actor = actor_of(interaction)
         result = await self.bot.services.guilds.set_roles(
             actor,
+            server_locale=normalise_locale(interaction.guild_locale, self.bot.settings.default_locale)
+            if interaction.guild_locale
+            else None,
             organizer_role_id=organizer.id,
             referee_role_id=referee.id,
             head_referee_role_id=head_referee.id,

@@ -1,4 +1,4 @@
-"""Server set-up: the role mapping and announcement channel (BOT-ROLE-1)."""
+"""Server set-up: the role mapping, the announcement channel and the language of public messages (BOT-ROLE-1)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.db import repo
 from bot.db.models import GuildConfig
+from bot.errors import InvalidInput
 from bot.services._base import BaseService
 from bot.services.access import Actor, StaffRole, require
 
@@ -29,6 +30,34 @@ class GuildService(BaseService):
                 return GuildSetup(guild_id, None, None, None, None, None, default_locale)
             return _view(config)
 
+    async def locale(self, guild_id: int, *, default: str) -> str:
+        """The server's language for public messages (``GuildConfig.locale``); ``default`` before any set-up."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=guild_id)
+            return config.locale if config is not None else default
+
+    async def set_locale(self, actor: Actor, *, locale: str) -> GuildSetup:
+        """Set the server's language for public messages (announcements, threads, report messages). Administrators."""
+        if locale not in ("it", "en"):
+            raise InvalidInput("error.out_of_range", field="locale", min="it", max="en", value=locale[:8])
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_or_create_guild_config(session=session, guild_id=actor.guild_id, locale=locale)
+            require(actor, config, StaffRole.ADMIN)
+            before = config.locale
+            config.locale = locale
+            config.updated_at = self._clock()
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="setup.locale",
+                entity="guild_config",
+                entity_id=config.id,
+                details={"before": before, "after": locale},
+            )
+            return _view(config)
+
     async def set_roles(
         self,
         actor: Actor,
@@ -38,11 +67,13 @@ class GuildService(BaseService):
         head_referee_role_id: int,
         player_role_id: int | None = None,
         announcement_channel_id: int | None = None,
+        server_locale: str | None = None,
     ) -> GuildSetup:
-        """Map the server's Discord roles to the steward's roles. Server administrators only."""
+        """Map the server's Discord roles to the steward's roles. Server administrators only. A new server's
+        language for public messages is ``server_locale`` (Discord's server language), not the administrator's."""
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_or_create_guild_config(
-                session=session, guild_id=actor.guild_id, locale=actor.locale
+                session=session, guild_id=actor.guild_id, locale=server_locale or actor.locale
             )
             require(actor, config, StaffRole.ADMIN)
             before = _view(config)

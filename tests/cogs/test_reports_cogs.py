@@ -207,3 +207,14 @@ async def test_bot_res_1_my_games_lists_the_table_and_offers_the_sign_button(ch:
     assert sign == [f"report:sign:{b.tables[(1, 1)]}"]
     clicked = await ch.click(reply, sign[0], user_id=b.users["Bruno"], locale="it")
     assert clicked[-1].ephemeral and "Firma registrata" in clicked[-1].text
+
+
+async def test_bot_i18n_1_an_english_player_signing_leaves_the_report_message_in_the_server_language(
+    ch: ComponentHarness, services: Services
+):
+    """Issue 11: the public report message keeps the server's language (Italian) when a player whose Discord is in
+    English presses Sign; that player's private acknowledgement is in English."""
+    b, report = await entered_report(ch, services)
+    sent = await ch.click(report, f"report:sign:{b.tables[(1, 1)]}", user_id=b.users["Bruno"], locale="en-US")
+    assert sent[0].body["type"] == 7 and "Referto — Coppa Test, turno 1, tavolo 1" in sent[0].text
+    assert sent[-1].ephemeral and "Firma" not in sent[-1].text

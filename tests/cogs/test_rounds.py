@@ -246,3 +246,20 @@ async def test_player_options_autocomplete_from_the_tournament_s_players(harness
         "round swap", "player_a", roles=ORG, tournament="Coppa", player_a="ocatore 0", player_b=""
     )
     assert [c["name"] for c in choices] == [f"Giocatore {i:02d}" for i in range(8)]
+
+
+async def test_bot_i18n_1_an_english_organizer_publishes_in_the_server_language(harness, services, http):
+    """Issue 11: public messages speak the server's language (Italian here, GuildConfig.locale from the server's
+    Discord language), while the organizer's private reply stays in English."""
+    await prepare(harness, services, 9)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    sent = await harness.invoke("round publish", roles=ORG, locale="en-US", tournament="Coppa")
+    assert sent[-1].ephemeral and "Tavolo" not in sent[-1].text
+    channel = harness.guild.channel_id
+    announcement = next(
+        c for c in http.of("POST", "/channels/{channel_id}/messages") if c.path.endswith(f"{channel}/messages")
+    )
+    assert "Tavolo 1" in announcement.content and "Table 1" not in announcement.content
+    assert next(t.body["name"] for t in http.of("POST", "/channels/{channel_id}/threads")) == "Tavolo 1 — Turno 1"
+    await services.guilds.set_locale(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), locale="en")
+    assert await services.guilds.locale(harness.guild.id, default="it") == "en"
