@@ -101,10 +101,16 @@ class StandingsService(BaseService):
             return await self.compute_in(session, tournament, kinds=kinds)
 
     async def compute_in(
-        self, session: AsyncSession, tournament: Tournament, *, kinds: Sequence[str] = (RoundKind.QUALIFYING.value,)
+        self,
+        session: AsyncSession,
+        tournament: Tournament,
+        *,
+        kinds: Sequence[str] = (RoundKind.QUALIFYING.value,),
+        before_round: int | None = None,
     ) -> StandingsView:
         """The standings inside a use case's own session (one session per use case: the draw and the finals call
-        this inside their transaction)."""
+        this inside their transaction); ``before_round``: only the rounds numbered below it (the standings a draw
+        of that round is made from)."""
         guild_id = tournament.guild_id
         assert tournament.id is not None
         registrations = {
@@ -120,6 +126,8 @@ class StandingsService(BaseService):
         unconfirmed: set[int] = set()
         players: list[int] = []
         for rnd, table, result in rows:
+            if before_round is not None and rnd.number >= before_round:
+                continue
             if result.tournament_points is None or result.table_rank is None:
                 continue
             assert table.id is not None

@@ -656,6 +656,11 @@ async def test_firk_size_1_five_present_the_fifth_of_the_standings_sits_out_and_
     doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
     cli = steward_draw(doc, view.seed, capsys, tmp_path)
     assert cli["tables"] == [ranked[:4], [ranked[4]]] and cli["special_tables"] == {"2": "sit_out"}
+    # a redraw replaces the sit-out table and its result (no orphan row, one result for the 5th)
+    await services.rounds.redraw(ORGANIZER, tournament="Coppa")
+    async with services.sessionmaker() as session:
+        again = (await session.execute(select(TableResult).where(TableResult.registration_id == ranked[4]))).all()
+    assert len(again) == len(result)
 
 
 def _table_ref(table: int) -> Any:

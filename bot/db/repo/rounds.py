@@ -111,5 +111,9 @@ async def delete_round_tables(*, session: AsyncSession, guild_id: int, round_id:
     tables = await list_tables(session=session, guild_id=guild_id, round_id=round_id)
     ids = [t.id for t in tables if t.id is not None]
     if ids:
+        # a FIRK sit-out table carries its result from the draw on: it goes with the table
+        await session.execute(
+            delete(TableResult).where(col(TableResult.guild_id) == guild_id, col(TableResult.table_id).in_(ids))
+        )
         await session.execute(delete(Seat).where(col(Seat.guild_id) == guild_id, col(Seat.table_id).in_(ids)))
         await session.execute(delete(GameTable).where(col(GameTable.guild_id) == guild_id, col(GameTable.id).in_(ids)))

@@ -255,7 +255,7 @@ class RoundBase(BaseService):
                        key=lambda i: (next(p.previous_rank for p in players if p.id == i) or 0, i))
             )  # fmt: skip
         elif rules.seeded_round1 and previous:  # FIRK §9 last round, reading 4: the standings before this round
-            view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t)
+            view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t, before_round=number)
             present = {r.id for r in players}
             ranking = tuple(line.player_id for line in view.lines if line.player_id in present)
         request = DrawRequest(

@@ -258,7 +258,7 @@ class DrawsMixin(RoundBase):
         if number is None or r.id is None:
             return
         player = int(planned.tables[number - 1][0])
-        view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t)
+        view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t, before_round=r.number)
         overall = next((line.rank for line in view.lines if line.player_id == player), 0)
         points = firk_sit_out_points(player, overall_rank=overall, cfg=rules.firk).points
         table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
