@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import pkgutil
-import uuid
 from typing import Any
 
 import discord
@@ -13,10 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import bot.cogs
+from bot.cogs._errors import reply_error
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import make_engine, make_sessionmaker
-from bot.errors import UserFacingError
-from bot.i18n import normalise_locale, render_error, t
 from bot.services import Services
 from bot.settings import Settings
 
@@ -24,62 +22,21 @@ log = logging.getLogger(__name__)
 
 
 def discover_cogs() -> list[str]:
-    """Every public module of ``bot.cogs`` is an extension; ``_private`` modules are helpers."""
+    """Every feature package of ``bot.cogs`` is an extension (its ``setup`` adds its cogs); ``_private`` modules
+    are helpers shared by the features."""
     return sorted(
         f"{bot.cogs.__name__}.{m.name}"
         for m in pkgutil.iter_modules(bot.cogs.__path__)
-        if not m.name.startswith("_") and not m.ispkg
+        if not m.name.startswith("_") and m.ispkg
     )
 
 
-def _user_facing(error: BaseException) -> UserFacingError | None:
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        if isinstance(current, UserFacingError):
-            return current
-        seen.add(id(current))
-        current = getattr(current, "original", None) or current.__cause__
-    return None
-
-
 class ErrorTree(app_commands.CommandTree["StewardBot"]):
-    """The one tree-level error handler: users get a clear localised line, logs get the details."""
+    """Slash commands' failures take the one error path (``bot.cogs._errors``), as buttons and modals do."""
 
     async def on_error(self, interaction: discord.Interaction[StewardBot], error: app_commands.AppCommandError) -> None:
-        client = interaction.client
-        default = client.settings.default_locale if isinstance(client, StewardBot) else "it"
-        locale = normalise_locale(interaction.locale, default)
-        domain = _user_facing(error)
-        if domain is not None:
-            message = render_error(domain.key, domain.params, locale)
-        elif isinstance(error, app_commands.TransformerError):
-            message = t("error.bad_value", locale, value=str(error.value)[:100])
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            message = t("error.guild_only", locale)
-        elif isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
-            message = t("error.permission_generic", locale)
-        elif isinstance(error, app_commands.CommandOnCooldown):
-            message = t("error.cooldown", locale, seconds=round(error.retry_after))
-        else:
-            ref = uuid.uuid4().hex[:8]
-            command = interaction.command.qualified_name if interaction.command else "?"
-            log.error(
-                "command %s failed (ref %s) user=%s guild=%s",
-                command,
-                ref,
-                interaction.user.id if interaction.user else None,
-                interaction.guild_id,
-                exc_info=error,
-            )
-            message = t("error.unexpected", locale, ref=ref)
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not deliver an error message for interaction %s", interaction.id)
+        command = interaction.command.qualified_name if interaction.command else "?"
+        await reply_error(interaction, error, where=f"command {command}")
 
 
 class StewardBot(commands.Bot):

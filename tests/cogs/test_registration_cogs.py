@@ -89,14 +89,14 @@ async def test_bot_reg_1_list_and_show_give_status_preset_counts_and_deadline(
 ):
     await ready(harness, cap=2, deadline="2026-12-05 21:00")
     await join(harness, "Anna", "Bruno", "Carla")
-    listing = await harness.invoke("tournament list", locale="it")
+    listing = await harness.invoke("tournaments list", locale="it")
     assert "**Coppa**" in listing[-1].text and "iscrizioni aperte" in listing[-1].text
-    shown = await harness.invoke("tournament show", locale="it", tournament="coppa")
+    shown = await harness.invoke("tournaments show", locale="it", tournament="coppa")
     text = shown[-1].text
     assert "Stato: iscrizioni aperte" in text and "RisiKo! — 1° Torneo FIRK" in text
     assert "iscritto: 2" in text and "in attesa: 1" in text and "Posti: 2" in text
     assert "<t:1796500800:f>" in text  # 21:00 in Rome on 5 December = 20:00 UTC
-    missing = await harness.invoke("tournament show", locale="it", tournament="Nessuno")
+    missing = await harness.invoke("tournaments show", locale="it", tournament="Nessuno")
     assert missing[-1].ephemeral and "Nessun torneo chiamato «Nessuno»" in missing[-1].text
 
 
@@ -276,7 +276,7 @@ async def test_bot_reg_4_a_referee_marks_arrival_with_the_minutes_late(harness: 
 async def test_bot_reg_1_autocomplete_offers_tournaments_and_that_tournaments_players(harness: Harness, services):
     await ready(harness)
     await join(harness, "Anna Rossi", "Bruno")
-    tournaments = await harness.autocomplete("tournament show", "tournament", tournament="cop")
+    tournaments = await harness.autocomplete("tournaments show", "tournament", tournament="cop")
     assert [c["value"] for c in tournaments] == ["Coppa"]
     players = await harness.autocomplete("player edit", "player", roles=ORG, tournament="Coppa", player="ros")
     assert [c["value"] for c in players] == ["Anna Rossi"]

@@ -128,13 +128,13 @@ async def test_bot_res_1_a_referee_corrects_through_the_modal_and_the_table_stay
     table_id = b.tables[(1, 1)]
     for n in ("Anna", "Bruno", "Carla", "Dario"):
         await ch.click(report, f"report:sign:{table_id}", user_id=b.users[n])
-    await ch.invoke("report countersign", user_id=42, roles=("Arbitri",), tournament="Coppa Test", table=1)
+    await ch.invoke("review countersign", user_id=42, roles=("Arbitri",), tournament="Coppa Test", table=1)
     refused = await ch.invoke(
-        "report correct", user_id=b.users["Anna"], locale="it", tournament="Coppa Test", table=1, reason="errore"
+        "review correct", user_id=b.users["Anna"], locale="it", tournament="Coppa Test", table=1, reason="errore"
     )
     assert refused[-1].ephemeral and "Arbitro" in refused[-1].text
     (modal,) = await ch.invoke(
-        "report correct", user_id=42, roles=("Arbitri",), tournament="Coppa Test", table=1, reason="scambio"
+        "review correct", user_id=42, roles=("Arbitri",), tournament="Coppa Test", table=1, reason="scambio"
     )
     sent = await ch.submit(
         modal, {"Anna": "40", "Bruno": "10", "Carla": "20", "Dario": "32"}, user_id=42, roles=("Arbitri",)

@@ -47,8 +47,8 @@ async def test_bot_res_1_bot_std_1_from_registration_to_signed_report_and_standi
             "register", user_id=8000 + i, tournament="Coppa Flusso", name=f"Gioc {i:02d}", club=CLUBS[i % 4]
         )
         assert sent[-1].ephemeral, sent[-1].text
-    validated = await ch.invoke("tournament validate", roles=ORG, locale="it", name="Coppa Flusso")
-    assert not validated[-1].text.startswith("Errore"), validated[-1].text
+    validated = await ch.invoke("tournament validate", roles=ORG, locale="it", tournament="Coppa Flusso")
+    assert "(ref " not in validated[-1].text and "Coppa Flusso" in validated[-1].text, validated[-1].text
     drawn = await ch.invoke("round draw", roles=ORG, tournament="Coppa Flusso")
     assert drawn[-1].ephemeral and drawn[-1].files
     published = await ch.invoke("round publish", roles=ORG, locale="it", tournament="Coppa Flusso")

@@ -160,7 +160,7 @@ async def test_my_table_shows_the_player_their_table_and_thread(harness, service
     sent = await harness.invoke("my-table", user_id=7003, locale="it", tournament="Coppa")
     assert sent[-1].ephemeral and "Tavolo" in sent[-1].text and "Giocatore 03" in sent[-1].text
     assert "Discussione del tavolo: <#" in sent[-1].text
-    shown = await harness.invoke("round show", user_id=7003, locale="it", tournament="Coppa")
+    shown = await harness.invoke("tables", user_id=7003, locale="it", tournament="Coppa")
     assert "Giocatore 03" in shown[-1].text and "pubblicato" in shown[-1].text
 
 
@@ -197,7 +197,7 @@ async def test_bad_input_swapping_an_unseated_player_and_showing_an_unpublished_
         "round swap", roles=ORG, locale="it", tournament="Coppa", player_a="Giocatore 00", player_b="Fantasma"
     )
     assert "«Fantasma» non siede a nessun tavolo" in sent[-1].text
-    sent = await harness.invoke("round show", user_id=7001, locale="it", tournament="Coppa")
+    sent = await harness.invoke("tables", user_id=7001, locale="it", tournament="Coppa")
     assert "non è ancora stato pubblicato" in sent[-1].text
     async with services.sessionmaker() as session:
         assert (await session.execute(select(Seat.registration_id, Seat.table_id))).all() == before

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._autocomplete import tournament_autocomplete
 from bot.cogs._common import actor_of, embed, locale_of, safe
+from bot.cogs._params import Tournament
 from bot.i18n import format_number, t
 from bot.present.standings import standings_csv, standings_image
 from bot.services.standings import StandingsView, TieBreakExplanation
@@ -79,10 +79,7 @@ class StandingsCog(commands.Cog):
 
     @standings.command(name="show")
     @app_commands.describe(tournament="The tournament")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def show(
-        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
-    ) -> None:
+    async def show(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
         """The standings as an image, with tie-breaks explained."""
         actor = actor_of(interaction)
         locale = locale_of(interaction)
@@ -102,10 +99,7 @@ class StandingsCog(commands.Cog):
 
     @standings.command(name="export")
     @app_commands.describe(tournament="The tournament")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def export(
-        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
-    ) -> None:
+    async def export(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
         """The standings as a CSV file (semicolons; decimal comma in Italian)."""
         actor = actor_of(interaction)
         locale = locale_of(interaction)
@@ -117,7 +111,3 @@ class StandingsCog(commands.Cog):
             file=discord.File(io.BytesIO(data), filename=f"{name}.csv"),
             ephemeral=True,
         )
-
-
-async def setup(bot: StewardBot) -> None:
-    await bot.add_cog(StandingsCog(bot))

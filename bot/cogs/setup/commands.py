@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.app import StewardBot
 from bot.cogs._common import actor_of, embed, send, tr
+from bot.cogs._params import ADMIN_COMMANDS
 from bot.i18n import normalise_locale
 
 
@@ -16,7 +17,7 @@ class SetupCog(commands.Cog):
         name="setup",
         description="Configure the steward for this server",
         guild_only=True,
-        default_permissions=discord.Permissions(administrator=True),
+        default_permissions=ADMIN_COMMANDS,
     )
 
     def __init__(self, bot: StewardBot) -> None:
@@ -73,7 +74,3 @@ class SetupCog(commands.Cog):
                 )
             )
         await send(interaction, embed=embed(tr(interaction, "setup.roles.title"), "\n".join(lines)), ephemeral=True)
-
-
-async def setup(bot: StewardBot) -> None:
-    await bot.add_cog(SetupCog(bot))

@@ -8,9 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._autocomplete import player_autocomplete, tournament_autocomplete
 from bot.cogs._common import actor_of, discord_timestamp, safe, send, tr
-from bot.errors import InvalidInput
+from bot.cogs._params import Player, Tournament, player_ref
 from bot.services.checkins import CheckInView
 
 
@@ -37,10 +36,7 @@ class CheckInCog(commands.Cog):
     @app_commands.command(name="checkin")
     @app_commands.guild_only()
     @app_commands.describe(tournament="The tournament you are playing")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def checkin(
-        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
-    ) -> None:
+    async def checkin(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
         """Check in for the current game of a tournament."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -50,10 +46,7 @@ class CheckInCog(commands.Cog):
     @app_commands.command(name="forfeit")
     @app_commands.guild_only()
     @app_commands.describe(tournament="The tournament whose current game you give up")
-    @app_commands.autocomplete(tournament=tournament_autocomplete)
-    async def forfeit(
-        self, interaction: discord.Interaction[StewardBot], tournament: app_commands.Range[str, 1, 100]
-    ) -> None:
+    async def forfeit(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
         """Forfeit the current game (you stay in the tournament)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -62,29 +55,24 @@ class CheckInCog(commands.Cog):
 
     @app_commands.command(name="arrival")
     @app_commands.guild_only()
+    @app_commands.default_permissions(moderate_members=True)  # referees; the service checks the role
     @app_commands.describe(
         tournament="The tournament",
         player="The player's name",
         member="Or the server member",
     )
-    @app_commands.autocomplete(tournament=tournament_autocomplete, player=player_autocomplete)
     async def arrival(
         self,
         interaction: discord.Interaction[StewardBot],
-        tournament: app_commands.Range[str, 1, 100],
-        player: app_commands.Range[str, 1, 64] | None = None,
+        tournament: Tournament,
+        player: Player | None = None,
         member: discord.Member | None = None,
     ) -> None:
         """Mark a player arrived; lateness is computed from the game's start (organizers, referees)."""
         actor = actor_of(interaction)
-        if member is None and not (player and player.strip()):
-            raise InvalidInput("error.member_or_name")
+        ref = player_ref(player, member)
         await interaction.response.defer(thinking=True)
         view = await self.bot.services.checkins.mark_arrival(
-            actor, tournament=tournament, name=player, user_id=member.id if member else None
+            actor, tournament=tournament, name=ref.name, user_id=ref.user_id
         )
         await send(interaction, describe(interaction, view))
-
-
-async def setup(bot: StewardBot) -> None:
-    await bot.add_cog(CheckInCog(bot))

@@ -1,0 +1,13 @@
+"""Registration: players sign up and withdraw (/register, /players, /withdraw); organizers manage the list
+(/player)."""
+
+from __future__ import annotations
+
+from bot.app import StewardBot
+from bot.cogs.registration.manage import PlayerCog
+from bot.cogs.registration.players import RegistrationCog
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(RegistrationCog(bot))
+    await bot.add_cog(PlayerCog(bot))

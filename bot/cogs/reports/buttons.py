@@ -1,0 +1,121 @@
+"""The report message and its two buttons (BOT-RES-1, TOUR-REF-1).
+
+The buttons' custom ids hold only the table id (``report:sign:<id>``, ``report:countersign:<id>``). They are
+``DynamicItem`` s registered on the bot, so they keep working after a restart: the database is the truth, the button
+only names the table. Their failures take the commands' error path (``guarded``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.cogs._common import actor_of, bot_of, server_locale, tr
+from bot.cogs._errors import guarded
+from bot.cogs.reports.embeds import report_embed
+from bot.i18n import t
+from bot.services.reports import ReportView
+
+
+class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"report:sign:(?P<table_id>[0-9]{1,19})"):
+    """Every player at the table signs (a second click signs once); the table id is all the button knows."""
+
+    def __init__(self, table_id: int, *, disabled: bool = False, label: str = "Sign / Firma") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.success,
+                custom_id=f"report:sign:{table_id}",
+                disabled=disabled,
+                emoji="✍️",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SignButton:
+        return cls(int(match["table_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        actor = actor_of(interaction)
+        outcome = await bot_of(interaction).services.reports.sign(actor, self.table_id)
+        locale = await server_locale(interaction)  # the public report message keeps the server's language
+        if outcome.already_signed:
+            await interaction.response.send_message(tr(interaction, "report.sign.already"), ephemeral=True)
+            return
+        if not _is_report_message(interaction.message, self.table_id):  # e.g. the buttons under /my-games
+            await interaction.response.send_message(tr(interaction, "report.sign.done"), ephemeral=True)
+            return
+        await interaction.response.edit_message(
+            embed=report_embed(outcome.view, locale), view=report_buttons(outcome.view)
+        )
+        await interaction.followup.send(tr(interaction, "report.sign.done"), ephemeral=True)
+
+
+class CountersignButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"report:countersign:(?P<table_id>[0-9]{1,19})"
+):
+    """A referee countersigns once everybody has signed; the table locks."""
+
+    def __init__(self, table_id: int, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Countersign / Controfirma",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"report:countersign:{table_id}",
+                disabled=disabled,
+                emoji="🔒",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CountersignButton:
+        return cls(int(match["table_id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        actor = actor_of(interaction)
+        view = await bot_of(interaction).services.reports.countersign(actor, self.table_id)
+        await interaction.response.edit_message(
+            embed=report_embed(view, await server_locale(interaction)), view=report_buttons(view)
+        )
+
+
+def _is_report_message(message: discord.Message | None, table_id: int) -> bool:
+    """True for the report message of that table (it carries that table's countersign button)."""
+    if message is None:
+        return False
+    wanted = f"report:countersign:{table_id}"
+    return any(
+        getattr(c, "custom_id", None) == wanted for row in message.components for c in getattr(row, "children", [])
+    )
+
+
+def report_buttons(view: ReportView) -> discord.ui.View:
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(SignButton(view.table_id, disabled=view.locked or not view.reported))
+    buttons.add_item(CountersignButton(view.table_id, disabled=view.locked or not view.all_signed))
+    return buttons
+
+
+async def publish_report(interaction: discord.Interaction[Any], view: ReportView) -> None:
+    """The report message, public, with the buttons; it pings the players who must sign."""
+    locale = await server_locale(interaction)  # a public message: the server's language
+    pings = " ".join(f"<@{s.user_id}>" for s in view.pending if s.user_id) if not view.locked else ""
+    content = t("report.please_sign", locale, players=pings) if pings else None
+    kwargs: dict[str, Any] = {
+        "embed": report_embed(view, locale),
+        "view": report_buttons(view),
+        "allowed_mentions": discord.AllowedMentions(users=True, everyone=False, roles=False),
+    }
+    if interaction.response.is_done():
+        await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)

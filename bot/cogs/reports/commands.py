@@ -1,0 +1,81 @@
+"""/report enter|situation and /my-games — the players of a table (or a referee) enter the result; everyone
+sees their own games (BOT-RES-1)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import actor_of, locale_of
+from bot.cogs._params import RoundNumber, TableNumber, Tournament
+from bot.cogs.reports.buttons import SignButton, publish_report
+from bot.cogs.reports.embeds import my_games_embed
+from bot.cogs.reports.modal import ReportModal
+from bot.services.reports import TableRef
+
+MY_GAMES_BUTTONS = 20  # Discord: at most 25 buttons on a message
+
+
+class ReportCog(commands.Cog):
+    report = app_commands.Group(name="report", description="Match reports: enter a table's result", guild_only=True)
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @report.command(name="enter")
+    @app_commands.describe(
+        tournament="The tournament",
+        table="Table number",
+        round="Round (default: the latest)",
+    )
+    async def enter(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        table: TableNumber,
+        round: RoundNumber | None = None,
+    ) -> None:
+        """Enter a table's result: points (or tokens) per player (referee or player of the table)."""
+        actor = actor_of(interaction)
+        view = await self.bot.services.reports.sheet(actor, TableRef(tournament, table, round))
+        await interaction.response.send_modal(ReportModal(view, locale_of(interaction)))
+
+    @report.command(name="situation")
+    @app_commands.describe(
+        tournament="The tournament",
+        table="Table number",
+        situation="Final situation as JSON (players, territories)",
+        round="Round (default: the latest)",
+    )
+    async def situation(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        table: TableNumber,
+        situation: app_commands.Range[str, 2, 6000],
+        round: RoundNumber | None = None,
+    ) -> None:
+        """Enter a RisiKo! table by its final situation; the engine scores and explains it."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.reports.enter_situation(actor, TableRef(tournament, table, round), situation)
+        await publish_report(interaction, view)
+
+    @app_commands.command(name="my-games")
+    @app_commands.describe(tournament="The tournament")
+    @app_commands.guild_only()
+    async def my_games(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Your tables in a tournament: points, ranks and the reports you still have to sign."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        games = await self.bot.services.reports.my_games(actor, tournament)
+        buttons = discord.ui.View(timeout=None)
+        for game in games.to_sign[:MY_GAMES_BUTTONS]:
+            buttons.add_item(
+                SignButton(game.table_id, label=f"Sign / Firma — T{game.round_number}·{game.table_number}")
+            )
+        await interaction.followup.send(
+            embed=my_games_embed(games, locale_of(interaction)), view=buttons, ephemeral=True
+        )

@@ -1,0 +1,165 @@
+"""Publishing a round on Discord: the announcement, one thread per table, and a report of what Discord refused.
+
+The service marks the round published first (one transaction); the announcement and the threads follow; whatever
+Discord refused (missing permissions) is reported to the organizer, and ``/round publish`` on the published round
+retries only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import discord
+
+from bot.app import StewardBot
+from bot.cogs._common import locale_of, safe, server_locale, tr
+from bot.cogs.rounds.text import _seat_text, round_label, table_images, tables_text
+from bot.i18n import t
+from bot.services.rounds import PublishJob, TableView
+
+log = logging.getLogger(__name__)
+
+CONTENT_BUDGET = 1900  # of a message's content (Discord max 2000)
+PLAYER_MENTIONS = discord.AllowedMentions(users=True, everyone=False, roles=False)
+THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 1440
+PERMISSION_FAILURES = ("channel", "announcement:forbidden", "threads:forbidden", "threads:unsupported")
+
+
+class PublicationOutcome:
+    """What the Discord side of a publication achieved."""
+
+    def __init__(self, announcement_id: int | None) -> None:
+        self.announcement_id = announcement_id
+        self.channel_id: int | None = None
+        self.threads: dict[int, int] = {}
+        self.failures: list[str] = []
+        self.pinged_in_channel = False
+
+    def summary(self, interaction: discord.Interaction[Any], job: PublishJob) -> str:
+        label = round_label(locale_of(interaction), job.round)
+        key = "round.published" if job.first_time else "round.published_retry"
+        lines = [tr(interaction, key, round=label, tournament=safe(job.round.tournament_name))]
+        channel = f"<#{self.channel_id}>" if self.channel_id else "?"
+        if self.announcement_id:
+            lines.append(tr(interaction, "round.published.announcement", channel=channel))
+        done = sum(1 for t in job.round.tables if t.thread_id) + len(self.threads)
+        lines.append(tr(interaction, "round.published.threads", done=done, total=len(job.round.tables)))
+        if self.pinged_in_channel:
+            lines.append(tr(interaction, "round.published.pinged", channel=channel))
+        for code in PERMISSION_FAILURES:
+            if code in self.failures:
+                lines.append(tr(interaction, f"round.publish_failed.{code.replace(':', '_')}", channel=channel))
+        others = [f for f in self.failures if f not in PERMISSION_FAILURES]
+        if others:
+            lines.append(tr(interaction, "round.publish_failed.other", count=len(others)))
+        if self.failures:
+            lines.append(tr(interaction, "round.publish_failed.retry"))
+        return "\n".join(lines)
+
+
+async def _channel(bot: StewardBot, channel_id: int) -> discord.abc.Messageable | None:
+    channel = bot.get_channel(channel_id)
+    if channel is None:
+        channel = await bot.fetch_channel(channel_id)
+    return channel if isinstance(channel, discord.abc.Messageable) else None
+
+
+async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob) -> PublicationOutcome:
+    """The announcement with the table image, then one thread per table with its players (mentions: users only)."""
+    bot = interaction.client
+    view = job.round
+    outcome = PublicationOutcome(announcement_id=view.announcement_message_id)
+    channel_id = job.channel_id or interaction.channel_id
+    outcome.channel_id = channel_id
+    channel: discord.abc.Messageable | None = None
+    if channel_id is not None:
+        try:
+            channel = await _channel(bot, channel_id)
+        except discord.HTTPException:
+            channel = None
+    if channel is None:
+        outcome.failures.append("channel")
+        return outcome
+    loc = await server_locale(interaction)  # public messages speak the server's language
+    label = round_label(loc, view)
+    if view.announcement_message_id is None:
+        files = await table_images(view, loc, now=bot.services.clock())
+        head = t("round.announce.head", loc, round=label, tournament=safe(view.tournament_name))
+        seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
+        foot = t("round.announce.foot", loc)
+        budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
+        content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)
+        try:
+            message = await channel.send(content[:2000], files=files or discord.utils.MISSING)
+            outcome.announcement_id = message.id
+        except discord.Forbidden:
+            outcome.failures.append("announcement:forbidden")
+        except discord.HTTPException as exc:
+            log.warning("announcement of round %s failed: %s", view.round_id, exc)
+            outcome.failures.append("announcement:error")
+    threadable = isinstance(channel, discord.TextChannel)
+    for table in view.tables:
+        if table.thread_id is not None or not table.seats:
+            continue
+        if not threadable:
+            outcome.failures.append("threads:unsupported")
+            break
+        assert isinstance(channel, discord.TextChannel)
+        name = t("round.thread_name", loc, number=table.number, round=label)[:100]
+        try:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+        except discord.Forbidden:
+            outcome.failures.append("threads:forbidden")
+            break  # the same permission is missing for every table
+        except discord.HTTPException as exc:
+            log.warning("thread for table %s of round %s failed: %s", table.number, view.round_id, exc)
+            outcome.failures.append(f"thread:{table.number}")
+            continue
+        outcome.threads[table.number] = thread.id
+        try:
+            await thread.send(seat_message(loc, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS)
+        except discord.HTTPException:
+            outcome.failures.append(f"thread_message:{table.number}")
+    untold = [t for t in view.tables if t.seats and t.thread_id is None and t.number not in outcome.threads]
+    if untold and ("threads:forbidden" in outcome.failures or "threads:unsupported" in outcome.failures):
+        await _ping_in_channel(loc, channel, untold, label, outcome)
+    return outcome
+
+
+async def _ping_in_channel(
+    loc: str,
+    channel: discord.abc.Messageable,
+    tables: list[TableView],
+    label: str,
+    outcome: PublicationOutcome,
+) -> None:
+    """Without threads, every player is still told their table: mentions in the channel, users only."""
+    chunk: list[str] = []
+    size = 0
+    messages: list[str] = []
+    for table in tables:
+        line = seat_message(loc, table, label)[:CONTENT_BUDGET]
+        if size + len(line) + 1 > CONTENT_BUDGET and chunk:
+            messages.append("\n".join(chunk))
+            chunk, size = [], 0
+        chunk.append(line)
+        size += len(line) + 1
+    if chunk:
+        messages.append("\n".join(chunk))
+    for text in messages:
+        try:
+            await channel.send(text, allowed_mentions=PLAYER_MENTIONS)
+            outcome.pinged_in_channel = True
+        except discord.HTTPException:
+            outcome.failures.append("channel_pings")
+            break
+
+
+def seat_message(locale: str, table: TableView, label: str) -> str:
+    players = ", ".join(_seat_text(s, mention=True) for s in table.seats)
+    return t("round.thread_message", locale, number=table.number, round=label, players=players)

@@ -1,0 +1,14 @@
+"""Tournaments: organizers create and manage them (/tournament, /roster); everyone reads them (/tournaments)."""
+
+from __future__ import annotations
+
+from bot.app import StewardBot
+from bot.cogs.tournaments.browse import TournamentsCog
+from bot.cogs.tournaments.manage import TournamentCog
+from bot.cogs.tournaments.roster import RosterCog
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(TournamentCog(bot))
+    await bot.add_cog(TournamentsCog(bot))
+    await bot.add_cog(RosterCog(bot))

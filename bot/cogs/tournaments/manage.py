@@ -1,0 +1,99 @@
+"""/tournament … — organizers create a tournament, close its registration and validate its player list
+(BOT-REG-1, BOT-ROLE-1)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import actor_of, discord_timestamp, embed, parse_local_datetime, safe, send, tr
+from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
+from bot.rules.presets import PRESET_NAMES
+from bot.services.tournaments import parse_overrides
+
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
+
+
+class TournamentCog(commands.Cog):
+    tournament = app_commands.Group(
+        name="tournament",
+        description="Create and manage tournaments (organizers)",
+        guild_only=True,
+        default_permissions=ORGANIZER_COMMANDS,
+    )
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @tournament.command(name="create")
+    @app_commands.describe(
+        name="Name of the tournament (unique in this server)",
+        preset="The rulebook the tournament follows",
+        cap="Maximum number of players; later registrations go to the waitlist",
+        deadline="Registration deadline, Italian time: YYYY-MM-DD HH:MM",
+        overrides='Changes to the preset as JSON, e.g. {"tournament": {"qualifying_rounds": 3}}',
+    )
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def create(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        name: app_commands.Range[str, 1, 100],
+        preset: app_commands.Choice[str],
+        cap: app_commands.Range[int, 2, 2000] | None = None,
+        deadline: app_commands.Range[str, 1, 40] | None = None,
+        overrides: app_commands.Range[str, 1, 2000] | None = None,
+    ) -> None:
+        """Create a tournament with a ruleset preset (organizers)."""
+        actor = actor_of(interaction)
+        when = parse_local_datetime(deadline)
+        changes = parse_overrides(overrides)
+        await interaction.response.defer(thinking=True)
+        created = await self.bot.services.tournaments.create(
+            actor, name=name, preset=preset.value, cap=cap, registration_deadline=when, overrides=changes
+        )
+        lines = [
+            tr(interaction, "tournament.created.preset", preset=tr(interaction, f"choice.{created.preset}")),
+            tr(interaction, "tournament.created.cap", cap=created.cap)
+            if created.cap
+            else tr(interaction, "tournament.created.no_cap"),
+        ]
+        if created.registration_deadline:
+            lines.append(
+                tr(interaction, "tournament.created.deadline", when=discord_timestamp(created.registration_deadline))
+            )
+        if created.overrides:
+            lines.append(tr(interaction, "tournament.created.overrides", keys=safe(", ".join(created.overrides))[:500]))
+        lines.append(tr(interaction, "tournament.created.next", name=safe(created.name)))
+        await send(
+            interaction,
+            embed=embed(tr(interaction, "tournament.created.title", name=safe(created.name)), "\n".join(lines)),
+        )
+
+    @tournament.command(name="close")
+    @app_commands.describe(tournament="The tournament whose registration to close")
+    async def close(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Close registration to a tournament (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        t = await self.bot.services.tournaments.close_registration(actor, tournament)
+        await send(interaction, tr(interaction, "tournament.closed", name=safe(t.name)))
+
+    @tournament.command(name="validate")
+    @app_commands.describe(tournament="The tournament whose player list to validate")
+    async def validate(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Validate the registration list by the deadline (organizers, referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        report = await self.bot.services.tournaments.validate(actor, tournament)
+        lines = [
+            tr(interaction, "tournament.validated.count", count=report.validated + report.already_validated),
+        ]
+        if report.late:
+            names = ", ".join(safe(n) for n in report.late)
+            lines.append(tr(interaction, "tournament.validated.late", count=len(report.late), names=names)[:1500])
+        if report.waitlisted:
+            lines.append(tr(interaction, "tournament.validated.waitlisted", count=report.waitlisted))
+        title = tr(interaction, "tournament.validated.title", name=safe(report.tournament.name))
+        await send(interaction, embed=embed(title, "\n".join(lines)))

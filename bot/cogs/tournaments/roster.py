@@ -1,0 +1,90 @@
+"""/roster import|export — a tournament's player list as a CSV file (organizers; BOT-REG-2)."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import actor_of, safe, send, tr
+from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
+from bot.errors import InvalidInput
+from bot.services.players_csv import RowProblem
+from bot.services.registrations import CSV_MAX_BYTES
+
+PROBLEM_BUDGET = 1800  # characters of problem lines in one message (Discord max 2000)
+
+
+def problem_lines(interaction: discord.Interaction[StewardBot], problems: tuple[RowProblem, ...]) -> list[str]:
+    """Every bad row with its line number, as many as fit in one message."""
+    lines: list[str] = []
+    used = 0
+    for index, p in enumerate(problems):
+        params = dict(p.params)
+        if isinstance(params.get("field"), str):
+            params["field"] = tr(interaction, f"field.{params['field']}")
+        for key in ("name", "column", "value"):
+            if isinstance(params.get(key), str):
+                params[key] = safe(params[key])
+        line = tr(interaction, "csv.line", line=p.line, message=tr(interaction, p.key, **params))
+        if used + len(line) + 1 > PROBLEM_BUDGET:
+            lines.append(tr(interaction, "csv.more_problems", count=len(problems) - index))
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return lines
+
+
+class RosterCog(commands.Cog):
+    # Import/export live in their own group: /tournament would pass Discord's 8000-character command limit.
+    roster = app_commands.Group(
+        name="roster",
+        description="A tournament's player list as a CSV file (organizers)",
+        guild_only=True,
+        default_permissions=ORGANIZER_COMMANDS,
+    )
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @roster.command(name="import")
+    @app_commands.describe(
+        tournament="The tournament to add the players to",
+        file="CSV file: nome/name, club, squadra/team, famiglia/family, discord id (; or , separated)",
+    )
+    async def import_(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        file: discord.Attachment,
+    ) -> None:
+        """Import players from a CSV file (organizers); a file with a bad row imports nothing."""
+        actor = actor_of(interaction)
+        if file.size > CSV_MAX_BYTES:
+            raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=file.size // 1024)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await file.read()
+        outcome = await self.bot.services.registrations.import_csv(actor, tournament=tournament, data=data)
+        if outcome.problems:
+            head = tr(interaction, "csv.rejected", count=len(outcome.problems), file=safe(file.filename)[:100])
+            await send(interaction, "\n".join([head, *problem_lines(interaction, outcome.problems)]), ephemeral=True)
+            return
+        text = tr(interaction, "csv.imported", count=outcome.imported, tournament=safe(outcome.tournament_name))
+        if outcome.waitlisted:
+            text += "\n" + tr(interaction, "csv.imported_waitlisted", count=outcome.waitlisted)
+        await send(interaction, text, ephemeral=True)
+
+    @roster.command(name="export")
+    @app_commands.describe(tournament="The tournament whose players to export")
+    async def export(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Export the players as a CSV file for spreadsheets (organizers, referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        export = await self.bot.services.registrations.export_csv(actor, tournament=tournament)
+        text = tr(interaction, "csv.exported", count=export.rows, tournament=safe(export.tournament_name))
+        await interaction.followup.send(
+            text, file=discord.File(io.BytesIO(export.data), filename=export.filename), ephemeral=True
+        )

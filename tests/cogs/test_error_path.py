@@ -1,0 +1,140 @@
+"""One error path for commands, buttons and modals, and who sees which command in the menu (BOT-ROLE-1,
+BOT-I18N-1; issue "A house a newcomer can walk through": default_permissions, central error path)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import StewardBot
+from bot.cogs._translator import StewardTranslator
+from bot.services import Services
+from bot.services.access import Actor
+from tests.helpers_components import ComponentHarness
+from tests.helpers_http import HttpRecorder
+
+ORG = ("Organizzatori",)
+REF = ("Arbitri",)
+ORGANIZER = discord.Permissions(manage_events=True).value
+REFEREE = discord.Permissions(moderate_members=True).value
+ADMIN = discord.Permissions(administrator=True).value
+EXPECTED_MENU = {
+    # staff: hidden from members by default (server admins can grant them to the staff roles)
+    "tournament": ORGANIZER,
+    "roster": ORGANIZER,
+    "player": ORGANIZER,
+    "round": ORGANIZER,
+    "finals": ORGANIZER,
+    "review": REFEREE,
+    "arrival": REFEREE,
+    "setup": ADMIN,
+    # everyone
+    "tournaments": None,
+    "register": None,
+    "players": None,
+    "withdraw": None,
+    "checkin": None,
+    "forfeit": None,
+    "tables": None,
+    "my-table": None,
+    "report": None,
+    "my-games": None,
+    "standings": None,
+}
+
+
+@pytest.fixture
+def ch(bot: StewardBot) -> ComponentHarness:
+    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
+
+
+@pytest.fixture
+def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
+    recorder = HttpRecorder(bot, guild_id=ch.guild.id)
+    yield recorder
+    recorder.close()
+
+
+async def test_bot_role_1_staff_commands_are_hidden_from_members_and_player_commands_are_not(bot: StewardBot):
+    payloads = [await c.get_translated_payload(bot.tree, StewardTranslator()) for c in bot.tree.get_commands()]
+    menu = {
+        p["name"]: None if p.get("default_member_permissions") is None else int(p["default_member_permissions"])
+        for p in payloads
+    }
+    assert menu == EXPECTED_MENU
+
+
+async def _setup(ch: ComponentHarness) -> None:
+    await ch.invoke(
+        "setup roles",
+        admin=True,
+        organizer=ch.role("Organizzatori"),
+        referee=ch.role("Arbitri"),
+        head_referee=ch.role("Capo arbitro"),
+    )
+
+
+async def test_bot_role_1_the_role_check_stays_when_the_menu_shows_a_staff_command(ch: ComponentHarness):
+    """A member who still reaches /tournament create (a server may grant it to everyone) is refused by the service."""
+    await _setup(ch)
+    sent = await ch.invoke("tournament create", locale="en-US", name="Coppa", preset="risiko-firk-1")
+    assert sent[-1].ephemeral and "Organizer" in sent[-1].text and "not mapped" not in sent[-1].text
+
+
+async def _report_message(ch: ComponentHarness, services: Services, http: HttpRecorder) -> tuple[Any, int, list[int]]:
+    await _setup(ch)
+    await ch.invoke("tournament create", roles=ORG, name="Coppa Errori", preset="risiko-ufficiali-2018")
+    for i in range(4):
+        await ch.invoke("register", user_id=9100 + i, tournament="Coppa Errori", name=f"Gioc {i}")
+    await ch.invoke("tournament validate", roles=ORG, tournament="Coppa Errori")
+    await ch.invoke("round draw", roles=ORG, tournament="Coppa Errori")
+    published = await ch.invoke("round publish", roles=ORG, tournament="Coppa Errori")
+    assert "(ref " not in published[-1].text, published[-1].text
+    mine = await services.rounds.my_table(Actor(guild_id=ch.guild.id, user_id=9100), tournament="Coppa Errori")
+    users = [s.user_id for s in mine.table.seats if s.user_id is not None]
+    (modal,) = await ch.invoke("report enter", user_id=users[0], tournament="Coppa Errori", table=mine.table.number)
+    points = dict(zip(ch.modal_labels(modal), ["70", "55", "41", "12"], strict=True))
+    report = (await ch.submit(modal, points, user_id=users[0]))[-1]
+    table_id = int(ch.custom_ids(report)[0].rsplit(":", 1)[1])
+    return report, table_id, users
+
+
+async def test_a_button_that_fails_unexpectedly_answers_with_a_reference_not_silence(
+    ch: ComponentHarness, services: Services, http: HttpRecorder, monkeypatch: pytest.MonkeyPatch
+):
+    report, table_id, users = await _report_message(ch, services, http)
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(services.reports, "sign", broken)
+    sent = await ch.click(report, f"report:sign:{table_id}", user_id=users[1], locale="en-US")
+    assert sent and sent[-1].ephemeral
+    assert "(ref " in sent[-1].text and "database went away" not in sent[-1].text
+
+
+async def test_a_button_refusal_is_one_localised_line(ch: ComponentHarness, services: Services, http: HttpRecorder):
+    """A stranger pressing Sign gets the domain refusal in their language (the commands' path)."""
+    report, table_id, _ = await _report_message(ch, services, http)
+    sent = await ch.click(report, f"report:sign:{table_id}", user_id=123456, locale="it")
+    assert sent[-1].ephemeral and "\n" not in sent[-1].text.strip() and "Traceback" not in sent[-1].text
+
+
+async def test_a_modal_that_fails_unexpectedly_answers_with_a_reference(
+    ch: ComponentHarness, services: Services, http: HttpRecorder, monkeypatch: pytest.MonkeyPatch
+):
+    _, _, users = await _report_message(ch, services, http)
+    mine = await services.rounds.my_table(Actor(guild_id=ch.guild.id, user_id=users[0]), tournament="Coppa Errori")
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("disk full")
+
+    (modal,) = await ch.invoke(
+        "review correct", user_id=4242, roles=REF, tournament="Coppa Errori", table=mine.table.number, reason="typo"
+    )
+    monkeypatch.setattr(services.reports, "correct", broken)
+    sent = await ch.submit(modal, {}, user_id=4242, roles=REF, locale="en-US")
+    assert sent[-1].ephemeral and "(ref " in sent[-1].text and "disk full" not in sent[-1].text
