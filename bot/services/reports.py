@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
+from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
 from bot.db.models import GameTable, Round, SeatOutcome, TableResult, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.ruleset import load_ruleset
@@ -259,7 +260,7 @@ class ReportService(BaseService):
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
             ruleset = load_ruleset(tournament.preset, tournament.overrides or None)  # parsed once per use case
             preset = ruleset.preset
-            special = str((rnd.draw_report or {}).get("special_tables", {}).get(str(table.number), "")) or None
+            special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
             if situation is not None:
                 if preset.game != "risiko":
                     raise InvalidInput("error.report.situation_risiko_only")
@@ -297,12 +298,12 @@ class ReportService(BaseService):
                 row.table_rank = line.rank
                 row.tournament_points = line.tournament_points
                 row.outcome = line.outcome
-                row.tiebreak = line.tiebreak
+                row.tiebreak = TieBreakNote.from_json(line.tiebreak).to_json()
                 row.entered_by = actor.user_id
                 if not table.locked:
                     row.signed_at = None  # a new report must be signed again
                 row.locked = table.locked
-            table.final_situation = {"kind": kind, "input": stored}
+            table.final_situation = TableSituation(kind, stored).to_json()
             table.reported_by = actor.user_id
             table.reported_at = now
             if not table.locked:
@@ -431,10 +432,11 @@ class ReportService(BaseService):
                     tournament_points=row.tournament_points if row else None,
                     outcome=row.outcome if row else SeatOutcome.PLAYED.value,
                     signed=bool(row and row.signed_at is not None),
-                    decided_by=(row.tiebreak or {}).get("decided_by") if row else None,
+                    decided_by=TieBreakNote.from_json(row.tiebreak).decided_by if row else None,
                 )
             )
-        kind = (table.final_situation or {}).get("kind") if results else None
+        situation = TableSituation.from_json(table.final_situation)
+        kind = situation.kind if results and situation else None
         return ReportView(
             table_id=_id(table),
             tournament_name=tournament_name,

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
+from bot.db.documents import DrawDocument
 from bot.db.models import (
     CheckInStatus,
     GameTable,
@@ -116,16 +117,10 @@ class RoundBase(BaseService):
         assert r.id is not None and t.id is not None
         by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
         reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
-        report = dict(r.draw_report or {})
-        extra_ids = [int(x) for x in report.get("declined", [])]
-        for group in report.get("groups", []):
-            if group.get("direct_finalist") is not None:
-                extra_ids.append(int(group["direct_finalist"]))
+        doc = DrawDocument.from_json(r.draw_report)
+        extra_ids = [*doc.declined, *doc.direct_finalists]
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
-        group_of: dict[int, str] = {}
-        for group in report.get("groups", []):
-            for number in group.get("tables", []):
-                group_of[int(number)] = str(group.get("label"))
+        group_of = {number: group.label for group in doc.groups for number in group.tables}
         tables: list[TableView] = []
         for gt in by_round.get(r.id, []):
             assert gt.id is not None
@@ -150,19 +145,17 @@ class RoundBase(BaseService):
 
         final_seats = tuple(
             FinalSeatView(
-                name(s["player"]),
-                str(s["source"]),
-                s.get("semifinal_table"),
-                s.get("semifinal_place"),
-                s.get("replaces_table"),
-                str(group.get("label")) if len(report.get("groups", [])) > 1 else None,
+                name(s.player),
+                s.source,
+                s.semifinal_table,
+                s.semifinal_place,
+                s.replaces_table,
+                group.label if len(doc.groups) > 1 else None,
             )
-            for group in report.get("groups", [])
-            for s in group.get("seats", [])
+            for group in doc.groups
+            for s in group.seats
         )
-        directs = tuple(
-            name(g["direct_finalist"]) for g in report.get("groups", []) if g.get("direct_finalist") is not None
-        )
+        directs = tuple(name(p) for p in doc.direct_finalists)
         return RoundView(
             tournament_id=t.id,
             tournament_name=t.name,
@@ -176,16 +169,13 @@ class RoundBase(BaseService):
             published_at=r.published_at,
             announcement_message_id=r.announcement_message_id,
             tables=tuple(tables),
-            report=_report_view(report, r.draw_seed) if "criteria" in report else None,
+            report=_report_view(doc, r.draw_seed) if doc.engine is not None else None,
             direct_finalists=directs if r.kind == RoundKind.SEMIFINAL.value else (),
             final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
-            declined=tuple(name(x) for x in report.get("declined", [])),
-            unfilled=sum(int(g.get("unfilled", 0)) for g in report.get("groups", [])),
-            club_pairs=(
-                sum(int(g.get("club_pairs", 0)) for g in report["groups"]),
-                sum(int(g.get("club_pairs_plain", 0)) for g in report["groups"]),
-            )
-            if r.kind == RoundKind.SEMIFINAL.value and report.get("groups")
+            declined=tuple(name(x) for x in doc.declined),
+            unfilled=sum(g.unfilled for g in doc.groups),
+            club_pairs=(sum(g.club_pairs for g in doc.groups), sum(g.club_pairs_plain for g in doc.groups))
+            if r.kind == RoundKind.SEMIFINAL.value and doc.groups
             else None,
         )
 

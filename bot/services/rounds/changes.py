@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
+from bot.db.documents import Adjustment, DrawDocument
 from bot.db.models import (
     Round,
     RoundStatus,
@@ -66,11 +69,10 @@ class ChangesMixin(RoundBase):
             rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
             seated = [regs[i] for i in sorted(regs)]
             inputs, _ = await self._inputs(session, t, rounds, r.number, seated)
-            report = dict(r.draw_report or {})
+            doc = DrawDocument.from_json(r.draw_report)
             rules = _rules(t)
-            crit = tuple(
-                Criterion(c) for c in report.get("criteria_order", [c.value for c in planner_criteria(inputs, rules)])
-            )
+            order = doc.engine.criteria_order if doc.engine else ()
+            crit = tuple(Criterion(c) for c in order or [c.value for c in planner_criteria(inputs, rules)])
             ctx = planner_context(inputs, rules)
             ids = [int(p.id or 0) for p in players]
             try:
@@ -101,20 +103,17 @@ class ChangesMixin(RoundBase):
                 assert gt.id is not None
                 for position, rid in enumerate(new, start=1):
                     session.add(Seat(guild_id=t.guild_id, table_id=gt.id, registration_id=int(rid), position=position))
-            change = {
-                "kind": "swap" if to_table is None else "move",
-                "players": ids,
-                "to_table": to_table,
-                "before": adj.before,
-                "after": adj.after,
-                "by": actor.user_id,
-            }
-            report["current"] = dict(adj.after)
-            report["adjustments"] = [*report.get("adjustments", []), change]
-            r.draw_report = report
+            change = Adjustment(
+                "swap" if to_table is None else "move", tuple(ids), to_table, adj.before, adj.after, actor.user_id
+            )
+            r.draw_report = replace(doc, current=dict(adj.after), adjustments=(*doc.adjustments, change)).to_json()
             await session.flush()
             await self._audit(
-                session, actor, f"round.{change['kind']}", r, {"tournament": t.name, "number": r.number, **change}
+                session,
+                actor,
+                f"round.{change.kind}",
+                r,
+                {"tournament": t.name, "number": r.number, **change.to_json()},
             )
             view = await self._view(session, t, r)
             return AdjustmentView(

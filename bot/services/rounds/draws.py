@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
+from bot.db.documents import DrawDocument, EngineReport, TableSituation, TieBreakNote
 from bot.db.models import (
     Round,
     RoundKind,
@@ -222,23 +223,20 @@ class DrawsMixin(RoundBase):
             dummy_tables=planned.dummy_tables,
             dummy_size=rules.table_size,
         )
-        report = dict(planned.report)
-        report.update(
-            {
-                "engine": dict(planned.report),
-                "tables_drawn": [list(x) for x in planned.tables],
-                "current": dict(planned.report["criteria"]),
-                "adjustments": [],
-                "participants": len(request.players),
-                "results_missing": missing,
-                "seed": seed,
-                "request": request.to_json(),  # the published export: steward draw --seed reproduces the tables
-                "special_tables": {str(n): kind for n, kind in planned.special.items()},
-            }
-        )
+        engine = EngineReport.from_json(planned.report)
         r.kind = RoundKind.QUALIFYING.value
         r.draw_seed = seed
-        r.draw_report = report
+        r.draw_report = DrawDocument(
+            kind=engine.kind,
+            seed=seed,
+            request=request.to_json(),  # the published export: steward draw --seed reproduces the tables
+            engine=engine,
+            tables_drawn=tuple(tuple(int(p) for p in x) for x in planned.tables),
+            current=dict(engine.criteria),
+            participants=len(request.players),
+            results_missing=missing,
+            special_tables=dict(planned.special),
+        ).to_json()
         r.status = RoundStatus.DRAWN.value
         await session.flush()
         await self._score_sit_out(session, t, r, request, planned, rules)
@@ -273,24 +271,24 @@ class DrawsMixin(RoundBase):
                 table_points=None,
                 table_rank=1,
                 tournament_points=points,
-                tiebreak={"decided_by": SIT_OUT, "overall_rank": overall},
+                tiebreak=TieBreakNote(SIT_OUT, {"overall_rank": overall}).to_json(),
                 signed_at=now,
                 locked=True,
             )
         )
         table.locked = True
-        table.final_situation = {"kind": SIT_OUT, "input": {"overall_rank": overall, "points": points}}
+        table.final_situation = TableSituation(SIT_OUT, {"overall_rank": overall, "points": points}).to_json()
         table.reported_at = now
         await session.flush()
 
     async def _request_of(self, session: AsyncSession, t: Tournament, r: Round) -> DrawRequest:
-        stored = (r.draw_report or {}).get("request")
+        stored = DrawDocument.from_json(r.draw_report).request
         if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or not stored:
             raise Conflict("error.round_not_drawn", number=r.number)
         return DrawRequest.from_json(stored)
 
     def _stored_request(self, r: Round) -> dict[str, Any]:
-        stored = (r.draw_report or {}).get("request")
+        stored = DrawDocument.from_json(r.draw_report).request
         if not stored or r.status == RoundStatus.PLANNED.value:
             raise Conflict("error.round_not_drawn", number=r.number)
         return dict(stored)

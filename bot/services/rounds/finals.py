@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from dataclasses import replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
+from bot.db.documents import DrawDocument, FinalsGroup
 from bot.db.models import (
     Round,
     RoundKind,
@@ -61,7 +63,7 @@ class FinalsMixin(RoundBase):
         pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and not _closed_or_published(r)]
         if pending:
             raise Conflict("error.round_previous_not_published", number=pending[0].number)
-        declined = [int(x) for x in (semi.draw_report or {}).get("declined", [])] if semi else []
+        declined = list(DrawDocument.from_json(semi.draw_report).declined) if semi else []
         ranking = [p for p in await self._qualifying_ranking(session, t, rules) if p not in declined]
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ranking)
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in ranking}
@@ -89,15 +91,15 @@ class FinalsMixin(RoundBase):
         await self._store_tables(session, t.guild_id, semi.id, all_tables)
         semi.draw_seed = seed
         semi.status = RoundStatus.DRAWN.value
-        semi.draw_report = {
-            "kind": "semifinal",
-            "seed": seed,
-            "semifinal_tables": count,
-            "ranking": ranking,
-            "groups": groups,
-            "declined": declined,
-            "request": request.to_json(),  # the export: steward draw --seed reproduces these tables
-        }
+        semi.draw_report = DrawDocument(
+            kind="semifinal",
+            seed=seed,
+            semifinal_tables=count,
+            ranking=tuple(ranking),
+            groups=tuple(FinalsGroup.from_json(g) for g in groups),
+            declined=tuple(declined),
+            request=request.to_json(),  # the export: steward draw --seed reproduces these tables
+        ).to_json()
         await session.flush()
         await self._audit(
             session,
@@ -129,14 +131,13 @@ class FinalsMixin(RoundBase):
             if semi is None:
                 raise Conflict("error.round_no_semifinal_round", tournament=t.name)
             _, _, regs = await self._seated(session, t, semi)
-            report = dict(semi.draw_report or {})
-            directs = [int(g["direct_finalist"]) for g in report.get("groups", []) if g.get("direct_finalist")]
+            doc = DrawDocument.from_json(semi.draw_report)
+            directs = list(doc.direct_finalists)
             regs.update(await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=directs))
             reg = self._find_player(regs, player)
             assert reg.id is not None
             if final is None and semi.status == RoundStatus.DRAWN.value and reg.id in directs:
-                report["declined"] = [*report.get("declined", []), reg.id]
-                semi.draw_report = report
+                semi.draw_report = replace(doc, declined=(*doc.declined, reg.id)).to_json()
                 await session.flush()
                 await self._audit(
                     session,
@@ -186,13 +187,10 @@ class FinalsMixin(RoundBase):
             orders[gt.number] = [
                 s.registration_id for s in sorted(seats, key=lambda s: (r_of[s.registration_id], s.position))
             ]
-        semi_report = dict(semi.draw_report or {})
-        final_report = dict(final.draw_report or {}) if final else {}
-        declined = [int(x) for x in final_report.get("declined", [])]
+        semi_doc = DrawDocument.from_json(semi.draw_report)
+        declined = list(DrawDocument.from_json(final.draw_report).declined) if final else []
         if add_declined is not None:
-            semi_players = {p for o in orders.values() for p in o} | {
-                int(g["direct_finalist"]) for g in semi_report.get("groups", []) if g.get("direct_finalist")
-            }
+            semi_players = {p for o in orders.values() for p in o} | set(semi_doc.direct_finalists)
             if add_declined not in semi_players:
                 raise InvalidInput("error.round_not_finalist")
             if add_declined in declined:
@@ -206,12 +204,12 @@ class FinalsMixin(RoundBase):
             ranking=tuple(standings),
             groups=tuple(
                 {
-                    "label": group.get("label", "all"),
-                    "tables": [int(n) for n in group.get("tables", [])],
-                    "orders": [orders[int(n)] for n in group.get("tables", [])],
-                    "direct_finalist": group.get("direct_finalist"),
+                    "label": group.label,
+                    "tables": list(group.tables),
+                    "orders": [orders[n] for n in group.tables],
+                    "direct_finalist": group.direct_finalist,
                 }
-                for group in semi_report.get("groups", []) or [{"label": "all", "tables": sorted(orders)}]
+                for group in semi_doc.groups or (FinalsGroup("all", tuple(sorted(orders))),)
             ),
             declined=tuple(declined),
         )
@@ -235,13 +233,13 @@ class FinalsMixin(RoundBase):
         assert final.id is not None
         await self._store_tables(session, t.guild_id, final.id, final_tables)
         final.status = RoundStatus.DRAWN.value
-        final.draw_report = {
-            "kind": "final",
-            "groups": groups,
-            "declined": declined,
-            "standings_after_qualifying": standings,
-            "request": request.to_json(),
-        }
+        final.draw_report = DrawDocument(
+            kind="final",
+            groups=tuple(FinalsGroup.from_json(g) for g in groups),
+            declined=tuple(declined),
+            standings_after_qualifying=tuple(standings),
+            request=request.to_json(),
+        ).to_json()
         await session.flush()
         await self._audit(
             session,

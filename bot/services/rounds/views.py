@@ -6,8 +6,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
+from bot.db.documents import DrawDocument, EngineReport
 from bot.rules.tournament.model import Optimality
 
 SEED_BITS = 31  # short enough to read out loud; the same range as ``steward draw --seed``
@@ -124,21 +124,21 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(SEED_BITS)
 
 
-def _report_view(report: Mapping[str, Any], seed: int | None) -> DrawReportView:
-    order = list(report.get("criteria_order") or list(report.get("criteria", {})))
-    current = dict(report.get("current") or report.get("criteria") or {})
-    bound = dict(report.get("lower_bound") or {})
-    engine = dict(report.get("engine") or report)
-    lines = tuple(CriterionLine(c, int(current.get(c, 0)), int(bound.get(c, 0))) for c in order)
+def _report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
+    engine = doc.engine or EngineReport()
+    current = dict(doc.current or engine.criteria)
+    lines = tuple(
+        CriterionLine(c, int(current.get(c, 0)), int(engine.lower_bound.get(c, 0))) for c in engine.criteria_order
+    )
     optimal = all(line.value <= line.lower_bound for line in lines) or (
-        engine.get("optimality") == Optimality.PROVEN_BY_SEARCH.value and current == dict(engine.get("criteria", {}))
+        engine.optimality == Optimality.PROVEN_BY_SEARCH.value and current == dict(engine.criteria)
     )
     return DrawReportView(
-        kind=str(report.get("kind", "")),
+        kind=engine.kind or doc.kind,
         criteria=lines,
-        optimality=str(engine.get("optimality", "")),
+        optimality=engine.optimality,
         provably_optimal=bool(optimal),
-        seed=seed if seed is not None else report.get("seed"),
-        adjustments=len(report.get("adjustments", [])),
-        notes=tuple(str(n) for n in report.get("notes", [])),
+        seed=seed if seed is not None else doc.seed,
+        adjustments=len(doc.adjustments),
+        notes=engine.notes,
     )
