@@ -25,8 +25,7 @@ from bot.services.access import Actor
 from bot.services.reports import TableRef
 from bot.services.rounds import RoundView, SeatView
 from renderer import render_bracket, render_tables
-from renderer.models import BracketData, BracketPlayer, BracketTable, TableCard, TablesData
-from renderer.models import Seat as RenderSeat
+from renderer.models import BracketData, BracketPlayer, BracketTable, SeatCard, TableCard, TablesData
 
 DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
@@ -191,7 +190,7 @@ def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
         round=view.number,
         date=date,
         tables=tuple(
-            TableCard(number=tb.number, seats=tuple(RenderSeat(name=s.name, club=s.club) for s in tb.seats))
+            TableCard(number=tb.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in tb.seats))
             for tb in view.tables
         ),
         seed=view.seed,

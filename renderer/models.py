@@ -27,7 +27,7 @@ __all__ = [
     "RRTarget",
     "RenderInputError",
     "RiskMapData",
-    "Seat",
+    "SeatCard",
     "StandingRow",
     "StandingsData",
     "TableCard",
@@ -234,12 +234,12 @@ def _iso_date(value: Any, where: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SeatCard:
     name: str
     club: str | None = None
 
     @classmethod
-    def from_json(cls, obj: Any, where: str = "seat") -> Seat:
+    def from_json(cls, obj: Any, where: str = "seat") -> SeatCard:
         if isinstance(obj, str):
             return cls(name=obj)
         o = _obj(obj, where, ("name",), ("club",))
@@ -254,12 +254,12 @@ class TableCard:
     """One table of a round (BOT-TAB-1): seats in seating order."""
 
     number: int
-    seats: tuple[Seat, ...]
+    seats: tuple[SeatCard, ...]
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "table") -> TableCard:
         o = _obj(obj, where, ("number", "seats"))
-        seats = tuple(Seat.from_json(s, f"{where}.seats[{i}]") for i, s in enumerate(_list(o["seats"], where)))
+        seats = tuple(SeatCard.from_json(s, f"{where}.seats[{i}]") for i, s in enumerate(_list(o["seats"], where)))
         if not seats:
             raise RenderInputError("empty_table", f"{where}: table {o['number']!r} has no seats")
         return cls(number=_int(o["number"], f"{where}.number", 1), seats=seats)

@@ -98,7 +98,7 @@ class Adjustment:
 
 
 @dataclass(frozen=True, slots=True)
-class FinalSeat:
+class FinalSeatRecord:
     """A seat of the final: who, why (``source``: semifinal place, direct, replacement) and from where."""
 
     player: int
@@ -108,7 +108,7 @@ class FinalSeat:
     replaces_table: int | None = None
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> FinalSeat:
+    def from_json(cls, data: Mapping[str, Any]) -> FinalSeatRecord:
         return cls(
             player=int(data["player"]),
             source=str(data["source"]),
@@ -142,7 +142,7 @@ class FinalsGroup:
     club_pairs: int = 0
     club_pairs_plain: int = 0
     semifinal_tables: tuple[int, ...] = ()
-    seats: tuple[FinalSeat, ...] = ()
+    seats: tuple[FinalSeatRecord, ...] = ()
     unfilled: int = 0
 
     @classmethod
@@ -155,7 +155,7 @@ class FinalsGroup:
             club_pairs=int(data.get("club_pairs", 0)),
             club_pairs_plain=int(data.get("club_pairs_plain", 0)),
             semifinal_tables=_ints(data.get("semifinal_tables")),
-            seats=tuple(FinalSeat.from_json(s) for s in data.get("seats") or ()),
+            seats=tuple(FinalSeatRecord.from_json(s) for s in data.get("seats") or ()),
             unfilled=int(data.get("unfilled", 0)),
         )
 

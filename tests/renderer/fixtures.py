@@ -17,7 +17,7 @@ from renderer.models import (
     RRMove,
     RRRobot,
     RRTarget,
-    Seat,
+    SeatCard,
     StandingRow,
     StandingsData,
     TableCard,
@@ -219,7 +219,7 @@ def sample_tables(n_players: int = 18, seed: int = 4242) -> TablesData:
         sizes[-1 - i] += 1
     tables, k = [], 0
     for t, size in enumerate(sizes, start=1):
-        tables.append(TableCard(t, tuple(Seat(p.name, p.club) for p in players[k : k + size])))
+        tables.append(TableCard(t, tuple(SeatCard(p.name, p.club) for p in players[k : k + size])))
         k += size
     return TablesData("Torneo di Natale — Circolo RisiKo! Torino", 2, "2026-12-13", tuple(tables), seed, True)
 

@@ -22,7 +22,7 @@ from renderer.models import (
     RRMove,
     RRRobot,
     RRTarget,
-    Seat,
+    SeatCard,
     StandingRow,
     StandingsData,
     TableCard,
@@ -63,7 +63,7 @@ tables = hs.builds(
     date=dates,
     tables=hs.lists(
         hs.builds(TableCard, number=hs.integers(1, 80),
-                  seats=hs.lists(hs.builds(Seat, name=names, club=opt_names), min_size=1, max_size=5).map(tuple)),
+                  seats=hs.lists(hs.builds(SeatCard, name=names, club=opt_names), min_size=1, max_size=5).map(tuple)),
         max_size=4,
     ).map(tuple),
     seed=hs.none() | hs.integers(0, 2**63),

@@ -13,8 +13,7 @@ import discord
 from bot.cogs._common import ROME, safe
 from bot.i18n import t
 from bot.services.rounds import RoundView
-from renderer.models import Seat as SeatCard
-from renderer.models import TableCard, TablesData
+from renderer.models import SeatCard, TableCard, TablesData
 from renderer.tables import render_tables_pages
 
 log = logging.getLogger(__name__)
