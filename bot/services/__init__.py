@@ -17,6 +17,7 @@ from bot.services.checkins import CheckInService
 from bot.services.guilds import GuildService
 from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
+from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
@@ -32,6 +33,7 @@ class Services:
     guilds: GuildService = field(init=False)
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
+    roster: RosterService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
     reports: ReportService = field(init=False)
@@ -41,6 +43,7 @@ class Services:
         self.guilds = GuildService(self.sessionmaker, self.clock)
         self.tournaments = TournamentService(self.sessionmaker, self.clock)
         self.registrations = RegistrationService(self.sessionmaker, self.clock)
+        self.roster = RosterService(self.sessionmaker, self.clock)
         self.checkins = CheckInService(self.sessionmaker, self.clock)
         self.standings = StandingsService(self.sessionmaker, self.clock)
         self.reports = ReportService(self.sessionmaker, self.clock)

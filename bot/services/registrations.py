@@ -1,5 +1,5 @@
 """Registration use cases (BOT-REG-1, BOT-REG-2, BOT-REG-3): players register or withdraw; organizers add,
-remove, edit, import and export players; the waitlist moves up when a place frees."""
+remove and edit players; the waitlist moves up when a place frees. CSV import/export: ``roster``."""
 
 from __future__ import annotations
 
@@ -14,13 +14,11 @@ from bot.db.models import GuildConfig, Registration, RegistrationStatus, Tournam
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
-from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
 
 NAME_MAX = 64
 CLUB_MAX = 64
 TEAM_MAX = 64
 FAMILY_MAX = 64
-CSV_MAX_BYTES = 512 * 1024
 
 # Tournament states in which the player list may still change by staff hand.
 EDITABLE_STATES = (TournamentStatus.REGISTRATION_OPEN.value, TournamentStatus.REGISTRATION_CLOSED.value)
@@ -64,24 +62,6 @@ class WithdrawalOutcome:
     tournament_name: str
     promoted: RegistrationView | None
     deleted: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ImportOutcome:
-    """``problems`` non-empty means nothing was imported."""
-
-    tournament_name: str
-    imported: int
-    waitlisted: int
-    problems: tuple[RowProblem, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CsvExport:
-    tournament_name: str
-    filename: str
-    data: bytes
-    rows: int
 
 
 def _view(r: Registration) -> RegistrationView:
@@ -149,6 +129,15 @@ async def find_player(session: AsyncSession, t: Tournament, *, name: str | None,
         shown = (name or "").strip()[:64] or (f"<@{user_id}>" if user_id else "?")
         raise NotFound("error.player_not_found", name=shown, tournament=t.name)
     return reg
+
+
+def staff_status(t: Tournament, waitlisted: bool) -> str:
+    """Staff additions skip the deadline; once the list is validated they join it validated."""
+    if waitlisted:
+        return RegistrationStatus.WAITLISTED.value
+    if t.status == TournamentStatus.REGISTRATION_CLOSED.value:
+        return RegistrationStatus.VALIDATED.value
+    return RegistrationStatus.REGISTERED.value
 
 
 class RegistrationService(BaseService):
@@ -345,7 +334,7 @@ class RegistrationService(BaseService):
                 raise Conflict("error.name_taken", name=name)
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             waitlisted = t.cap is not None and active >= t.cap
-            status = self._staff_status(t, waitlisted)
+            status = staff_status(t, waitlisted)
             reg = existing or Registration(
                 guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id, display_name=name
             )
@@ -364,15 +353,6 @@ class RegistrationService(BaseService):
                 details={"tournament": t.name, "name": name, "user_id": user_id, "status": status},
             )
             return RegistrationOutcome(_view(reg), t.name, waitlisted, active + (0 if waitlisted else 1), t.cap)
-
-    @staticmethod
-    def _staff_status(t: Tournament, waitlisted: bool) -> str:
-        """Staff additions skip the deadline; once the list is validated they join it validated."""
-        if waitlisted:
-            return RegistrationStatus.WAITLISTED.value
-        if t.status == TournamentStatus.REGISTRATION_CLOSED.value:
-            return RegistrationStatus.VALIDATED.value
-        return RegistrationStatus.REGISTERED.value
 
     async def remove_player(
         self, actor: Actor, *, tournament: str, name: str | None = None, user_id: int | None = None
@@ -444,70 +424,3 @@ class RegistrationService(BaseService):
                 details={"tournament": t.name, "before": before, "after": after},
             )
             return _view(reg)
-
-    async def import_csv(self, actor: Actor, *, tournament: str, data: bytes) -> ImportOutcome:
-        """Import players from a CSV file (organizers); any bad row and nothing is imported (BOT-REG-1)."""
-        if len(data) > CSV_MAX_BYTES:
-            raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=len(data) // 1024)
-        parsed = parse_players_csv(data)
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            if t.status not in EDITABLE_STATES:
-                raise Conflict("error.tournament_started", tournament=t.name)
-            if parsed.problems:
-                return ImportOutcome(t.name, 0, 0, parsed.problems)
-            existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
-            live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
-            names = {r.display_name.lower() for r in live}
-            by_user = {r.user_id: r for r in existing if r.user_id is not None}
-            problems: list[RowProblem] = []
-            for p in parsed.players:
-                if p.name.lower() in names:
-                    problems.append(RowProblem(p.line, "csv.error.name_taken", {"name": p.name}))
-                old = by_user.get(p.user_id) if p.user_id is not None else None
-                if old is not None and old.status != RegistrationStatus.WITHDRAWN.value:
-                    problems.append(RowProblem(p.line, "csv.error.already_registered", {"name": old.display_name}))
-            if problems:
-                return ImportOutcome(t.name, 0, 0, tuple(problems))
-            active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
-            waitlisted = 0
-            for p in parsed.players:
-                full = t.cap is not None and active >= t.cap
-                status = self._staff_status(t, full)
-                waitlisted += full
-                active += not full
-                reg = (by_user.get(p.user_id) if p.user_id is not None else None) or Registration(
-                    guild_id=actor.guild_id, tournament_id=t.id, user_id=p.user_id, display_name=p.name
-                )
-                reg.display_name, reg.club, reg.team, reg.family_group = p.name, p.club, p.team, p.family
-                reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
-                reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
-                session.add(reg)
-            await session.flush()
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="registration.import",
-                entity="tournament",
-                entity_id=t.id,
-                details={"tournament": t.name, "rows": len(parsed.players), "waitlisted": waitlisted},
-            )
-            return ImportOutcome(t.name, len(parsed.players), waitlisted, ())
-
-    async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
-        """The player list as a CSV file for spreadsheets (organizers and referees)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require_staff(actor, config)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            rows = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
-            players = [CsvPlayer(r.display_name, r.club, r.team, r.family_group, r.user_id) for r in rows]
-            data = serialise_players_csv(players, [r.status for r in rows])
-            safe_name = "".join(c if c.isalnum() else "-" for c in t.name.lower()).strip("-")[:60] or "torneo"
-            return CsvExport(t.name, f"{safe_name}-giocatori.csv", data, len(rows))

@@ -133,7 +133,7 @@ async def setup(services: Services, cap: int | None = None) -> None:
 
 async def test_bot_reg_1_an_organizer_imports_players_and_over_the_cap_they_wait(services: Services):
     await setup(services, cap=2)
-    outcome = await services.registrations.import_csv(ORGANIZER, tournament="Coppa", data=ITALIAN)
+    outcome = await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=ITALIAN)
     assert (outcome.imported, outcome.waitlisted, outcome.problems) == (3, 1, ())
     listing = await services.registrations.list_players(GUILD, tournament="Coppa")
     assert [(p.display_name, p.status, p.user_id, p.family_group) for p in listing.players] == [
@@ -148,7 +148,7 @@ async def test_bot_reg_1_an_organizer_imports_players_and_over_the_cap_they_wait
 
 async def test_bot_reg_1_a_file_with_one_bad_row_imports_nothing(services: Services):
     await setup(services)
-    outcome = await services.registrations.import_csv(
+    outcome = await services.roster.import_csv(
         ORGANIZER, tournament="Coppa", data=b"nome;club\nAnna;Roma\n;Milano\nBruno;Roma\n"
     )
     assert outcome.imported == 0 and keys(outcome) == [(3, "csv.error.name_empty")]
@@ -161,7 +161,7 @@ async def test_bot_reg_1_a_row_clashing_with_an_existing_player_is_reported_and_
         Actor(guild_id=GUILD, user_id=DISCORD_ID), tournament="Coppa", display_name="Anna", club=None
     )
     data = f"nome;discord id\nZeno;\nanna;\nAnna Rossi;{DISCORD_ID}\n".encode()
-    outcome = await services.registrations.import_csv(ORGANIZER, tournament="Coppa", data=data)
+    outcome = await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=data)
     assert keys(outcome) == [(3, "csv.error.name_taken"), (4, "csv.error.already_registered")]
     assert await count(services) == 1
 
@@ -169,19 +169,19 @@ async def test_bot_reg_1_a_row_clashing_with_an_existing_player_is_reported_and_
 async def test_bot_role_1_only_organizers_import_and_staff_export(services: Services):
     await setup(services)
     with pytest.raises(PermissionDenied):
-        await services.registrations.import_csv(REFEREE, tournament="Coppa", data=ENGLISH)
+        await services.roster.import_csv(REFEREE, tournament="Coppa", data=ENGLISH)
     with pytest.raises(PermissionDenied):
-        await services.registrations.export_csv(Actor(guild_id=GUILD, user_id=50), tournament="Coppa")
+        await services.roster.export_csv(Actor(guild_id=GUILD, user_id=50), tournament="Coppa")
     assert await count(services) == 0
     with pytest.raises(InvalidInput) as big:
-        await services.registrations.import_csv(ORGANIZER, tournament="Coppa", data=b"x" * (600 * 1024))
+        await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=b"x" * (600 * 1024))
     assert big.value.key == "error.csv_too_big"
 
 
 async def test_bot_reg_1_export_is_an_italian_spreadsheet_that_imports_back(services: Services):
     await setup(services)
-    await services.registrations.import_csv(ORGANIZER, tournament="Coppa", data=ITALIAN)
-    export = await services.registrations.export_csv(REFEREE, tournament="Coppa")
+    await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=ITALIAN)
+    export = await services.roster.export_csv(REFEREE, tournament="Coppa")
     assert export.filename == "coppa-giocatori.csv" and export.rows == 3
     assert export.data.startswith("\ufeffnome;club;squadra;famiglia;discord id;stato\r\n".encode())
     assert "Milano; centro" in export.data.decode("utf-8-sig")
@@ -191,13 +191,13 @@ async def test_bot_reg_1_export_is_an_italian_spreadsheet_that_imports_back(serv
 
 async def test_bot_reg_1_import_into_a_running_tournament_is_refused(services: Services):
     await setup(services)
-    await services.registrations.import_csv(ORGANIZER, tournament="Coppa", data=b"nome\nAnna\nBruno\n")
+    await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=b"nome\nAnna\nBruno\n")
     from bot.db.models import Tournament
 
     async with services.sessionmaker() as session, session.begin():
         t = (await session.execute(select(Tournament))).scalar_one()
         t.status = "running"
     with pytest.raises(Conflict) as err:
-        await services.registrations.import_csv(ORGANIZER, tournament="Coppa", data=b"nome\nCarla\n")
+        await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=b"nome\nCarla\n")
     assert err.value.key == "error.tournament_started"
     assert await count(services) == 2

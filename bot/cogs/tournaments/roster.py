@@ -13,7 +13,7 @@ from bot.cogs._common import actor_of, safe, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.errors import InvalidInput
 from bot.services.players_csv import RowProblem
-from bot.services.registrations import CSV_MAX_BYTES
+from bot.services.roster import CSV_MAX_BYTES
 
 PROBLEM_BUDGET = 1800  # characters of problem lines in one message (Discord max 2000)
 
@@ -67,7 +67,7 @@ class RosterCog(commands.Cog):
             raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=file.size // 1024)
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await file.read()
-        outcome = await self.bot.services.registrations.import_csv(actor, tournament=tournament, data=data)
+        outcome = await self.bot.services.roster.import_csv(actor, tournament=tournament, data=data)
         if outcome.problems:
             head = tr(interaction, "csv.rejected", count=len(outcome.problems), file=safe(file.filename)[:100])
             await send(interaction, "\n".join([head, *problem_lines(interaction, outcome.problems)]), ephemeral=True)
@@ -83,7 +83,7 @@ class RosterCog(commands.Cog):
         """Export the players as a CSV file for spreadsheets (organizers, referees)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        export = await self.bot.services.registrations.export_csv(actor, tournament=tournament)
+        export = await self.bot.services.roster.export_csv(actor, tournament=tournament)
         text = tr(interaction, "csv.exported", count=export.rows, tournament=safe(export.tournament_name))
         await interaction.followup.send(
             text, file=discord.File(io.BytesIO(export.data), filename=export.filename), ephemeral=True

@@ -1,0 +1,103 @@
+"""The player list as a CSV file (BOT-REG-1): organizers import players (a file with a bad row imports nothing);
+organizers and referees export the list for spreadsheets (formula-safe, see ``players_csv``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.db import repo
+from bot.db.models import Registration, RegistrationStatus
+from bot.errors import Conflict, InvalidInput
+from bot.services._base import BaseService, tournament_or_404
+from bot.services.access import Actor, StaffRole, require
+from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
+from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, require_staff, staff_status
+
+CSV_MAX_BYTES = 512 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ImportOutcome:
+    """``problems`` non-empty means nothing was imported."""
+
+    tournament_name: str
+    imported: int
+    waitlisted: int
+    problems: tuple[RowProblem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CsvExport:
+    tournament_name: str
+    filename: str
+    data: bytes
+    rows: int
+
+
+class RosterService(BaseService):
+    async def import_csv(self, actor: Actor, *, tournament: str, data: bytes) -> ImportOutcome:
+        """Import players from a CSV file (organizers); any bad row and nothing is imported (BOT-REG-1)."""
+        if len(data) > CSV_MAX_BYTES:
+            raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=len(data) // 1024)
+        parsed = parse_players_csv(data)
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            if t.status not in EDITABLE_STATES:
+                raise Conflict("error.tournament_started", tournament=t.name)
+            if parsed.problems:
+                return ImportOutcome(t.name, 0, 0, parsed.problems)
+            existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
+            names = {r.display_name.lower() for r in live}
+            by_user = {r.user_id: r for r in existing if r.user_id is not None}
+            problems: list[RowProblem] = []
+            for p in parsed.players:
+                if p.name.lower() in names:
+                    problems.append(RowProblem(p.line, "csv.error.name_taken", {"name": p.name}))
+                old = by_user.get(p.user_id) if p.user_id is not None else None
+                if old is not None and old.status != RegistrationStatus.WITHDRAWN.value:
+                    problems.append(RowProblem(p.line, "csv.error.already_registered", {"name": old.display_name}))
+            if problems:
+                return ImportOutcome(t.name, 0, 0, tuple(problems))
+            active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
+            waitlisted = 0
+            for p in parsed.players:
+                full = t.cap is not None and active >= t.cap
+                status = staff_status(t, full)
+                waitlisted += full
+                active += not full
+                reg = (by_user.get(p.user_id) if p.user_id is not None else None) or Registration(
+                    guild_id=actor.guild_id, tournament_id=t.id, user_id=p.user_id, display_name=p.name
+                )
+                reg.display_name, reg.club, reg.team, reg.family_group = p.name, p.club, p.team, p.family
+                reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
+                reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
+                session.add(reg)
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="registration.import",
+                entity="tournament",
+                entity_id=t.id,
+                details={"tournament": t.name, "rows": len(parsed.players), "waitlisted": waitlisted},
+            )
+            return ImportOutcome(t.name, len(parsed.players), waitlisted, ())
+
+    async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
+        """The player list as a CSV file for spreadsheets (organizers and referees)."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require_staff(actor, config)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            rows = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            players = [CsvPlayer(r.display_name, r.club, r.team, r.family_group, r.user_id) for r in rows]
+            data = serialise_players_csv(players, [r.status for r in rows])
+            safe_name = "".join(c if c.isalnum() else "-" for c in t.name.lower()).strip("-")[:60] or "torneo"
+            return CsvExport(t.name, f"{safe_name}-giocatori.csv", data, len(rows))
