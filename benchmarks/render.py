@@ -74,6 +74,19 @@ def main() -> int:
             f"{name:26} {size:32} {render * 1000:7.1f}ms {enc_same * 1000:10.1f}ms {enc_flat * 1000:10.1f}ms"
             f" {render / enc_same:6.2f}x {render / enc_flat:9.1f}x"
         )
+    # The per-character font fallback (Japanese, emoji…) must not tax Latin names: measure every name of the
+    # 250-player field with the fallback-aware width and with Pillow's plain getlength, same font, same run.
+    fnt = st.font("cond-bold", 23)
+    names = [r.name for r in standings.rows] * 40
+    plain = timed(lambda: [fnt.getlength(n) for n in names], args.repeat)
+    aware = timed(lambda: [st.text_width(n, fnt) for n in names], args.repeat)
+    mixed = [f"{n} 山田🎲" for n in names[:250]]
+    fallback = timed(lambda: [st.text_width(n, fnt) for n in mixed], args.repeat)
+    plain_mixed = timed(lambda: [fnt.getlength(n) for n in mixed], args.repeat)
+    print(f"width of {len(names)} Latin names: fallback-aware {aware * 1000:.1f}ms vs getlength {plain * 1000:.1f}ms"
+          f" = {aware / plain:.2f}x")  # fmt: skip
+    print(f"width of {len(mixed)} names with kanji and emoji: {fallback * 1000:.1f}ms vs getlength (boxes)"
+          f" {plain_mixed * 1000:.1f}ms = {fallback / plain_mixed:.2f}x")  # fmt: skip
     return 0
 
 

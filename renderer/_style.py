@@ -1,7 +1,8 @@
 """Shared look: bundled fonts, palette, it/en labels, number/date formatting, a text-recording canvas, PNG out.
 
 Fonts are loaded only from ``renderer/fonts`` (package data), never from the host, so every machine draws the
-same pixels. Every text drawn through :class:`Canvas` is recorded with its bounding box so tests can prove that
+same pixels; characters DejaVu lacks (Japanese, Chinese, Korean, emoji) fall back per character (``_fonts``).
+Every text drawn through :class:`Canvas` is recorded with its bounding box so tests can prove that
 labels stay inside the image and do not overlap (BOT-IMG-1).
 """
 
@@ -9,13 +10,12 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.present.numbers import decimals_needed as decimals_needed
 from bot.present.numbers import format_number as _format_number
+from renderer import _fonts
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
@@ -75,23 +75,7 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
 
 # ------------------------------------------------------------------------------------------------------ fonts
 
-FONT_FILES = {
-    "regular": "DejaVuSans.ttf",
-    "bold": "DejaVuSans-Bold.ttf",
-    "cond": "DejaVuSansCondensed.ttf",
-    "cond-bold": "DejaVuSansCondensed-Bold.ttf",
-}
-
-
-@cache
-def _font_bytes(kind: str) -> bytes:
-    return resources.files("renderer").joinpath("fonts", FONT_FILES[kind]).read_bytes()
-
-
-@cache
-def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
-    """A bundled DejaVu face (``regular``, ``bold``, ``cond``, ``cond-bold``) at ``size`` pixels."""
-    return ImageFont.truetype(io.BytesIO(_font_bytes(kind)), size)
+font = _fonts.font  # a bundled DejaVu face (regular, bold, cond, cond-bold) at a size; other scripts fall back
 
 
 # ----------------------------------------------------------------------------------------------------- labels
@@ -271,9 +255,13 @@ class Canvas:
         """Draw ``text`` and (unless ``record`` is false) record it; returns its ink box (halo excluded)."""
         if not text:
             return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
-        self.draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
-        left, top, right, bottom = self.draw.textbbox(xy, text, font=fnt, anchor=anchor)
-        box = (int(left), int(top), int(right), int(bottom))
+        parts = _fonts.runs(text, fnt)
+        if parts is None:
+            self.draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+            left, top, right, bottom = self.draw.textbbox(xy, text, font=fnt, anchor=anchor)
+            box = (int(left), int(top), int(right), int(bottom))
+        else:  # another script or emoji: run by run, each in the face that has it
+            box = _fonts.draw(self.image, self.draw, xy, parts, fnt, fill, anchor, stroke, stroke_fill)
         if record:
             self.texts.append(TextItem(text, box, group))
         return box
@@ -285,17 +273,18 @@ class Canvas:
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
-    return float(fnt.getlength(text))
+    """Drawn width in pixels, fallback faces included."""
+    return _fonts.width(text, fnt)
 
 
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
     """``text`` shortened with an ellipsis so that it fits in ``width`` pixels."""
-    if fnt.getlength(text) <= width:
+    if text_width(text, fnt) <= width:
         return text
     lo, hi = 0, len(text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fnt.getlength(text[:mid].rstrip() + "…") <= width:
+        if text_width(text[:mid].rstrip() + "…", fnt) <= width:
             lo = mid
         else:
             hi = mid - 1
@@ -309,7 +298,7 @@ def wrap_text(text: str, fnt: ImageFont.FreeTypeFont, width: float, max_lines: i
     current = ""
     for i, word in enumerate(words):
         trial = f"{current} {word}".strip()
-        if fnt.getlength(trial) <= width or not current:
+        if text_width(trial, fnt) <= width or not current:
             current = trial
             continue
         lines.append(current)
@@ -349,7 +338,7 @@ def header_band(cv: Canvas, title: str, subtitle: str, height: int, pad: int) ->
     cv.draw.rectangle((0, height - 6, width, height), fill=ACCENT)
     size = max(18, height * 34 // 110)
     title_font = font("bold", size)
-    while title_font.getlength(title) > width - 2 * pad and size > 0.72 * max(18, height * 34 // 110):
+    while text_width(title, title_font) > width - 2 * pad and size > 0.72 * max(18, height * 34 // 110):
         size -= 1
         title_font = font("bold", size)
     sub_font = font("regular", max(14, height * 21 // 110))

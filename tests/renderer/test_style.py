@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from renderer import _fonts
 from renderer import _style as st
 
 
@@ -42,10 +43,12 @@ def test_bot_img_1_dates_are_written_out_in_the_locale():
 
 def test_bot_img_1_fonts_are_bundled_with_their_licence_and_cover_accents_and_c_caron():
     fonts = resources.files("renderer").joinpath("fonts")
-    assert {p.name for p in fonts.iterdir()} >= {*st.FONT_FILES.values(), "LICENSE-DejaVu.txt"}
+    bundled = {*_fonts.FONT_FILES.values(), _fonts.CJK_FILE, _fonts.EMOJI_FILE, "coverage.json"}
+    assert {p.name for p in fonts.iterdir()} >= {*bundled, "LICENSE-DejaVu.txt", "LICENSE-Noto.txt"}
+    assert "SIL OPEN FONT LICENSE" in fonts.joinpath("LICENSE-Noto.txt").read_text(encoding="utf-8")
     licence = fonts.joinpath("LICENSE-DejaVu.txt").read_text(encoding="utf-8")
     assert "Bitstream" in licence and "Permission is hereby granted" in licence
-    for kind in st.FONT_FILES:
+    for kind in _fonts.FONT_FILES:
         fnt = st.font(kind, 24)
         notdef = fnt.getmask("\u4e00")  # a CJK ideograph DejaVu lacks: the .notdef box a missing glyph draws
         for ch in "ČčĆćŠšŽžĐđàèéìòùÀÈÉÌÒÙäöüßñçłŁőű€°·—…▲↺":
