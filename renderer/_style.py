@@ -1,4 +1,5 @@
-"""Shared look: bundled fonts, palette, it/en labels, number/date formatting, a text-recording canvas, PNG out.
+"""Shared look: bundled fonts, palette, labels (the message catalogue), numbers and dates, a text-recording
+canvas, PNG out.
 
 Fonts are loaded only from ``renderer/fonts`` (package data), never from the host, so every machine draws the
 same pixels; characters DejaVu lacks (Japanese, Chinese, Korean, emoji) fall back per character (``_fonts``).
@@ -13,7 +14,9 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import t
 from bot.present.numbers import decimals_needed as decimals_needed
+from bot.present.numbers import format_date as _format_date
 from bot.present.numbers import format_number as _format_number
 from renderer import _fonts
 
@@ -80,121 +83,6 @@ font = _fonts.font  # a bundled DejaVu face (regular, bold, cond, cond-bold) at 
 
 # ----------------------------------------------------------------------------------------------------- labels
 
-LABELS: dict[str, dict[str, str]] = {
-    "it": {
-        "standings": "Classifica",
-        "round": "Turno",
-        "after_round": "dopo il turno",
-        "page": "pagina",
-        "rank": "Pos.",
-        "name": "Giocatore",
-        "club": "Club",
-        "team": "Squadra",
-        "points": "Punti",
-        "games": "G",
-        "tiebreak": "Spar.",
-        "new": "nuovo",
-        "tables": "Tavoli",
-        "table": "Tavolo",
-        "players": "giocatori",
-        "seed": "Seme del sorteggio",
-        "optimal": "Sorteggio ottimo dimostrato",
-        "not_optimal": "Ottimo non dimostrato",
-        "bracket": "Fase finale",
-        "semifinal": "Semifinale",
-        "final": "Finale",
-        "direct": "Diretto in finale",
-        "declined": "rinuncia",
-        "replaces": "sostituisce",
-        "winner": "vincitore",
-        "to_be_played": "da giocare",
-        "champion": "Campione",
-        "board": "Ricochet Robots",
-        "moves": "mosse",
-        "map": "RisiKo!",
-        "territories": "terr.",
-        "armies": "armate",
-        "neutral": "Neutrale",
-        "doubled_strip": "Striscia doppia",
-        "objective": "Obiettivo",
-    },
-    "en": {
-        "standings": "Standings",
-        "round": "Round",
-        "after_round": "after round",
-        "page": "page",
-        "rank": "#",
-        "name": "Player",
-        "club": "Club",
-        "team": "Team",
-        "points": "Points",
-        "games": "GP",
-        "tiebreak": "TB",
-        "new": "new",
-        "tables": "Tables",
-        "table": "Table",
-        "players": "players",
-        "seed": "Draw seed",
-        "optimal": "Draw proven optimal",
-        "not_optimal": "Optimum not proven",
-        "bracket": "Final phase",
-        "semifinal": "Semifinal",
-        "final": "Final",
-        "direct": "Straight to the final",
-        "declined": "declined",
-        "replaces": "replaces",
-        "winner": "winner",
-        "to_be_played": "to be played",
-        "champion": "Champion",
-        "board": "Ricochet Robots",
-        "moves": "moves",
-        "map": "RisiKo!",
-        "territories": "terr.",
-        "armies": "armies",
-        "neutral": "Neutral",
-        "doubled_strip": "Doubled strip",
-        "objective": "Objective",
-    },
-}
-
-ROBOT_LETTER = {
-    "it": {"red": "R", "green": "V", "blue": "B", "yellow": "G", "silver": "A", "black": "N"},
-    "en": {"red": "R", "green": "G", "blue": "B", "yellow": "Y", "silver": "S", "black": "K"},
-}
-
-MONTHS = {
-    "it": (
-        [
-            "gennaio",
-            "febbraio",
-            "marzo",
-            "aprile",
-            "maggio",
-            "giugno",
-            "luglio",
-            "agosto",
-            "settembre",
-            "ottobre",
-            "novembre",
-            "dicembre",
-        ]
-    ),
-    "en": [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-}
-
 
 def check_locale(locale: str) -> str:
     if locale not in LOCALES:
@@ -203,7 +91,13 @@ def check_locale(locale: str) -> str:
 
 
 def label(locale: str, key: str) -> str:
-    return LABELS[locale][key]
+    """An image's label from the message catalogue (``bot/i18n/<locale>/renderer.json``, keys ``img.<key>``)."""
+    return t(f"img.{key}", locale)
+
+
+def robot_letter(locale: str, colour: str) -> str:
+    """The letter on a robot: its colour's initial in the language (``img.robot_letter.<colour>``)."""
+    return t(f"img.robot_letter.{colour}", locale)
 
 
 def format_number(value: float, locale: str, decimals: int | None = None) -> str:
@@ -213,8 +107,8 @@ def format_number(value: float, locale: str, decimals: int | None = None) -> str
 
 
 def format_date(iso: str, locale: str) -> str:
-    year, month, day = (int(p) for p in iso.split("-"))
-    return f"{day} {MONTHS[locale][month - 1]} {year}"
+    """``2026-11-24`` → ``24 novembre 2026`` / ``24 November 2026`` (the project's one date formatter)."""
+    return _format_date(iso, locale)
 
 
 # ----------------------------------------------------------------------------------------------------- canvas

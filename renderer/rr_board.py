@@ -220,7 +220,7 @@ def _robot(cv: st.Canvas, centre: tuple[float, float], c: int, colour: str, loca
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=_darker(fill, 0.45), width=max(2, c // 22))
     hr = r * 0.55
     d.ellipse((cx - hr * 1.25, cy - hr * 1.35, cx + hr * 0.15, cy - hr * 0.05), fill=st.mix(fill, (255, 255, 255), 0.3))
-    letter = st.ROBOT_LETTER[locale][colour]
+    letter = st.robot_letter(locale, colour)
     fnt = st.font("bold", int(c * 0.34))
     cv.text((cx, cy + c * 0.02), letter, fnt, st.text_on(fill), "mm", "robot")
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from bot.i18n import catalogue
 from renderer import _fonts
 from renderer import _style as st
 
@@ -73,9 +74,13 @@ def test_bot_img_1_fonts_are_never_read_from_the_host(monkeypatch):
     st.font.cache_clear()
 
 
-def test_bot_img_1_labels_exist_in_both_languages_with_the_same_keys():
-    assert set(st.LABELS["it"]) == set(st.LABELS["en"])
-    assert st.label("it", "standings") == "Classifica"
+def test_bot_img_1_labels_come_from_the_message_catalogue_in_both_languages():
+    """One catalogue for cogs, CSV headers and images: every label the renderer draws is an ``img.*`` key."""
+    it_keys = {k for k in catalogue("it") if k.startswith("img.")}
+    assert it_keys == {k for k in catalogue("en") if k.startswith("img.")} and len(it_keys) > 40
+    assert st.label("it", "standings") == "Classifica" and st.label("en", "standings") == "Standings"
+    assert st.robot_letter("it", "green") == "V" and st.robot_letter("en", "green") == "G"
+    assert st.format_date("2026-11-24", "it") == "24 novembre 2026"
 
 
 def test_an_unknown_locale_is_refused_quoting_it():
