@@ -20,12 +20,13 @@ from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
 from bot.present.standings import standings_csv, standings_image
+from bot.present.tables import tables_render_data
 from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import TableRef
 from bot.services.rounds import RoundView, SeatView
 from renderer import render_bracket, render_tables
-from renderer.models import BracketData, BracketPlayer, BracketTable, SeatCard, TableCard, TablesData
+from renderer.models import BracketData, BracketPlayer, BracketTable
 
 DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
@@ -185,17 +186,7 @@ async def _report_round(services: Services, view: RoundView, rng: random.Random,
 
 
 def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
-    data = TablesData(
-        tournament=view.tournament_name,
-        round=view.number,
-        date=date,
-        tables=tuple(
-            TableCard(number=tb.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in tb.seats))
-            for tb in view.tables
-        ),
-        seed=view.seed,
-        optimal=view.report.provably_optimal if view.report else None,
-    )
+    data = tables_render_data(view, date=date)
     return render_tables(data, locale=locale)
 
 

@@ -40,6 +40,9 @@ TARGET_SYMBOLS = SYMBOLS
 ARMY_COLOURS = ("red", "blue", "yellow", "green", "black", "purple")
 
 
+ROUND_KINDS = ("qualifying", "semifinal", "final")
+
+
 class RenderInputError(ValueError):
     """Renderer input that does not fit the expected shape; ``code`` is stable, the message quotes the value."""
 
@@ -270,7 +273,8 @@ class TableCard:
 
 @dataclass(frozen=True, slots=True)
 class TablesData:
-    """Table assignments of a round with the draw's published seed and whether the draw is provably optimal."""
+    """Table assignments of a round with the draw's published seed and whether the draw is provably optimal.
+    ``kind`` names the round: ``qualifying`` (titled with its number), ``semifinal`` or ``final``."""
 
     tournament: str
     round: int
@@ -278,12 +282,18 @@ class TablesData:
     tables: tuple[TableCard, ...]
     seed: int | None = None
     optimal: bool | None = None
+    kind: str = "qualifying"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ROUND_KINDS:
+            raise RenderInputError("bad_kind", f"kind must be one of {', '.join(ROUND_KINDS)}, got {self.kind!r:.40}")
 
     @classmethod
     def from_json(cls, obj: Any) -> TablesData:
-        o = _obj(obj, "tables_input", ("tournament", "round", "date", "tables"), ("seed", "optimal"))
+        o = _obj(obj, "tables_input", ("tournament", "round", "date", "tables"), ("seed", "optimal", "kind"))
         tables = tuple(TableCard.from_json(t, f"tables[{i}]") for i, t in enumerate(_list(o["tables"], "tables")))
         return cls(
+            kind=_str(o.get("kind", "qualifying"), "kind"),
             tournament=_str(o["tournament"], "tournament"),
             round=_int(o["round"], "round", 0),
             date=_iso_date(o["date"], "date"),
@@ -301,6 +311,7 @@ class TablesData:
                 "tables": [t.to_json() for t in self.tables],
                 "seed": self.seed,
                 "optimal": self.optimal,
+                "kind": None if self.kind == "qualifying" else self.kind,
             }
         )
 

@@ -11,6 +11,7 @@ from PIL import ImageDraw
 from renderer import _style as st
 from renderer.models import TableCard, TablesData
 
+LEGEND_H = 40
 CARD_COLOURS: tuple[st.Colour, ...] = ((28, 45, 74), (36, 76, 110), (52, 66, 98))
 
 
@@ -20,17 +21,22 @@ def layout_tables(
     st.check_locale(locale)
     if columns < 1:
         raise ValueError(f"columns must be at least 1, got {columns}")
-    pad, gutter, header_h, footer_h = 28, 22, 118, 84
+    tables = list(data.tables)
+    if len(tables) == 1:
+        columns = 1  # a final (or a lone table): one card across the image, not half of it
+    shared = any(_shared_clubs(t) for t in tables)
+    has_seed_row = data.seed is not None or data.optimal is not None
+    footer_h = (84 if has_seed_row else 30) + (LEGEND_H if shared else 0)
+    pad, gutter, header_h = 28, 22, 118
     card_head, seat_h = 58, 56
     card_w = (width - 2 * pad - gutter * (columns - 1)) // columns
-    tables = list(data.tables)
     grid = [tables[i : i + columns] for i in range(0, len(tables), columns)]
     row_heights = [card_head + seat_h * max(len(t.seats) for t in row) + 14 for row in grid]
     height = header_h + pad + sum(row_heights) + gutter * max(len(grid) - 1, 0) + footer_h + pad
     cv = st.Canvas.new(width, height)
 
     n_players = sum(len(t.seats) for t in tables)
-    subtitle = f"{st.label(locale, 'tables')} · {st.label(locale, 'round')} {data.round} · "
+    subtitle = f"{st.label(locale, 'tables')} · {round_title(data, locale)} · "
     subtitle += f"{st.format_date(data.date, locale)} · {n_players} {st.label(locale, 'players')}"
     if page is not None and page[1] > 1:
         subtitle += f" · {st.label(locale, 'page')} {page[0]}/{page[1]}"
@@ -40,21 +46,54 @@ def layout_tables(
     for row, row_h in zip(grid, row_heights, strict=True):
         for i, table in enumerate(row):
             x = pad + i * (card_w + gutter)
-            _card(cv, table, x, y, card_w, row_h, card_head, seat_h, locale)
+            _card(cv, table, x, y, card_w, row_h, card_head, seat_h, locale, _table_title(data, table, locale))
         y += row_h + gutter
     _footer(cv, data, locale, height - pad - footer_h + 10, pad)
+    if shared:
+        _club_legend(cv, locale, height - pad - LEGEND_H + 10, pad)
     return cv
 
 
-def _card(cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head: int, seat_h: int, locale: str) -> None:
+def round_title(data: TablesData, locale: str) -> str:
+    """ "Turno 2", or "Semifinale" / "Finale" for the final phase."""
+    if data.kind == "qualifying":
+        return f"{st.label(locale, 'round')} {data.round}"
+    return st.label(locale, data.kind)
+
+
+def _table_title(data: TablesData, table: TableCard, locale: str) -> str:
+    if data.kind == "final" and len(data.tables) == 1:
+        return st.label(locale, "final")
+    if data.kind in ("semifinal", "final"):
+        return f"{st.label(locale, data.kind)} {table.number}"
+    return f"{st.label(locale, 'table')} {table.number}"
+
+
+def _shared_clubs(table: TableCard) -> set[str]:
+    counts = Counter(s.club for s in table.seats if s.club)
+    return {club for club, n in counts.items() if n > 1}
+
+
+def _club_legend(cv: st.Canvas, locale: str, cy: int, pad: int) -> None:
+    """What the coloured club means: players of the same club at the same table (the draw keeps them apart where
+    it can, DRAWS.md); a swatch and the words, so the colour is never the only signal."""
+    fnt = st.font("regular", 20)
+    sample = st.font("cond", 20)
+    box = cv.text((pad, cy), st.label(locale, "club"), sample, st.DOWN, "lm", "legend")
+    cv.draw.line((pad, box[3] + 2, box[2], box[3] + 2), fill=st.DOWN, width=2)
+    cv.text((box[2] + 12, cy), "= " + st.label(locale, "same_club_legend"), fnt, st.MUTED, "lm", "legend")
+
+
+def _card(
+    cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head: int, seat_h: int, locale: str, title: str
+) -> None:
     d = cv.draw
     d.rounded_rectangle((x + 2, y + 3, x + w + 2, y + h + 3), radius=14, fill=(226, 228, 233))  # soft shadow
     d.rounded_rectangle((x, y, x + w, y + h), radius=14, fill=st.CARD, outline=st.RULE, width=1)
     colour = CARD_COLOURS[(table.number - 1) % len(CARD_COLOURS)]
     d.rounded_rectangle((x, y, x + w, y + head), radius=14, fill=colour, corners=(True, True, False, False))
     title_font = st.font("bold", 28)
-    cv.text((x + 18, y + head / 2), f"{st.label(locale, 'table')} {table.number}", title_font, (255, 255, 255),
-            "lm", "card")  # fmt: skip
+    cv.text((x + 18, y + head / 2), title, title_font, (255, 255, 255), "lm", "card")
     count_font = st.font("bold", 18)
     count = f"{len(table.seats)} {st.label(locale, 'players')}"
     cw = st.text_width(count, count_font) + 22
@@ -62,7 +101,7 @@ def _card(cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head:
                         fill=st.mix(colour, (255, 255, 255), 0.18))  # fmt: skip
     cv.text((x + w - 16 - cw / 2, y + head / 2), count, count_font, (255, 255, 255), "mm", "card")
 
-    clubs = Counter(s.club for s in table.seats if s.club)
+    shared_clubs = _shared_clubs(table)
     name_font = st.font("cond-bold", 25)
     club_font = st.font("cond", 19)
     seat_font = st.font("bold", 18)
@@ -77,10 +116,12 @@ def _card(cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head:
         text_w = w - 62 - 18
         if seat.club:
             cv.text((x + 62, cy - 11), st.fit_text(seat.name, name_font, text_w), name_font, st.INK, "lm", "name")
-            shared = clubs[seat.club] > 1
+            shared = seat.club in shared_clubs
             club_colour = st.DOWN if shared else st.MUTED
-            cv.text((x + 62, cy + 15), st.fit_text(seat.club, club_font, text_w), club_font, club_colour, "lm",
-                    "club")  # fmt: skip
+            box = cv.text((x + 62, cy + 15), st.fit_text(seat.club, club_font, text_w), club_font, club_colour, "lm",
+                          "club")  # fmt: skip
+            if shared:  # underlined too: the colour is not the only signal
+                d.line((box[0], box[3] + 2, box[2], box[3] + 2), fill=st.DOWN, width=2)
         else:
             cv.text((x + 62, cy), st.fit_text(seat.name, name_font, text_w), name_font, st.INK, "lm", "name")
 

@@ -10,8 +10,10 @@ from sqlalchemy import func, select
 
 from bot.app import StewardBot
 from bot.db.models import AuditLog, GameTable, Registration, RegistrationStatus, Round, Seat
+from bot.present.tables import tables_render_data
 from bot.services import Services
 from bot.services.access import Actor
+from renderer.tables import layout_tables
 from tests.helpers import Harness
 from tests.helpers_http import HttpRecorder
 from tests.services.test_rounds import report_all
@@ -214,6 +216,12 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     assert "Coppie dello stesso club:" in sent[-1].text and "(con le sole fasce:" in sent[-1].text
     assert "/turno risorteggia" not in sent[-1].text
     assert sent[-1].files
+    staff = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
+    semi_cards = layout_tables(
+        tables_render_data(await services.rounds.show(staff, tournament="Coppa"), date="2026-11-24")
+    )
+    titles = [t.text for t in semi_cards.texts if t.group == "card" and t.text.startswith("Semi")]
+    assert titles == ["Semifinale 1", "Semifinale 2", "Semifinale 3"]
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")
     await report_all(services, 3, guild_id=harness.guild.id)
     sent = await harness.invoke("finals final", roles=ORG, locale="it", tournament="Coppa")

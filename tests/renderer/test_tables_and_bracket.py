@@ -29,7 +29,7 @@ def test_bot_tab_1_one_card_per_table_with_seats_clubs_seed_and_optimality():
 def test_bot_img_1_table_cards_golden_pixels_size_and_hash():
     png = render_tables(sample_tables(18), locale="it")
     image = open_png(png)
-    assert image.mode == "RGB" and image.size == (960, 928)
+    assert image.mode == "RGB" and image.size == (960, 968)  # 928 + the same-club legend line
     assert close(image.getpixel((5, 5)), st.HEADER, 2)
     assert close(image.getpixel((40, 150)), CARD_COLOURS[0], 2)  # header strip of table 1's card
     assert close(image.getpixel((40, 430)), st.CARD, 2)  # card body
@@ -51,6 +51,44 @@ def test_bot_tab_1_players_of_the_same_club_at_a_table_are_flagged():
     flagged = [t for t in clubs if _has_colour(cv, t.box, st.DOWN)]
     shared = sum(1 for t in data.tables for s in t.seats if [x.club for x in t.seats].count(s.club) > 1)
     assert 0 < len(flagged) == shared < len(clubs)
+
+
+def test_semifinal_and_final_cards_are_titled_by_the_phase_not_by_the_round_number():
+    """TOUR-SF-1, TOUR-FIN-1: "Semifinale 1…3" and "Finale", never "Turno 3" / "Turno 4"."""
+    semi = dataclasses.replace(sample_tables(12), round=3, kind="semifinal")
+    texts = [t.text for t in layout_tables(semi, locale="it").texts]
+    assert [t for t in texts if t.startswith("Semifinale ")] == ["Semifinale 1", "Semifinale 2", "Semifinale 3"]
+    assert not any("Turno" in t or t.startswith("Tavolo ") for t in texts)
+    final = dataclasses.replace(sample_tables(5), round=4, kind="final")
+    cv = layout_tables(final, locale="en")
+    titles = [t for t in cv.texts if t.group == "card" and not t.text[0].isdigit()]
+    assert titles[0].text == "Final" and any("Final ·" in t.text for t in cv.texts if t.group == "title")
+
+
+def test_the_final_s_single_card_spans_the_image_instead_of_half_of_it():
+    final = dataclasses.replace(sample_tables(5), kind="final")
+    cv = layout_tables(final, locale="it")
+    (head,) = [t for t in cv.texts if t.text == "Finale"]
+    counter = next(t for t in cv.texts if t.text == "5 giocatori")
+    assert counter.box[2] > 0.9 * cv.image.width  # the card's right edge is near the image's
+    assert texts_outside(cv) == [] and overlapping(cv.texts) == []
+    assert head.box[0] < 100
+
+
+def test_bot_tab_1_the_same_club_highlight_has_a_legend_and_only_when_it_is_used():
+    shared = layout_tables(sample_tables(18), locale="it")
+    legend = [t.text for t in shared.texts if t.group == "legend"]
+    assert legend == ["Club", "= stesso club allo stesso tavolo"]
+    alone = dataclasses.replace(
+        sample_tables(8),
+        tables=tuple(
+            dataclasses.replace(
+                t, seats=tuple(dataclasses.replace(s, club=f"C{i}-{t.number}") for i, s in enumerate(t.seats))
+            )
+            for t in sample_tables(8).tables
+        ),
+    )
+    assert not [t for t in layout_tables(alone, locale="en").texts if t.group == "legend"]
 
 
 def _has_colour(cv: st.Canvas, box: tuple[int, int, int, int], colour: st.Colour) -> bool:

@@ -12,8 +12,9 @@ import discord
 
 from bot.cogs._common import ROME, safe
 from bot.i18n import t
+from bot.present.tables import tables_render_data
 from bot.services.rounds import RoundView
-from renderer.models import SeatCard, TableCard, TablesData
+from renderer.models import TablesData
 from renderer.tables import render_tables_pages
 
 log = logging.getLogger(__name__)
@@ -36,19 +37,7 @@ def _date(view: RoundView, now: datetime) -> str:
 
 
 def tables_data(view: RoundView, *, now: datetime) -> TablesData:
-    cards = tuple(
-        TableCard(number=t.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in t.seats))
-        for t in view.tables
-        if t.seats
-    )
-    return TablesData(
-        tournament=view.tournament_name,
-        round=view.number,
-        date=_date(view, now),
-        tables=cards,
-        seed=view.seed,
-        optimal=view.report.provably_optimal if view.report else None,
-    )
+    return tables_render_data(view, date=_date(view, now))
 
 
 async def table_images(view: RoundView, locale: str, *, now: datetime) -> list[discord.File]:

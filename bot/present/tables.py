@@ -1,0 +1,28 @@
+"""A round's table cards as people see them: the renderer's input from the service's ``RoundView``.
+
+The bot (``/round draw``, publication) and ``steward demo`` both draw table cards through this one adapter, so a
+semifinal is titled "Semifinale" everywhere and the seed and optimality badge come from the same fields.
+"""
+
+from __future__ import annotations
+
+from bot.services.rounds import RoundView
+from renderer.models import ROUND_KINDS, SeatCard, TableCard, TablesData
+
+
+def tables_render_data(view: RoundView, *, date: str) -> TablesData:
+    """The renderer's input for a round's tables (tables without seats are left out)."""
+    cards = tuple(
+        TableCard(number=t.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in t.seats))
+        for t in view.tables
+        if t.seats
+    )
+    return TablesData(
+        tournament=view.tournament_name,
+        round=view.number,
+        date=date,
+        tables=cards,
+        seed=view.seed,
+        optimal=view.report.provably_optimal if view.report else None,
+        kind=view.kind if view.kind in ROUND_KINDS else "qualifying",
+    )
