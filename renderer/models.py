@@ -187,7 +187,8 @@ class StandingRow:
 @dataclass(frozen=True, slots=True)
 class StandingsData:
     """Standings after a round. ``date`` is ISO ``YYYY-MM-DD``; ``tiebreak_label`` names the tie-break column
-    (a short code-free header such as "PT" for table points; default: the generic locale label)."""
+    (a short code-free header such as "PT" for table points; default: the generic locale label); ``legend`` is
+    one line under the table saying how players level on points are ordered (the rows come in that order)."""
 
     tournament: str
     round: int
@@ -195,10 +196,11 @@ class StandingsData:
     rows: tuple[StandingRow, ...]
     has_teams: bool = False
     tiebreak_label: str | None = None
+    legend: str | None = None
 
     @classmethod
     def from_json(cls, obj: Any) -> StandingsData:
-        o = _obj(obj, "standings", ("tournament", "round", "date", "rows"), ("has_teams", "tiebreak_label"))
+        o = _obj(obj, "standings", ("tournament", "round", "date", "rows"), ("has_teams", "tiebreak_label", "legend"))
         rows = tuple(StandingRow.from_json(r, f"rows[{i}]") for i, r in enumerate(_list(o["rows"], "rows")))
         return cls(
             tournament=_str(o["tournament"], "tournament"),
@@ -207,6 +209,7 @@ class StandingsData:
             rows=rows,
             has_teams=_bool(o.get("has_teams", False), "has_teams"),
             tiebreak_label=_opt_str(o.get("tiebreak_label"), "tiebreak_label"),
+            legend=_opt_str(o.get("legend"), "legend"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -219,6 +222,8 @@ class StandingsData:
         }
         if self.tiebreak_label is not None:
             out["tiebreak_label"] = self.tiebreak_label
+        if self.legend is not None:
+            out["legend"] = self.legend
         return out
 
 

@@ -11,6 +11,7 @@ from renderer import _style as st
 from renderer.models import StandingRow, StandingsData
 
 DEFAULT_ROWS_PER_PAGE = 30
+LEGEND_H = 34
 MEDALS: dict[int, st.Colour] = {1: (212, 160, 23), 2: (150, 160, 172), 3: (184, 115, 51)}
 
 
@@ -38,7 +39,8 @@ def layout_standings(
     pts_dec = st.decimals_needed([r.points for r in rows])
     tb_dec = st.decimals_needed([r.tiebreak for r in rows if r.tiebreak is not None])
 
-    pad, header_h, colhead_h, row_h, footer_h = 28, 118, 46, 56, 22
+    pad, header_h, colhead_h, row_h = 28, 118, 46, 56
+    footer_h = 22 + (LEGEND_H if data.legend else 0)
     body_font = st.font("regular", 22)
     name_font = st.font("cond-bold", 23)
     group_font = st.font("cond", 18)
@@ -96,6 +98,11 @@ def layout_standings(
             for col, cx in zip(columns, xs, strict=True):
                 _draw_cell(cv, row, col, cx, cy, locale, data.has_teams, pts_dec, tb_dec,
                            body_font, name_font, group_font, num_font, small_font)  # fmt: skip
+        if data.legend:
+            legend_font = st.font("regular", 18)
+            ly = top + row_h * max(len(page), 1) + 10 + LEGEND_H // 2
+            cv.text((pad + 8, ly), st.fit_text(data.legend, legend_font, width - 2 * pad - 16), legend_font, st.MUTED,
+                    "lm", "legend")  # fmt: skip
         canvases.append(cv)
     return canvases
 

@@ -25,8 +25,10 @@ class StandingsImage:
     total_pages: int
 
 
-def standings_render_data(view: StandingsView, *, date: str) -> StandingsData:
-    """The renderer's input for a standings view."""
+def standings_render_data(view: StandingsView, *, date: str, locale: str = "it") -> StandingsData:
+    """The renderer's input for a standings view: the rows in the preset's order, the movement since the previous
+    round, the table-points column only when the preset breaks ties with it, and a legend saying how ties break."""
+    show_table_points = view.breaks_ties_on_table_points
     return StandingsData(
         tournament=view.tournament_name,
         round=view.rounds,
@@ -39,13 +41,23 @@ def standings_render_data(view: StandingsView, *, date: str) -> StandingsData:
                 games=line.games,
                 club=line.club,
                 team=line.team,
-                tiebreak=line.table_points,
+                tiebreak=line.table_points if show_table_points else None,
+                previous_rank=line.previous_rank,
             )
             for line in view.lines
         ),
         has_teams=bool(view.teams),
-        tiebreak_label="PT",
+        tiebreak_label=t("standings.image.table_points_short", locale),
+        legend=tie_break_legend(view, locale),
     )
+
+
+def tie_break_legend(view: StandingsView, locale: str) -> str:
+    """One line: what orders players level on points, in the preset's order (or that they share the place)."""
+    if not view.tie_breakers:
+        return t("standings.image.legend_shared", locale)
+    criteria = [t(f"standings.tiebreaker.{code}", locale) for code in view.tie_breakers]
+    return t("standings.image.legend", locale, criteria="; ".join(criteria))
 
 
 async def standings_image(
@@ -59,7 +71,7 @@ async def standings_image(
 ) -> StandingsImage:
     """The standings rendered as PNG pages off the event loop; only the first pages that fit together in
     ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
-    data = standings_render_data(view, date=date)
+    data = standings_render_data(view, date=date, locale=locale)
     pages = await asyncio.to_thread(render_standings, data, locale=locale, rows_per_page=rows_per_page)
     kept: list[bytes] = []
     used = 0

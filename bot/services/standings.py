@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -49,6 +49,7 @@ class StandingLine:
     table_points: float
     deductions: float
     standing: str  # "active" / "withdrawn" / "disqualified"
+    previous_rank: int | None = None  # before the latest reported round (None: not ranked then, or round 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,13 @@ class StandingsView:
     explanations: tuple[TieBreakExplanation, ...]
     teams: tuple[TeamLine, ...]
     unconfirmed_tables: int  # reported but not yet countersigned/locked
+    tie_breakers: tuple[str, ...] = ()  # the preset's, in order: what orders players level on points
+    last_round: int | None = None  # the latest round with a reported table
+
+    @property
+    def breaks_ties_on_table_points(self) -> bool:
+        """Whether the total of table points orders players level on points (then it is worth a column)."""
+        return "table_points_total" in self.tie_breakers
 
     @property
     def player_ids(self) -> tuple[int, ...]:
@@ -95,10 +103,17 @@ class StandingsService(BaseService):
     async def compute(
         self, guild_id: int, tournament_name: str, *, kinds: Sequence[str] = (RoundKind.QUALIFYING.value,)
     ) -> StandingsView:
-        """Standings of a tournament from its reported tables (qualifying rounds by default)."""
+        """Standings of a tournament from its reported tables (qualifying rounds by default), each line with its
+        rank before the latest round (the movement the standings image shows)."""
         async with self._sessionmaker() as session:
             tournament = await tournament_or_404(session, guild_id, tournament_name)
-            return await self.compute_in(session, tournament, kinds=kinds)
+            view = await self.compute_in(session, tournament, kinds=kinds)
+            if view.last_round is None or view.rounds < 2:
+                return view
+            before = await self.compute_in(session, tournament, kinds=kinds, before_round=view.last_round)
+            ranks = {line.player_id: line.rank for line in before.lines}
+            lines = tuple(replace(line, previous_rank=ranks.get(line.player_id)) for line in view.lines)
+            return replace(view, lines=lines)
 
     async def compute_in(
         self,
@@ -222,4 +237,6 @@ class StandingsService(BaseService):
             explanations=explanations,
             teams=team_lines,
             unconfirmed_tables=len(unconfirmed),
+            tie_breakers=tuple(rules.tie_breakers),
+            last_round=max((r for r, _ in by_table), default=None),
         )

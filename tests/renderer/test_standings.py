@@ -136,3 +136,20 @@ def test_bot_img_1_any_names_clubs_and_numbers_stay_inside_their_cells(entries):
     for cv in layout_standings(data, locale="it", rows_per_page=7):
         assert texts_outside(cv) == []
         assert overlapping(cv.texts) == []
+
+
+def test_bot_std_1_a_legend_line_says_how_ties_break_and_the_pt_column_only_with_table_point_tie_breaks():
+    rows = (
+        StandingRow(1, "Carla", 40, 2, tiebreak=None, previous_rank=2),
+        StandingRow(2, "Nicola", 40, 2, tiebreak=None, previous_rank=1),
+    )
+    legend = "A pari punti decidono, nell'ordine: i punti tavolo della prima partita."
+    data = StandingsData("Coppa", 2, "2026-11-24", rows, tiebreak_label="PT", legend=legend)
+    (page,) = layout_standings(data, locale="it")
+    assert [t.text for t in page.texts if t.group == "legend"] == [legend]
+    assert "PT" not in {t.text for t in page.texts if t.group == "colhead"}  # no column that contradicts the order
+    assert texts_outside(page) == [] and overlapping(page.texts) == []
+    with_pt = dataclasses.replace(data, rows=tuple(dataclasses.replace(r, tiebreak=160.0) for r in rows))
+    (page,) = layout_standings(with_pt, locale="it")
+    assert "PT" in {t.text for t in page.texts if t.group == "colhead"}
+    assert StandingsData.from_json(data.to_json()) == data

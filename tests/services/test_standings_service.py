@@ -6,7 +6,7 @@ import pytest
 
 from bot.db.models import GameTable, Registration, RegistrationStatus, SeatOutcome, TableResult
 from bot.errors import NotFound
-from bot.present.standings import standings_csv, standings_image
+from bot.present.standings import standings_csv, standings_image, standings_render_data
 from bot.services import Services
 from tests.services.test_reports_fixtures import GUILD, build_tournament
 
@@ -62,6 +62,16 @@ async def test_bot_std_1_standings_sum_tournament_points_and_explain_the_firk_ta
     assert dict(decision.values) == {"Anna": 1, "Bruno": 2}
     assert view.player_ids == tuple(r[n] for n in ("Anna", "Bruno", "Carla", "Dario"))
     assert view.rounds == 2 and view.unconfirmed_tables == 0
+    # the movement since round 1 (1 Anna, 2 Bruno, 3 Carla, 4 Dario): the image draws its arrows from these
+    assert [line.previous_rank for line in view.lines] == [1, 2, 3, 4]
+    assert view.tie_breakers == ("first_game_table_points", "last_game_table") and view.last_round == 2
+    assert not view.breaks_ties_on_table_points  # FIRK orders ties by game 1 and the last table, not the total
+    data = standings_render_data(view, date="2026-11-24", locale="it")
+    assert all(row.tiebreak is None for row in data.rows)  # no PT column that would contradict the order
+    assert data.legend == (
+        "A pari punti decidono, nell'ordine: i punti tavolo della prima partita; "
+        "il tavolo dell'ultima partita (più basso è meglio)."
+    )
 
 
 async def test_bot_std_1_withdrawn_player_ranks_last_and_a_forfeit_costs_the_firk_deduction(services: Services):
@@ -150,3 +160,22 @@ async def test_bot_std_1_unknown_tournament_is_a_clear_not_found(services: Servi
     with pytest.raises(NotFound) as err:
         await services.standings.compute(GUILD, "Fantasma")
     assert err.value.key == "error.tournament_not_found"
+
+
+async def test_bot_std_1_each_line_carries_its_rank_before_the_latest_round(services: Services):
+    """The movement arrows of the standings image: ranks after round 1 against ranks after round 2 (UFF)."""
+    rounds = {1: [["Anna", "Bruno", "Carla", "Dario"]], 2: [["Anna", "Bruno", "Carla", "Dario"]]}
+    b = await build_tournament(services, preset="risiko-ufficiali-2018", rounds=rounds)
+    r = b.registrations
+    played = SeatOutcome.PLAYED.value
+    first = [("Anna", 12), ("Bruno", 9), ("Carla", 6), ("Dario", 3)]
+    second = [("Dario", 12), ("Carla", 9), ("Anna", 6), ("Bruno", 3)]
+    for number, order in ((1, first), (2, second)):
+        lines = [(r[name], 50 - 10 * i, i + 1, float(pts), played) for i, (name, pts) in enumerate(order)]
+        await put_results(services, b.tables[(number, 1)], lines)
+    view = await services.standings.compute(GUILD, "coppa test")
+    moved = {line.name: (line.previous_rank, line.rank) for line in view.lines}
+    assert moved == {"Anna": (1, 1), "Carla": (3, 2), "Dario": (4, 2), "Bruno": (2, 4)}
+    data = standings_render_data(view, date="2026-11-24", locale="en")
+    assert data.legend == "Players level on points share the place."
+    assert {row.name: row.previous_rank for row in data.rows} == {k: v[0] for k, v in moved.items()}
