@@ -19,14 +19,14 @@ from bot.db.migrate import upgrade_to_head
 from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
+from bot.present.bracket import bracket_render_data
 from bot.present.standings import standings_csv, standings_image
 from bot.present.tables import tables_render_data
 from bot.services import Services
 from bot.services.access import Actor
-from bot.services.reports import TableRef
+from bot.services.reports import ReportView, TableRef
 from bot.services.rounds import RoundView, SeatView
 from renderer import render_bracket, render_tables
-from renderer.models import BracketData, BracketPlayer, BracketTable
 
 DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
@@ -190,29 +190,17 @@ def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
     return render_tables(data, locale=locale)
 
 
-def _bracket_table(view: RoundView, index: int, winner: str, seeds: dict[str, int]) -> BracketTable:
-    seats = view.tables[index].seats
-    players = tuple(BracketPlayer(name=s.name, club=s.club, seed=seeds.get(s.name)) for s in seats)
-    names = [s.name for s in seats]
-    return BracketTable(number=view.tables[index].number, players=players, winner=names.index(winner))
-
-
 def _bracket_png(
     semis: RoundView,
-    semi_winners: list[str],
+    semi_reports: list[ReportView | None],
     final: RoundView,
-    champion: str,
+    final_report: ReportView,
     seeds: dict[str, int],
     date: str,
     locale: str,
 ) -> bytes:
-    """The final phase as a bracket: semifinal tables with their winners → the final and its champion."""
-    data = BracketData(
-        tournament=semis.tournament_name,
-        date=date,
-        semifinals=tuple(_bracket_table(semis, i, w, seeds) for i, w in enumerate(semi_winners)),
-        final=_bracket_table(final, 0, champion, seeds),
-    )
+    """The final phase as a bracket: semifinal tables with their winners → the final, its points and champion."""
+    data = bracket_render_data(semis, semi_reports, final, final_report, seeds, date=date)
     return render_bracket(data, locale=locale)
 
 
@@ -276,9 +264,8 @@ async def _play(
     write("semifinals-tables.png", await asyncio.to_thread(_tables_png, semis, date, locale))
     locked += await _report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)
-    semi_winners = [
-        (await services.reports.lookup(REFEREE, TableRef(name, tb.number, semis.number))).ranking[0].name
-        for tb in semis.tables
+    semi_reports: list[ReportView | None] = [
+        await services.reports.lookup(REFEREE, TableRef(name, tb.number, semis.number)) for tb in semis.tables
     ]
     final = await services.rounds.compose_final(organizer, tournament=name)
     final = (await services.rounds.publish(organizer, tournament=name, number=final.number)).round
@@ -292,7 +279,7 @@ async def _play(
     seeds = {line.name: line.rank for line in standings.lines}
     write(
         "final-phase-bracket.png",
-        await asyncio.to_thread(_bracket_png, semis, semi_winners, final, champion.name, seeds, date, locale),
+        await asyncio.to_thread(_bracket_png, semis, semi_reports, final, final_report, seeds, date, locale),
     )
     say("demo.play.summary", tables=tables, locked=locked, files=len(files), folder=str(output_dir))
     for path in files:

@@ -132,6 +132,11 @@ def _table_card(
             cv.text((x + 30, cy), str(p.seed), seed_font, (255, 255, 255) if is_winner else st.MUTED, "mm", "seed")
         tx = x + 56
         avail = w - 56 - 16
+        if p.table_points is not None:  # the table is reported: each player's table points, right-aligned
+            points = st.format_number(p.table_points, locale)
+            pbox = cv.text((x + w - 18, cy), points, seed_font if not final else st.font("bold", 20),
+                           mark if mark is not None else st.MUTED, "rm", "points")  # fmt: skip
+            avail = pbox[0] - 12 - tx
         note = ""
         note_colour = st.MUTED
         if p.declined:

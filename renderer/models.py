@@ -327,29 +327,35 @@ class TablesData:
 @dataclass(frozen=True, slots=True)
 class BracketPlayer:
     """A player in the final phase. ``seed`` = rank in the standings; ``declined`` marks a semifinal winner who
-    gave up the final; ``replaces`` names the finalist this player stands in for (TOUR-FIN-1)."""
+    gave up the final; ``replaces`` names the finalist this player stands in for (TOUR-FIN-1); ``table_points``
+    are the player's points at this table once it is reported."""
 
     name: str
     club: str | None = None
     seed: int | None = None
     declined: bool = False
     replaces: str | None = None
+    table_points: float | None = None
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "player") -> BracketPlayer:
         if isinstance(obj, str):
             return cls(name=obj)
-        o = _obj(obj, where, ("name",), ("club", "seed", "declined", "replaces"))
+        o = _obj(obj, where, ("name",), ("club", "seed", "declined", "replaces", "table_points"))
         return cls(
             name=_str(o["name"], f"{where}.name"),
             club=_opt_str(o.get("club"), f"{where}.club"),
             seed=_opt_int(o.get("seed"), f"{where}.seed", 1),
             declined=_bool(o.get("declined", False), f"{where}.declined"),
             replaces=_opt_str(o.get("replaces"), f"{where}.replaces"),
+            table_points=_opt_num(o.get("table_points"), f"{where}.table_points"),
         )
 
     def to_json(self) -> dict[str, Any]:
-        out = _drop_none({"name": self.name, "club": self.club, "seed": self.seed, "replaces": self.replaces})
+        points = None if self.table_points is None else _num_out(self.table_points)
+        out = _drop_none(
+            {"name": self.name, "club": self.club, "seed": self.seed, "replaces": self.replaces, "table_points": points}
+        )
         if self.declined:
             out["declined"] = True
         return out

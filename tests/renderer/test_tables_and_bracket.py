@@ -144,3 +144,22 @@ def test_bot_tab_1_big_rounds_can_be_split_into_pages_of_tables():
     assert heights[0] == heights[1] == heights[2] > heights[3]
     cv = layout_tables(sample_tables(250), locale="it", page=(2, 4))
     assert any(t.text.endswith("pagina 2/4") for t in cv.texts if t.group == "title")
+
+
+def test_tour_fin_1_the_bracket_shows_the_finalists_table_points_once_the_final_is_reported():
+    data = sample_bracket()
+    points = (88.5, 61.0, 120.0, 12.0)
+    reported = dataclasses.replace(
+        data,
+        final=dataclasses.replace(
+            data.final,
+            players=tuple(
+                dataclasses.replace(p, table_points=v) for p, v in zip(data.final.players, points, strict=True)
+            ),
+        ),
+    )
+    cv = layout_bracket(reported, locale="it")
+    assert [t.text for t in cv.texts if t.group == "points"] == ["88,5", "61", "120", "12"]
+    assert texts_outside(cv) == [] and overlapping(cv.texts) == []
+    assert not [t for t in layout_bracket(data, locale="it").texts if t.group == "points"]  # not reported: none
+    assert type(reported).from_json(reported.to_json()) == reported

@@ -1,0 +1,49 @@
+"""The final phase as a bracket: the renderer's input from the rounds and their reports (TOUR-SF-1, TOUR-FIN-1).
+
+Each table shows its players in seating order with their seed (rank in the standings); once a table is reported,
+its winner is marked and every player's table points are shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.services.reports import ReportView
+from bot.services.rounds import RoundView
+from renderer.models import BracketData, BracketPlayer, BracketTable
+
+
+def bracket_table(view: RoundView, index: int, report: ReportView | None, seeds: Mapping[str, int]) -> BracketTable:
+    """Table ``index`` of a semifinal or final round; ``report`` (if any) gives the winner and the table points."""
+    table = view.tables[index]
+    reported = report is not None and report.reported
+    points = {line.registration_id: line.table_points for line in report.seats} if report and reported else {}
+    players = tuple(
+        BracketPlayer(name=s.name, club=s.club, seed=seeds.get(s.name), table_points=points.get(s.registration_id))
+        for s in table.seats
+    )
+    winner = None
+    if report is not None and reported and report.ranking:
+        ids = [s.registration_id for s in table.seats]
+        first = report.ranking[0].registration_id
+        winner = ids.index(first) if first in ids else None
+    return BracketTable(number=table.number, players=players, winner=winner)
+
+
+def bracket_render_data(
+    semis: RoundView,
+    semi_reports: list[ReportView | None],
+    final: RoundView,
+    final_report: ReportView | None,
+    seeds: Mapping[str, int],
+    *,
+    date: str,
+) -> BracketData:
+    """Semifinal tables with their winners → the final, with the finalists' table points once it is reported."""
+    return BracketData(
+        tournament=semis.tournament_name,
+        date=date,
+        semifinals=tuple(bracket_table(semis, i, r, seeds) for i, r in enumerate(semi_reports)),
+        final=bracket_table(final, 0, final_report, seeds),
+        direct_finalists=tuple(BracketPlayer(name=n, seed=seeds.get(n)) for n in semis.direct_finalists),
+    )
