@@ -18,8 +18,10 @@ CELL: st.Colour = (238, 233, 220)
 WALL: st.Colour = (44, 42, 48)
 BLOCK: st.Colour = (58, 62, 72)
 VORTEX_RINGS = ("red", "green", "blue", "yellow")
-# each robot keeps to its own lane, right of its travel direction, so overlapping moves stay readable
-LANE = {"red": 0.04, "blue": 0.1, "green": 0.16, "yellow": 0.22, "silver": 0.07, "black": 0.13}
+# each robot keeps to its own lane, right of its travel direction, so overlapping moves stay readable: lanes are
+# thinner (LINE) than the gap between two lanes, so two robots on one row never cover each other
+LANE = {"red": 0.04, "green": 0.115, "blue": 0.19, "yellow": 0.265, "silver": 0.34, "black": 0.415}
+LINE = 0.07  # path width, in cells
 
 
 def _darker(c: st.Colour, t: float = 0.35) -> st.Colour:
@@ -97,6 +99,8 @@ def layout_rr_board(data: RRBoardData, *, locale: str = "it", cell: int = 44) ->
 
     if data.path:
         _path(cv, geo, c, data, locale)
+        if active_target is not None and not _in_block(active_target.row, active_target.col):
+            _target(d, geo.centre(active_target.row, active_target.col), c * 0.3, active_target, muted=False)
     for robot in data.robots:
         _robot(cv, geo.centre(robot.row, robot.col), c, robot.colour, locale)
     if data.path:
@@ -110,13 +114,26 @@ def _in_block(row: int, col: int) -> bool:
 
 
 def _title(cv: st.Canvas, title: str, data: RRBoardData, locale: str, margin: int, header: int) -> None:
-    fnt = st.font("bold", 28 * SS)
+    """The title on the left, the move count on the right; a long title gets a smaller size before an ellipsis."""
     sub = st.font("regular", 20 * SS)
-    box = cv.text((margin, header * 0.62), st.fit_text(title, fnt, cv.image.width * 0.6), fnt, st.INK, "ls", "title")
+    room = cv.image.width - 2 * margin
     if data.path:
         text = f"{len(data.path)} {st.label(locale, 'moves')}"
-        cv.text((cv.image.width - margin, header * 0.62), text, sub, st.MUTED, "rs", "title")
-    del box
+        box = cv.text((cv.image.width - margin, header * 0.62), text, sub, st.MUTED, "rs", "title")
+        room = box[0] - margin - 16 * SS
+    size = 28 * SS
+    fnt = st.font("bold", size)
+    while st.text_width(title, fnt) > room and size > 18 * SS:
+        size -= SS
+        fnt = st.font("bold", size)
+    if st.text_width(title, fnt) <= room:
+        cv.text((margin, header * 0.62), title, fnt, st.INK, "ls", "title")
+        return
+    fnt = st.font("bold", 17 * SS)  # still too long: two lines, shortened only past the second
+    lines = st.wrap_text(title, fnt, room, max_lines=2)
+    boxes = [cv.text((margin, header * (0.42 + 0.4 * i)), line, fnt, st.INK, "ls", record=False)
+             for i, line in enumerate(lines)]  # fmt: skip
+    cv.record(title, boxes, "title")
 
 
 def _coordinates(cv: st.Canvas, geo: _Geo, margin: int) -> None:
@@ -239,19 +256,19 @@ def _move_points(data: RRBoardData) -> list[tuple[RRMove, list[tuple[int, int]]]
 def _path(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData, locale: str) -> None:
     overlay = Image.new("RGBA", cv.image.size, (0, 0, 0, 0))
     od = ImageDraw.Draw(overlay)
-    w = int(c * 0.12)
+    w = max(2, int(c * LINE))
     moves = _move_points(data)
     for move, cells in moves:
         colour = st.ROBOT_RGB[move.colour]
         pts = _lane([geo.centre(*p) for p in cells], c * LANE[move.colour])
-        od.line(pts, fill=(*_darker(colour, 0.4), 235), width=w + 3 * SS, joint="curve")
+        od.line(pts, fill=(*_darker(colour, 0.4), 235), width=w + 2 * SS, joint="curve")
         od.line(pts, fill=(*colour, 235), width=w, joint="curve")
         # arrowhead at the stop
         (x1, y1), (x2, y2) = pts[-2], pts[-1]
         if (x1, y1) != (x2, y2):
             ang = math.atan2(y2 - y1, x2 - x1)
             tip = (x2 + math.cos(ang) * c * 0.05, y2 + math.sin(ang) * c * 0.05)
-            size = c * 0.3
+            size = c * 0.2
             left = (tip[0] - size * math.cos(ang - 0.5), tip[1] - size * math.sin(ang - 0.5))
             right = (tip[0] - size * math.cos(ang + 0.5), tip[1] - size * math.sin(ang + 0.5))
             od.polygon([tip, left, right], fill=(*_darker(colour, 0.25), 255))
@@ -263,9 +280,8 @@ def _path(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData, locale: str) -> N
     for name, cell in final.items():
         if cell != start.get(name):
             cx, cy = geo.centre(*cell)
-            r = c * 0.3
+            r = c * 0.44  # around the cell's symbol, not over it: the target stays visible
             fill = st.ROBOT_RGB[name]
-            od.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*fill, 70))
             for k in range(12):  # dashed ring: "robot ends here", unlike the solid-edged targets
                 od.arc((cx - r, cy - r, cx + r, cy + r), k * 30, k * 30 + 18, fill=(*_darker(fill, 0.25), 255),
                        width=max(2, c // 16))  # fmt: skip
@@ -285,31 +301,41 @@ def _lane(pts: list[tuple[float, float]], offset: float) -> list[tuple[float, fl
 
 
 def _path_numbers(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData) -> None:
-    """A numbered badge on each move, on its longest segment, nudged so badges never overlap robots or each other."""
+    """Each move's number where the robot stops, just short of the stop along its lane; pulled further back when
+    that spot is taken by a robot or another number, so numbers never cover each other."""
     d = cv.draw
-    fnt = st.font("bold", int(c * 0.3))
-    r = c * 0.25
+    fnt = st.font("bold", int(c * 0.26))
+    r = c * 0.21
     taken: list[tuple[float, float]] = [geo.centre(rb.row, rb.col) for rb in data.robots]
     for n, (move, cells) in enumerate(_move_points(data), start=1):
         pts = _lane([geo.centre(*p) for p in cells], c * LANE[move.colour])
-        seg = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
-        (x1, y1), (x2, y2) = pts[seg], pts[seg + 1]
-        length = math.dist((x1, y1), (x2, y2))
-        candidates = [0.5, 0.35, 0.65, 0.25, 0.75, 0.15, 0.85] if length > 0 else [0.0]
-        best = (x1, y1)
-        for frac in candidates:
-            p = (x1 + (x2 - x1) * frac, y1 + (y2 - y1) * frac)
-            if all(math.dist(p, q) > 2.1 * r for q in taken):
-                best = p
-                break
-        else:
-            best = (x1 + (x2 - x1) * 0.5, y1 + (y2 - y1) * 0.5)
+        best = _stop_spot(pts, r, taken, clear=c * 0.32)
         taken.append(best)
         colour = st.ROBOT_RGB[move.colour]
         bx, by = best
         d.ellipse((bx - r, by - r, bx + r, by + r), fill=(255, 255, 255), outline=_darker(colour, 0.2),
-                  width=max(2, c // 14))  # fmt: skip
+                  width=max(2, c // 16))  # fmt: skip
         cv.text((bx, by), str(n), fnt, st.INK, "mm", "step")
+
+
+def _stop_spot(
+    pts: list[tuple[float, float]], r: float, taken: list[tuple[float, float]], *, clear: float
+) -> tuple[float, float]:
+    """A point on the move's last segments, as close to its stop as the badges already placed allow, and at least
+    ``clear`` short of the stop so the symbol of the cell it stops on (the target) stays in sight."""
+    for i in range(len(pts) - 1, 0, -1):
+        (x1, y1), (x2, y2) = pts[i - 1], pts[i]
+        length = math.dist((x1, y1), (x2, y2))
+        if length == 0:
+            continue
+        back = clear + r if i == len(pts) - 1 else 0.5 * r
+        while back < length:
+            t = 1 - back / length
+            p = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
+            if all(math.dist(p, q) > 2.05 * r for q in taken):
+                return p
+            back += 0.5 * r
+    return pts[-1]
 
 
 def render_rr_board(data: RRBoardData, *, locale: str = "it", cell: int = 44) -> bytes:

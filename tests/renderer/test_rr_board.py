@@ -1,11 +1,13 @@
 """Ricochet Robots board image (BOT-IMG-1, RR-COMP-1, RR-MOVE-1, RR-VAR-2)."""
 
 import dataclasses
+import itertools
+import math
 
 from renderer import _style as st
 from renderer import render_rr_board
 from renderer.models import RRDiagonal, RRMove
-from renderer.rr_board import BLOCK, WALL, layout_rr_board
+from renderer.rr_board import BLOCK, LANE, LINE, WALL, layout_rr_board
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
 from tests.renderer.fixtures import sample_board
 
@@ -93,3 +95,29 @@ def test_bot_img_1_english_board_uses_english_robot_initials():
     cv = layout_rr_board(sample_board(), locale="en")
     assert sorted(t.text for t in cv.texts if t.group == "robot") == ["B", "G", "R", "Y"]
     assert "12 moves" in [t.text for t in cv.texts]
+
+
+def test_bot_img_1_a_long_title_is_shrunk_or_wrapped_never_cut():
+    title = "Campionato italiano Ricochet Robots 2026 — semifinale, posizione 17 (tavolo 3)"
+    cv = layout_rr_board(dataclasses.replace(sample_board(), title=title))
+    (item,) = [t for t in cv.texts if t.group == "title" and t.text.startswith("Campionato")]
+    assert item.text == title  # recorded whole: no ellipsis anywhere
+    assert texts_outside(cv) == [] and overlapping([t for t in cv.texts if t.group == "title"]) == []
+
+
+def test_bot_img_1_lanes_are_thinner_than_the_gap_between_robots_so_paths_never_cover_each_other():
+    offsets = sorted(LANE.values())
+    assert min(b - a for a, b in itertools.pairwise(offsets)) >= LINE  # distinct robots: distinct, separate lanes
+    assert max(offsets) + LINE / 2 < 0.5  # and every lane stays inside its cell
+
+
+def test_bot_img_1_the_target_stays_visible_under_the_end_of_the_path_and_each_stop_is_numbered():
+    """The last move stops on the active target: its symbol is drawn above the path and no number covers it."""
+    data = sample_board()
+    cv = layout_rr_board(data)
+    target = next(t for t in data.targets if (t.row, t.col) == data.active_target)
+    x, y = centre(target.row, target.col)
+    assert close(cv.image.getpixel((x, y + 4)), st.ROBOT_RGB[target.colour], 40)  # the symbol, not the ring
+    last = [t for t in cv.texts if t.group == "step"][-1]
+    bx, by = (last.box[0] + last.box[2]) / 2, (last.box[1] + last.box[3]) / 2
+    assert math.dist((bx, by), (x, y)) > 0.4 * CELL  # the 12's badge sits beside the target, not on it
