@@ -100,7 +100,8 @@ def _write(output: str, pages: Sequence[bytes]) -> list[dict[str, Any]]:
 
 def _rr_board_input(data: Any) -> Any:
     """The renderer's own shape (``cell_walls`` at the top), or the engine shape replayed with the RR engine."""
-    from renderer.models import RRBoardData, RRDiagonal, RRMove, RRRobot, RRTarget
+    from renderer.adapters import rr_board_data
+    from renderer.models import RRBoardData
 
     if isinstance(data, Mapping) and "cell_walls" in data:
         return RRBoardData.from_json(data)
@@ -123,33 +124,11 @@ def _rr_board_input(data: Any) -> Any:
     if not isinstance(moves, list):
         raise BadInput(f"moves must be a list of [colour, direction], got {moves!r:.60}")
     steps = replay(board, robots, moves, diagonal_variant=variant)
-    path = tuple(RRMove(s.colour, _corners(s.path)) for s in steps)
-    target = data.get("target")
     active = None
+    target = data.get("target")
     if target is not None:  # the same target parser as `steward rr solve` (either form it accepts)
         from bot.tools.rr import parse_target
 
         found = parse_target(board, target)
         active = (found.row, found.col)
-    drawn = RRBoardData(
-        cell_walls=board.cell_walls,
-        targets=tuple(RRTarget(t.row, t.col, t.colour, t.symbol) for t in board.targets),
-        robots=tuple(RRRobot(str(c), int(v[0]), int(v[1])) for c, v in robots.items()),
-        active_target=active,
-        diagonals=tuple(RRDiagonal(d.row, d.col, d.colour, d.kind) for d in board.diagonals) if variant else (),
-        path=path,
-        title=data.get("title"),
-    )
-    return RRBoardData.from_json(drawn.to_json())  # validates colours and cells like any other input
-
-
-def _corners(cells: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """The cells where a slide bends (diagonal variant) plus where it stops — the renderer's move stops."""
-    if len(cells) < 2:
-        return (cells[-1],) if cells else ()
-    out = []
-    for prev, here, nxt in zip(cells, cells[1:], cells[2:], strict=False):
-        if (here[0] - prev[0], here[1] - prev[1]) != (nxt[0] - here[0], nxt[1] - here[1]):
-            out.append(here)
-    out.append(cells[-1])
-    return tuple(out)
+    return rr_board_data(board, robots, steps, active_target=active, diagonal_variant=variant, title=data.get("title"))
