@@ -31,6 +31,20 @@ ALIAS = {
     "last_round_sit_out_points_if_fifth": "sit_out_points_if_fifth",
     "last_round_sit_out_points_else": "sit_out_points_else",
     "last_round_head_to_head_total": "head_to_head_total",
+    # [sanctions]: a ladder field is read through the infraction that names it (Infraction.ladder), a points field
+    # through Infraction.standing_points (bot/rules/sanctions.py)
+    "cheating": "ladder",
+    "outside_help": "ladder",
+    "too_many_cards": "ladder",
+    "objective_shown": "ladder",
+    "objective_swapped": "ladder",
+    "board_overturned": "ladder",
+    "refused_decision": "ladder",
+    "disturbing": "ladder",
+    "deliberate_over_placement": "ladder",
+    "disturbing_table": "ladder",
+    "disturbing_table_standing_points": "standing_points",
+    "points": "standing_points",
 }
 
 # Rulebook numbers stored for a consumer that an open issue builds (never silently: each names the issue).
@@ -38,11 +52,8 @@ PENDING = {
     ("ricochet-v3.3", "ricochet.hourglass_seconds"): "issue 13: the clock (RR 2 hourglass)",
     ("ricochet-v3.3", "ricochet.too_complex_after_seconds"): "issue 13: the clock (RR 4.4)",
     ("ricochet-v3.3", "ricochet.target_tokens"): "issue 14: the rules desk's RR token pile (RR 2)",
-    ("ricochet-v3.3", "sanctions.ladder"): "issue 12: the referee's desk (RR 13.1)",
     ("ricochet-v3.3", "sanctions.repeat_similar_warning_may_become"): "issue 12 (RR 13.2)",
     ("ricochet-v3.3", "sanctions.repeat_last_of_game_may_become"): "issue 12 (RR 13.3-13.4)",
-    ("ricochet-v3.3", "sanctions.cheating"): "issue 12 (RR 13.9)",
-    ("ricochet-v3.3", "sanctions.outside_help"): "issue 12 (RR 13.8)",
     ("ricochet-v3.3", "sanctions.disqualified_place"): "issue 12 (RR 13.4)",
     ("ricochet-v3.3", "sanctions.forfeit_place"): "issue 12 (RR 9.3)",
 }
