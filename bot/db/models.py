@@ -110,8 +110,9 @@ class SeatOutcome(StrEnum):
 class AppealState(StrEnum):
     NONE = "none"
     PENDING = "pending"
-    UPHELD = "upheld"
-    OVERTURNED = "overturned"
+    UPHELD = "upheld"  # the head referee confirms the sanction
+    CHANGED = "changed"  # the head referee gives another kind
+    OVERTURNED = "overturned"  # annulled: the consequences are undone
 
 
 class GuildConfig(SQLModel, table=True):
@@ -277,10 +278,27 @@ class Sanction(SQLModel, table=True):
     table_id: int | None = Field(default=None, foreign_key="game_table.id")
     referee_id: int = Field(sa_type=sa.BigInteger, nullable=False)
     details: str | None = Field(default=None, max_length=1000)
+    infraction: str | None = Field(default=None, max_length=32)  # the preset's infraction code
+    offence: int = Field(default=1, nullable=False)  # 1 = the player's first offence of this infraction
+    proposed_kind: str | None = Field(default=None, max_length=32)  # the ladder's proposal (kind differs: override)
+    consequence: str = Field(default="recorded", max_length=24)  # bot.rules.sanctions.Consequence
+    points: float | None = Field(default=None)  # standings points (negative) or table points taken
+    previous_status: str | None = Field(default=None, max_length=16)  # the registration's, before a disqualification
+    revoked_at: datetime | None = _when()
+    revoked_by: int | None = _snowflake()
+    revoke_reason: str | None = Field(default=None, max_length=500)
     appeal_state: str = Field(default=AppealState.NONE.value, max_length=16)
+    appeal_reason: str | None = Field(default=None, max_length=500)
+    appealed_at: datetime | None = _when()
     appeal_decided_by: int | None = _snowflake()
     appeal_decided_at: datetime | None = _when()
+    appeal_note: str | None = Field(default=None, max_length=500)
     created_at: datetime = _created()
+
+    @property
+    def active(self) -> bool:
+        """In force: neither revoked nor annulled on appeal."""
+        return self.revoked_at is None and self.appeal_state != AppealState.OVERTURNED.value
 
 
 class ScheduledReminder(SQLModel, table=True):

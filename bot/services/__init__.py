@@ -19,6 +19,7 @@ from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
+from bot.services.sanctions import SanctionService
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
 
@@ -34,6 +35,7 @@ class Services:
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
     roster: RosterService = field(init=False)
+    sanctions: SanctionService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
     reports: ReportService = field(init=False)
@@ -44,6 +46,7 @@ class Services:
         self.tournaments = TournamentService(self.sessionmaker, self.clock)
         self.registrations = RegistrationService(self.sessionmaker, self.clock)
         self.roster = RosterService(self.sessionmaker, self.clock)
+        self.sanctions = SanctionService(self.sessionmaker, self.clock)
         self.checkins = CheckInService(self.sessionmaker, self.clock)
         self.standings = StandingsService(self.sessionmaker, self.clock)
         self.reports = ReportService(self.sessionmaker, self.clock)

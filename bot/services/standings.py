@@ -22,6 +22,7 @@ from bot.db import repo
 from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.rules.ruleset import load_ruleset
+from bot.rules.sanctions import Consequence
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
 from bot.services._base import BaseService, tournament_or_404
@@ -115,6 +116,26 @@ class StandingsService(BaseService):
             lines = tuple(replace(line, previous_rank=ranks.get(line.player_id)) for line in view.lines)
             return replace(view, lines=lines)
 
+    async def _sanction_deductions(
+        self, session: AsyncSession, tournament: Tournament, before_round: int | None
+    ) -> list[Deduction]:
+        """Standings points of the sanctions in force (FIRK −7 for disturbing a table, −25 for a deliberate
+        over-placement, BOT-SAN-2); a revoked or annulled sanction costs nothing."""
+        assert tournament.id is not None
+        rounds = {
+            r.id: r.number
+            for r in await repo.list_rounds(session=session, guild_id=tournament.guild_id, tournament_id=tournament.id)
+        }
+        out = []
+        for s in await repo.sanction_list(session=session, guild_id=tournament.guild_id, tournament_id=tournament.id):
+            number = rounds.get(s.round_id) if s.round_id is not None else None
+            if not s.active or not s.points or s.consequence == Consequence.TABLE_POINTS.value:
+                continue
+            if before_round is not None and number is not None and number >= before_round:
+                continue
+            out.append(Deduction(s.registration_id, -s.points, "sanction", number))
+        return out
+
     async def compute_in(
         self,
         session: AsyncSession,
@@ -162,6 +183,7 @@ class StandingsService(BaseService):
             )
             if result.points_adjustment:
                 deductions.append(Deduction(pid, -result.points_adjustment, "adjustment", rnd.number))
+        deductions += await self._sanction_deductions(session, tournament, before_round)
         results = [GameResult(r, tb, tuple(entries)) for (r, tb), entries in sorted(by_table.items())]
         withdrawn = {
             rid for rid, r in registrations.items() if r.status == RegistrationStatus.WITHDRAWN.value and rid in players

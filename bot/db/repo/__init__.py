@@ -8,3 +8,4 @@ from bot.db.repo.core import *  # noqa: F403
 from bot.db.repo.registrations import *  # noqa: F403
 from bot.db.repo.reports import *  # noqa: F403
 from bot.db.repo.rounds import *  # noqa: F403
+from bot.db.repo.sanctions import *  # noqa: F403

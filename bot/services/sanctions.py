@@ -1,0 +1,466 @@
+"""The referee's desk (BOT-SAN-1, BOT-SAN-2, BOT-SAN-3, RR-SAN-1, RR-REF-1, RK-SAN-1, FIRK-PEN-1).
+
+Referees log a sanction for an infraction of the preset; the rules (``bot.rules.sanctions``) propose the ladder's
+next step from the player's earlier offences in the tournament, and the referee confirms it or gives another kind
+(kept as an override). Each sanction gets the server's next case number (taken with a row lock, so concurrent
+sanctions never share one) and an audit entry. The bot applies what it can apply on its own:
+
+- a disqualification sets the registration to disqualified: later draws and the finals leave the player out;
+- standings points (FIRK −7 for disturbing a table, −25 for a deliberate over-placement) come off the general
+  standings (``StandingsService`` reads the sanctions in force).
+
+The last place of a game, an expulsion from a game and table-point penalties change a table's result: the referee
+enters them in the report (``/review correct``); the sanction records them and the reply says so.
+
+Only the head referee revokes a sanction (audited, with the reason) or decides an appeal; a revoke or an annulled
+appeal undoes the consequences. A player appeals their own sanction within the preset's window (RR 11); where the
+preset has no window (NP: the official judge's decisions are final) there is no appeal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.models import AppealState, GameTable, Registration, RegistrationStatus, Round, Sanction, Tournament
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.rules.ruleset import Ruleset, load_ruleset
+from bot.rules.sanctions import Consequence, SanctionError, appeal_rules, check_kind, consequence_of, propose
+from bot.rules.sanctions import Proposal as RuleProposal
+from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services.access import Actor, StaffRole, require
+from bot.services.registrations import find_player
+from bot.services.sanctions_csv import sanctions_csv, sanctions_filename
+
+DETAILS_MAX = 1000
+REASON_MAX = 500
+POINTS_MAX = 1000.0
+APPEAL_DECISIONS = ("upheld", "annulled")
+# Changing a table's result is the report's job: these consequences are recorded here and entered in the report.
+ENTERED_IN_THE_REPORT = (Consequence.LAST_OF_GAME, Consequence.EXPELLED_FROM_GAME, Consequence.TABLE_POINTS)
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionView:
+    case_number: int
+    tournament_name: str
+    player_id: int
+    player_name: str
+    player_user_id: int | None
+    infraction: str | None
+    article: str | None
+    kind: str
+    proposed_kind: str | None
+    offence: int
+    consequence: str
+    points: float | None
+    round_number: int | None
+    table_number: int | None
+    table_thread_id: int | None
+    referee_id: int
+    details: str | None
+    created_at: datetime
+    revoked: bool
+    revoke_reason: str | None
+    appeal_state: str
+    appeal_deadline: datetime | None  # None: no appeal for this preset
+
+    @property
+    def overridden(self) -> bool:
+        """The referee gave another kind than the ladder proposed."""
+        return self.proposed_kind is not None and self.kind != self.proposed_kind
+
+    @property
+    def entered_in_the_report(self) -> bool:
+        return self.consequence in {c.value for c in ENTERED_IN_THE_REPORT}
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalView:
+    tournament_name: str
+    player_name: str
+    previous: int  # earlier offences of this infraction in force
+    proposal: RuleProposal
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionsExport:
+    tournament_name: str
+    filename: str
+    data: bytes
+    rows: int
+
+
+def _rules(t: Tournament) -> Ruleset:
+    return load_ruleset(t.preset, t.overrides or None)
+
+
+def _rule_error(exc: SanctionError) -> InvalidInput:
+    return InvalidInput(f"error.sanction.{exc.code}", value=str(exc.value)[:60])
+
+
+class SanctionService(BaseService):
+    # ------------------------------------------------------------------------------------------ helpers
+
+    async def _player(
+        self, session: AsyncSession, t: Tournament, name: str | None, user_id: int | None
+    ) -> Registration:
+        """A player of the tournament by member or name, whatever their status: a disqualified player still has
+        a record, and can be sanctioned or appeal."""
+        assert t.id is not None
+        regs = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        wanted = (name or "").strip().casefold()
+        found = next(
+            (r for r in regs if (user_id is not None and r.user_id == user_id)
+             or (user_id is None and wanted and r.display_name.casefold() == wanted)),
+            None,
+        )  # fmt: skip
+        if found is None:
+            return await find_player(session, t, name=name, user_id=user_id)  # its refusal names what was asked
+        return found
+
+    async def _seat_of(self, session: AsyncSession, t: Tournament, reg: Registration) -> tuple[Round, int] | None:
+        """The player's table (round, table id) in the latest drawn round that seats them."""
+        assert t.id is not None and reg.id is not None
+        rounds = sorted(
+            await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id),
+            key=lambda r: r.number,
+            reverse=True,
+        )
+        for rnd in rounds:
+            if rnd.id is None:
+                continue
+            tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
+            seats = await repo.list_seats_for_tables(
+                session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+            )
+            table_id = next((s.table_id for s in seats if s.registration_id == reg.id), None)
+            if table_id is not None:
+                return rnd, table_id
+        return None
+
+    async def _where(
+        self, session: AsyncSession, t: Tournament, reg: Registration, round_number: int | None, table: int | None
+    ) -> tuple[int | None, int | None]:
+        """(round id, table id): the given round/table, or by default the player's current table."""
+        if round_number is None and table is None:
+            seat = await self._seat_of(session, t, reg)
+            return (seat[0].id, seat[1]) if seat else (None, None)
+        return await self._round_and_table(session, t, round_number, table)
+
+    async def _round_and_table(
+        self, session: AsyncSession, t: Tournament, round_number: int | None, table: int | None
+    ) -> tuple[int | None, int | None]:
+        """The ids of round ``round_number`` (default: the latest) and of its table ``table`` (if given)."""
+        assert t.id is not None
+        rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        rnd = (
+            next((r for r in rounds if r.number == round_number), None)
+            if round_number is not None
+            else max(rounds, key=lambda r: r.number, default=None)
+        )
+        if rnd is None or rnd.id is None:
+            raise NotFound("error.round_not_found", number=round_number or 1, tournament=t.name)
+        if table is None:
+            return rnd.id, None
+        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
+        found = next((gt for gt in tables if gt.number == table), None)
+        if found is None:
+            raise NotFound("error.sanction.no_such_table", table=table, round=rnd.number)
+        return rnd.id, found.id
+
+    async def _view(self, session: AsyncSession, s: Sanction) -> SanctionView:
+        t = await session.get(Tournament, s.tournament_id)
+        reg = await session.get(Registration, s.registration_id)
+        assert t is not None and reg is not None and reg.id is not None
+        rnd = await session.get(Round, s.round_id) if s.round_id else None
+        table = await session.get(GameTable, s.table_id) if s.table_id is not None else None
+        window = appeal_rules(_rules(t)).appeal_window_minutes
+        return SanctionView(
+            case_number=s.case_number,
+            tournament_name=t.name,
+            player_id=reg.id,
+            player_name=reg.display_name,
+            player_user_id=reg.user_id,
+            infraction=s.infraction,
+            article=s.article,
+            kind=s.kind,
+            proposed_kind=s.proposed_kind,
+            offence=s.offence,
+            consequence=s.consequence,
+            points=s.points,
+            round_number=rnd.number if rnd else None,
+            table_number=table.number if table else None,
+            table_thread_id=table.thread_id if table else None,
+            referee_id=s.referee_id,
+            details=s.details,
+            created_at=s.created_at,
+            revoked=s.revoked_at is not None,
+            revoke_reason=s.revoke_reason,
+            appeal_state=s.appeal_state,
+            appeal_deadline=s.created_at + timedelta(minutes=window) if window else None,
+        )
+
+    async def _audit(self, session: AsyncSession, actor: Actor, action: str, s: Sanction, **details: object) -> None:
+        await repo.add_audit(
+            session=session,
+            guild_id=actor.guild_id,
+            actor_id=actor.user_id,
+            action=action,
+            entity="sanction",
+            entity_id=s.id,
+            details={"case": s.case_number, "kind": s.kind, **details},
+        )
+
+    # --------------------------------------------------------------------------------------- use cases
+
+    async def propose(
+        self,
+        actor: Actor,
+        *,
+        tournament: str,
+        player: str | None,
+        user_id: int | None,
+        infraction: str,
+        cards_in_hand: int = 0,
+    ) -> ProposalView:
+        """What the ladder gives for this player's next offence of ``infraction`` (referees)."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            reg = await self._player(session, t, player, user_id)
+            assert t.id is not None and reg.id is not None
+            previous = await repo.sanction_count_offences(
+                session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
+            )
+            try:
+                proposal = propose(_rules(t), infraction, previous=previous, cards_in_hand=cards_in_hand)
+            except SanctionError as exc:
+                raise _rule_error(exc) from None
+            return ProposalView(t.name, reg.display_name, previous, proposal)
+
+    async def record(
+        self,
+        actor: Actor,
+        *,
+        tournament: str,
+        player: str | None,
+        user_id: int | None,
+        infraction: str,
+        kind: str | None = None,
+        points: float | None = None,
+        cards_in_hand: int = 0,
+        details: str | None = None,
+        round_number: int | None = None,
+        table: int | None = None,
+    ) -> SanctionView:
+        """Log a sanction (referees): the ladder's proposal, or ``kind`` as an override; its consequences applied."""
+        note = clean_text(details, field="details", max_len=DETAILS_MAX, required=False)
+        if points is not None and not 0 <= abs(points) <= POINTS_MAX:
+            raise InvalidInput("error.sanction.bad_points", max=int(POINTS_MAX))
+        async with self._sessionmaker() as session, session.begin():
+            # the case number first: the server row's lock then serialises concurrent sanctions of this server
+            case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            if case is None:  # pragma: no cover - require() refuses a server without its row first
+                raise PermissionDenied("error.permission_unmapped", role=StaffRole.REFEREE.value)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            reg = await self._player(session, t, player, user_id)
+            assert t.id is not None and reg.id is not None
+            ruleset = _rules(t)
+            previous = await repo.sanction_count_offences(
+                session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
+            )
+            try:
+                proposal = propose(ruleset, infraction, previous=previous, cards_in_hand=cards_in_hand)
+                chosen = check_kind(ruleset, kind) if kind else proposal.kind
+            except SanctionError as exc:
+                raise _rule_error(exc) from None
+            consequence = proposal.consequence if chosen == proposal.kind else consequence_of(chosen)
+            amount = self._points(consequence, proposal, chosen, points)
+            round_id, table_id = await self._where(session, t, reg, round_number, table)
+            s = Sanction(
+                guild_id=actor.guild_id,
+                case_number=case,
+                kind=chosen,
+                article=proposal.article,
+                registration_id=reg.id,
+                tournament_id=t.id,
+                round_id=round_id,
+                table_id=table_id,
+                referee_id=actor.user_id,
+                details=note,
+                infraction=infraction,
+                offence=proposal.offence,
+                proposed_kind=proposal.kind,
+                consequence=consequence.value,
+                points=amount,
+                created_at=self._clock(),
+            )
+            if consequence is Consequence.DISQUALIFIED and reg.status != RegistrationStatus.DISQUALIFIED.value:
+                s.previous_status = reg.status
+                reg.status = RegistrationStatus.DISQUALIFIED.value
+            session.add(s)
+            await session.flush()
+            await self._audit(
+                session,
+                actor,
+                "sanction.record",
+                s,
+                player=reg.id,
+                infraction=infraction,
+                override=chosen != proposal.kind,
+            )
+            return await self._view(session, s)
+
+    @staticmethod
+    def _points(consequence: Consequence, proposal: RuleProposal, chosen: str, points: float | None) -> float | None:
+        """Standings points from the preset (FIRK) unless the referee sets them; table points are the referee's
+        amount (ARB 13: at the referees' discretion), so they are required."""
+        if consequence is Consequence.TABLE_POINTS:
+            if points is None or points <= 0:
+                raise InvalidInput("error.sanction.points_needed", kind=chosen)
+            return float(points)
+        if consequence is Consequence.STANDING_POINTS and points is None and not proposal.standing_points:
+            raise InvalidInput("error.sanction.points_needed", kind=chosen)
+        if points is not None:
+            return -abs(float(points)) if consequence is Consequence.STANDING_POINTS else float(points)
+        return proposal.standing_points or None
+
+    async def _undo(self, session: AsyncSession, s: Sanction) -> None:
+        """Undo what the sanction applied: a disqualification gives the player back their earlier status."""
+        if s.consequence != Consequence.DISQUALIFIED.value or s.previous_status is None:
+            return
+        reg = await session.get(Registration, s.registration_id)
+        assert reg is not None and reg.id is not None
+        others = await repo.sanction_list(
+            session=session, guild_id=s.guild_id, tournament_id=s.tournament_id, registration_id=reg.id
+        )
+        still = any(o.active and o.id != s.id and o.consequence == Consequence.DISQUALIFIED.value for o in others)
+        if not still and reg.status == RegistrationStatus.DISQUALIFIED.value:
+            reg.status = s.previous_status
+
+    async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
+        """Only the head referee revokes a sanction; its consequences are undone and the standings follow."""
+        why = clean_text(reason, field="reason", max_len=REASON_MAX)
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.HEAD_REFEREE)
+            s = await self._case(session, actor, case_number)
+            if s.revoked_at is not None:
+                raise Conflict("error.sanction.already_revoked", case=case_number)
+            s.revoked_at, s.revoked_by, s.revoke_reason = self._clock(), actor.user_id, why
+            await self._undo(session, s)
+            await session.flush()
+            await self._audit(session, actor, "sanction.revoke", s, reason=why)
+            return await self._view(session, s)
+
+    async def _case(self, session: AsyncSession, actor: Actor, case_number: int) -> Sanction:
+        s = await repo.sanction_by_case(session=session, guild_id=actor.guild_id, case_number=case_number)
+        if s is None:
+            raise NotFound("error.sanction.not_found", case=case_number)
+        return s
+
+    async def appeal(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
+        """The sanctioned player appeals to the head referee within the preset's window (RR 11, BOT-SAN-3)."""
+        why = clean_text(reason, field="reason", max_len=REASON_MAX)
+        async with self._sessionmaker() as session, session.begin():
+            s = await self._case(session, actor, case_number)
+            reg = await session.get(Registration, s.registration_id)
+            t = await session.get(Tournament, s.tournament_id)
+            assert reg is not None and t is not None
+            if reg.user_id is None or reg.user_id != actor.user_id:
+                raise PermissionDenied("error.sanction.not_yours", case=case_number)
+            rules = appeal_rules(_rules(t))
+            if not rules.appealable:
+                raise Conflict("error.sanction.no_appeal", tournament=t.name)
+            if s.revoked_at is not None or s.appeal_state != AppealState.NONE.value:
+                raise Conflict("error.sanction.appeal_closed", case=case_number)
+            if self._clock() > s.created_at + timedelta(minutes=rules.appeal_window_minutes):
+                raise Conflict("error.sanction.appeal_late", minutes=rules.appeal_window_minutes)
+            s.appeal_state, s.appeal_reason, s.appealed_at = AppealState.PENDING.value, why, self._clock()
+            await session.flush()
+            await self._audit(session, actor, "sanction.appeal", s, reason=why)
+            return await self._view(session, s)
+
+    async def decide_appeal(
+        self, actor: Actor, *, case_number: int, decision: str, note: str | None = None, kind: str | None = None
+    ) -> SanctionView:
+        """The head referee's final decision (RR-REF-1): upheld, changed to another kind, or annulled (undone)."""
+        text = clean_text(note, field="note", max_len=REASON_MAX, required=False)
+        if decision not in (*APPEAL_DECISIONS, "changed"):
+            raise InvalidInput("error.sanction.bad_decision", value=decision[:30])
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.HEAD_REFEREE)
+            s = await self._case(session, actor, case_number)
+            if s.appeal_state != AppealState.PENDING.value:
+                raise Conflict("error.sanction.no_pending_appeal", case=case_number)
+            t = await session.get(Tournament, s.tournament_id)
+            assert t is not None
+            if decision == "changed":
+                if not kind:
+                    raise InvalidInput("error.sanction.kind_needed")
+                try:
+                    s.kind = check_kind(_rules(t), kind)
+                except SanctionError as exc:
+                    raise _rule_error(exc) from None
+                state = AppealState.CHANGED
+            else:
+                state = AppealState.UPHELD if decision == "upheld" else AppealState.OVERTURNED
+            s.appeal_state, s.appeal_note = state.value, text
+            s.appeal_decided_by, s.appeal_decided_at = actor.user_id, self._clock()
+            if state is AppealState.OVERTURNED:
+                await self._undo(session, s)
+            await session.flush()
+            await self._audit(session, actor, "sanction.appeal_decided", s, decision=state.value, note=text)
+            return await self._view(session, s)
+
+    async def list(
+        self, actor: Actor, *, tournament: str, round_number: int | None = None, table: int | None = None
+    ) -> tuple[SanctionView, ...]:
+        """The tournament's sanctions, optionally of one round or table (referees)."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            round_id = table_id = None
+            if round_number is not None or table is not None:
+                round_id, table_id = await self._round_and_table(session, t, round_number, table)
+            rows = await repo.sanction_list(
+                session=session, guild_id=t.guild_id, tournament_id=t.id, round_id=round_id, table_id=table_id
+            )
+            return tuple([await self._view(session, s) for s in rows])
+
+    async def record_of(
+        self, actor: Actor, *, tournament: str, player: str | None = None, user_id: int | None = None
+    ) -> tuple[SanctionView, ...]:
+        """A player's record: your own, or anyone's for a referee (BOT-SAN-1)."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            own = player is None and (user_id is None or user_id == actor.user_id)
+            if not own:
+                config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+                require(actor, config, StaffRole.REFEREE)
+            reg = await self._player(session, t, player, actor.user_id if own else user_id)
+            rows = await repo.sanction_list(
+                session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id
+            )
+            return tuple([await self._view(session, s) for s in rows])
+
+    async def export_csv(self, actor: Actor, *, tournament: str) -> SanctionsExport:
+        """The tournament's sanctions as CSV (referees), formula-safe like the roster export."""
+        views = await self.list(actor, tournament=tournament)
+        return SanctionsExport(
+            views[0].tournament_name if views else tournament,
+            sanctions_filename(views[0].tournament_name if views else tournament),
+            sanctions_csv(views),
+            len(views),
+        )

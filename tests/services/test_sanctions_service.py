@@ -1,0 +1,168 @@
+"""The referee's desk on a real database (SQLite, and PostgreSQL in CI): BOT-SAN-1 case numbers and records,
+BOT-SAN-2 the ladder and its standing consequences, BOT-SAN-3 appeals to the head referee (RR-REF-1), FIRK-PEN-1,
+RK-PACT-1."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import select
+
+from bot.db.models import AuditLog, RegistrationStatus, Sanction, SeatOutcome
+from bot.errors import Conflict, InvalidInput, PermissionDenied
+from bot.services import Services
+from bot.services.access import Actor
+from tests.services.test_reports_fixtures import GUILD, HEAD_ROLE, ORGANIZER, REFEREE, build_tournament, player
+from tests.services.test_standings_service import put_results
+
+HEAD = Actor(guild_id=GUILD, user_id=43, display_name="Capo", role_ids=frozenset({HEAD_ROLE}))
+ROUNDS = {1: [["Anna", "Bruno", "Carla", "Dario"]]}
+
+
+async def _firk_round(services: Services):  # type: ignore[no-untyped-def]
+    b = await build_tournament(services, preset="risiko-firk-1", rounds=ROUNDS)
+    r = b.registrations
+    played = SeatOutcome.PLAYED.value
+    await put_results(
+        services,
+        b.tables[(1, 1)],
+        [(r["Anna"], 40, 1, 31.8, played), (r["Bruno"], 32, 2, 14.2, played),
+         (r["Carla"], 20, 3, 5.0, played), (r["Dario"], 10, 4, 0.0, played)],
+    )  # fmt: skip
+    return b
+
+
+async def test_firk_pen_1_bot_san_2_disturbing_a_table_costs_7_standing_points_and_a_revoke_gives_them_back(
+    services: Services,
+):
+    b = await _firk_round(services)
+    before = {line.name: line.points for line in (await services.standings.compute(GUILD, b.name)).lines}
+    case = await services.sanctions.record(
+        REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="disturbing_table", details="rumore"
+    )
+    assert (case.case_number, case.kind, case.article, case.points) == (1, "standing_points", "FIRK penalità 4", -7)
+    assert (case.round_number, case.table_number) == (1, 1)  # by default the player's current table
+    after = {line.name: line.points for line in (await services.standings.compute(GUILD, b.name)).lines}
+    assert after["Anna"] == pytest.approx(before["Anna"] - 7) and after["Bruno"] == before["Bruno"]
+    with pytest.raises(PermissionDenied):  # only the head referee revokes
+        await services.sanctions.revoke(REFEREE, case_number=1, reason="errore")
+    revoked = await services.sanctions.revoke(HEAD, case_number=1, reason="errore di persona")
+    assert revoked.revoked and revoked.revoke_reason == "errore di persona"
+    restored = {line.name: line.points for line in (await services.standings.compute(GUILD, b.name)).lines}
+    assert restored == before
+    async with services.sessionmaker() as session:
+        actions = [a.action for a in (await session.execute(select(AuditLog))).scalars()]
+    assert actions.count("sanction.record") == 1 and actions.count("sanction.revoke") == 1
+
+
+async def test_rk_pact_1_the_ladder_climbs_with_each_offence_and_the_third_disqualifies_the_player(services: Services):
+    b = await build_tournament(services, rounds=ROUNDS)  # UFF/ARB
+    steps = []
+    for _ in range(3):
+        proposal = await services.sanctions.propose(
+            REFEREE, tournament=b.name, player="Bruno", user_id=None, infraction="pact", cards_in_hand=1
+        )
+        steps.append((proposal.proposal.kind, proposal.proposal.cards, proposal.proposal.armies))
+        await services.sanctions.record(
+            REFEREE, tournament=b.name, player="Bruno", user_id=None, infraction="pact", cards_in_hand=1
+        )
+    assert steps == [("verbal_warning", 0, 0), ("lose_cards_or_armies", 1, 3), ("excluded_and_expelled", 0, 0)]
+    listing = await services.sanctions.list(REFEREE, tournament=b.name)
+    assert [s.case_number for s in listing] == [1, 2, 3] and [s.offence for s in listing] == [1, 2, 3]
+    async with services.sessionmaker() as session:
+        status = (await session.execute(select(Sanction))).scalars().all()[-1].previous_status
+    assert status == RegistrationStatus.VALIDATED.value
+    players = await services.registrations.list_players(GUILD, tournament=b.name)
+    assert {p.display_name: p.status for p in players.players}["Bruno"] == RegistrationStatus.DISQUALIFIED.value
+    # the head referee annuls the third step on appeal: Bruno is back in the tournament
+    bruno = player(b.users["Bruno"])
+    appealed = await services.sanctions.appeal(bruno, case_number=3, reason="non ho patteggiato")
+    assert appealed.appeal_state == "pending"
+    decided = await services.sanctions.decide_appeal(HEAD, case_number=3, decision="annulled", note="testimoni")
+    assert decided.appeal_state == "overturned"
+    players = await services.registrations.list_players(GUILD, tournament=b.name)
+    assert {p.display_name: p.status for p in players.players}["Bruno"] == RegistrationStatus.VALIDATED.value
+    with pytest.raises(Conflict):  # decided: final (RR-REF-1)
+        await services.sanctions.decide_appeal(HEAD, case_number=3, decision="upheld")
+
+
+async def test_bot_san_1_an_override_is_kept_and_the_record_is_the_player_s_own_unless_a_referee_asks(
+    services: Services,
+):
+    b = await build_tournament(services, preset="ricochet-v3.3", game="ricochet", rounds=ROUNDS)
+    case = await services.sanctions.record(
+        REFEREE, tournament=b.name, player="Carla", user_id=None, infraction="misconduct", kind="last_of_game"
+    )
+    assert case.overridden and (case.proposed_kind, case.kind) == ("verbal_warning", "last_of_game")
+    assert case.entered_in_the_report  # the last place of the game is entered in the report by the referee
+    carla = player(b.users["Carla"])
+    own = await services.sanctions.record_of(carla, tournament=b.name)
+    assert [s.case_number for s in own] == [1]
+    with pytest.raises(PermissionDenied):  # another player's record is the referees' to read
+        await services.sanctions.record_of(carla, tournament=b.name, player="Anna")
+    assert await services.sanctions.record_of(REFEREE, tournament=b.name, player="Anna") == ()
+    with pytest.raises(PermissionDenied):  # only the sanctioned player appeals
+        await services.sanctions.appeal(player(b.users["Anna"]), case_number=1, reason="per lei")
+    export = await services.sanctions.export_csv(REFEREE, tournament=b.name)
+    rows = export.data.decode("utf-8-sig").splitlines()
+    assert rows[0].startswith("case;player;infraction") and rows[1].startswith(
+        "1;Carla;misconduct;RR 13.1;last_of_game"
+    )
+
+
+async def test_bot_san_1_refusals_change_nothing(services: Services):
+    b = await build_tournament(services, rounds=ROUNDS)
+    for actor in (ORGANIZER, player(b.users["Anna"])):
+        with pytest.raises(PermissionDenied):
+            await services.sanctions.record(actor, tournament=b.name, player="Anna", user_id=None, infraction="pact")
+    with pytest.raises(InvalidInput):
+        await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="cheating")
+    with pytest.raises(InvalidInput):  # ARB 13: a table-point penalty needs the referee's amount
+        await services.sanctions.record(
+            REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="disturbing"
+        )
+    async with services.sessionmaker() as session:
+        assert (await session.execute(select(Sanction))).scalars().all() == []
+    case = await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="pact")
+    assert case.case_number == 1  # the refused calls used no case number
+
+
+async def test_bot_san_1_case_numbers_are_unique_per_server_under_50_concurrent_sanctions(services: Services):
+    b = await build_tournament(services, rounds=ROUNDS)
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    calls = [  # ARB 27 climbs to a disqualification at the third offence: the desk still finds the player
+        services.sanctions.record(REFEREE, tournament=b.name, player=names[i % 4], user_id=None, infraction="pact")
+        for i in range(50)
+    ]
+    views = await asyncio.gather(*calls)
+    assert sorted(v.case_number for v in views) == list(range(1, 51))
+    offences = {}
+    for v in sorted(views, key=lambda v: v.case_number):
+        offences.setdefault(v.player_name, []).append(v.offence)
+    assert all(o == list(range(1, len(o) + 1)) for o in offences.values())  # each ladder climbed once per call
+
+
+async def test_bot_san_2_a_disqualified_player_is_out_of_the_next_draw_and_the_finals(services: Services):
+    """RR-SAN-1 / ARB 26: a disqualification removes the player from later draws and from the finals' ranking."""
+    from tests.services.test_rounds import GUILD as ROUNDS_GUILD
+    from tests.services.test_rounds import ORGANIZER as ORG
+    from tests.services.test_rounds import REF_ROLE, report_all, setup_tournament
+
+    referee = Actor(guild_id=ROUNDS_GUILD, user_id=77, role_ids=frozenset({REF_ROLE}))
+    await setup_tournament(services, 16)
+    await services.rounds.draw(ORG, tournament="Coppa")
+    await services.rounds.publish(ORG, tournament="Coppa")
+    await report_all(services, 1)
+    out = "Giocatore 03"
+    case = await services.sanctions.record(
+        referee, tournament="Coppa", player=out, user_id=None, infraction="objective_shown", details="mostrato"
+    )
+    assert (case.kind, case.consequence, case.article) == ("disqualification", "disqualified", "ARB 26")
+    ranking = await services.rounds.ranking(ROUNDS_GUILD, tournament="Coppa")
+    regs = await services.registrations.list_players(ROUNDS_GUILD, tournament="Coppa")
+    out_id = next(p.id for p in regs.players if p.display_name == out)
+    assert out_id not in ranking and len(ranking) == 15  # the finals are seeded from this ranking
+    drawn = await services.rounds.draw(ORG, tournament="Coppa")
+    seated = {s.name for t in drawn.tables for s in t.seats}
+    assert out not in seated and len(seated) == 15
