@@ -28,7 +28,15 @@ from bot.db import repo
 from bot.db.models import AppealState, GameTable, Registration, RegistrationStatus, Round, Sanction, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.rules.ruleset import Ruleset, load_ruleset
-from bot.rules.sanctions import Consequence, SanctionError, appeal_rules, check_kind, consequence_of, propose
+from bot.rules.sanctions import (
+    Consequence,
+    SanctionError,
+    appeal_rules,
+    check_kind,
+    consequence_of,
+    propose,
+    sanction_kinds,
+)
 from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
@@ -344,6 +352,12 @@ class SanctionService(BaseService):
         still = any(o.active and o.id != s.id and o.consequence == Consequence.DISQUALIFIED.value for o in others)
         if not still and reg.status == RegistrationStatus.DISQUALIFIED.value:
             reg.status = s.previous_status
+
+    async def kinds(self, guild_id: int, *, tournament: str) -> tuple[str, ...]:
+        """Every sanction kind of the tournament's preset (the referee's override menu)."""
+        async with self._sessionmaker() as session:
+            t = await tournament_or_404(session, guild_id, tournament)
+            return sanction_kinds(_rules(t))
 
     async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
         """Only the head referee revokes a sanction; its consequences are undone and the standings follow."""

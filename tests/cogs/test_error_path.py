@@ -30,6 +30,8 @@ EXPECTED_MENU = {
     "finals": ORGANIZER,
     "review": REFEREE,
     "arrival": REFEREE,
+    "sanction": REFEREE,
+    "sanctions": REFEREE,
     "setup": ADMIN,
     # everyone
     "tournaments": None,
@@ -43,6 +45,8 @@ EXPECTED_MENU = {
     "report": None,
     "my-games": None,
     "standings": None,
+    "record": None,
+    "appeal": None,
 }
 
 

@@ -1,0 +1,260 @@
+"""/sanction … — referees log sanctions with the ladder's proposal, list and export them; the head referee revokes
+them and decides appeals (BOT-SAN-1, BOT-SAN-2, BOT-SAN-3, RR-SAN-1, RR-REF-1, RK-SAN-1, FIRK-PEN-1).
+
+``/sanction give`` shows the proposal privately with a Confirm button and a menu of the preset's other kinds (an
+override); the sanction is written when the referee confirms, then announced in the table's thread (the one ping is
+the sanctioned player's).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import actor_of, embed, locale_of, safe, send, server_locale, tr
+from bot.cogs._errors import GuardedView
+from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber, Tournament, player_ref
+from bot.cogs.desk.params import InfractionCode
+from bot.cogs.desk.texts import case_embed, case_line, kind_name, proposal_text
+from bot.i18n import t
+from bot.services.sanctions import SanctionView
+
+log = logging.getLogger(__name__)
+
+LIST_BUDGET = 3900
+DECISIONS = [app_commands.Choice(name=d, value=d) for d in ("upheld", "changed", "annulled")]
+
+
+@dataclass
+class _Request:
+    """What the referee typed in /sanction give, kept by the confirmation view until Confirm."""
+
+    tournament: str
+    player: str | None
+    user_id: int | None
+    infraction: str
+    cards_in_hand: int
+    points: float | None
+    round_number: int | None
+    table: int | None
+    details: str | None
+    kind: str | None = None
+
+
+class ConfirmSanction(GuardedView):
+    """Confirm the proposal, or pick another kind first (recorded as an override). Acknowledges, then works."""
+
+    def __init__(self, request: _Request, kinds: tuple[str, ...], proposed: str, locale: str) -> None:
+        super().__init__(timeout=600)
+        self.request = request
+        self.locale = locale
+        options = [
+            discord.SelectOption(label=kind_name(k, locale)[:100], value=k, default=k == proposed) for k in kinds[:25]
+        ]
+        self.pick: discord.ui.Select[ConfirmSanction] = discord.ui.Select(
+            placeholder=t("sanction.pick_other", locale)[:150], options=options, min_values=1, max_values=1
+        )
+        self.pick.callback = self._picked  # type: ignore[method-assign]
+        self.add_item(self.pick)
+        confirm: discord.ui.Button[ConfirmSanction] = discord.ui.Button(
+            label=t("sanction.confirm", locale)[:80], style=discord.ButtonStyle.danger
+        )
+        confirm.callback = self._confirm  # type: ignore[method-assign]
+        self.add_item(confirm)
+
+    async def _picked(self, interaction: discord.Interaction[Any]) -> None:
+        self.request.kind = self.pick.values[0]
+        await interaction.response.defer()
+
+    async def _confirm(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()  # acknowledge first: the database work may take a moment
+        r = self.request
+        view = await interaction.client.services.sanctions.record(
+            actor_of(interaction),
+            tournament=r.tournament,
+            player=r.player,
+            user_id=r.user_id,
+            infraction=r.infraction,
+            kind=r.kind,
+            points=r.points,
+            cards_in_hand=r.cards_in_hand,
+            details=r.details,
+            round_number=r.round_number,
+            table=r.table,
+        )
+        self.stop()
+        await interaction.edit_original_response(embed=case_embed(view, self.locale), view=None)
+        await announce_in_thread(interaction, view)
+
+
+async def announce_in_thread(interaction: discord.Interaction[Any], view: SanctionView) -> None:
+    """The case in the table's thread, in the server's language; the sanctioned player is the one ping."""
+    if view.table_thread_id is None:
+        return
+    client = interaction.client
+    try:
+        thread = client.get_channel(view.table_thread_id) or await client.fetch_channel(view.table_thread_id)
+        if not isinstance(thread, discord.abc.Messageable):
+            return
+        locale = await server_locale(interaction)
+        who = f"<@{view.player_user_id}>" if view.player_user_id else f"**{safe(view.player_name)}**"
+        text = t("sanction.thread", locale, who=who, line=case_line(view, locale))
+        users = [discord.Object(view.player_user_id)] if view.player_user_id else []
+        await thread.send(
+            text[:2000], allowed_mentions=discord.AllowedMentions(users=users, everyone=False, roles=False)
+        )
+    except discord.HTTPException as exc:
+        log.warning("sanction %s: the table thread refused the message: %s", view.case_number, exc)
+
+
+class SanctionCog(commands.Cog):
+    sanction = app_commands.Group(
+        name="sanction",
+        description="Referees log sanctions; the head referee revokes and decides appeals",
+        guild_only=True,
+        default_permissions=REFEREE_COMMANDS,
+    )
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @sanction.command(name="give")
+    @app_commands.describe(
+        tournament="The tournament",
+        infraction="What happened",
+        player="The player's name",
+        member="Or the server member",
+        cards_in_hand="Cards in the player's hand (pact ladders)",
+        points="Table-point penalty, or standings points",
+        round="Round (default: the player's table now)",
+        table="Table number",
+        details="What you saw (kept in the log)",
+    )
+    async def give(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        infraction: InfractionCode,
+        player: Player | None = None,
+        member: discord.Member | None = None,
+        cards_in_hand: app_commands.Range[int, 0, 60] = 0,
+        points: app_commands.Range[float, 0, 1000] | None = None,
+        round: RoundNumber | None = None,
+        table: TableNumber | None = None,
+        details: app_commands.Range[str, 1, 1000] | None = None,
+    ) -> None:
+        """Log a sanction: confirm the ladder's step or pick another (referees)."""
+        ref = player_ref(player, member)
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        offer = await self.bot.services.sanctions.propose(
+            actor, tournament=tournament, player=ref.name, user_id=ref.user_id, infraction=infraction,
+            cards_in_hand=cards_in_hand,
+        )  # fmt: skip
+        locale = locale_of(interaction)
+        request = _Request(tournament, ref.name, ref.user_id, infraction, cards_in_hand, points, round, table, details)
+        kinds = await self.bot.services.sanctions.kinds(actor.guild_id, tournament=tournament)
+        card = embed(
+            tr(interaction, "sanction.proposal.title", tournament=safe(offer.tournament_name)),
+            proposal_text(offer.proposal, offer.player_name, locale),
+        )
+        await interaction.followup.send(
+            embed=card, view=ConfirmSanction(request, kinds, offer.proposal.kind, locale), ephemeral=True
+        )
+
+    @sanction.command(name="revoke")
+    @app_commands.describe(case="The case number", reason="Why (kept in the log)")
+    async def revoke(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        case: app_commands.Range[int, 1, 1_000_000],
+        reason: app_commands.Range[str, 1, 500],
+    ) -> None:
+        """Revoke a sanction and undo its consequences (head referee)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.sanctions.revoke(actor, case_number=case, reason=reason)
+        await send(interaction, embed=case_embed(view, locale_of(interaction)))
+
+    @sanction.command(name="decide")
+    @app_commands.describe(
+        case="The case under appeal",
+        decision="Upheld, changed or annulled",
+        kind="The new sanction, when changed",
+        note="Reasons (kept in the log)",
+    )
+    @app_commands.choices(decision=DECISIONS)
+    async def decide(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        case: app_commands.Range[int, 1, 1_000_000],
+        decision: app_commands.Choice[str],
+        kind: app_commands.Range[str, 1, 40] | None = None,
+        note: app_commands.Range[str, 1, 500] | None = None,
+    ) -> None:
+        """Decide an appeal; the decision is final (head referee)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.sanctions.decide_appeal(
+            actor, case_number=case, decision=decision.value, note=note, kind=kind
+        )
+        await send(interaction, embed=case_embed(view, locale_of(interaction)))
+
+
+class SanctionsLogCog(commands.Cog):
+    # Reading the log is its own group: /sanction would pass Discord's 8000-character command limit.
+    sanctions = app_commands.Group(
+        name="sanctions",
+        description="The sanctions log of a tournament (referees)",
+        guild_only=True,
+        default_permissions=REFEREE_COMMANDS,
+    )
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @sanctions.command(name="list")
+    @app_commands.describe(tournament="The tournament", round="Only this round", table="Only this table")
+    async def list_(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        round: RoundNumber | None = None,
+        table: TableNumber | None = None,
+    ) -> None:
+        """The tournament's sanctions, by round or table (referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        views = await self.bot.services.sanctions.list(actor, tournament=tournament, round_number=round, table=table)
+        locale = locale_of(interaction)
+        lines, used = [], 0
+        for index, v in enumerate(views):
+            line = case_line(v, locale)
+            if used + len(line) + 1 > LIST_BUDGET:
+                lines.append(tr(interaction, "players.more", count=len(views) - index))
+                break
+            lines.append(line)
+            used += len(line) + 1
+        text = "\n".join(lines) or tr(interaction, "sanction.none")
+        await send(interaction, embed=embed(tr(interaction, "sanction.list_title", tournament=safe(tournament)), text),
+                   ephemeral=True)  # fmt: skip
+
+    @sanctions.command(name="export")
+    @app_commands.describe(tournament="The tournament")
+    async def export(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """The sanctions as a CSV file for spreadsheets (referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        export = await self.bot.services.sanctions.export_csv(actor, tournament=tournament)
+        await interaction.followup.send(
+            tr(interaction, "sanction.exported", count=export.rows, tournament=safe(export.tournament_name)),
+            file=discord.File(io.BytesIO(export.data), filename=export.filename),
+            ephemeral=True,
+        )

@@ -1,0 +1,81 @@
+"""How a sanction reads in Discord: the ladder's proposal, a logged case, a record line (it/en)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.cogs._common import discord_timestamp, embed, safe
+from bot.i18n import format_number, t
+from bot.rules.sanctions import Proposal
+from bot.services.sanctions import SanctionView
+
+
+def kind_name(kind: str, locale: str) -> str:
+    return t(f"sanction.kind.{kind}", locale)
+
+
+def infraction_name(code: str | None, locale: str) -> str:
+    return t(f"sanction.infraction.{code}", locale) if code else "—"
+
+
+def proposal_text(p: Proposal, player: str, locale: str) -> str:
+    lines = [
+        t(
+            "sanction.proposal.line",
+            locale,
+            player=safe(player),
+            offence=p.offence,
+            infraction=infraction_name(p.infraction, locale),
+            kind=kind_name(p.kind, locale),
+            article=p.article,
+        )
+    ]
+    if p.cards or p.armies:
+        lines.append(t("sanction.proposal.cards_armies", locale, cards=p.cards, armies=p.armies))
+    if p.at_least:
+        lines.append(t("sanction.proposal.at_least", locale))
+    if p.army_cap:
+        lines.append(t("sanction.proposal.army_cap", locale, cap=p.army_cap))
+    if p.standing_points:
+        lines.append(t("sanction.proposal.standing_points", locale, points=format_number(p.standing_points, locale)))
+    lines.append(t(f"sanction.consequence.{p.consequence.value}", locale))
+    return "\n".join(lines)
+
+
+def case_line(v: SanctionView, locale: str) -> str:
+    where = ""
+    if v.round_number is not None:
+        where = t("sanction.where", locale, round=v.round_number, table=v.table_number or "—")
+    status = ""
+    if v.revoked:
+        status = " · " + t("sanction.status.revoked", locale)
+    elif v.appeal_state != "none":
+        status = " · " + t(f"sanction.appeal.{v.appeal_state}", locale)
+    points = f" ({format_number(v.points, locale)})" if v.points else ""
+    return t(
+        "sanction.case_line",
+        locale,
+        case=v.case_number,
+        player=safe(v.player_name),
+        kind=kind_name(v.kind, locale) + points,
+        infraction=infraction_name(v.infraction, locale),
+        article=v.article or "—",
+        where=where,
+        status=status,
+    )
+
+
+def case_embed(v: SanctionView, locale: str) -> discord.Embed:
+    out = embed(t("sanction.case_title", locale, case=v.case_number, tournament=safe(v.tournament_name)), "")
+    lines = [case_line(v, locale)]
+    if v.overridden and v.proposed_kind:
+        lines.append(t("sanction.override", locale, proposed=kind_name(v.proposed_kind, locale)))
+    lines.append(t(f"sanction.consequence.{v.consequence}", locale))
+    if v.entered_in_the_report:
+        lines.append(t("sanction.enter_in_report", locale))
+    if v.details:
+        lines.append(t("sanction.details", locale, details=safe(v.details)[:500]))
+    if v.appeal_deadline is not None and not v.revoked:
+        lines.append(t("sanction.appeal_until", locale, when=discord_timestamp(v.appeal_deadline, "R")))
+    out.description = "\n".join(lines)[:4000]
+    return out

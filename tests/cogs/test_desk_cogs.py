@@ -1,0 +1,124 @@
+"""The referee's desk through the real command tree (BOT-SAN-1, BOT-SAN-2, BOT-SAN-3, BOT-ROLE-1, BOT-I18N-1):
+the ladder's proposal with Confirm, the case in the table's thread pinging only the player, records and appeals,
+and every referee and head-referee command refusing who may not use it without changing anything."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.app import StewardBot
+from bot.db.models import Sanction
+from bot.services import Services
+from bot.services.access import Actor
+from tests.cogs.test_rounds import prepare
+from tests.helpers_components import ComponentHarness
+from tests.helpers_http import HttpRecorder
+
+ORG = ("Organizzatori",)
+REF = ("Arbitri",)
+HEAD = ("Capo arbitro",)
+
+
+@pytest.fixture
+def ch(bot: StewardBot) -> ComponentHarness:
+    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
+
+
+@pytest.fixture
+def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
+    recorder = HttpRecorder(bot, guild_id=ch.guild.id)
+    yield recorder
+    recorder.close()
+
+
+async def _published(ch: ComponentHarness, services: Services) -> None:
+    await prepare(ch, services, 8)
+    await ch.invoke("round draw", roles=ORG, tournament="Coppa")
+    await ch.invoke("round publish", roles=ORG, tournament="Coppa")
+
+
+async def _count(services: Services) -> int:
+    async with services.sessionmaker() as session:
+        return int((await session.execute(select(func.count()).select_from(Sanction))).scalar_one())
+
+
+async def test_bot_san_2_a_referee_confirms_the_ladder_s_proposal_and_the_thread_hears_of_it(
+    ch: ComponentHarness, services: Services, http: HttpRecorder
+):
+    await _published(ch, services)
+    *_, offer = await ch.invoke(
+        "sanction give", user_id=4242, roles=REF, locale="it", tournament="Coppa", infraction="pact",
+        player="Giocatore 01", cards_in_hand=1, details="consiglio al vicino",
+    )  # fmt: skip
+    assert offer.ephemeral and "ammonimento verbale" in offer.text and "ARB 27" in offer.text
+    assert await _count(services) == 0  # nothing is written before Confirm
+    button = [c for c in ch.custom_ids(offer)][-1]
+    done = await ch.click(offer, button, user_id=4242, roles=REF, locale="it")
+    assert "Caso 1" in done[-1].text and "ammonimento verbale" in done[-1].text
+    assert await _count(services) == 1
+    thread_posts = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "⚖️" in c.content]
+    (post,) = thread_posts
+    assert "<@7001>" in post.content  # the sanctioned player, and nobody else, may be pinged
+    assert post.allowed_mentions == {"users": [7001], "parse": []}
+    # the second offence climbs the ladder: one card and three armies with one card in hand
+    *_, again = await ch.invoke(
+        "sanction give", user_id=4242, roles=REF, locale="en-US", tournament="Coppa", infraction="pact",
+        player="Giocatore 01", cards_in_hand=1,
+    )  # fmt: skip
+    assert "lose cards or armies" in again.text and "Cards to lose: 1 · armies to lose: 3" in again.text
+
+
+async def test_bot_san_3_the_player_reads_their_record_and_appeals_and_the_head_referee_decides(
+    ch: ComponentHarness, services: Services, http: HttpRecorder
+):
+    await _published(ch, services)
+    referee = Actor(guild_id=ch.guild.id, user_id=4242, role_ids=frozenset({ch.guild.roles["Arbitri"]}))
+    await services.sanctions.record(referee, tournament="Coppa", player="Giocatore 02", user_id=None, infraction="pact")
+    *_, record = await ch.invoke("record", user_id=7002, locale="it", tournament="Coppa")
+    assert record.ephemeral and "#1" in record.text and "ammonimento verbale" in record.text
+    *_, appeal = await ch.invoke("appeal", user_id=7002, locale="it", case=1, reason="era una battuta")
+    assert "capo arbitro" in appeal.text and "ricorso in attesa" in appeal.text
+    refused = await ch.invoke("sanction decide", user_id=4242, roles=REF, case=1, decision="annulled")
+    assert refused[-1].ephemeral and "Head referee" in refused[-1].text
+    decided = await ch.invoke("sanction decide", user_id=4343, roles=HEAD, locale="it", case=1, decision="upheld")
+    assert "ricorso respinto" in decided[-1].text
+    *_, other = await ch.invoke("record", user_id=7003, locale="en-US", tournament="Coppa", player="Giocatore 02")
+    assert other.ephemeral and "Referee" in other.text  # another player's record is the referees'
+
+
+REFEREE_CALLS = [
+    ("sanction give", {"tournament": "Coppa", "infraction": "pact", "player": "Giocatore 01"}),
+    ("sanctions list", {"tournament": "Coppa"}),
+    ("sanctions export", {"tournament": "Coppa"}),
+]
+HEAD_CALLS = [
+    ("sanction revoke", {"case": 1, "reason": "errore"}),
+    ("sanction decide", {"case": 1, "decision": "annulled"}),
+]
+
+
+async def test_bot_role_1_desk_commands_refuse_members_referees_and_other_servers_and_change_nothing(
+    ch: ComponentHarness, services: Services, bot: StewardBot, http: HttpRecorder
+):
+    await _published(ch, services)
+    referee = Actor(guild_id=ch.guild.id, user_id=4242, role_ids=frozenset({ch.guild.roles["Arbitri"]}))
+    await services.sanctions.record(referee, tournament="Coppa", player="Giocatore 01", user_id=None, infraction="pact")
+    before = await _count(services)
+    elsewhere = ComponentHarness(bot, roles=("Arbitri", "Capo arbitro"))  # another server: same role names
+    calls = [(p, o, "You need the Referee role") for p, o in REFEREE_CALLS]
+    calls += [(p, o, "You need the Head referee role") for p, o in HEAD_CALLS]
+    for path, options, refusal in calls:
+        sent = await ch.invoke(path, user_id=7005, locale="en-US", **options)  # a plain member
+        assert sent[-1].ephemeral and refusal in sent[-1].text, (path, sent[-1].text)
+        other = await elsewhere.invoke(path, user_id=4242, roles=REF + HEAD, locale="en-US", **options)
+        assert other[-1].ephemeral and "(ref " not in other[-1].text, (path, other[-1].text)
+    for path, options in HEAD_CALLS:
+        sent = await ch.invoke(path, user_id=4242, roles=REF, locale="en-US", **options)  # a referee
+        assert sent[-1].ephemeral and "Head referee" in sent[-1].text, (path, sent[-1].text)
+    assert await _count(services) == before
+    async with services.sessionmaker() as session:
+        case = (await session.execute(select(Sanction))).scalar_one()
+    assert case.revoked_at is None and case.appeal_state == "none"
