@@ -301,6 +301,23 @@ class Sanction(SQLModel, table=True):
         return self.revoked_at is None and self.appeal_state != AppealState.OVERTURNED.value
 
 
+class RefereeCall(SQLModel, table=True):
+    """A table calling a referee (BOT-RUL-2); the first referee to claim it takes it (``claimed_by``, set once)."""
+
+    __tablename__ = "referee_call"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
+    round_id: int | None = Field(default=None, foreign_key="round.id")
+    table_id: int | None = Field(default=None, foreign_key="game_table.id")
+    caller_id: int = Field(sa_type=sa.BigInteger, nullable=False)
+    note: str | None = Field(default=None, max_length=200)
+    created_at: datetime = _created()
+    claimed_by: int | None = _snowflake()
+    claimed_at: datetime | None = _when()
+
+
 class ScheduledReminder(SQLModel, table=True):
     """A reminder whose truth is this row: the scheduler is rebuilt from undelivered rows at start-up."""
 

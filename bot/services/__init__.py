@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import utcnow
+from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
 from bot.services.guilds import GuildService
 from bot.services.registrations import RegistrationService
@@ -36,6 +37,7 @@ class Services:
     registrations: RegistrationService = field(init=False)
     roster: RosterService = field(init=False)
     sanctions: SanctionService = field(init=False)
+    calls: CallService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
     reports: ReportService = field(init=False)
@@ -47,6 +49,7 @@ class Services:
         self.registrations = RegistrationService(self.sessionmaker, self.clock)
         self.roster = RosterService(self.sessionmaker, self.clock)
         self.sanctions = SanctionService(self.sessionmaker, self.clock)
+        self.calls = CallService(self.sessionmaker, self.clock)
         self.checkins = CheckInService(self.sessionmaker, self.clock)
         self.standings = StandingsService(self.sessionmaker, self.clock)
         self.reports = ReportService(self.sessionmaker, self.clock)

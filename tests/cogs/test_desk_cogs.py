@@ -122,3 +122,24 @@ async def test_bot_role_1_desk_commands_refuse_members_referees_and_other_server
     async with services.sessionmaker() as session:
         case = (await session.execute(select(Sanction))).scalar_one()
     assert case.revoked_at is None and case.appeal_state == "none"
+
+
+async def test_bot_rul_2_a_player_calls_the_referee_the_role_is_the_one_ping_and_the_first_referee_takes_it(
+    ch: ComponentHarness, services: Services, http: HttpRecorder
+):
+    await _published(ch, services)
+    threads = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "referee:call:" in str(c.body)]
+    assert threads, "every table's thread message carries the call button"
+    *_, call = await ch.invoke("referee", user_id=7001, locale="it", tournament="Coppa", note="dubbio sui dadi")
+    role = ch.guild.roles["Arbitri"]
+    assert (
+        not call.ephemeral and f"<@&{role}>" in call.text and "tavolo" in call.text and "dubbio sui dadi" in call.text
+    )
+    assert call.body["allowed_mentions"] == {"parse": [], "roles": [role]}  # the referee role, nobody else
+    claim = next(i for i in ch.custom_ids(call) if i.startswith("referee:claim:"))
+    refused = await ch.click(call, claim, user_id=7002, locale="en-US")  # a player cannot take it
+    assert refused[-1].ephemeral and "Referee" in refused[-1].text
+    taken = await ch.click(call, claim, user_id=4242, roles=REF, locale="it")
+    assert "Presa in carico da <@4242>" in taken[-1].text
+    late = await ch.click(call, claim, user_id=4343, roles=REF, locale="it")
+    assert late[-1].ephemeral and "già stata presa da <@4242>" in late[-1].text

@@ -47,6 +47,7 @@ EXPECTED_MENU = {
     "standings": None,
     "record": None,
     "appeal": None,
+    "referee": None,
 }
 
 

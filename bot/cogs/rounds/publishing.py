@@ -14,6 +14,7 @@ import discord
 
 from bot.app import StewardBot
 from bot.cogs._common import locale_of, safe, server_locale, tr
+from bot.cogs.desk.calls import CallButton
 from bot.cogs.rounds.text import _seat_text, round_label, table_images, tables_text
 from bot.i18n import t
 from bot.services.rounds import PublishJob, TableView
@@ -122,7 +123,9 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
             continue
         outcome.threads[table.number] = thread.id
         try:
-            await thread.send(seat_message(loc, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS)
+            buttons = discord.ui.View(timeout=None)  # the table calls a referee from its thread (BOT-RUL-2)
+            buttons.add_item(CallButton(view.round_id, table.number, label=t("call.button", loc)))
+            await thread.send(seat_message(loc, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS, view=buttons)
         except discord.HTTPException:
             outcome.failures.append(f"thread_message:{table.number}")
     untold = [t for t in view.tables if t.seats and t.thread_id is None and t.number not in outcome.threads]
