@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.rules.errors import RuleError
+from bot.rules.lateness import LatenessCode, judge_lateness
 from bot.rules.presets import PresetFieldError
 from bot.rules.risiko.sanctions import Ladder, next_step
 from bot.rules.ruleset import Ruleset
@@ -50,6 +51,18 @@ CONSEQUENCE_OF: Mapping[str, Consequence] = {
     "standing_points": Consequence.STANDING_POINTS,
     "disqualification": Consequence.DISQUALIFIED,
     "excluded_and_expelled": Consequence.DISQUALIFIED,
+    # lateness: the check-in already takes the player out of the game (the draw and the report follow it)
+    "forfeit_game": Consequence.RECORDED,
+    "cannot_play": Consequence.RECORDED,
+    "replaced_by_organizers": Consequence.RECORDED,
+}
+LATE = "late"
+LATENESS_KIND: Mapping[LatenessCode, str] = {
+    LatenessCode.WARNING: "verbal_warning",
+    LatenessCode.FORFEIT_GAME: "forfeit_game",
+    LatenessCode.CARDS_FORFEITED: "cards_forfeited",
+    LatenessCode.CANNOT_PLAY: "cannot_play",
+    LatenessCode.REPLACED: "replaced_by_organizers",
 }
 
 
@@ -167,6 +180,29 @@ def propose(ruleset: Ruleset, code: str, *, previous: int, cards_in_hand: int = 
         army_cap=army_cap,
         at_least=at_least,
         standing_points=points,
+    )
+
+
+def lateness_proposal(ruleset: Ruleset, minutes_late: int) -> Proposal | None:
+    """RR-LATE-1, FIRK-LATE-1, ARB 3: the sanction for arriving ``minutes_late`` after the set time, from the
+    preset's ``[lateness]`` verdict (not from repeats); ``None`` when on time or the preset attaches nothing."""
+    verdict = judge_lateness(ruleset.lateness, minutes_late)
+    kind = LATENESS_KIND.get(verdict.code)
+    if kind is None:
+        return None
+    item = infraction(ruleset, LATE)
+    if kind not in item.ladder:
+        raise PresetFieldError(f"sanctions.{LATE}", list(item.ladder), f"a ladder holding {kind}")
+    rung = item.ladder.index(kind)
+    return Proposal(
+        infraction=LATE,
+        article=item.article,
+        offence=1,
+        kind=kind,
+        consequence=consequence_of(kind),
+        rung=rung,
+        last_rung=rung == len(item.ladder) - 1,
+        cards=verdict.cards_forfeited,
     )
 
 

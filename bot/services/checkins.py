@@ -13,7 +13,7 @@ them out.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,9 +23,11 @@ from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStat
 from bot.errors import Conflict
 from bot.rules.lateness import Lateness, LatenessCode, judge_lateness
 from bot.rules.ruleset import load_ruleset
+from bot.rules.sanctions import lateness_proposal
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor
 from bot.services.registrations import find_player, require_staff
+from bot.services.sanctions import SanctionService
 
 PLAYING = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
 CHECKIN_ROUND_STATES = (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value)
@@ -44,6 +46,7 @@ class CheckInView:
     consequence: str | None = None  # a bot.rules.lateness.LatenessCode when the preset attaches a consequence
     cards_forfeited: int = 0  # FIRK-LATE-1: the first N cards earned are given up
     limit_minutes: int = 0
+    case_number: int | None = None  # the lateness sanction logged on the referee's desk (/arrival)
 
 
 def minutes_late(scheduled_start: datetime | None, now: datetime) -> int:
@@ -200,7 +203,7 @@ class CheckInService(BaseService):
             rnd = await self._round(session, t)
             late = minutes_late(rnd.scheduled_start, self._clock())
             status, verdict = judge(t, late)
-            return await self._record(
+            view = await self._record(
                 session,
                 t,
                 rnd,
@@ -213,3 +216,11 @@ class CheckInService(BaseService):
                 verdict=verdict,
                 replace=True,
             )
+            # the preset's lateness sanction (RR warning or forfeit, FIRK cards or out, ARB replaced) is logged on
+            # the referee's desk in the same transaction, with the server's next case number
+            proposal = lateness_proposal(load_ruleset(t.preset, t.overrides or None), late)
+            if proposal is None:
+                return view
+            desk = SanctionService(self._sessionmaker, self._clock)
+            case = await desk.record_in(session, actor, t, reg, proposal, details=f"{late} min")
+            return replace(view, case_number=case.case_number)

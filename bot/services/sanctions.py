@@ -19,8 +19,7 @@ preset has no window (NP: the official judge's decisions are final) there is no 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -41,65 +40,18 @@ from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import find_player
-from bot.services.sanctions_csv import sanctions_csv, sanctions_filename
+from bot.services.sanction_views import (
+    ProposalView,
+    SanctionsExport,
+    SanctionView,
+    sanctions_csv,
+    sanctions_filename,
+)
 
 DETAILS_MAX = 1000
 REASON_MAX = 500
 POINTS_MAX = 1000.0
 APPEAL_DECISIONS = ("upheld", "annulled")
-# Changing a table's result is the report's job: these consequences are recorded here and entered in the report.
-ENTERED_IN_THE_REPORT = (Consequence.LAST_OF_GAME, Consequence.EXPELLED_FROM_GAME, Consequence.TABLE_POINTS)
-
-
-@dataclass(frozen=True, slots=True)
-class SanctionView:
-    case_number: int
-    tournament_name: str
-    player_id: int
-    player_name: str
-    player_user_id: int | None
-    infraction: str | None
-    article: str | None
-    kind: str
-    proposed_kind: str | None
-    offence: int
-    consequence: str
-    points: float | None
-    round_number: int | None
-    table_number: int | None
-    table_thread_id: int | None
-    referee_id: int
-    details: str | None
-    created_at: datetime
-    revoked: bool
-    revoke_reason: str | None
-    appeal_state: str
-    appeal_deadline: datetime | None  # None: no appeal for this preset
-
-    @property
-    def overridden(self) -> bool:
-        """The referee gave another kind than the ladder proposed."""
-        return self.proposed_kind is not None and self.kind != self.proposed_kind
-
-    @property
-    def entered_in_the_report(self) -> bool:
-        return self.consequence in {c.value for c in ENTERED_IN_THE_REPORT}
-
-
-@dataclass(frozen=True, slots=True)
-class ProposalView:
-    tournament_name: str
-    player_name: str
-    previous: int  # earlier offences of this infraction in force
-    proposal: RuleProposal
-
-
-@dataclass(frozen=True, slots=True)
-class SanctionsExport:
-    tournament_name: str
-    filename: str
-    data: bytes
-    rows: int
 
 
 def _rules(t: Tournament) -> Ruleset:
@@ -289,42 +241,67 @@ class SanctionService(BaseService):
                 chosen = check_kind(ruleset, kind) if kind else proposal.kind
             except SanctionError as exc:
                 raise _rule_error(exc) from None
-            consequence = proposal.consequence if chosen == proposal.kind else consequence_of(chosen)
-            amount = self._points(consequence, proposal, chosen, points)
             round_id, table_id = await self._where(session, t, reg, round_number, table)
-            s = Sanction(
-                guild_id=actor.guild_id,
-                case_number=case,
-                kind=chosen,
-                article=proposal.article,
-                registration_id=reg.id,
-                tournament_id=t.id,
-                round_id=round_id,
-                table_id=table_id,
-                referee_id=actor.user_id,
-                details=note,
-                infraction=infraction,
-                offence=proposal.offence,
-                proposed_kind=proposal.kind,
-                consequence=consequence.value,
-                points=amount,
-                created_at=self._clock(),
-            )
-            if consequence is Consequence.DISQUALIFIED and reg.status != RegistrationStatus.DISQUALIFIED.value:
-                s.previous_status = reg.status
-                reg.status = RegistrationStatus.DISQUALIFIED.value
-            session.add(s)
-            await session.flush()
-            await self._audit(
-                session,
-                actor,
-                "sanction.record",
-                s,
-                player=reg.id,
-                infraction=infraction,
-                override=chosen != proposal.kind,
-            )
-            return await self._view(session, s)
+            return await self.record_in(
+                session, actor, t, reg, proposal, case=case, kind=chosen, points=points, details=note,
+                round_id=round_id, table_id=table_id,
+            )  # fmt: skip
+
+    async def record_in(
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        t: Tournament,
+        reg: Registration,
+        proposal: RuleProposal,
+        *,
+        case: int | None = None,
+        kind: str | None = None,
+        points: float | None = None,
+        details: str | None = None,
+        round_id: int | None = None,
+        table_id: int | None = None,
+    ) -> SanctionView:
+        """Write the sanction inside the caller's transaction (the desk's, or /arrival's for lateness): the
+        server's next case number, the consequences applied, an audit entry. By default at the player's table."""
+        assert t.id is not None and reg.id is not None
+        if case is None:
+            case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)
+            assert case is not None  # the role check needs the server's row, so it exists
+        if round_id is None and table_id is None:
+            seat = await self._seat_of(session, t, reg)
+            round_id, table_id = (seat[0].id, seat[1]) if seat else (None, None)
+        chosen = kind or proposal.kind
+        consequence = proposal.consequence if chosen == proposal.kind else consequence_of(chosen)
+        amount = self._points(consequence, proposal, chosen, points)
+        s = Sanction(
+            guild_id=actor.guild_id,
+            case_number=case,
+            kind=chosen,
+            article=proposal.article,
+            registration_id=reg.id,
+            tournament_id=t.id,
+            round_id=round_id,
+            table_id=table_id,
+            referee_id=actor.user_id,
+            details=details,
+            infraction=proposal.infraction,
+            offence=proposal.offence,
+            proposed_kind=proposal.kind,
+            consequence=consequence.value,
+            points=amount,
+            created_at=self._clock(),
+        )
+        if consequence is Consequence.DISQUALIFIED and reg.status != RegistrationStatus.DISQUALIFIED.value:
+            s.previous_status = reg.status
+            reg.status = RegistrationStatus.DISQUALIFIED.value
+        session.add(s)
+        await session.flush()
+        override = chosen != proposal.kind
+        await self._audit(
+            session, actor, "sanction.record", s, player=reg.id, infraction=proposal.infraction, override=override
+        )
+        return await self._view(session, s)
 
     @staticmethod
     def _points(consequence: Consequence, proposal: RuleProposal, chosen: str, points: float | None) -> float | None:

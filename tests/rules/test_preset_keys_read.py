@@ -43,6 +43,7 @@ ALIAS = {
     "disturbing": "ladder",
     "deliberate_over_placement": "ladder",
     "disturbing_table": "ladder",
+    "late": "ladder",
     "disturbing_table_standing_points": "standing_points",
     "points": "standing_points",
 }

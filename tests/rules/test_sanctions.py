@@ -147,3 +147,24 @@ def test_bot_san_2_a_proposal_never_skips_a_rung_of_the_ladder(case, previous: i
     assert i == min(previous, len(ladder) - 1) and ladder[i] == now.kind and ladder[j] == after.kind
     assert j - i in (0, 1) and (j == i) == now.last_rung
     assert now.offence == previous + 1
+
+
+def test_rr_late_1_firk_late_1_arb_3_lateness_proposes_the_preset_s_sanction_by_the_minutes():
+    from bot.rules.sanctions import lateness_proposal
+
+    assert lateness_proposal(RR, 0) is None
+    warning = lateness_proposal(RR, 1)
+    assert warning is not None and (warning.kind, warning.article) == ("verbal_warning", "RR 13.5")
+    forfeit = lateness_proposal(RR, 11)
+    assert forfeit is not None and forfeit.kind == "forfeit_game"
+    cards = lateness_proposal(FIRK, 5)
+    assert cards is not None and (cards.kind, cards.cards, cards.consequence) == (
+        "cards_forfeited",
+        3,
+        Consequence.IN_GAME,
+    )
+    out = lateness_proposal(FIRK, 11)
+    assert out is not None and out.kind == "cannot_play"
+    replaced = lateness_proposal(UFF, 1)
+    assert replaced is not None and (replaced.kind, replaced.article) == ("replaced_by_organizers", "ARB 3")
+    assert lateness_proposal(NP, 30) is None  # NP says nothing about lateness: the minutes are only recorded

@@ -408,7 +408,7 @@ async def test_bot_reg_4_arrival_records_minutes_late_from_the_scheduled_start(s
     await add_round(services, t.id, 1, start=clock.now)
     clock.advance(minutes=6, seconds=10)
     view = await services.checkins.mark_arrival(REFEREE, tournament="Coppa", name="Anna")
-    assert (view.status, view.minutes_late, view.consequence) == ("late", 7, None)
+    assert (view.status, view.minutes_late, view.consequence, view.case_number) == ("late", 7, None, None)
     async with services.sessionmaker() as session:
         row = (await session.execute(select(CheckIn))).scalar_one()
         assert (row.status, row.minutes_late, row.marked_by) == ("late", 7, REFEREE.user_id)
@@ -423,6 +423,14 @@ async def test_rr_late_1_ricochet_lateness_warns_then_forfeits_past_the_preset_m
     clock.advance(minutes=3)
     anna = await services.checkins.mark_arrival(ORGANIZER, tournament="Coppa", user_id=100)
     assert (anna.status, anna.minutes_late, anna.consequence) == ("late", 3, "warning")
+    assert anna.case_number == 1  # BOT-SAN-1: /arrival logs the RR 13.5 warning on the referee's desk
+    (logged,) = await services.sanctions.list(REFEREE, tournament="Coppa")
+    assert (logged.infraction, logged.kind, logged.article, logged.details) == (
+        "late",
+        "verbal_warning",
+        "RR 13.5",
+        "3 min",
+    )
     clock.advance(minutes=9)
     bruno = await services.checkins.check_in(member(101), tournament="Coppa")
     assert (bruno.status, bruno.minutes_late, bruno.consequence) == ("forfeit", 12, "forfeit_game")
@@ -451,6 +459,8 @@ async def test_firk_late_1_one_to_ten_minutes_gives_up_three_cards_over_ten_cann
     clock.advance(minutes=1)
     bruno = await services.checkins.mark_arrival(REFEREE, tournament="Coppa", name="Bruno")
     assert (bruno.status, bruno.consequence) == ("forfeit", "cannot_play")
+    (logged,) = await services.sanctions.list(REFEREE, tournament="Coppa")
+    assert (logged.player_name, logged.kind, logged.article) == ("Bruno", "cannot_play", "FIRK regola 1")
 
 
 async def test_uff_lateness_a_late_player_is_replaced_by_the_organizers(services: Services, clock: FakeClock):

@@ -26,6 +26,8 @@ def describe(interaction: discord.Interaction[StewardBot], view: CheckInView) ->
     line = tr(interaction, f"checkin.{view.status}", **params)
     if view.consequence:
         line += "\n" + tr(interaction, f"checkin.consequence.{view.consequence}", **params)
+    if view.case_number is not None:
+        line += "\n" + tr(interaction, "checkin.sanction_logged", case=view.case_number)
     return line
 
 

@@ -24,7 +24,7 @@ from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber,
 from bot.cogs.desk.params import InfractionCode
 from bot.cogs.desk.texts import case_embed, case_line, kind_name, proposal_text
 from bot.i18n import t
-from bot.services.sanctions import SanctionView
+from bot.services.sanction_views import SanctionView
 
 log = logging.getLogger(__name__)
 

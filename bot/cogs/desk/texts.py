@@ -7,7 +7,7 @@ import discord
 from bot.cogs._common import discord_timestamp, embed, safe
 from bot.i18n import format_number, t
 from bot.rules.sanctions import Proposal
-from bot.services.sanctions import SanctionView
+from bot.services.sanction_views import SanctionView
 
 
 def kind_name(kind: str, locale: str) -> str:

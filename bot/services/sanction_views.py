@@ -1,0 +1,109 @@
+"""What the referee's desk returns (data, no text): a sanction, a proposal, the log as a CSV file (BOT-SAN-1) —
+codes, not sentences (a data file for spreadsheets), text cells defused against formulas like the roster export."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.rules.sanctions import Consequence
+from bot.rules.sanctions import Proposal as RuleProposal
+from bot.services.players_csv import defuse_formula
+
+# Changing a table's result is the report's job: these consequences are recorded here and entered in the report.
+ENTERED_IN_THE_REPORT = (Consequence.LAST_OF_GAME, Consequence.EXPELLED_FROM_GAME, Consequence.TABLE_POINTS)
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionView:
+    case_number: int
+    tournament_name: str
+    player_id: int
+    player_name: str
+    player_user_id: int | None
+    infraction: str | None
+    article: str | None
+    kind: str
+    proposed_kind: str | None
+    offence: int
+    consequence: str
+    points: float | None
+    round_number: int | None
+    table_number: int | None
+    table_thread_id: int | None
+    referee_id: int
+    details: str | None
+    created_at: datetime
+    revoked: bool
+    revoke_reason: str | None
+    appeal_state: str
+    appeal_deadline: datetime | None  # None: no appeal for this preset
+
+    @property
+    def overridden(self) -> bool:
+        """The referee gave another kind than the ladder proposed."""
+        return self.proposed_kind is not None and self.kind != self.proposed_kind
+
+    @property
+    def entered_in_the_report(self) -> bool:
+        return self.consequence in {c.value for c in ENTERED_IN_THE_REPORT}
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalView:
+    tournament_name: str
+    player_name: str
+    previous: int  # earlier offences of this infraction in force
+    proposal: RuleProposal
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionsExport:
+    tournament_name: str
+    filename: str
+    data: bytes
+    rows: int
+
+
+def sanctions_filename(name: str) -> str:
+    safe = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")[:60] or "torneo"
+    return f"{safe}-sanzioni.csv"
+
+
+CSV_COLUMNS = (
+    "case", "player", "infraction", "article", "kind", "proposed_kind", "offence", "consequence", "points", "round",
+    "table", "referee_id", "created_at", "revoked", "revoke_reason", "appeal_state", "details",
+)  # fmt: skip
+
+
+def sanctions_csv(views: Sequence[SanctionView]) -> bytes:
+    """``;``-separated UTF-8 with BOM; codes, not sentences (a data file); text cells defused against formulas."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for v in views:
+        writer.writerow(
+            [
+                v.case_number,
+                defuse_formula(v.player_name),
+                v.infraction or "",
+                v.article or "",
+                v.kind,
+                v.proposed_kind or "",
+                v.offence,
+                v.consequence,
+                "" if v.points is None else f"{v.points:g}",
+                v.round_number or "",
+                v.table_number or "",
+                v.referee_id,
+                v.created_at.isoformat(timespec="seconds"),
+                "yes" if v.revoked else "",
+                defuse_formula(v.revoke_reason or ""),
+                v.appeal_state,
+                defuse_formula(v.details or ""),
+            ]
+        )
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
