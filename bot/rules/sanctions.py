@@ -12,7 +12,7 @@ Rules return codes and numbers; the i18n layer words them (``sanction.kind.<code
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -204,6 +204,35 @@ def lateness_proposal(ruleset: Ruleset, minutes_late: int) -> Proposal | None:
         last_rung=rung == len(item.ladder) - 1,
         cards=verdict.cards_forfeited,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableAdjustment:
+    """What a player's sanctions in force change in their table's result before it is ranked: an outcome forced
+    by the sanction (RR 13 last of the game → ``forfeit``, the last place; ARB 25 out of the game → ``withdrawn``)
+    and table points taken (ARB 13)."""
+
+    outcome: str | None = None
+    table_points_taken: float = 0.0
+
+
+FORCED_OUTCOME: Mapping[Consequence, str] = {
+    Consequence.LAST_OF_GAME: "forfeit",
+    Consequence.EXPELLED_FROM_GAME: "withdrawn",
+}
+
+
+def table_adjustment(consequences: Sequence[tuple[str, float | None]]) -> TableAdjustment:
+    """One player's adjustment from their sanctions in force at the table: ``(consequence, points)`` each."""
+    outcome = None
+    taken = 0.0
+    for code, points in consequences:
+        consequence = Consequence(code)
+        if consequence in FORCED_OUTCOME:
+            outcome = "withdrawn" if "withdrawn" in (outcome, FORCED_OUTCOME[consequence]) else "forfeit"
+        elif consequence is Consequence.TABLE_POINTS and points:
+            taken += abs(points)
+    return TableAdjustment(outcome, taken)
 
 
 def check_kind(ruleset: Ruleset, kind: str) -> str:

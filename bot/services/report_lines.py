@@ -14,14 +14,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
+from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.rules.errors import RuleError
 from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import order_typed_table, tournament_points
 from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table
-from bot.rules.ruleset import Ruleset
+from bot.rules.ruleset import Ruleset, load_ruleset
+from bot.rules.sanctions import TableAdjustment, table_adjustment
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import special_table_points
@@ -61,6 +66,23 @@ def parse_entry(raw: str, *, name: str) -> tuple[str, float]:
     return SeatOutcome.PLAYED.value, value
 
 
+def apply_adjustments(
+    entries: list[tuple[int, str, float]], adjustments: Mapping[int, TableAdjustment]
+) -> list[tuple[int, str, float]]:
+    """The entries as the sanctions in force leave them (BOT-SAN-2): a forced outcome replaces a played one, table
+    points taken come off (never below 0). What was typed stays stored as typed; this runs at every scoring."""
+    out = []
+    for rid, outcome, value in entries:
+        adj = adjustments.get(rid)
+        if adj is not None:
+            if adj.outcome is not None and outcome == SeatOutcome.PLAYED.value:
+                outcome, value = adj.outcome, 0.0
+            elif adj.table_points_taken and outcome == SeatOutcome.PLAYED.value:
+                value = max(0.0, value - adj.table_points_taken)
+        out.append((rid, outcome, value))
+    return out
+
+
 def _entry_status(outcome: str) -> EntryStatus:
     if outcome == SeatOutcome.DISQUALIFIED.value:
         return EntryStatus.DISQUALIFIED
@@ -97,6 +119,60 @@ def _special_points(rules: TournamentRules, special: str | None, lines: list[_Li
         return lines
     ordered = sorted(lines, key=lambda x: x.rank)
     return [replace(x, tournament_points=p) for x, p in zip(ordered, fixed, strict=True)]
+
+
+def lines_from_entries(
+    ruleset: Ruleset,
+    seats: Sequence[tuple[Seat, Registration]],
+    entries: list[tuple[int, str, float]],
+    special: str | None,
+) -> tuple[str, list[_Line]]:
+    """Typed entries → the report's kind (``points`` for RisiKo!, ``ricochet``) and its ranked lines."""
+    if ruleset.game == "risiko":
+        return "points", _special_points(ruleset.tournament, special, _risiko_points(ruleset.preset, seats, entries))
+    return "ricochet", _ricochet_points(ruleset.tournament.points_by_place, entries)
+
+
+async def table_adjustments(
+    session: AsyncSession, guild_id: int, tournament: Tournament, table_id: int
+) -> dict[int, TableAdjustment]:
+    """Each player's adjustment from the sanctions in force at this table (the referee's desk)."""
+    assert tournament.id is not None
+    sanctions = await repo.sanction_list(
+        session=session, guild_id=guild_id, tournament_id=tournament.id, table_id=table_id
+    )
+    by_player: dict[int, list[tuple[str, float | None]]] = {}
+    for s in sanctions:
+        if s.active:
+            by_player.setdefault(s.registration_id, []).append((s.consequence, s.points))
+    return {rid: table_adjustment(items) for rid, items in by_player.items()}
+
+
+async def rescore_typed_table(session: AsyncSession, table: GameTable, tournament: Tournament) -> bool:
+    """Score a reported table again from what was typed, with the sanctions in force now (a sanction recorded,
+    revoked or annulled after the report); ``False`` when the table has no typed report (nothing to do, or a final
+    situation the referee corrects). The signatures stay: the typed report did not change."""
+    situation = TableSituation.from_json(table.final_situation)
+    if situation is None or situation.kind not in ("points", "ricochet") or table.id is None:
+        return False
+    rnd = await session.get(Round, table.round_id)
+    assert rnd is not None
+    seats = await repo.list_report_seats(session=session, guild_id=table.guild_id, table_id=table.id)
+    entries = [(int(e["registration_id"]), str(e["outcome"]), float(e["value"])) for e in situation.input["entries"]]
+    ruleset = load_ruleset(tournament.preset, tournament.overrides or None)
+    special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
+    adjusted = apply_adjustments(entries, await table_adjustments(session, table.guild_id, tournament, table.id))
+    _, lines = lines_from_entries(ruleset, seats, adjusted, special)
+    rows = {r.registration_id: r for r in await repo.list_report_results(
+        session=session, guild_id=table.guild_id, table_id=table.id)}  # fmt: skip
+    for line in lines:
+        row = rows.get(line.registration_id)
+        if row is not None:
+            row.table_points, row.table_rank = line.table_points, line.rank
+            row.tournament_points, row.outcome = line.tournament_points, line.outcome
+            row.tiebreak = TieBreakNote.from_json(line.tiebreak).to_json()
+    await session.flush()
+    return True
 
 
 def _risiko_points(

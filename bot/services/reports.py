@@ -36,10 +36,11 @@ from bot.services.report_lines import (
     _id,
     _Line,
     _parse_points,
-    _ricochet_points,
-    _risiko_points,
     _score_situation,
     _special_points,
+    apply_adjustments,
+    lines_from_entries,
+    table_adjustments,
 )
 
 
@@ -270,12 +271,8 @@ class ReportService(BaseService):
             else:
                 assert points is not None
                 entries = _parse_points(seats, points)
-                if preset.game == "risiko":
-                    kind = "points"
-                    lines = _special_points(ruleset.tournament, special, _risiko_points(preset, seats, entries))
-                else:
-                    kind = "ricochet"
-                    lines = _ricochet_points(ruleset.tournament.points_by_place, entries)
+                adjustments = await table_adjustments(session, actor.guild_id, tournament, _id(table))
+                kind, lines = lines_from_entries(ruleset, seats, apply_adjustments(entries, adjustments), special)
                 stored = {
                     "entries": [
                         {"registration_id": rid, "outcome": outcome, "value": value} for rid, outcome, value in entries

@@ -13,8 +13,8 @@ from bot.rules.sanctions import Consequence
 from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services.players_csv import defuse_formula
 
-# Changing a table's result is the report's job: these consequences are recorded here and entered in the report.
-ENTERED_IN_THE_REPORT = (Consequence.LAST_OF_GAME, Consequence.EXPELLED_FROM_GAME, Consequence.TABLE_POINTS)
+# These consequences change the table's result: a typed report is scored again at once (report_lines).
+CHANGES_THE_TABLE = (Consequence.LAST_OF_GAME, Consequence.EXPELLED_FROM_GAME, Consequence.TABLE_POINTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +48,8 @@ class SanctionView:
         return self.proposed_kind is not None and self.kind != self.proposed_kind
 
     @property
-    def entered_in_the_report(self) -> bool:
-        return self.consequence in {c.value for c in ENTERED_IN_THE_REPORT}
+    def changes_the_table(self) -> bool:
+        return self.consequence in {c.value for c in CHANGES_THE_TABLE}
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,9 @@ from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import find_player
+from bot.services.report_lines import rescore_typed_table
 from bot.services.sanction_views import (
+    CHANGES_THE_TABLE,
     ProposalView,
     SanctionsExport,
     SanctionView,
@@ -297,6 +299,7 @@ class SanctionService(BaseService):
             reg.status = RegistrationStatus.DISQUALIFIED.value
         session.add(s)
         await session.flush()
+        await self._rescore(session, s)
         override = chosen != proposal.kind
         await self._audit(
             session, actor, "sanction.record", s, player=reg.id, infraction=proposal.infraction, override=override
@@ -336,6 +339,16 @@ class SanctionService(BaseService):
             t = await tournament_or_404(session, guild_id, tournament)
             return sanction_kinds(_rules(t))
 
+    async def _rescore(self, session: AsyncSession, s: Sanction) -> None:
+        """A sanction that changes a table's result (last of the game, out of the game, table points) re-scores
+        the table's typed report at once, so the standings follow the sanction, its revoke or its annulment."""
+        if s.table_id is None or s.consequence not in {c.value for c in CHANGES_THE_TABLE}:
+            return
+        table = await session.get(GameTable, s.table_id)
+        t = await session.get(Tournament, s.tournament_id)
+        assert table is not None and t is not None
+        await rescore_typed_table(session, table, t)
+
     async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
         """Only the head referee revokes a sanction; its consequences are undone and the standings follow."""
         why = clean_text(reason, field="reason", max_len=REASON_MAX)
@@ -348,6 +361,7 @@ class SanctionService(BaseService):
             s.revoked_at, s.revoked_by, s.revoke_reason = self._clock(), actor.user_id, why
             await self._undo(session, s)
             await session.flush()
+            await self._rescore(session, s)
             await self._audit(session, actor, "sanction.revoke", s, reason=why)
             return await self._view(session, s)
 
@@ -409,6 +423,7 @@ class SanctionService(BaseService):
             if state is AppealState.OVERTURNED:
                 await self._undo(session, s)
             await session.flush()
+            await self._rescore(session, s)
             await self._audit(session, actor, "sanction.appeal_decided", s, decision=state.value, note=text)
             return await self._view(session, s)
 

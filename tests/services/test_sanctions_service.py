@@ -95,7 +95,7 @@ async def test_bot_san_1_an_override_is_kept_and_the_record_is_the_player_s_own_
         REFEREE, tournament=b.name, player="Carla", user_id=None, infraction="misconduct", kind="last_of_game"
     )
     assert case.overridden and (case.proposed_kind, case.kind) == ("verbal_warning", "last_of_game")
-    assert case.entered_in_the_report  # the last place of the game is entered in the report by the referee
+    assert case.changes_the_table  # the last place of the game changes the table's result
     carla = player(b.users["Carla"])
     own = await services.sanctions.record_of(carla, tournament=b.name)
     assert [s.case_number for s in own] == [1]
@@ -166,3 +166,39 @@ async def test_bot_san_2_a_disqualified_player_is_out_of_the_next_draw_and_the_f
     drawn = await services.rounds.draw(ORG, tournament="Coppa")
     seated = {s.name for t in drawn.tables for s in t.seats}
     assert out not in seated and len(seated) == 15
+
+
+async def test_rr_san_1_last_of_the_game_rescores_the_typed_report_and_a_revoke_restores_it(services: Services):
+    """RR 13.1 second step: the sanctioned player takes the last place of the game at once; the standings follow."""
+    b = await build_tournament(services, preset="ricochet-v3.3", game="ricochet", rounds=ROUNDS)
+    r = b.registrations
+    tokens = {r["Anna"]: "5", r["Bruno"]: "3", r["Carla"]: "2", r["Dario"]: "1"}
+    await services.reports.enter_points(REFEREE, b.tables[(1, 1)], tokens)
+    before = {line.name: (line.rank, line.points) for line in (await services.standings.compute(GUILD, b.name)).lines}
+    assert before["Anna"][0] == 1
+    case = await services.sanctions.record(
+        REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="misconduct", kind="last_of_game"
+    )
+    report = await services.reports.lookup(REFEREE, b.tables[(1, 1)])
+    assert [s.name for s in report.ranking][-1] == "Anna" and report.ranking[0].name == "Bruno"
+    after = {line.name: (line.rank, line.points) for line in (await services.standings.compute(GUILD, b.name)).lines}
+    assert after["Anna"][0] == 4 and after["Bruno"][0] == 1 and after["Anna"][1] < before["Anna"][1]
+    await services.sanctions.revoke(HEAD, case_number=case.case_number, reason="visto male")
+    restored = {line.name: (line.rank, line.points) for line in (await services.standings.compute(GUILD, b.name)).lines}
+    assert restored == before
+
+
+async def test_rk_san_1_a_table_point_penalty_lowers_the_players_table_points_before_the_table_is_ranked(
+    services: Services,
+):
+    """ARB 9 / 13: the referee's amount comes off the player's table points; the order and points follow."""
+    b = await build_tournament(services, rounds=ROUNDS)  # UFF/ARB
+    r = b.registrations
+    points = {r["Anna"]: "70", r["Bruno"]: "55", r["Carla"]: "41", r["Dario"]: "12"}
+    await services.reports.enter_points(REFEREE, b.tables[(1, 1)], points)
+    await services.sanctions.record(
+        REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="disturbing", points=20
+    )
+    report = await services.reports.lookup(REFEREE, b.tables[(1, 1)])
+    ranking = [(s.name, s.table_points) for s in report.ranking]
+    assert ranking[:2] == [("Bruno", 55.0), ("Anna", 50.0)]  # 70 − 20: Anna drops to second

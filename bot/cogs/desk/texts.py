@@ -71,7 +71,7 @@ def case_embed(v: SanctionView, locale: str) -> discord.Embed:
     if v.overridden and v.proposed_kind:
         lines.append(t("sanction.override", locale, proposed=kind_name(v.proposed_kind, locale)))
     lines.append(t(f"sanction.consequence.{v.consequence}", locale))
-    if v.entered_in_the_report:
+    if v.changes_the_table:
         lines.append(t("sanction.enter_in_report", locale))
     if v.details:
         lines.append(t("sanction.details", locale, details=safe(v.details)[:500]))
