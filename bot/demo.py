@@ -12,10 +12,12 @@ import random
 import shutil
 import sys
 import tempfile
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
 from bot.db.migrate import upgrade_to_head
+from bot.db.models import utcnow
 from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
@@ -86,7 +88,8 @@ def demo_players(count: int, rng: random.Random) -> list[tuple[str, str | None]]
 async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: Path) -> None:
     engine = make_engine(db_url)
     seeds = random.Random(DEMO_SEED + 1)  # the demo's draw seeds: same tables on every run
-    services = Services(make_sessionmaker(engine), seed_source=lambda: seeds.getrandbits(31))
+    clock = DemoClock()  # the demo's time: real time, moved on where the story needs it (a late arrival)
+    services = Services(make_sessionmaker(engine), clock=clock, seed_source=lambda: seeds.getrandbits(31))
     rng = random.Random(DEMO_SEED)
 
     def say(key: str, **params: object) -> None:
@@ -146,6 +149,19 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: 
         await engine.dispose()
 
 
+class DemoClock:
+    """Real time plus the minutes the demo skips ahead."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta()
+
+    def __call__(self) -> datetime:
+        return utcnow() + self.offset
+
+    def advance(self, by: timedelta) -> None:
+        self.offset += by
+
+
 REFEREE = Actor(guild_id=DEMO_GUILD, user_id=3, display_name="Arbitro", role_ids=frozenset({ROLE_REFEREE}))
 
 
@@ -183,6 +199,39 @@ async def _report_round(services: Services, view: RoundView, rng: random.Random,
             + "\n"
         )
     return locked
+
+
+HEAD_REFEREE = Actor(guild_id=DEMO_GUILD, user_id=4, display_name="Capo arbitro", role_ids=frozenset({ROLE_HEAD}))
+
+
+async def _referee_at_work(services: Services, name: str, view: RoundView, out: TextIO, locale: str) -> None:
+    """The referee's desk (BOT-SAN-1..3): a late arrival, a pact warned then sanctioned by ARB 27's ladder, the
+    player's appeal, and the head referee's final decision."""
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
+    say("demo.desk.title")
+    assert isinstance(services.clock, DemoClock)
+    services.clock.advance(timedelta(minutes=5))
+    late = view.tables[-1].seats[-1]
+    arrival = await services.checkins.mark_arrival(REFEREE, tournament=name, user_id=late.user_id)
+    consequence = t(f"checkin.consequence.{arrival.consequence}", locale, minutes=arrival.minutes_late,
+                    cards=arrival.cards_forfeited, limit=arrival.limit_minutes)  # fmt: skip
+    say("demo.desk.late", name=late.name, case=arrival.case_number or 0, consequence=consequence)
+    target = view.tables[0].seats[1]
+    for _ in range(2):
+        case = await services.sanctions.record(
+            REFEREE, tournament=name, player=target.name, user_id=None, infraction="pact", cards_in_hand=1
+        )
+        say("demo.desk.sanction", case=case.case_number, name=case.player_name, offence=case.offence,
+            kind=t(f"sanction.kind.{case.kind}", locale), article=case.article or "")  # fmt: skip
+    appealed = await services.sanctions.appeal(_player(target), case_number=case.case_number, reason="era uno scherzo")
+    say("demo.desk.appeal", name=appealed.player_name, case=appealed.case_number)
+    decided = await services.sanctions.decide_appeal(
+        HEAD_REFEREE, case_number=case.case_number, decision="upheld", note="due testimoni"
+    )
+    say("demo.desk.decided", case=decided.case_number, decision=t(f"sanction.appeal.{decided.appeal_state}", locale))
 
 
 def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
@@ -232,10 +281,15 @@ async def _play(
     locked = 0
     tables = 0
     for number in (1, 2):
+        if number == 2:  # round 1 is over; round 2 starts in a minute, and someone will be late
+            await services.rounds.close(organizer, tournament=name)
+            await services.rounds.plan(organizer, tournament=name, start=services.clock() + timedelta(minutes=1))
         drawn = await services.rounds.draw(organizer, tournament=name)
         published = (await services.rounds.publish(organizer, tournament=name, number=drawn.number)).round
         say("demo.play.round", number=published.number, tables=len(published.tables), seed=published.seed or 0)
         write(f"round-{number}-tables.png", await asyncio.to_thread(_tables_png, published, date, locale))
+        if number == 2:
+            await _referee_at_work(services, name, published, out, locale)
         locked += await _report_round(services, published, rng, out, locale)
         tables += len(published.tables)
     image = await standings_image(

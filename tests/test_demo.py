@@ -50,3 +50,9 @@ def test_the_demo_summary_is_in_english_too(tmp_path: Path):
     text = out.getvalue()
     assert "Tournament winner:" in text and "reports signed by everyone" in text
     assert "Standings after 2 rounds" in text
+    # BOT-SAN-1..3: a referee at work — a late arrival, ARB 27's ladder, an appeal and the head referee's decision
+    assert re.search(
+        r"\w+: 5 minutes late: the organizers replace the player at the table \(ARB art\. 3\)\. \(case 1\)", text
+    )
+    assert "offence no. 1 — verbal warning (ARB 27)" in text and "offence no. 2 — lose cards or armies (ARB 27)" in text
+    assert "appeals case 3" in text and "The head referee decides case 3: appeal dismissed (final)" in text
