@@ -65,6 +65,17 @@ class TieBreakExplanation:
 
 
 @dataclass(frozen=True, slots=True)
+class Penalty:
+    """Points taken from a player's total, and why: ``code`` ``sanction`` (a case of the referee's desk) or
+    ``adjustment`` (a correction on a result)."""
+
+    name: str
+    points: float
+    code: str
+    round_number: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class TeamLine:
     rank: int
     team: str
@@ -84,6 +95,7 @@ class StandingsView:
     teams: tuple[TeamLine, ...]
     unconfirmed_tables: int  # reported but not yet countersigned/locked
     tie_breakers: tuple[str, ...] = ()  # the preset's, in order: what orders players level on points
+    penalties: tuple[Penalty, ...] = ()  # points taken outside the tables' results (sanctions, adjustments)
     last_round: int | None = None  # the latest round with a reported table
 
     @property
@@ -260,5 +272,6 @@ class StandingsService(BaseService):
             teams=team_lines,
             unconfirmed_tables=len(unconfirmed),
             tie_breakers=tuple(rules.tie_breakers),
+            penalties=tuple(Penalty(name(d.player), d.points, d.code, d.round) for d in deductions if d.points),
             last_round=max((r for r, _ in by_table), default=None),
         )

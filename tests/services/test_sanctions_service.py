@@ -9,6 +9,7 @@ import asyncio
 import pytest
 from sqlalchemy import select
 
+from bot.cogs.standings.commands import standings_text
 from bot.db.models import AuditLog, RegistrationStatus, Sanction, SeatOutcome
 from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
@@ -43,8 +44,12 @@ async def test_firk_pen_1_bot_san_2_disturbing_a_table_costs_7_standing_points_a
     )
     assert (case.case_number, case.kind, case.article, case.points) == (1, "standing_points", "FIRK penalità 4", -7)
     assert (case.round_number, case.table_number) == (1, 1)  # by default the player's current table
-    after = {line.name: line.points for line in (await services.standings.compute(GUILD, b.name)).lines}
+    view = await services.standings.compute(GUILD, b.name)
+    after = {line.name: line.points for line in view.lines}
     assert after["Anna"] == pytest.approx(before["Anna"] - 7) and after["Bruno"] == before["Bruno"]
+    assert [(p.name, p.points, p.code, p.round_number) for p in view.penalties] == [("Anna", 7.0, "sanction", 1)]
+    text = standings_text(view, "it")  # the standings say why Anna has 7 points less
+    assert "Penalità in classifica:" in text and "Anna −7 (sanzione, turno 1)" in text
     with pytest.raises(PermissionDenied):  # only the head referee revokes
         await services.sanctions.revoke(REFEREE, case_number=1, reason="errore")
     revoked = await services.sanctions.revoke(HEAD, case_number=1, reason="errore di persona")

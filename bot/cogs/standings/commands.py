@@ -64,6 +64,21 @@ def standings_text(view: StandingsView, locale: str) -> str:
             t("standings.team_line", locale, rank=tl.rank, team=safe(tl.team), points=format_number(tl.points, locale))
             for tl in view.teams
         )
+    if view.penalties:
+        lines.append("")
+        lines.append(t("standings.penalties", locale))
+        lines.extend(
+            "• "
+            + t(
+                "standings.penalty_line",
+                locale,
+                name=safe(p.name),
+                points=format_number(-p.points, locale),
+                why=t(f"standings.penalty.{p.code}", locale),
+                round=p.round_number or "—",
+            )
+            for p in view.penalties
+        )
     if view.unconfirmed_tables:
         lines.append("")
         lines.append(t("standings.unconfirmed", locale, count=view.unconfirmed_tables))
