@@ -16,6 +16,7 @@ from bot.db.models import utcnow
 from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
 from bot.services.guilds import GuildService
+from bot.services.latecomers import LatecomerService
 from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
@@ -38,6 +39,7 @@ class Services:
     roster: RosterService = field(init=False)
     sanctions: SanctionService = field(init=False)
     calls: CallService = field(init=False)
+    latecomers: LatecomerService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
     reports: ReportService = field(init=False)
@@ -50,6 +52,7 @@ class Services:
         self.roster = RosterService(self.sessionmaker, self.clock)
         self.sanctions = SanctionService(self.sessionmaker, self.clock)
         self.calls = CallService(self.sessionmaker, self.clock)
+        self.latecomers = LatecomerService(self.sessionmaker, self.clock)
         self.checkins = CheckInService(self.sessionmaker, self.clock)
         self.standings = StandingsService(self.sessionmaker, self.clock)
         self.reports = ReportService(self.sessionmaker, self.clock)

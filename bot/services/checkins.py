@@ -26,6 +26,7 @@ from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import lateness_proposal
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor
+from bot.services.latecomers import already_logged
 from bot.services.registrations import find_player, require_staff
 from bot.services.sanctions import SanctionService
 
@@ -219,7 +220,8 @@ class CheckInService(BaseService):
             # the preset's lateness sanction (RR warning or forfeit, FIRK cards or out, ARB replaced) is logged on
             # the referee's desk in the same transaction, with the server's next case number
             proposal = lateness_proposal(load_ruleset(t.preset, t.overrides or None), late)
-            if proposal is None:
+            assert reg.id is not None
+            if proposal is None or await already_logged(session, t, rnd, reg.id, proposal.kind):
                 return view
             desk = SanctionService(self._sessionmaker, self._clock)
             case = await desk.record_in(session, actor, t, reg, proposal, details=f"{late} min")

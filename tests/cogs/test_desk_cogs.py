@@ -5,6 +5,7 @@ and every referee and head-referee command refusing who may not use it without c
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -14,6 +15,7 @@ from bot.db.models import Sanction
 from bot.services import Services
 from bot.services.access import Actor
 from tests.cogs.test_rounds import prepare
+from tests.conftest import FakeClock
 from tests.helpers_components import ComponentHarness
 from tests.helpers_http import HttpRecorder
 
@@ -143,3 +145,25 @@ async def test_bot_rul_2_a_player_calls_the_referee_the_role_is_the_one_ping_and
     assert "Presa in carico da <@4242>" in taken[-1].text
     late = await ch.click(call, claim, user_id=4343, roles=REF, locale="it")
     assert late[-1].ephemeral and "già stata presa da <@4242>" in late[-1].text
+
+
+async def test_rr_late_1_the_latecomers_message_lists_each_missing_player_with_an_apply_button(
+    ch: ComponentHarness, services: Services, http: HttpRecorder, clock: FakeClock
+):
+    await prepare(ch, services, 8, preset="ricochet-v3.3")
+    organizer = Actor(guild_id=ch.guild.id, user_id=1, is_admin=True)
+    await services.rounds.plan(organizer, tournament="Coppa", start=clock.now + timedelta(minutes=2))
+    await ch.invoke("round draw", roles=ORG, tournament="Coppa")
+    await ch.invoke("round publish", roles=ORG, tournament="Coppa")
+    clock.advance(minutes=4)
+    *_, message = await ch.invoke("sanctions latecomers", user_id=4242, roles=REF, locale="it", tournament="Coppa")
+    assert "Ritardatari" in message.text and message.text.count("ammonimento verbale") == 8
+    buttons = [i for i in ch.custom_ids(message) if i.startswith("late:apply:")]
+    assert len(buttons) == 8
+    applied = await ch.click(message, buttons[0], user_id=4242, roles=REF, locale="it")
+    assert applied[-1].ephemeral and "Caso 1" in applied[-1].text
+    again = await ch.click(message, buttons[0], user_id=4242, roles=REF, locale="it")
+    assert again[-1].ephemeral and "già registrato" in again[-1].text
+    refused = await ch.click(message, buttons[1], user_id=7005, locale="en-US")
+    assert refused[-1].ephemeral and "Referee" in refused[-1].text
+    assert await _count(services) == 1

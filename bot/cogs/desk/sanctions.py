@@ -18,13 +18,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, safe, send, server_locale, tr
+from bot.cogs._common import actor_of, embed, locale_of, safe, send, tr
 from bot.cogs._errors import GuardedView
 from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber, Tournament, player_ref
+from bot.cogs.desk.announce import announce_in_thread
+from bot.cogs.desk.latecomers import latecomers_message
 from bot.cogs.desk.params import InfractionCode
 from bot.cogs.desk.texts import case_embed, case_line, kind_name, proposal_text
 from bot.i18n import t
-from bot.services.sanction_views import SanctionView
 
 log = logging.getLogger(__name__)
 
@@ -92,26 +93,6 @@ class ConfirmSanction(GuardedView):
         self.stop()
         await interaction.edit_original_response(embed=case_embed(view, self.locale), view=None)
         await announce_in_thread(interaction, view)
-
-
-async def announce_in_thread(interaction: discord.Interaction[Any], view: SanctionView) -> None:
-    """The case in the table's thread, in the server's language; the sanctioned player is the one ping."""
-    if view.table_thread_id is None:
-        return
-    client = interaction.client
-    try:
-        thread = client.get_channel(view.table_thread_id) or await client.fetch_channel(view.table_thread_id)
-        if not isinstance(thread, discord.abc.Messageable):
-            return
-        locale = await server_locale(interaction)
-        who = f"<@{view.player_user_id}>" if view.player_user_id else f"**{safe(view.player_name)}**"
-        text = t("sanction.thread", locale, who=who, line=case_line(view, locale))
-        users = [discord.Object(view.player_user_id)] if view.player_user_id else []
-        await thread.send(
-            text[:2000], allowed_mentions=discord.AllowedMentions(users=users, everyone=False, roles=False)
-        )
-    except discord.HTTPException as exc:
-        log.warning("sanction %s: the table thread refused the message: %s", view.case_number, exc)
 
 
 class SanctionCog(commands.Cog):
@@ -258,3 +239,12 @@ class SanctionsLogCog(commands.Cog):
             file=discord.File(io.BytesIO(export.data), filename=export.filename),
             ephemeral=True,
         )
+
+    @sanctions.command(name="latecomers")
+    @app_commands.describe(tournament="The tournament")
+    async def latecomers(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Players seated but not checked in, with the lateness sanction to apply (referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.latecomers.list(actor, tournament=tournament)
+        await interaction.followup.send(**latecomers_message(interaction, view, locale_of(interaction)))

@@ -1,0 +1,118 @@
+"""Latecomers at the start of a game (RR-LATE-1, FIRK-LATE-1, ARB 3; BOT-SAN-1): once a round has started, the
+referees see every seated player who has not checked in, each with the preset's lateness sanction for the minutes
+gone by, and apply it with one press; the sanction goes on the referee's desk like any other case.
+
+A player's lateness is logged once per kind and round: ``/arrival`` later logs only a heavier step (RR: the
+warning at the set time, the forfeit after ten minutes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.models import Registration, Round, Tournament
+from bot.errors import Conflict, NotFound
+from bot.rules.ruleset import load_ruleset
+from bot.rules.sanctions import LATE, Proposal, lateness_proposal
+from bot.services._base import BaseService, tournament_or_404
+from bot.services.access import Actor, StaffRole, require
+from bot.services.sanction_views import SanctionView
+from bot.services.sanctions import SanctionService
+
+
+@dataclass(frozen=True, slots=True)
+class Latecomer:
+    registration_id: int
+    name: str
+    user_id: int | None
+    table_number: int
+    proposal: Proposal
+
+
+@dataclass(frozen=True, slots=True)
+class LatecomersView:
+    tournament_name: str
+    round_id: int
+    round_number: int
+    minutes_late: int
+    latecomers: tuple[Latecomer, ...]
+
+
+async def already_logged(session: AsyncSession, t: Tournament, rnd: Round, registration_id: int, kind: str) -> bool:
+    """A lateness sanction of this kind for this player in this round is in force already."""
+    assert t.id is not None
+    rows = await repo.sanction_list(
+        session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=registration_id, round_id=rnd.id
+    )
+    return any(s.active and s.infraction == LATE and s.kind == kind for s in rows)
+
+
+class LatecomerService(BaseService):
+    async def _started_round(self, session: AsyncSession, t: Tournament) -> tuple[Round, int]:
+        assert t.id is not None
+        rnd = await repo.checkin_current_round(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        if rnd is None or rnd.id is None:
+            raise Conflict("error.no_current_round", tournament=t.name)
+        if rnd.scheduled_start is None or self._clock() <= rnd.scheduled_start:
+            raise Conflict("error.late.not_started", number=rnd.number)
+        minutes = math.ceil((self._clock() - rnd.scheduled_start).total_seconds() / 60)
+        return rnd, minutes
+
+    async def list(self, actor: Actor, *, tournament: str) -> LatecomersView:
+        """Seated players of the started round without a check-in, with the preset's sanction for now (referees)."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            rnd, minutes = await self._started_round(session, t)
+            assert rnd.id is not None
+            proposal = lateness_proposal(load_ruleset(t.preset, t.overrides or None), minutes)
+            tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
+            seats = await repo.list_seats_for_tables(
+                session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+            )
+            checked = {c.registration_id for c in await repo.list_checkins(
+                session=session, guild_id=t.guild_id, round_id=rnd.id)}  # fmt: skip
+            number = {gt.id: gt.number for gt in tables}
+            missing = sorted((s for s in seats if s.registration_id not in checked),
+                             key=lambda s: (number[s.table_id], s.position))  # fmt: skip
+            regs = await repo.registrations_by_ids(
+                session=session, guild_id=t.guild_id, ids=[s.registration_id for s in missing]
+            )
+            out = []
+            for s in missing:
+                reg = regs[s.registration_id]
+                if proposal is None or await already_logged(session, t, rnd, s.registration_id, proposal.kind):
+                    continue
+                out.append(Latecomer(s.registration_id, reg.display_name, reg.user_id, number[s.table_id], proposal))
+            return LatecomersView(t.name, rnd.id, rnd.number, minutes, tuple(out))
+
+    async def apply(self, actor: Actor, *, round_id: int, registration_id: int) -> SanctionView:
+        """Log the lateness sanction for a seated player still missing (referees), once per kind and round."""
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            rnd = await session.get(Round, round_id)
+            reg = await session.get(Registration, registration_id)
+            if rnd is None or reg is None or rnd.guild_id != actor.guild_id or reg.tournament_id != rnd.tournament_id:
+                raise NotFound("error.late.unknown")
+            t = await session.get(Tournament, rnd.tournament_id)
+            assert t is not None
+            current, minutes = await self._started_round(session, t)
+            if current.id != rnd.id:
+                raise Conflict("error.late.round_over", number=rnd.number)
+            checkin = await repo.checkin_get(session=session, guild_id=t.guild_id, round_id=round_id,
+                                             registration_id=registration_id)  # fmt: skip
+            if checkin is not None:
+                raise Conflict("error.late.arrived", name=reg.display_name)
+            proposal = lateness_proposal(load_ruleset(t.preset, t.overrides or None), minutes)
+            if proposal is None:
+                raise Conflict("error.late.nothing", tournament=t.name)
+            if await already_logged(session, t, rnd, registration_id, proposal.kind):
+                raise Conflict("error.late.already", name=reg.display_name)
+            desk = SanctionService(self._sessionmaker, self._clock)
+            return await desk.record_in(session, actor, t, reg, proposal, details=f"{minutes} min")
