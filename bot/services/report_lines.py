@@ -148,21 +148,31 @@ async def table_adjustments(
     return {rid: table_adjustment(items) for rid, items in by_player.items()}
 
 
-async def rescore_typed_table(session: AsyncSession, table: GameTable, tournament: Tournament) -> bool:
-    """Score a reported table again from what was typed, with the sanctions in force now (a sanction recorded,
-    revoked or annulled after the report); ``False`` when the table has no typed report (nothing to do, or a final
-    situation the referee corrects). The signatures stay: the typed report did not change."""
+async def rescore_table(session: AsyncSession, table: GameTable, tournament: Tournament) -> bool:
+    """Score a reported table again from what was entered, with the sanctions in force now (a sanction recorded,
+    revoked or annulled after the report); ``False`` when there is nothing to re-score (no report, or a final
+    situation whose tie only the dice decided: the referee corrects it). The signatures stay: the entry did not
+    change."""
     situation = TableSituation.from_json(table.final_situation)
-    if situation is None or situation.kind not in ("points", "ricochet") or table.id is None:
+    if situation is None or situation.kind not in ("points", "ricochet", "situation") or table.id is None:
         return False
     rnd = await session.get(Round, table.round_id)
     assert rnd is not None
     seats = await repo.list_report_seats(session=session, guild_id=table.guild_id, table_id=table.id)
-    entries = [(int(e["registration_id"]), str(e["outcome"]), float(e["value"])) for e in situation.input["entries"]]
     ruleset = load_ruleset(tournament.preset, tournament.overrides or None)
     special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
-    adjusted = apply_adjustments(entries, await table_adjustments(session, table.guild_id, tournament, table.id))
-    _, lines = lines_from_entries(ruleset, seats, adjusted, special)
+    adjustments = await table_adjustments(session, table.guild_id, tournament, table.id)
+    if situation.kind == "situation":
+        try:  # the same document again; a tie the dice decided needs the referee's correction instead
+            lines, _ = _score_situation(ruleset, seats, situation.input["situation"], None, adjustments)
+        except InvalidInput:
+            return False
+        lines = _special_points(ruleset.tournament, special, lines)
+    else:
+        entries = [
+            (int(e["registration_id"]), str(e["outcome"]), float(e["value"])) for e in situation.input["entries"]
+        ]
+        _, lines = lines_from_entries(ruleset, seats, apply_adjustments(entries, adjustments), special)
     rows = {r.registration_id: r for r in await repo.list_report_results(
         session=session, guild_id=table.guild_id, table_id=table.id)}  # fmt: skip
     for line in lines:
@@ -232,8 +242,10 @@ def _score_situation(
     seats: Sequence[tuple[Seat, Registration]],
     situation: str | Mapping[str, Any] | Sequence[Any],
     rng: random.Random | None,
+    adjustments: Mapping[int, TableAdjustment] | None = None,
 ) -> tuple[list[_Line], dict[str, Any]]:
     """The final situation scored by the engine (table points, ranks, explanation), then tournament points.
+    A player a sanction put out of the game (ARB 25) is scored as withdrawn: their territories neutral.
 
     The document is parsed by ``bot.rules.risiko.scoring.parse_situation`` — the one parser ``steward risiko
     score`` uses (docs/risiko.md); names are the players' display names (any case)."""
@@ -267,6 +279,9 @@ def _score_situation(
         reg = by_name.get(p.name.strip().casefold())
         if reg is None:
             raise InvalidInput("error.report.not_at_this_table", value=p.name[:64])
+        adj = (adjustments or {}).get(_id(reg))
+        if adj is not None and adj.outcome is not None and p.status in (Status.ACTIVE, Status.FROZEN):
+            p = replace(p, status=Status.WITHDRAWN)
         players.append(replace(p, name=reg.display_name))
         reg_of[reg.display_name] = reg
     missing = [r.display_name for _, r in seats if r.display_name not in reg_of]

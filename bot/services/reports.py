@@ -266,7 +266,8 @@ class ReportService(BaseService):
                 if preset.game != "risiko":
                     raise InvalidInput("error.report.situation_risiko_only")
                 kind = "situation"
-                lines, stored = _score_situation(ruleset, seats, situation, rng)
+                adjustments = await table_adjustments(session, actor.guild_id, tournament, _id(table))
+                lines, stored = _score_situation(ruleset, seats, situation, rng, adjustments)
                 lines = _special_points(ruleset.tournament, special, lines)
             else:
                 assert points is not None

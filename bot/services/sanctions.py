@@ -40,7 +40,7 @@ from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import find_player
-from bot.services.report_lines import rescore_typed_table
+from bot.services.report_lines import rescore_table
 from bot.services.sanction_views import (
     CHANGES_THE_TABLE,
     ProposalView,
@@ -347,7 +347,7 @@ class SanctionService(BaseService):
         table = await session.get(GameTable, s.table_id)
         t = await session.get(Tournament, s.tournament_id)
         assert table is not None and t is not None
-        await rescore_typed_table(session, table, t)
+        await rescore_table(session, table, t)
 
     async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
         """Only the head referee revokes a sanction; its consequences are undone and the standings follow."""

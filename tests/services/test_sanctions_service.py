@@ -207,3 +207,28 @@ async def test_rk_san_1_a_table_point_penalty_lowers_the_players_table_points_be
     report = await services.reports.lookup(REFEREE, b.tables[(1, 1)])
     ranking = [(s.name, s.table_points) for s in report.ranking]
     assert ranking[:2] == [("Bruno", 55.0), ("Anna", 50.0)]  # 70 − 20: Anna drops to second
+
+
+async def test_rk_wd_1_out_of_the_game_rescores_a_final_situation_with_the_player_withdrawn(services: Services):
+    """FIRK §26's third step (expelled from the game) on a table reported as a final situation: the player is
+    scored as withdrawn (territories neutral, ARB 25 / RK-WD-1) at once, and a revoke gives the place back."""
+    import json
+
+    from tests.services.test_reports_service import FOUR, SITUATION
+
+    b = await build_tournament(services, preset="risiko-firk-1", rounds=FOUR)
+    table_id = b.tables[(1, 1)]
+    await services.reports.enter_situation(REFEREE, table_id, json.dumps(SITUATION))
+    first = {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert first["Anna"] == 1
+    for _ in range(3):
+        case = await services.sanctions.record(
+            REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="pact", cards_in_hand=2
+        )
+    assert case.kind == "expelled_from_game"
+    seats = {s.name: s for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert (seats["Anna"].outcome == "withdrawn" and seats["Anna"].rank > 1 and seats["Bruno"].rank == 1) or (
+        seats["Anna"].outcome == "withdrawn" and seats["Anna"].rank > 1
+    )
+    await services.sanctions.revoke(HEAD, case_number=case.case_number, reason="errore")
+    assert {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats} == first
