@@ -95,6 +95,7 @@ REFEREE_CALLS = [
     ("sanction give", {"tournament": "Coppa", "infraction": "pact", "player": "Giocatore 01"}),
     ("sanctions list", {"tournament": "Coppa"}),
     ("sanctions export", {"tournament": "Coppa"}),
+    ("sanctions latecomers", {"tournament": "Coppa"}),
 ]
 HEAD_CALLS = [
     ("sanction revoke", {"case": 1, "reason": "errore"}),

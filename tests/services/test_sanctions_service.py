@@ -232,3 +232,22 @@ async def test_rk_wd_1_out_of_the_game_rescores_a_final_situation_with_the_playe
     )
     await services.sanctions.revoke(HEAD, case_number=case.case_number, reason="errore")
     assert {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats} == first
+
+
+async def test_tour_fin_1_bot_san_2_a_semifinal_winner_disqualified_is_replaced_by_the_chain(services: Services):
+    """A disqualification on the desk takes the player out of the final: the replacement chain fills the seat."""
+    from tests.services.test_rounds import GUILD as ROUNDS_GUILD
+    from tests.services.test_rounds import ORGANIZER as ORG
+    from tests.services.test_rounds import REF_ROLE, semis_played
+
+    semi, orders = await semis_played(services)
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    winner = orders[1][0]
+    referee = Actor(guild_id=ROUNDS_GUILD, user_id=77, role_ids=frozenset({REF_ROLE}))
+    await services.sanctions.record(
+        referee, tournament="Coppa", player=names[winner], user_id=None, infraction="board_overturned"
+    )
+    final = await services.rounds.compose_final(ORG, tournament="Coppa")
+    seated = [s.registration_id for s in final.tables[0].seats]
+    assert winner not in seated and orders[1][1] in seated  # the 2nd of that semifinal takes the seat
+    assert names[winner] in final.declined

@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.documents import DrawDocument, FinalsGroup
 from bot.db.models import (
+    RegistrationStatus,
     Round,
     RoundKind,
     RoundStatus,
@@ -196,6 +197,12 @@ class FinalsMixin(RoundBase):
             if add_declined in declined:
                 raise Conflict("error.round_already_declined")
             declined.append(add_declined)
+        # a finalist disqualified on the referee's desk (BOT-SAN-2) is replaced by the chain, like a decline
+        everyone = sorted({p for o in orders.values() for p in o} | set(semi_doc.direct_finalists))
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=everyone)
+        declined += [
+            p for p in everyone if regs[p].status == RegistrationStatus.DISQUALIFIED.value and p not in declined
+        ]
         standings = await self._qualifying_ranking(session, t, rules)
         request = FinalsRequest(
             "final",
