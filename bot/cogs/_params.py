@@ -20,8 +20,10 @@ NAME_MAX = 100  # tournament names
 PLAYER_MAX = 64  # player names
 
 
-class TournamentTransformer(app_commands.Transformer):
-    """A tournament of this server by name; suggestions are this server's tournaments."""
+class _NameTransformer(app_commands.Transformer):
+    """A trimmed name of 1..``longest`` characters; subclasses suggest the names."""
+
+    longest = NAME_MAX
 
     @property
     def type(self) -> discord.AppCommandOptionType:
@@ -33,10 +35,14 @@ class TournamentTransformer(app_commands.Transformer):
 
     @property
     def max_value(self) -> int:
-        return NAME_MAX
+        return self.longest
 
     async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
         return str(value).strip()
+
+
+class TournamentTransformer(_NameTransformer):
+    """A tournament of this server by name; suggestions are this server's tournaments."""
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], value: str, /
@@ -49,23 +55,10 @@ class TournamentTransformer(app_commands.Transformer):
         return [app_commands.Choice(name=t.name[:100], value=t.name[:100]) for t in found]
 
 
-class PlayerTransformer(app_commands.Transformer):
+class PlayerTransformer(_NameTransformer):
     """A player's name; suggestions are the players of the tournament chosen in the same command."""
 
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.string
-
-    @property
-    def min_value(self) -> int:
-        return 1
-
-    @property
-    def max_value(self) -> int:
-        return PLAYER_MAX
-
-    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
-        return str(value).strip()
+    longest = PLAYER_MAX
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], value: str, /
