@@ -237,6 +237,18 @@ def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str
     ]
 
 
+def _table_points_taken(
+    reg_of: Mapping[str, Registration], adjustments: Mapping[int, TableAdjustment] | None
+) -> dict[str, int]:
+    """Player name → the table points ARB 13 penalties take off (the engine ranks after taking them)."""
+    out = {}
+    for name, reg in reg_of.items():
+        adj = (adjustments or {}).get(_id(reg))
+        if adj is not None and adj.table_points_taken:
+            out[name] = round(adj.table_points_taken)
+    return out
+
+
 def _score_situation(
     ruleset: Ruleset,
     seats: Sequence[tuple[Seat, Registration]],
@@ -296,7 +308,8 @@ def _score_situation(
                 raise InvalidInput("error.report.not_at_this_table", value=str(k)[:64])
             canonical_dice[reg.display_name] = v
     try:
-        score = score_table(players, rules, dice=canonical_dice, rng=rng)
+        taken = _table_points_taken(reg_of, adjustments)
+        score = score_table(players, rules, dice=canonical_dice, rng=rng, penalties=taken or None)
         in_play_unresolved = [
             p.name for p in score.players if p.unresolved and p.status in (Status.ACTIVE, Status.FROZEN)
         ]

@@ -168,3 +168,27 @@ def test_rr_late_1_firk_late_1_arb_3_lateness_proposes_the_preset_s_sanction_by_
     replaced = lateness_proposal(UFF, 1)
     assert replaced is not None and (replaced.kind, replaced.article) == ("replaced_by_organizers", "ARB 3")
     assert lateness_proposal(NP, 30) is None  # NP says nothing about lateness: the minutes are only recorded
+
+
+def test_rk_san_1_arb_13_table_points_taken_before_the_engine_ranks_a_final_situation():
+    """The scoring engine takes a table-point penalty off before ranking (the report path passes it)."""
+    from bot.rules.risiko.errors import RisikoError
+    from bot.rules.risiko.scoring import parse_situation, score_table
+
+    assert FIRK.risiko is not None
+    doc = {
+        "players": [
+            {"name": "Anna", "territories": {"Cina": 5, "India": 3, "Siam": 2, "Indonesia": 1}},
+            {"name": "Bruno", "territories": {"Alaska": 2, "Kamchatka": 3}},
+        ]
+    }
+    players = parse_situation(doc, FIRK.risiko.board).players
+    plain = {p.name: (p.rank, p.table_points) for p in score_table(players, FIRK.risiko).players}
+    assert plain["Anna"][0] == 1 and plain["Anna"][1] > plain["Bruno"][1]
+    taken = plain["Anna"][1] - plain["Bruno"][1] + 1
+    fined = {
+        p.name: (p.rank, p.table_points) for p in score_table(players, FIRK.risiko, penalties={"Anna": taken}).players
+    }
+    assert fined["Anna"] == (2, plain["Bruno"][1] - 1) and fined["Bruno"] == (1, plain["Bruno"][1])
+    with pytest.raises(RisikoError):
+        score_table(players, FIRK.risiko, penalties={"Zorro": 5})

@@ -548,8 +548,10 @@ def score_table(
     *,
     dice: Mapping[str, int] | None = None,
     rng: random.Random | None = None,
+    penalties: Mapping[str, int] | None = None,
 ) -> TableScore:
-    """Score and rank one table. ``dice`` (player -> die) or ``rng`` settle a final ``dice_roll`` tie-break."""
+    """Score and rank one table. ``dice`` (player -> die) or ``rng`` settle a final ``dice_roll`` tie-break;
+    ``penalties`` (player -> table points) are taken off before the table is ranked (ARB art. 13, RK-SAN-1)."""
     board = rules.board
     validate_table(players, board)
     if dice:
@@ -559,6 +561,11 @@ def score_table(
             if not isinstance(die, int) or not 1 <= die <= 6:
                 raise RisikoError("die_invalid", die)
     scored = [_score_player(p, rules, len(players)) for p in players]
+    if penalties:
+        for name, taken in penalties.items():
+            if name not in {p.name for p in players} or taken < 0:
+                raise RisikoError("bad_penalty", f"{name}: {taken}")
+        scored = [_with_penalty(x, penalties.get(x.name, 0)) for x in scored]
     in_play = [x for x in scored if x.status in (Status.ACTIVE, Status.FROZEN)]
     out = [x for x in scored if x.status not in (Status.ACTIVE, Status.FROZEN)]
     ranked: dict[str, PlayerScore] = {}
@@ -582,6 +589,12 @@ def score_table(
             ranked[x.name] = _with(x, position, "status", None if len(sub) == 1 else "tie_unresolved")
         position += len(sub)
     return TableScore(tuple(ranked[x.name] for x in scored), rules.scoring.method)
+
+
+def _with_penalty(x: PlayerScore, taken: int) -> PlayerScore:
+    from dataclasses import replace
+
+    return replace(x, table_points=max(0, x.table_points - taken)) if taken else x
 
 
 def _with(x: PlayerScore, rank: int, decided: str | None, unresolved: str | None) -> PlayerScore:
