@@ -270,7 +270,7 @@ class Sanction(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     case_number: int
-    kind: str = Field(max_length=32)
+    kind: str = Field(max_length=48)
     article: str | None = Field(default=None, max_length=32)
     registration_id: int = Field(foreign_key="registration.id", nullable=False, index=True)
     tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
@@ -278,9 +278,9 @@ class Sanction(SQLModel, table=True):
     table_id: int | None = Field(default=None, foreign_key="game_table.id")
     referee_id: int = Field(sa_type=sa.BigInteger, nullable=False)
     details: str | None = Field(default=None, max_length=1000)
-    infraction: str | None = Field(default=None, max_length=32)  # the preset's infraction code
+    infraction: str | None = Field(default=None, max_length=48)  # the preset's infraction code
     offence: int = Field(default=1, nullable=False)  # 1 = the player's first offence of this infraction
-    proposed_kind: str | None = Field(default=None, max_length=32)  # the ladder's proposal (kind differs: override)
+    proposed_kind: str | None = Field(default=None, max_length=48)  # the ladder's proposal (kind differs: override)
     consequence: str = Field(default="recorded", max_length=24)  # bot.rules.sanctions.Consequence
     points: float | None = Field(default=None)  # standings points (negative) or table points taken
     previous_status: str | None = Field(default=None, max_length=16)  # the registration's, before a disqualification

@@ -102,12 +102,19 @@ class Proposal:
     standing_points: float = 0.0
 
 
+CODE_MAX = 48  # characters of a sanction or infraction code (the sanction log's columns)
+
+
 def _ladder(table: Mapping[str, Any], field: str, where: str) -> tuple[str, ...]:
     value = table.get(field)
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not value or not all(isinstance(x, str) and x for x in value):
-        raise PresetFieldError(f"{where}.{field}", value, "[sanction code, …]")
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(x, str) and 0 < len(x) <= CODE_MAX for x in value)
+    ):
+        raise PresetFieldError(f"{where}.{field}", value, f"[sanction code of at most {CODE_MAX} characters, …]")
     return tuple(value)
 
 
@@ -122,6 +129,8 @@ def infractions(ruleset: Ruleset) -> tuple[Infraction, ...]:
         where = f"sanctions.infractions.{code}"
         if not isinstance(spec, Mapping) or not isinstance(spec.get("article"), str) or "ladder" not in spec:
             raise PresetFieldError(where, spec, "{article = '…', ladder = '<field of [sanctions]>'}")
+        if len(str(code)) > CODE_MAX:
+            raise PresetFieldError(where, code, f"an infraction code of at most {CODE_MAX} characters")
         points = 0.0
         if "points" in spec:
             value = table.get(str(spec["points"]))
