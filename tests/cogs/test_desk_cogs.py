@@ -60,6 +60,7 @@ async def test_bot_san_2_a_referee_confirms_the_ladder_s_proposal_and_the_thread
     button = [c for c in ch.custom_ids(offer)][-1]
     done = await ch.click(offer, button, user_id=4242, roles=REF, locale="it")
     assert "Caso 1" in done[-1].text and "ammonimento verbale" in done[-1].text
+    await ch.click(offer, button, user_id=4242, roles=REF, locale="it")  # a double click logs no second case
     assert await _count(services) == 1
     thread_posts = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "⚖️" in c.content]
     (post,) = thread_posts

@@ -56,6 +56,7 @@ class ConfirmSanction(GuardedView):
         super().__init__(timeout=600)
         self.request = request
         self.locale = locale
+        self.confirmed = False  # the view lives in this process only: a second click never logs a second case
         options = [
             discord.SelectOption(label=kind_name(k, locale)[:100], value=k, default=k == proposed) for k in kinds[:25]
         ]
@@ -76,6 +77,9 @@ class ConfirmSanction(GuardedView):
 
     async def _confirm(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer()  # acknowledge first: the database work may take a moment
+        if self.confirmed:
+            return
+        self.confirmed = True
         r = self.request
         view = await interaction.client.services.sanctions.record(
             actor_of(interaction),
