@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db import repo
 from bot.db.models import Tournament
 from bot.errors import InvalidInput, NotFound
+from bot.rules.jsondoc import DocumentError
 
 
 class BaseService:
@@ -32,6 +33,11 @@ def clean_text(value: str | None, *, field: str, max_len: int, required: bool = 
     if len(text) > max_len:
         raise InvalidInput("error.field_too_long", field=field, max=max_len, length=len(text))
     return text
+
+
+def document_refusal(exc: DocumentError, *, field: str) -> InvalidInput:
+    """A JSON document a user typed that cannot be read, as one localised line naming the option."""
+    return InvalidInput(f"error.json.{exc.code}", field=field, value=str(exc.value)[:80])
 
 
 async def tournament_or_404(session: AsyncSession, guild_id: int, name: str) -> Tournament:

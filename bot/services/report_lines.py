@@ -7,7 +7,6 @@ refusals. The report service stores the lines.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -21,6 +20,7 @@ from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
 from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.rules.errors import RuleError
+from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import order_typed_table, tournament_points
@@ -31,6 +31,7 @@ from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import special_table_points
 from bot.rules.tournament.standings import EntryStatus, ricochet_tournament_points
+from bot.services._base import document_refusal
 
 WITHDRAWN_WORDS = frozenset({"r", "rit", "ritirato", "ritirata", "ritiro", "w", "withdrawn", "forfeit"})
 DISQUALIFIED_WORDS = frozenset({"sq", "squalificato", "squalificata", "dq", "disqualified"})
@@ -267,9 +268,11 @@ def _score_situation(
                 "error.field_too_long", field="report_situation", max=SITUATION_MAX_CHARS, length=len(situation)
             )
         try:
-            doc: Any = json.loads(situation)
-        except json.JSONDecodeError as exc:
-            raise InvalidInput("error.report.bad_json", detail=f"{exc.msg} (col {exc.colno})") from None
+            doc: Any = loads_bounded(situation, max_chars=SITUATION_MAX_CHARS, max_depth=6)
+        except DocumentError as exc:
+            if isinstance(exc, NotJson):
+                raise InvalidInput("error.report.bad_json", detail=f"{exc.message} (col {exc.column})") from None
+            raise document_refusal(exc, field="report_situation") from None
     else:
         doc = situation
     if isinstance(doc, list):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,9 +12,10 @@ from sqlalchemy.exc import IntegrityError
 from bot.db import repo
 from bot.db.models import RegistrationStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput
+from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.presets import PRESET_NAMES, PresetError, PresetFieldError, UnknownOverrideKey
 from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services._base import BaseService, clean_text, document_refusal, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import require_staff
 
@@ -31,9 +31,11 @@ def parse_overrides(text: str | None) -> dict[str, Any] | None:
     if len(text) > OVERRIDES_MAX:
         raise InvalidInput("error.field_too_long", field="overrides", max=OVERRIDES_MAX, length=len(text))
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput("error.overrides_not_json", detail=exc.msg[:80], column=exc.colno) from None
+        value = loads_bounded(text, max_chars=OVERRIDES_MAX, max_depth=4)  # table → field → value
+    except DocumentError as exc:
+        if isinstance(exc, NotJson):
+            raise InvalidInput("error.overrides_not_json", detail=exc.message[:80], column=exc.column) from None
+        raise document_refusal(exc, field="overrides") from None
     if not isinstance(value, dict):
         raise InvalidInput("error.overrides_not_object")
     return value

@@ -13,6 +13,10 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from bot.rules.jsondoc import DocumentError, describe, loads_bounded
+
+INPUT_MAX_CHARS = 5_000_000  # a draw instance of 2,000 players is about 200 kB
+
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 
@@ -47,9 +51,9 @@ def read_input(args: argparse.Namespace) -> Any:
     if not text.strip():
         raise BadInput("empty input: expected a JSON document")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(f"input is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+        return loads_bounded(text, max_chars=INPUT_MAX_CHARS)
+    except DocumentError as exc:
+        raise BadInput(describe(exc)) from None
 
 
 def check_keys(obj: Any, *, required: Iterable[str] = (), optional: Iterable[str] = (), where: str = "input") -> None:

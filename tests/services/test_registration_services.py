@@ -520,3 +520,14 @@ async def test_bot_reg_4_a_closed_tournament_round_list_means_no_check_in(servic
 
 def test_registration_status_values_used_here_exist():
     assert {s.value for s in RegistrationStatus} >= {"registered", "validated", "waitlisted", "withdrawn"}
+
+
+async def test_hostile_overrides_are_one_localised_line(services: Services):
+    """Issue 15 item 8: nested or absurd overrides JSON is refused naming the option, nothing is created."""
+    from bot.errors import InvalidInput as Refused
+
+    for text, key in (("[" * 1000, "error.json.too_deep"), ('{"tournament": {"rounds": ' + "9" * 400 + "}}",
+                      "error.json.number_too_long")):  # fmt: skip
+        with pytest.raises(Refused) as err:
+            parse_overrides(text)
+        assert err.value.key == key
