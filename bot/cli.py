@@ -11,6 +11,7 @@ import argparse
 import importlib
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -106,6 +107,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def mask_secrets(text: str) -> str:
+    """Any ``scheme://user:password@`` in ``text`` with the password replaced by ``***``."""
+    return re.sub(r"(://[^:/@\s]*):[^@\s]*@", r"\1:***@", text)
+
+
+def _database_where() -> str:
+    return mask_secrets(os.environ.get("DATABASE_URL", "the default SQLite file"))
+
+
+def start_up_failure(exc: BaseException) -> tuple[str, int] | None:
+    """A configuration or database failure as (one line with secrets masked, exit code): 2 for a setting to fix,
+    1 for a database that cannot be reached or written; None for anything else (a bug: the traceback stays)."""
+    from pydantic import ValidationError
+    from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        field = ".".join(str(x) for x in first.get("loc", ())).upper() or "settings"
+        return f"configuration: {field} is not valid ({mask_secrets(str(first.get('msg', '')))[:160]})", 2
+    if isinstance(exc, ArgumentError):
+        return f"configuration: DATABASE_URL is not a database URL ({mask_secrets(str(exc))[:160]})", 2
+    if isinstance(exc, OperationalError | DBAPIError):
+        reason = mask_secrets(str(exc.orig) if exc.orig is not None else str(exc)).splitlines()[0][:200]
+        return f"the database at {_database_where()} refused: {reason}", 1
+    if isinstance(exc, ConnectionError | TimeoutError | OSError) and not isinstance(exc, BrokenPipeError):
+        return f"cannot reach the database at {_database_where()}: {mask_secrets(str(exc))[:200]}", 1
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -119,6 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(func(args))
+    except Exception as exc:
+        known = start_up_failure(exc)
+        if known is None:
+            raise
+        message, code = known
+        sys.stderr.write(f"error: {message}\n")
+        return code
     except BrokenPipeError:
         # The reader closed the pipe early (e.g. `steward draw ... | head`): not an error worth a traceback.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -134,3 +134,28 @@ def test_an_installed_package_carries_the_migrations_folder():
     assert "migrations*" in tool["packages"]["find"]["include"]  # migrations and migrations.versions (.py files)
     assert "*.mako" in tool["package-data"]["migrations"]
     assert (REPO / "migrations" / "versions" / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize(
+    ("url", "code", "says"),
+    [
+        ("postgresql://steward:sekret@127.0.0.1:1/x", 1, "cannot reach the database at postgresql://steward:***@"),
+        ("nonsense::://", 2, "configuration: DATABASE_URL"),
+        ("mysql+nope://user:sekret@host/db", 2, "configuration: DATABASE_URL"),
+    ],
+)
+def test_start_up_failures_are_one_line_with_the_password_masked(tmp_path: Path, url: str, code: int, says: str):
+    """Issue 15 item 15: an unreachable server or a malformed DATABASE_URL ends in one clear line, exit 2 for a
+    setting to fix, and never prints the database password."""
+    result = _steward(["db", "upgrade"], tmp_path, url)
+    assert result.returncode == code
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], result.stderr
+    assert "sekret" not in result.stderr + result.stdout and "Traceback" not in result.stderr
+
+
+def test_the_secret_mask_covers_every_url_in_a_message():
+    from bot.cli import mask_secrets
+
+    text = "postgresql://a:b@h/x and postgresql+asyncpg://steward:p4ss:w0rd@db:5432/s"
+    assert mask_secrets(text) == "postgresql://a:***@h/x and postgresql+asyncpg://steward:***@db:5432/s"
