@@ -62,8 +62,9 @@ async def test_bot_res_1_every_player_signs_by_button_once_and_a_referee_counter
     table_id = b.tables[(1, 1)]
     sign, countersign = f"report:sign:{table_id}", f"report:countersign:{table_id}"
     first = await ch.click(report, sign, user_id=b.users["Anna"], locale="it")
-    assert first[0].body["type"] == 7  # the report message is updated in place
-    assert "✅" in first[0].text and "Firma registrata" in first[-1].text and first[-1].ephemeral
+    assert first[0].body["type"] == 6  # acknowledged at once (issue 15: never "This interaction failed")
+    edit = next(x for x in first if x.method == "PATCH")  # then the report message is redrawn in place
+    assert "✅" in edit.text and "Firma registrata" in first[-1].text and first[-1].ephemeral
     again = await ch.click(report, sign, user_id=b.users["Anna"], locale="it")
     assert again[-1].ephemeral and "già firmato" in again[-1].text
     early = await ch.click(report, countersign, user_id=42, roles=("Arbitri",), locale="it")
@@ -71,7 +72,7 @@ async def test_bot_res_1_every_player_signs_by_button_once_and_a_referee_counter
     for n in ("Bruno", "Carla", "Dario"):
         await ch.click(report, sign, user_id=b.users[n], locale="en-US")
     done = await ch.click(report, countersign, user_id=42, roles=("Arbitri",), locale="it")
-    assert done[-1].body["type"] == 7 and "bloccato" in done[-1].text
+    assert done[0].body["type"] == 6 and done[-1].method == "PATCH" and "bloccato" in done[-1].text
     assert (await table_row(services, table_id)).locked
     assert sum(1 for r in await results_of(services, table_id) if r.signed_at is not None) == 4
 
@@ -81,8 +82,8 @@ async def test_bot_res_1_a_non_player_clicking_sign_gets_a_clear_refusal_and_not
 ):
     b, report = await entered_report(ch, services)
     sent = await ch.click(report, f"report:sign:{b.tables[(1, 1)]}", user_id=31337, locale="it")
-    assert len(sent) == 1 and sent[0].ephemeral
-    assert "Non sei seduto al tavolo 1" in sent[0].text
+    assert [x.method for x in sent] == ["POST", "POST"] and sent[0].body["type"] == 6 and sent[-1].ephemeral
+    assert "Non sei seduto al tavolo 1" in sent[-1].text
     assert all(r.signed_at is None for r in await results_of(services, b.tables[(1, 1)]))
 
 
@@ -216,5 +217,6 @@ async def test_bot_i18n_1_an_english_player_signing_leaves_the_report_message_in
     English presses Sign; that player's private acknowledgement is in English."""
     b, report = await entered_report(ch, services)
     sent = await ch.click(report, f"report:sign:{b.tables[(1, 1)]}", user_id=b.users["Bruno"], locale="en-US")
-    assert sent[0].body["type"] == 7 and "Referto — Coppa Test, turno 1, tavolo 1" in sent[0].text
+    edit = next(x for x in sent if x.method == "PATCH")
+    assert sent[0].body["type"] == 6 and "Referto — Coppa Test, turno 1, tavolo 1" in edit.text
     assert sent[-1].ephemeral and "Firma" not in sent[-1].text

@@ -41,18 +41,19 @@ class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"repo
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # acknowledge first (Discord gives 3 seconds): a busy tournament evening must not turn presses into
+        # "This interaction failed"; the signature is then stored and the message redrawn from the database
+        await interaction.response.defer()
         actor = actor_of(interaction)
         outcome = await bot_of(interaction).services.reports.sign(actor, self.table_id)
         locale = await server_locale(interaction)  # the public report message keeps the server's language
         if outcome.already_signed:
-            await interaction.response.send_message(tr(interaction, "report.sign.already"), ephemeral=True)
+            await interaction.followup.send(tr(interaction, "report.sign.already"), ephemeral=True)
             return
-        if not _is_report_message(interaction.message, self.table_id):  # e.g. the buttons under /my-games
-            await interaction.response.send_message(tr(interaction, "report.sign.done"), ephemeral=True)
-            return
-        await interaction.response.edit_message(
-            embed=report_embed(outcome.view, locale), view=report_buttons(outcome.view)
-        )
+        if _is_report_message(interaction.message, self.table_id):  # not e.g. the buttons under /my-games
+            await interaction.edit_original_response(
+                embed=report_embed(outcome.view, locale), view=report_buttons(outcome.view)
+            )
         await interaction.followup.send(tr(interaction, "report.sign.done"), ephemeral=True)
 
 
@@ -81,9 +82,10 @@ class CountersignButton(
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()  # acknowledge first, then work
         actor = actor_of(interaction)
         view = await bot_of(interaction).services.reports.countersign(actor, self.table_id)
-        await interaction.response.edit_message(
+        await interaction.edit_original_response(
             embed=report_embed(view, await server_locale(interaction)), view=report_buttons(view)
         )
 
