@@ -122,7 +122,7 @@ class CallService(BaseService):
     async def call_from_table(self, actor: Actor, *, round_id: int, table_number: int) -> CallView:
         """The thread's button: the round and table are the button's."""
         async with self._sessionmaker() as session:
-            rnd = await session.get(Round, round_id)
+            rnd = await session.get(Round, round_id) if 0 < round_id < 2**31 else None
             if rnd is None or rnd.guild_id != actor.guild_id:
                 raise NotFound("error.call.no_such_table", table=table_number, tournament="?")
             t = await session.get(Tournament, rnd.tournament_id)
@@ -135,6 +135,8 @@ class CallService(BaseService):
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.REFEREE)
+            if not 0 < call_id < 2**31:  # a forged button id: no row can have it
+                raise NotFound("error.call.not_found", call=call_id)
             result = await session.execute(
                 update(RefereeCall)
                 .where(

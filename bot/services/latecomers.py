@@ -96,8 +96,9 @@ class LatecomerService(BaseService):
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.REFEREE)
-            rnd = await session.get(Round, round_id)
-            reg = await session.get(Registration, registration_id)
+            ids_fit = 0 < round_id < 2**31 and 0 < registration_id < 2**31  # else a forged button id
+            rnd = await session.get(Round, round_id) if ids_fit else None
+            reg = await session.get(Registration, registration_id) if ids_fit else None
             if rnd is None or reg is None or rnd.guild_id != actor.guild_id or reg.tournament_id != rnd.tournament_id:
                 raise NotFound("error.late.unknown")
             t = await session.get(Tournament, rnd.tournament_id)

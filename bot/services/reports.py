@@ -43,6 +43,8 @@ from bot.services.report_lines import (
     table_adjustments,
 )
 
+ROW_ID_MAX = 2**31 - 1  # the largest id of an INTEGER primary key on PostgreSQL
+
 
 @dataclass(frozen=True, slots=True)
 class TableRef:
@@ -391,7 +393,12 @@ class ReportService(BaseService):
     # --------------------------------------------------------------------------------------------- helpers
     async def _resolve(self, session: AsyncSession, guild_id: int, ref: TableRef | int) -> tuple[GameTable, Round, str]:
         if isinstance(ref, int):
-            table = await repo.get_report_table_by_id(session=session, guild_id=guild_id, table_id=ref)
+            # a button's id comes back from Discord as typed there: one outside the ids a row can have is a forgery
+            table = (
+                await repo.get_report_table_by_id(session=session, guild_id=guild_id, table_id=ref)
+                if 0 < ref <= ROW_ID_MAX
+                else None
+            )
             if table is None:
                 raise NotFound("error.report.table_gone")
             rnd = await session.get(Round, table.round_id)

@@ -13,6 +13,7 @@ from bot.app import StewardBot
 from bot.cogs._translator import StewardTranslator
 from bot.services import Services
 from bot.services.access import Actor
+from tests.helpers import Sent
 from tests.helpers_components import ComponentHarness
 from tests.helpers_http import HttpRecorder
 
@@ -143,3 +144,18 @@ async def test_a_modal_that_fails_unexpectedly_answers_with_a_reference(
     monkeypatch.setattr(services.reports, "correct", broken)
     sent = await ch.submit(modal, {}, user_id=4242, roles=REF, locale="en-US")
     assert sent[-1].ephemeral and "(ref " in sent[-1].text and "disk full" not in sent[-1].text
+
+
+async def test_forged_button_ids_get_a_clear_refusal_and_no_traceback(
+    ch: ComponentHarness, services: Services, http: HttpRecorder, caplog: pytest.LogCaptureFixture
+):
+    """Issue 15 item 14: a button id edited to an id no row can have is refused like a vanished table."""
+    report, _, users = await _report_message(ch, services, http)
+    forged_id = "report:sign:" + "9" * 19  # the template's longest id: beyond any row id
+    button = {"type": 2, "style": 3, "label": "Sign", "custom_id": forged_id}
+    forged_message = Sent("followup", report.method, report.path, report.data | {"components": [
+        {"type": 1, "components": [button]}]})  # fmt: skip
+    forged_message.message_id = report.message_id  # type: ignore[attr-defined]
+    sent = await ch.click(forged_message, forged_id, user_id=users[0], locale="en-US")
+    assert sent[-1].ephemeral and "(ref " not in sent[-1].text
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
