@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 
@@ -19,13 +20,20 @@ class BaseService:
         self._clock = clock
 
 
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs"})  # format (zero-width, bidi overrides), control, private
+
+
 def clean_text(value: str | None, *, field: str, max_len: int, required: bool = True) -> str | None:
-    """Strip and squash white space; refuse empty (when required) or over-long values, quoting the field."""
+    """Unicode-normalise (NFC), drop invisible characters (zero-width, bidi overrides, controls), squash white space;
+    refuse empty (when required) or over-long values, quoting the field. So ``Anna\u200b`` is ``Anna`` and meets the
+    duplicate check, and a name of nothing but invisible characters is empty."""
     if value is None:
         if required:
             raise InvalidInput("error.field_empty", field=field)
         return None
-    text = " ".join(value.split())
+    visible = "".join(ch for ch in unicodedata.normalize("NFC", value) if unicodedata.category(ch) not in
+                      INVISIBLE_CATEGORIES)  # fmt: skip
+    text = " ".join(visible.split())
     if not text:
         if required:
             raise InvalidInput("error.field_empty", field=field)

@@ -531,3 +531,20 @@ async def test_hostile_overrides_are_one_localised_line(services: Services):
         with pytest.raises(Refused) as err:
             parse_overrides(text)
         assert err.value.key == key
+
+
+async def test_invisible_characters_never_make_a_second_anna_or_an_empty_name(services: Services):
+    """Issue 15 item 13: zero-width and bidi-override characters are dropped (NFC first), so `Anna\\u200b` meets the
+    duplicate check, a name of only `\\u200b` is empty, and `\\u202eonurB` is stored as it reads."""
+    await setup_tournament(services)
+    await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Anna")
+    with pytest.raises(Conflict) as clash:
+        await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Anna\u200b")
+    assert clash.value.key == "error.name_taken"
+    with pytest.raises(InvalidInput) as empty:
+        await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="\u200b\u200d")
+    assert empty.value.key == "error.field_empty"
+    flipped = await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="\u202eonurB")
+    composed = await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Nicole\u0301")
+    assert (flipped.registration.display_name, composed.registration.display_name) == ("onurB", "Nicolé")
+    assert await count(services, Registration) == 3
