@@ -23,6 +23,12 @@ class BaseService:
 INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs"})  # format (zero-width, bidi overrides), control, private
 
 
+def visible_text(value: str) -> str:
+    """NFC, without invisible characters, white space squashed: what a reader sees of ``value``."""
+    normal = unicodedata.normalize("NFC", value)
+    return " ".join("".join(ch for ch in normal if unicodedata.category(ch) not in INVISIBLE_CATEGORIES).split())
+
+
 def clean_text(value: str | None, *, field: str, max_len: int, required: bool = True) -> str | None:
     """Unicode-normalise (NFC), drop invisible characters (zero-width, bidi overrides, controls), squash white space;
     refuse empty (when required) or over-long values, quoting the field. So ``Anna\u200b`` is ``Anna`` and meets the
@@ -31,9 +37,7 @@ def clean_text(value: str | None, *, field: str, max_len: int, required: bool = 
         if required:
             raise InvalidInput("error.field_empty", field=field)
         return None
-    visible = "".join(ch for ch in unicodedata.normalize("NFC", value) if unicodedata.category(ch) not in
-                      INVISIBLE_CATEGORIES)  # fmt: skip
-    text = " ".join(visible.split())
+    text = visible_text(value)
     if not text:
         if required:
             raise InvalidInput("error.field_empty", field=field)

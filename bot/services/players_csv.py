@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.services._base import visible_text
+
 NAME_MAX = 64
 TEXT_MAX = 64
 MAX_ROWS = 2000
@@ -77,7 +79,7 @@ def _norm_header(text: str) -> str:
 def _clean(value: str | None) -> str | None:
     if value is None:
         return None
-    text = _restore(" ".join(value.split()))
+    text = _restore(visible_text(value))  # the same cleaning as a name typed in Discord
     return text or None
 
 

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from bot.db.models import AuditLog, Registration
 from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
+from bot.services._base import visible_text
 from bot.services.access import Actor
 from bot.services.players_csv import CsvPlayer, parse_players_csv, serialise_players_csv
 
@@ -90,7 +91,12 @@ def test_bot_reg_1_a_bad_file_is_explained(data: bytes, expected: list[tuple[int
     assert keys(parse_players_csv(data)) == expected
 
 
-names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp", "Zs")), min_size=1, max_size=20)
+# names as the bot stores them (NFC, no invisible characters: bot.services._base.visible_text)
+names = (
+    st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp", "Zs")), min_size=1, max_size=20)
+    .map(visible_text)
+    .filter(bool)
+)
 optional = st.none() | names
 players = st.lists(
     st.builds(CsvPlayer, names, optional, optional, optional, st.none() | st.integers(10**16, 10**19)),
