@@ -72,6 +72,9 @@ class ParsedCsv:
     problems: tuple[RowProblem, ...]
 
 
+SNOWFLAKE_MAX = 2**63 - 1
+
+
 def _norm_header(text: str) -> str:
     return " ".join(text.replace("_", " ").strip().lower().split())
 
@@ -120,6 +123,7 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
         return ParsedCsv((), tuple(problems))
 
     players: list[CsvPlayer] = []
+    line = reader.line_num  # the last line read so far (the header's)
     names: dict[str, int] = {}
     ids: dict[int, int] = {}
     while True:
@@ -130,7 +134,10 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
         except csv.Error as exc:
             problems.append(RowProblem(reader.line_num, "csv.error.syntax", {"detail": str(exc)[:100]}))
             break
-        line = reader.line_num
+        start, line = line, reader.line_num
+        if any("\n" in cell or "\r" in cell for cell in row):  # a quote opened and never closed ate the next lines
+            problems.append(RowProblem(start + 1, "csv.error.unclosed_quote", {"lines": line - start}))
+            break
         if not any(cell.strip() for cell in row):
             continue
         if len(players) + len(problems) >= MAX_ROWS:
@@ -161,7 +168,8 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
         raw_id = cell("user_id")
         if raw_id is not None:
             digits = raw_id.removeprefix("<@").removesuffix(">").lstrip("!")
-            if not digits.isdigit() or not 15 <= len(digits) <= 20:
+            # a Discord id (snowflake) has 17–20 digits and fits a signed 64-bit integer (the database's BIGINT)
+            if not digits.isdigit() or not 17 <= len(digits) <= 20 or int(digits) > SNOWFLAKE_MAX:
                 row_problems.append(RowProblem(line, "csv.error.discord_id", {"value": raw_id[:30]}))
             else:
                 user_id = int(digits)
