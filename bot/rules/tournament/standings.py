@@ -105,6 +105,28 @@ def _round_pts(x: float) -> float:
     return round(x, 6)
 
 
+def check_results(results: Sequence[GameResult]) -> None:
+    """A player plays one table per round, once: a player twice at a table, or at two tables of one round, is a
+    typing error the standings must not count twice (``TournamentError`` naming the player and where)."""
+    tables: set[tuple[int, int]] = set()
+    seated: dict[tuple[int, PlayerId], int] = {}
+    for res in results:
+        if (res.round, res.table) in tables:
+            raise TournamentError("table_twice", f"round {res.round}, table {res.table}")
+        tables.add((res.round, res.table))
+        at_table: set[PlayerId] = set()
+        for e in res.entries:
+            if e.player in at_table:
+                raise TournamentError("player_twice_at_table", f"{e.player} (round {res.round}, table {res.table})")
+            at_table.add(e.player)
+            other = seated.get((res.round, e.player))
+            if other is not None:
+                raise TournamentError(
+                    "player_at_two_tables", f"{e.player} (round {res.round}, tables {other} and {res.table})"
+                )
+            seated[(res.round, e.player)] = res.table
+
+
 def compute_standings(
     results: Sequence[GameResult],
     *,
@@ -125,6 +147,7 @@ def compute_standings(
     (e.g. FIRK −7 for disturbing a table) are subtracted. Players level on points are ordered by the
     preset's ``tie_breakers``; every decision is returned, unresolved ties share the rank.
     """
+    check_results(results)
     known = [*players]
     seen = set(known)
     total: dict[PlayerId, float] = defaultdict(float)

@@ -161,3 +161,26 @@ def test_an_unknown_tie_breaker_is_refused_with_a_code():
     with pytest.raises(ValueError) as err:
         compute_standings([_game(1, 1, [("a", 1.0, 1), ("b", 1.0, 1)])], tie_breakers=["coin"])
     assert getattr(err.value, "code", None) == "unknown_tie_breaker"
+
+
+@pytest.mark.parametrize(
+    ("games", "code"),
+    [
+        ([(1, 1, ["anna", "anna"])], "player_twice_at_table"),
+        ([(1, 1, ["anna", "bruno"]), (1, 2, ["anna", "carla"])], "player_at_two_tables"),
+        ([(1, 1, ["anna", "bruno"]), (1, 1, ["carla", "dario"])], "table_twice"),
+    ],
+)
+def test_issue_15_a_player_counted_twice_in_one_round_is_refused_not_summed(games, code):  # type: ignore[no-untyped-def]
+    """Issue 15 item 11 (silent acceptance): one table per player per round, once — the standings refuse the rest
+    instead of adding a player's points twice (bot and `steward standings` alike)."""
+    from bot.rules.tournament.model import TournamentError
+    from bot.rules.tournament.standings import EntryStatus, GameResult, TableEntry, compute_standings
+
+    results = [
+        GameResult(r, t, tuple(TableEntry(p, i + 1, 10.0 - i, 40.0, EntryStatus.PLAYED) for i, p in enumerate(ids)))
+        for r, t, ids in games
+    ]
+    with pytest.raises(TournamentError) as err:
+        compute_standings(results)
+    assert (err.value.code == code and "anna" in str(err.value.value)) or err.value.code == "table_twice"
