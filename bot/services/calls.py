@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from bot.db import repo
-from bot.db.models import GameTable, RefereeCall, Round, RoundStatus, Tournament
+from bot.db.models import GameTable, RefereeCall, Round, Tournament
 from bot.errors import Conflict, NotFound
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
@@ -66,24 +66,14 @@ class CallService(BaseService):
     async def _caller_table(self, session: AsyncSession, t: Tournament, user_id: int) -> tuple[Round, GameTable] | None:
         """The caller's table in the latest published round (a player calling from their table)."""
         assert t.id is not None
-        rounds = sorted(
-            (r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
-             if r.status in (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)),
-            key=lambda r: r.number,
-            reverse=True,
-        )  # fmt: skip
         reg = await repo.get_registration_for_user(
             session=session, guild_id=t.guild_id, tournament_id=t.id, user_id=user_id
         )
-        if not rounds or reg is None or rounds[0].id is None:
+        if reg is None or reg.id is None:
             return None
-        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rounds[0].id)
-        seats = await repo.list_seats_for_tables(
-            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+        return await repo.seat_in_latest_round(
+            session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, published_only=True
         )
-        table_id = next((s.table_id for s in seats if s.registration_id == reg.id), None)
-        found = next((gt for gt in tables if gt.id == table_id), None)
-        return (rounds[0], found) if found else None
 
     async def call(
         self, actor: Actor, *, tournament: str, table: int | None = None, note: str | None = None

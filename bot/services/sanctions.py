@@ -87,22 +87,10 @@ class SanctionService(BaseService):
     async def _seat_of(self, session: AsyncSession, t: Tournament, reg: Registration) -> tuple[Round, int] | None:
         """The player's table (round, table id) in the latest drawn round that seats them."""
         assert t.id is not None and reg.id is not None
-        rounds = sorted(
-            await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id),
-            key=lambda r: r.number,
-            reverse=True,
+        found = await repo.seat_in_latest_round(
+            session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id
         )
-        for rnd in rounds:
-            if rnd.id is None:
-                continue
-            tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
-            seats = await repo.list_seats_for_tables(
-                session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-            )
-            table_id = next((s.table_id for s in seats if s.registration_id == reg.id), None)
-            if table_id is not None:
-                return rnd, table_id
-        return None
+        return None if found is None or found[1].id is None else (found[0], found[1].id)
 
     async def _where(
         self, session: AsyncSession, t: Tournament, reg: Registration, round_number: int | None, table: int | None

@@ -9,7 +9,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import CheckIn, GameTable, Registration, Round, Seat, TableResult
+from bot.db.models import CheckIn, GameTable, Registration, Round, RoundStatus, Seat, TableResult
 
 __all__ = [
     "delete_round_tables",
@@ -22,6 +22,7 @@ __all__ = [
     "list_tables",
     "list_tables_for_rounds",
     "registrations_by_ids",
+    "seat_in_latest_round",
 ]
 
 
@@ -117,3 +118,26 @@ async def delete_round_tables(*, session: AsyncSession, guild_id: int, round_id:
         )
         await session.execute(delete(Seat).where(col(Seat.guild_id) == guild_id, col(Seat.table_id).in_(ids)))
         await session.execute(delete(GameTable).where(col(GameTable.guild_id) == guild_id, col(GameTable.id).in_(ids)))
+
+
+async def seat_in_latest_round(
+    *, session: AsyncSession, guild_id: int, tournament_id: int, registration_id: int, published_only: bool = False
+) -> tuple[Round, GameTable] | None:
+    """The player's table in the latest round that seats them (only published or closed rounds when asked): one
+    query for /my-table, the referee's desk and the call to a referee."""
+    query = (
+        select(Round, GameTable)
+        .join(GameTable, col(GameTable.round_id) == col(Round.id))
+        .join(Seat, col(Seat.table_id) == col(GameTable.id))
+        .where(
+            col(Round.guild_id) == guild_id,
+            col(Round.tournament_id) == tournament_id,
+            col(Seat.registration_id) == registration_id,
+        )
+        .order_by(col(Round.number).desc())
+        .limit(1)
+    )
+    if published_only:
+        query = query.where(col(Round.status).in_((RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)))
+    row = (await session.execute(query)).first()
+    return None if row is None else (row[0], row[1])

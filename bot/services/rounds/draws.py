@@ -340,11 +340,12 @@ class DrawsMixin(RoundBase):
             )
             if reg is None or reg.id is None:
                 raise NotFound("error.round_not_registered", tournament=t.name)
-            rounds = await repo.list_rounds(session=session, guild_id=actor.guild_id, tournament_id=t.id)
-            for r in reversed(rounds):
-                if not _closed_or_published(r):
-                    continue
-                view = await self._view(session, t, r)
+            found = await repo.seat_in_latest_round(
+                session=session, guild_id=actor.guild_id, tournament_id=t.id, registration_id=reg.id,
+                published_only=True,
+            )  # fmt: skip
+            if found is not None:
+                view = await self._view(session, t, found[0])
                 table = view.table_of(reg.id)
                 if table is not None:
                     return MyTable(view, table, reg.id)
