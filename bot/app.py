@@ -47,8 +47,11 @@ class StewardBot(commands.Bot):
         *,
         apply_migrations: bool = True,
         sync_commands: bool = True,
+        start_scheduler: bool = True,
         **options: Any,
     ) -> None:
+        from bot.cogs.schedule.runner import Runner
+
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -62,6 +65,8 @@ class StewardBot(commands.Bot):
         self.services = services
         self._apply_migrations = apply_migrations
         self._sync_commands = sync_commands
+        self._start_scheduler = start_scheduler
+        self.runner = Runner(self)  # schedules and reminders: rows in our tables, APScheduler only wakes the bot
 
     async def load_all(self) -> None:
         """Set the translator and load every cog (no network: tests call this directly)."""
@@ -84,6 +89,12 @@ class StewardBot(commands.Bot):
             else:
                 synced = await self.tree.sync()
                 log.info("synced %d global commands", len(synced))
+        if self._start_scheduler:
+            await self.runner.start()
+
+    async def close(self) -> None:
+        await self.runner.stop()
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))
@@ -95,9 +106,17 @@ def create_bot(
     services: Services | None = None,
     apply_migrations: bool = True,
     sync_commands: bool = True,
+    start_scheduler: bool = True,
     **options: Any,
 ) -> StewardBot:
     """Build the bot without connecting. Services default to an engine on ``settings.database_url``."""
     if services is None:
         services = Services(make_sessionmaker(make_engine(settings.database_url)))
-    return StewardBot(settings, services, apply_migrations=apply_migrations, sync_commands=sync_commands, **options)
+    return StewardBot(
+        settings,
+        services,
+        apply_migrations=apply_migrations,
+        sync_commands=sync_commands,
+        start_scheduler=start_scheduler,
+        **options,
+    )

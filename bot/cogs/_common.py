@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -67,16 +67,16 @@ def safe(text: str | None) -> str:
 
 
 def parse_local_datetime(text: str | None) -> datetime | None:
-    """'2026-12-05 21:00' (Europe/Rome wall clock) → aware UTC; empty → None; anything else → InvalidInput."""
+    """'2026-12-05 21:00' → that naive wall-clock time (the services read it in the server's time zone, refusing
+    the hour daylight saving time skips or repeats); empty → None; anything else → InvalidInput."""
     if text is None or not text.strip():
         return None
     value = text.strip()
     for fmt in ("%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M", "%Y-%m-%dT%H:%M"):
         try:
-            local = datetime.strptime(value, fmt).replace(tzinfo=ROME)
+            return datetime.strptime(value, fmt)
         except ValueError:
             continue
-        return local.astimezone(UTC)
     raise InvalidInput("error.bad_datetime", value=value[:40])
 
 

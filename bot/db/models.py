@@ -128,6 +128,8 @@ class GuildConfig(SQLModel, table=True):
     player_role_id: int | None = _snowflake()
     announcement_channel_id: int | None = _snowflake()
     locale: str = Field(default="it", max_length=8)
+    timezone: str = Field(default="Europe/Rome", max_length=64)  # schedules are typed in this zone (BOT-SCH-1)
+    events_refused_at: datetime | None = _when()  # when the bot last said it may not create Discord events
     next_case_number: int = Field(default=1, nullable=False)
     created_at: datetime = _created()
     updated_at: datetime = _created()
@@ -187,6 +189,7 @@ class Round(SQLModel, table=True):
     status: str = Field(default=RoundStatus.PLANNED.value, max_length=16)
     published_at: datetime | None = _when()
     announcement_message_id: int | None = _snowflake()
+    discord_event_id: int | None = _snowflake()  # the Discord scheduled event of the round, when the bot made one
     created_at: datetime = _created()
 
 
@@ -318,22 +321,85 @@ class RefereeCall(SQLModel, table=True):
     claimed_at: datetime | None = _when()
 
 
+class ReminderKind(StrEnum):
+    ROUND = "round_reminder"  # before a round's start, at one of the tournament's offsets
+    ANNOUNCEMENT = "announcement"  # an organizer's message (text and an optional image) at a time
+    REGISTRATION_CLOSE = "registration_close"  # the registration deadline: registration closes by itself
+    CLOCK = "clock_call"  # a table clock's call (the sdadata, FIRK's third-to-last round, RR's replay)
+
+
+class ReminderStatus(StrEnum):
+    PENDING = "pending"
+    CLAIMED = "claimed"  # a process took it and is sending; stays visible if it crashed before confirming
+    DELIVERED = "delivered"
+    DROPPED = "dropped"  # fell due after its round had started (the bot was offline): never sent, logged
+    CANCELLED = "cancelled"  # the round moved, the clock paused, the organizer cancelled it
+
+
 class ScheduledReminder(SQLModel, table=True):
-    """A reminder whose truth is this row: the scheduler is rebuilt from undelivered rows at start-up."""
+    """Every schedule and reminder is a row: the scheduler only wakes the bot, and is rebuilt from the pending rows
+    at start-up. A row is claimed (``status`` pending → claimed, one conditional UPDATE) before anything is sent, so
+    no row is ever sent twice, also by two bot processes on one PostgreSQL."""
 
     __tablename__ = "scheduled_reminder"
+    __table_args__ = (sa.Index("ix_scheduled_reminder_status_due_at", "status", "due_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
     round_id: int | None = Field(default=None, foreign_key="round.id")
+    table_id: int | None = Field(default=None, foreign_key="game_table.id")
     kind: str = Field(max_length=32)
+    offset_minutes: int | None = Field(default=None)  # round reminders: minutes before the start
+    call: str | None = Field(default=None, max_length=32)  # clock calls: the announcement code
+    image: str | None = Field(default=None, max_length=16)  # announcements: tables | standings | bracket
     channel_id: int | None = _snowflake()
     message: str | None = Field(default=None, max_length=2000)
     due_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    status: str = Field(default=ReminderStatus.PENDING.value, max_length=16)
+    late: bool = Field(default=False, nullable=False)  # fell due while no bot process was running
+    claimed_at: datetime | None = _when()
+    claimed_by: str | None = Field(default=None, max_length=64)
     delivered_at: datetime | None = _when()
+    outcome: str | None = Field(default=None, max_length=200)  # why dropped/cancelled, or what failed
     created_by: int | None = _snowflake()
     created_at: datetime = _created()
+
+
+class DmDelivery(SQLModel, table=True):
+    """One direct message of a reminder to one player: sent or failed, once (the unique pair is the "once")."""
+
+    __tablename__ = "dm_delivery"
+    __table_args__ = (sa.UniqueConstraint("reminder_id", "user_id", name="uq_dm_delivery_reminder_id_user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id", index=True)
+    reminder_id: int = Field(foreign_key="scheduled_reminder.id", nullable=False)
+    user_id: int = Field(sa_type=sa.BigInteger, nullable=False)
+    ok: bool = Field(default=False, nullable=False)
+    error: str | None = Field(default=None, max_length=200)
+    at: datetime = _created()
+
+
+class TableClock(SQLModel, table=True):
+    """A table's game clock (BOT-SCH-2) and its end-of-game tracker; rows, not memory, so it survives restarts."""
+
+    __tablename__ = "table_clock"
+    __table_args__ = (sa.UniqueConstraint("table_id", name="uq_table_clock_table_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    table_id: int = Field(foreign_key="game_table.id", nullable=False)
+    started_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    started_by: int | None = _snowflake()
+    paused_at: datetime | None = _when()
+    paused_seconds: int = Field(default=0, nullable=False)
+    pauses: int = Field(default=0, nullable=False)
+    turns_completed: int = Field(default=0, nullable=False)  # full rounds of turns recorded (RK-ELIM-1)
+    tracker: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)  # the engine's EndState, serialised
+    time_up_at: datetime | None = _when()  # when the timed ending was called
+    ended_at: datetime | None = _when()
 
 
 class AuditLog(SQLModel, table=True):

@@ -15,6 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db.models import utcnow
 from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
+from bot.services.clocks import ClockService
+from bot.services.deliveries import DeliveryService
 from bot.services.guilds import GuildService
 from bot.services.latecomers import LatecomerService
 from bot.services.registrations import RegistrationService
@@ -22,6 +24,7 @@ from bot.services.reports import ReportService
 from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
 from bot.services.sanctions import SanctionService
+from bot.services.schedules import ScheduleService
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
 
@@ -44,6 +47,9 @@ class Services:
     standings: StandingsService = field(init=False)
     reports: ReportService = field(init=False)
     rounds: RoundService = field(init=False)
+    schedules: ScheduleService = field(init=False)
+    clocks: ClockService = field(init=False)
+    deliveries: DeliveryService = field(init=False)
 
     def __post_init__(self) -> None:
         self.guilds = GuildService(self.sessionmaker, self.clock)
@@ -57,3 +63,6 @@ class Services:
         self.standings = StandingsService(self.sessionmaker, self.clock)
         self.reports = ReportService(self.sessionmaker, self.clock)
         self.rounds = RoundService(self.sessionmaker, self.clock, self.seed_source)
+        self.schedules = ScheduleService(self.sessionmaker, self.clock)
+        self.clocks = ClockService(self.sessionmaker, self.clock)
+        self.deliveries = DeliveryService(self.sessionmaker, self.clock)

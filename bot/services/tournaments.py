@@ -18,6 +18,7 @@ from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, clean_text, document_refusal, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import require_staff
+from bot.services.schedules import plan_registration_close, server_instant
 
 NAME_MAX = 100
 CAP_MAX = 2000
@@ -122,11 +123,13 @@ class TournamentService(BaseService):
             raise _preset_refusal(exc) from None
         if cap is not None and not 2 <= cap <= CAP_MAX:
             raise InvalidInput("error.out_of_range", field="cap", min=2, max=CAP_MAX, value=cap)
-        if registration_deadline is not None and registration_deadline <= self._clock():
-            raise InvalidInput("error.deadline_in_past")
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.ORGANIZER)
+            if registration_deadline is not None:  # naive: the server's wall clock
+                registration_deadline = await server_instant(session, actor.guild_id, registration_deadline)
+                if registration_deadline <= self._clock():
+                    raise InvalidInput("error.deadline_in_past")
             if await repo.get_tournament_by_name(session=session, guild_id=actor.guild_id, name=clean_name):
                 raise Conflict("error.tournament_exists", name=clean_name)
             tournament = Tournament(
@@ -146,6 +149,7 @@ class TournamentService(BaseService):
                 await session.flush()
             except IntegrityError:  # a concurrent create with the same name won the race
                 raise Conflict("error.tournament_exists", name=clean_name) from None
+            await plan_registration_close(session, tournament, self._clock(), actor.user_id)
             await repo.add_audit(
                 session=session,
                 guild_id=actor.guild_id,

@@ -49,6 +49,10 @@ EXPECTED_MENU = {
     "record": None,
     "appeal": None,
     "referee": None,
+    "schedule": ORGANIZER,
+    "announce": ORGANIZER,
+    "clock": REFEREE,
+    "endgame": None,
 }
 
 

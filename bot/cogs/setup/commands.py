@@ -1,4 +1,5 @@
-"""/setup roles — a server administrator maps Discord roles to the steward's roles (BOT-ROLE-1)."""
+"""/setup roles — a server administrator maps Discord roles to the steward's roles (BOT-ROLE-1); /setup timezone — the
+zone schedules are typed in (BOT-SCH-1)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,14 @@ class SetupCog(commands.Cog):
                 )
             )
         await send(interaction, embed=embed(tr(interaction, "setup.roles.title"), "\n".join(lines)), ephemeral=True)
+
+    @setup.command(name="timezone")
+    @app_commands.describe(zone="An IANA time zone, e.g. Europe/Rome")
+    async def timezone(
+        self, interaction: discord.Interaction[StewardBot], zone: app_commands.Range[str, 1, 64]
+    ) -> None:
+        """The time zone schedules are typed in (default Europe/Rome)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name = await self.bot.services.schedules.set_timezone(actor, zone)
+        await send(interaction, tr(interaction, "schedule.timezone.set", zone=name), ephemeral=True)

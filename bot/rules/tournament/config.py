@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.presets import Preset, PresetFieldError
+from bot.rules.schedule import DEFAULT_REMINDER_OFFSETS, MAX_OFFSET_MINUTES, MAX_OFFSETS, ScheduleError, check_offsets
 from bot.rules.tournament.model import Criterion
 from bot.rules.tournament.sizes import FirkTables, KnockoutRound, knockout_plan
 from bot.rules.tournament.standings import TieBreaker
@@ -81,6 +82,20 @@ class _Reader:
 
 
 CRITERIA = tuple(c.value for c in Criterion)
+
+
+def _offsets(r: _Reader) -> tuple[int, ...]:
+    values = r.ints("reminder_offsets_minutes", list(DEFAULT_REMINDER_OFFSETS), minimum=1)
+    try:
+        return check_offsets(values)
+    except ScheduleError:
+        raise PresetFieldError(
+            "tournament.reminder_offsets_minutes",
+            list(values),
+            f"1 … {MAX_OFFSET_MINUTES} minutes, at most {MAX_OFFSETS}",
+        ) from None
+
+
 TIE_BREAKERS = tuple(t.value for t in TieBreaker)
 
 
@@ -113,6 +128,7 @@ class TournamentRules:
     disqualified_ranks: str
     points_by_place: tuple[float, ...]
     firk: FirkTables
+    reminder_offsets_minutes: tuple[int, ...] = DEFAULT_REMINDER_OFFSETS  # BOT-SCH-1: before each round's start
 
     @property
     def disqualified_below_withdrawn(self) -> bool:
@@ -181,6 +197,7 @@ class TournamentRules:
             disturbance_deduction=r.number("disturbance_deduction", 0.0),
             disqualified_ranks=r.choice("disqualified_ranks", "with_withdrawn", DISQUALIFIED_RANKS),
             points_by_place=r.numbers("points_by_place", []),
+            reminder_offsets_minutes=_offsets(r),
             firk=FirkTables(
                 table_size=table,
                 large_table_size=large,

@@ -1,0 +1,476 @@
+"""Schedules and reminders (BOT-SCH-1, BOT-REG-2's deadline): every one is a ``ScheduledReminder`` row.
+
+Organizer use cases: a round's start (its reminders follow it), an announcement at a time, the registration deadline
+(registration closes by itself), the tournament's reminder offsets, the server's time zone, the list and cancel.
+Times typed by a user arrive naive (the server's wall clock) and are read in the server's zone by
+:func:`bot.rules.schedule.wall_clock_to_utc`, which refuses the hour skipped or repeated by daylight saving time.
+
+Delivering the rows is :mod:`bot.services.deliveries`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from bot.db import repo
+from bot.db.models import (
+    GameTable,
+    ReminderKind,
+    ReminderStatus,
+    Round,
+    RoundStatus,
+    ScheduledReminder,
+    Tournament,
+    TournamentStatus,
+)
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.presets import PresetFieldError
+from bot.rules.ruleset import load_ruleset
+from bot.rules.schedule import (
+    DstRefusal,
+    ScheduleError,
+    check_future,
+    check_offsets,
+    reminder_plan,
+    wall_clock_to_utc,
+    zone,
+)
+from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services.access import Actor, StaffRole, has_role, require
+
+log = logging.getLogger(__name__)
+
+ANNOUNCEMENT_MAX = 1800  # the message, leaving room for the header in Discord's 2000
+IMAGES = ("tables", "standings")
+
+
+def schedule_refusal(exc: ScheduleError) -> InvalidInput:
+    """A time or an offset the rules refuse, as one localised line. A DST refusal names the zone and offers the
+    nearest wall-clock times that exist (the gap) or says the hour happens twice (the fold)."""
+    if isinstance(exc, DstRefusal):
+        tz = zone(exc.zone_name)
+        return InvalidInput(
+            f"error.schedule.{exc.code}",
+            value=f"{exc.value:%Y-%m-%d %H:%M}",
+            zone=exc.zone_name,
+            before=f"{exc.before.astimezone(tz):%H:%M}",
+            after=f"{exc.after.astimezone(tz):%H:%M}",
+        )
+    value = f"{exc.value:%Y-%m-%d %H:%M} UTC" if isinstance(exc.value, datetime) else str(exc.value)[:40]
+    return InvalidInput(f"error.schedule.{exc.code}", value=value)
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderLine:
+    reminder_id: int
+    kind: str
+    status: str
+    tournament_name: str | None
+    round_number: int | None
+    table_number: int | None
+    due_at: datetime
+    offset_minutes: int | None
+    call: str | None
+    image: str | None
+    message: str | None
+    late: bool
+    claimed_at: datetime | None
+    claimed_by: str | None
+    delivered_at: datetime | None
+    outcome: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleList:
+    timezone: str
+    pending: tuple[ReminderLine, ...]  # pending and claimed-but-unconfirmed rows, soonest first
+    recent: tuple[ReminderLine, ...]  # the latest deliveries and drops, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSchedule:
+    tournament_name: str
+    round_id: int
+    round_number: int
+    start: datetime
+    previous_start: datetime | None
+    reminders: tuple[ReminderLine, ...]
+    discord_event_id: int | None
+    timezone: str
+
+
+async def config_of(session: AsyncSession, guild_id: int) -> tuple[str, str, int | None]:
+    config = await repo.get_guild_config(session=session, guild_id=guild_id)
+    if config is None:
+        return "it", "Europe/Rome", None
+    return config.locale, config.timezone, config.announcement_channel_id
+
+
+async def server_instant(session: AsyncSession, guild_id: int, when: datetime) -> datetime:
+    """A user's time as an aware instant: naive means the server's wall clock (its zone, DST refused)."""
+    if when.tzinfo is not None:
+        return when
+    _, tz_name, _ = await config_of(session, guild_id)
+    try:
+        return wall_clock_to_utc(when, tz_name)
+    except ScheduleError as exc:
+        raise schedule_refusal(exc) from None
+
+
+def local_instant(when: datetime, tz_name: str, now: datetime) -> datetime:
+    """A user's time (naive: the server's wall clock) as a future aware instant, or a localised refusal."""
+    try:
+        return check_future(wall_clock_to_utc(when, tz_name), now)
+    except ScheduleError as exc:
+        raise schedule_refusal(exc) from None
+
+
+async def plan_round_reminders(
+    session: AsyncSession, t: Tournament, r: Round, now: datetime, created_by: int | None
+) -> list[ScheduledReminder]:
+    """Cancel the round's pending reminders and plan new ones from its start and the tournament's offsets: the one
+    place reminders follow a start (``/schedule round`` and ``/round plan`` both come here)."""
+    assert r.id is not None
+    await session.execute(
+        update(ScheduledReminder)
+        .where(
+            col(ScheduledReminder.round_id) == r.id,
+            col(ScheduledReminder.kind) == ReminderKind.ROUND.value,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+        )
+        .values(status=ReminderStatus.CANCELLED.value, outcome="round_moved")
+    )
+    if r.scheduled_start is None:
+        return []
+    offsets = load_ruleset(t.preset, t.overrides or None).tournament.reminder_offsets_minutes
+    _, _, channel = await config_of(session, t.guild_id)
+    rows = [
+        ScheduledReminder(
+            guild_id=t.guild_id,
+            tournament_id=t.id,
+            round_id=r.id,
+            kind=ReminderKind.ROUND.value,
+            offset_minutes=p.offset_minutes,
+            channel_id=channel,
+            due_at=p.due_at,
+            created_by=created_by,
+            created_at=now,
+        )
+        for p in reminder_plan(r.scheduled_start, offsets, now)
+    ]
+    session.add_all(rows)
+    await session.flush()
+    return rows
+
+
+async def plan_registration_close(
+    session: AsyncSession, t: Tournament, now: datetime, created_by: int | None
+) -> ScheduledReminder | None:
+    """The registration deadline as a row: registration closes by itself when it falls due (BOT-REG-2)."""
+    await session.execute(
+        update(ScheduledReminder)
+        .where(
+            col(ScheduledReminder.tournament_id) == t.id,
+            col(ScheduledReminder.kind) == ReminderKind.REGISTRATION_CLOSE.value,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+        )
+        .values(status=ReminderStatus.CANCELLED.value, outcome="deadline_moved")
+    )
+    if t.registration_deadline is None:
+        return None
+    _, _, channel = await config_of(session, t.guild_id)
+    row = ScheduledReminder(
+        guild_id=t.guild_id,
+        tournament_id=t.id,
+        kind=ReminderKind.REGISTRATION_CLOSE.value,
+        channel_id=channel,
+        due_at=t.registration_deadline,
+        created_by=created_by,
+        created_at=now,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def _lines(session: AsyncSession, rows: Sequence[ScheduledReminder]) -> list[ReminderLine]:
+    out: list[ReminderLine] = []
+    names: dict[int, str] = {}
+    for row in rows:
+        assert row.id is not None
+        name = None
+        if row.tournament_id is not None:
+            if row.tournament_id not in names:
+                t = await session.get(Tournament, row.tournament_id)
+                names[row.tournament_id] = t.name if t else "?"
+            name = names[row.tournament_id]
+        rnd = await session.get(Round, row.round_id) if row.round_id else None
+        table = await session.get(GameTable, row.table_id) if row.table_id else None
+        if table is not None and rnd is None:
+            rnd = await session.get(Round, table.round_id)
+        out.append(
+            ReminderLine(
+                reminder_id=row.id, kind=row.kind, status=row.status, tournament_name=name,
+                round_number=rnd.number if rnd else None, table_number=table.number if table else None,
+                due_at=row.due_at, offset_minutes=row.offset_minutes, call=row.call, image=row.image,
+                message=row.message, late=row.late, claimed_at=row.claimed_at, claimed_by=row.claimed_by,
+                delivered_at=row.delivered_at, outcome=row.outcome,
+            )
+        )  # fmt: skip
+    return out
+
+
+class ScheduleService(BaseService):
+    # ------------------------------------------------------------------------------------ organizer use cases
+
+    async def _organizer(self, session: AsyncSession, actor: Actor) -> None:
+        config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+        require(actor, config, StaffRole.ORGANIZER)
+
+    async def timezone(self, guild_id: int) -> str:
+        async with self._sessionmaker() as session:
+            return (await config_of(session, guild_id))[1]
+
+    async def set_timezone(self, actor: Actor, name: str) -> str:
+        """The zone schedules are typed in (IANA name, e.g. Europe/Rome); pending rows keep their instants."""
+        try:
+            tz = zone(name.strip())
+        except ScheduleError as exc:
+            raise schedule_refusal(exc) from None
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            config = await repo.get_or_create_guild_config(
+                session=session, guild_id=actor.guild_id, locale=actor.locale
+            )
+            config.timezone = tz.key
+            config.updated_at = self._clock()
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.timezone", entity="guild", entity_id=config.id,
+                                 details={"timezone": tz.key})  # fmt: skip
+            return tz.key
+
+    async def schedule_round(
+        self, actor: Actor, *, tournament: str, start: datetime, number: int | None = None
+    ) -> RoundSchedule:
+        """Set a round's start (the latest round not yet closed, or round ``number``; a new planned round when every
+        round is closed) and plan its reminders. A round already under way cannot move."""
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            _, tz_name, _ = await config_of(session, t.guild_id)
+            when = local_instant(start, tz_name, now)
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            if number is not None:
+                r = next((x for x in rounds if x.number == number), None)
+                if r is None:
+                    raise NotFound("error.round_not_found", number=number)
+            else:
+                r = next((x for x in reversed(rounds) if x.status != RoundStatus.CLOSED.value), None)
+            if r is None:
+                following = max((x.number for x in rounds), default=0) + 1
+                r = Round(guild_id=t.guild_id, tournament_id=t.id, number=following, created_at=now)
+                session.add(r)
+                try:
+                    await session.flush()
+                except IntegrityError:
+                    raise Conflict("error.schedule.busy") from None
+            if r.status == RoundStatus.CLOSED.value or (
+                r.status == RoundStatus.PUBLISHED.value and r.scheduled_start is not None and r.scheduled_start <= now
+            ):
+                raise Conflict("error.schedule.round_started", number=r.number)
+            previous = r.scheduled_start
+            r.scheduled_start = when
+            rows = await plan_round_reminders(session, t, r, now, actor.user_id)
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.round", entity="round", entity_id=r.id,
+                                 details={"tournament": t.name, "number": r.number, "start": when.isoformat(),
+                                          "previous": previous.isoformat() if previous else None})  # fmt: skip
+            assert r.id is not None
+            return RoundSchedule(
+                tournament_name=t.name, round_id=r.id, round_number=r.number, start=when, previous_start=previous,
+                reminders=tuple(await _lines(session, rows)), discord_event_id=r.discord_event_id, timezone=tz_name,
+            )  # fmt: skip
+
+    async def clear_round(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundSchedule:
+        """Withdraw a round's start before it begins: its reminders are cancelled (and the cog cancels its
+        Discord event)."""
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            open_rounds = [x for x in rounds if x.status != RoundStatus.CLOSED.value and x.scheduled_start is not None]
+            r = next((x for x in reversed(open_rounds) if number is None or x.number == number), None)
+            if r is None or r.id is None or r.scheduled_start is None:
+                raise NotFound("error.schedule.round_not_scheduled", tournament=t.name)
+            if r.status == RoundStatus.PUBLISHED.value and r.scheduled_start <= now:
+                raise Conflict("error.schedule.round_started", number=r.number)
+            previous, r.scheduled_start = r.scheduled_start, None
+            await plan_round_reminders(session, t, r, now, actor.user_id)
+            _, tz_name, _ = await config_of(session, t.guild_id)
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.clear_round", entity="round", entity_id=r.id,
+                                 details={"tournament": t.name, "number": r.number,
+                                          "previous": previous.isoformat()})  # fmt: skip
+            return RoundSchedule(tournament_name=t.name, round_id=r.id, round_number=r.number, start=previous,
+                                 previous_start=previous, reminders=(), discord_event_id=r.discord_event_id,
+                                 timezone=tz_name)  # fmt: skip
+
+    async def schedule_announcement(
+        self,
+        actor: Actor,
+        *,
+        tournament: str,
+        at: datetime,
+        text: str,
+        image: str | None = None,
+        channel_id: int | None = None,
+    ) -> ReminderLine:
+        """Post ``text`` (and the tournament's tables, standings or bracket image) at ``at``."""
+        body = clean_text(text, field="text", max_len=ANNOUNCEMENT_MAX)
+        if image is not None and image not in IMAGES:
+            raise InvalidInput("error.schedule.image_unknown", value=str(image)[:20], allowed=", ".join(IMAGES))
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            _, tz_name, channel = await config_of(session, t.guild_id)
+            when = local_instant(at, tz_name, now)
+            if channel_id is None and channel is None:
+                raise Conflict("error.schedule.no_channel")
+            row = ScheduledReminder(
+                guild_id=t.guild_id, tournament_id=t.id, kind=ReminderKind.ANNOUNCEMENT.value, image=image,
+                channel_id=channel_id or channel, message=body, due_at=when, created_by=actor.user_id, created_at=now,
+            )  # fmt: skip
+            session.add(row)
+            await session.flush()
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.announcement", entity="scheduled_reminder", entity_id=row.id,
+                                 details={"tournament": t.name, "at": when.isoformat(), "image": image})  # fmt: skip
+            return (await _lines(session, [row]))[0]
+
+    async def set_deadline(self, actor: Actor, *, tournament: str, at: datetime) -> ReminderLine:
+        """The registration deadline (BOT-REG-2): later registrations are refused, and registration closes then."""
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            if t.status != TournamentStatus.REGISTRATION_OPEN.value:
+                raise Conflict("error.schedule.registration_not_open", tournament=t.name)
+            _, tz_name, _ = await config_of(session, t.guild_id)
+            t.registration_deadline = local_instant(at, tz_name, now)
+            row = await plan_registration_close(session, t, now, actor.user_id)
+            assert row is not None
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.deadline", entity="tournament", entity_id=t.id,
+                                 details={"deadline": t.registration_deadline.isoformat()})  # fmt: skip
+            return (await _lines(session, [row]))[0]
+
+    async def set_reminders(self, actor: Actor, *, tournament: str, offsets: tuple[int, ...]) -> tuple[int, ...]:
+        """The tournament's reminder offsets (minutes before each round); pending reminders are planned anew."""
+        try:
+            chosen = check_offsets(offsets)
+        except ScheduleError as exc:
+            raise schedule_refusal(exc) from None
+        now = self._clock()
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            overrides = {k: dict(v) if isinstance(v, dict) else v for k, v in (t.overrides or {}).items()}
+            overrides.setdefault("tournament", {})["reminder_offsets_minutes"] = list(chosen)
+            try:
+                load_ruleset(t.preset, overrides)
+            except PresetFieldError as exc:  # pragma: no cover - check_offsets refused it already
+                raise InvalidInput("error.schedule.offset_invalid", value=str(exc)[:40]) from None
+            t.overrides = overrides
+            for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id):
+                if r.status != RoundStatus.CLOSED.value and r.scheduled_start is not None and r.scheduled_start > now:
+                    await plan_round_reminders(session, t, r, now, actor.user_id)
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.reminders", entity="tournament", entity_id=t.id,
+                                 details={"offsets": list(chosen)})  # fmt: skip
+            return chosen
+
+    async def cancel(self, actor: Actor, reminder_id: int) -> ReminderLine:
+        """Cancel one pending row (an announcement, a reminder, the registration close)."""
+        async with self._sessionmaker() as session, session.begin():
+            await self._organizer(session, actor)
+            row = await session.get(ScheduledReminder, reminder_id) if 0 < reminder_id < 2**31 else None
+            if row is None or row.guild_id != actor.guild_id:
+                raise NotFound("error.schedule.not_found", id=reminder_id)
+            done = await session.execute(
+                update(ScheduledReminder)
+                .where(col(ScheduledReminder.id) == reminder_id,
+                       col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
+                .values(status=ReminderStatus.CANCELLED.value, outcome=f"cancelled_by:{actor.user_id}")
+                .returning(col(ScheduledReminder.id))
+            )  # fmt: skip
+            if done.first() is None:
+                raise Conflict("error.schedule.not_pending", id=reminder_id, status=row.status)
+            await session.refresh(row)
+            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
+                                 action="schedule.cancel", entity="scheduled_reminder", entity_id=reminder_id,
+                                 details={"kind": row.kind})  # fmt: skip
+            return (await _lines(session, [row]))[0]
+
+    async def overview(self, actor: Actor, *, tournament: str | None = None, recent: int = 5) -> ScheduleList:
+        """Every pending (or claimed, unconfirmed) row with its time, and the latest deliveries (staff only)."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            if not (has_role(actor, config, StaffRole.ORGANIZER) or has_role(actor, config, StaffRole.REFEREE)):
+                require(actor, config, StaffRole.ORGANIZER)
+            query = select(ScheduledReminder).where(col(ScheduledReminder.guild_id) == actor.guild_id)
+            if tournament is not None:
+                t = await tournament_or_404(session, actor.guild_id, tournament)
+                query = query.where(col(ScheduledReminder.tournament_id) == t.id)
+            open_rows = (
+                await session.execute(
+                    query.where(col(ScheduledReminder.status).in_([ReminderStatus.PENDING.value,
+                                                                   ReminderStatus.CLAIMED.value]))
+                    .order_by(col(ScheduledReminder.due_at), col(ScheduledReminder.id))
+                )
+            ).scalars().all()  # fmt: skip
+            done_rows = (
+                await session.execute(
+                    query.where(col(ScheduledReminder.status).in_([ReminderStatus.DELIVERED.value,
+                                                                   ReminderStatus.DROPPED.value]))
+                    .order_by(col(ScheduledReminder.delivered_at).desc(), col(ScheduledReminder.id).desc())
+                    .limit(recent)
+                )
+            ).scalars().all()  # fmt: skip
+            return ScheduleList(
+                timezone=config.timezone if config else "Europe/Rome",
+                pending=tuple(await _lines(session, open_rows)),
+                recent=tuple(await _lines(session, done_rows)),
+            )
+
+    async def set_round_event(self, guild_id: int, round_id: int, event_id: int | None) -> None:
+        """Remember the Discord scheduled event made for a round (None: it was cancelled)."""
+        async with self._sessionmaker() as session, session.begin():
+            r = await repo.get_round_by_id(session=session, guild_id=guild_id, round_id=round_id)
+            if r is not None:
+                r.discord_event_id = event_id
+
+    async def events_refused(self, guild_id: int) -> bool:
+        """Record that the bot may not create Discord events here; True the first time (say so once)."""
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_or_create_guild_config(session=session, guild_id=guild_id, locale="it")
+            done = await session.execute(
+                update(type(config))
+                .where(col(type(config).id) == config.id, col(type(config).events_refused_at).is_(None))
+                .values(events_refused_at=self._clock())
+                .returning(col(type(config).id))
+            )
+            return done.first() is not None
