@@ -123,29 +123,34 @@ class DeliveryService(BaseService):
 
     async def claim_due(self, worker: str, *, limit: int = 50) -> list[int]:
         """Take up to ``limit`` due rows for ``worker`` (the runner's sweep). On PostgreSQL the candidates are
-        locked ``FOR UPDATE SKIP LOCKED``, so two processes sweeping at once take disjoint rows without waiting."""
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            candidates = (
-                await session.execute(
-                    select(col(ScheduledReminder.id))
-                    .where(col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
-                           col(ScheduledReminder.due_at) <= now)
-                    .order_by(col(ScheduledReminder.due_at), col(ScheduledReminder.id))
-                    .limit(limit)
-                    .with_for_update(skip_locked=True)
-                )
-            ).scalars().all()  # fmt: skip
-            if not candidates:
-                return []
-            won = await session.execute(
-                update(ScheduledReminder)
-                .where(col(ScheduledReminder.id).in_(list(candidates)),
-                       col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
-                .values(status=ReminderStatus.CLAIMED.value, claimed_at=now, claimed_by=worker[:64])
-                .returning(col(ScheduledReminder.id))
-            )  # fmt: skip
-            return sorted(int(i) for i in won.scalars().all() if i is not None)
+        locked ``FOR UPDATE SKIP LOCKED``, so two processes sweeping at once take disjoint rows without waiting;
+        elsewhere a candidate another caller took first is simply not returned (and the next ones are tried)."""
+        for _ in range(8):  # candidates all lost to concurrent sweeps: look again (bounded)
+            now = self._clock()
+            async with self._sessionmaker() as session, session.begin():
+                candidates = (
+                    await session.execute(
+                        select(col(ScheduledReminder.id))
+                        .where(col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+                               col(ScheduledReminder.due_at) <= now)
+                        .order_by(col(ScheduledReminder.due_at), col(ScheduledReminder.id))
+                        .limit(limit)
+                        .with_for_update(skip_locked=True)
+                    )
+                ).scalars().all()  # fmt: skip
+                if not candidates:
+                    return []
+                won = await session.execute(
+                    update(ScheduledReminder)
+                    .where(col(ScheduledReminder.id).in_(list(candidates)),
+                           col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
+                    .values(status=ReminderStatus.CLAIMED.value, claimed_at=now, claimed_by=worker[:64])
+                    .returning(col(ScheduledReminder.id))
+                )  # fmt: skip
+                taken = sorted(int(i) for i in won.scalars().all() if i is not None)
+            if taken:
+                return taken
+        return []
 
     async def prepare(self, reminder_id: int) -> Delivery | None:
         """What to send for a claimed row; None when it is dropped (its round already started) — logged, never
