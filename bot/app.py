@@ -50,7 +50,7 @@ class StewardBot(commands.Bot):
         start_scheduler: bool = True,
         **options: Any,
     ) -> None:
-        from bot.cogs.schedule.runner import Runner
+        from bot.scheduling import Runner
 
         intents = discord.Intents.default()
         super().__init__(

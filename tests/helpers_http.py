@@ -61,6 +61,8 @@ class HttpRecorder:
         self.guild_id = guild_id
         self.calls: list[HttpCall] = []
         self._failures: list[_Failure] = []
+        self.dm_channels: dict[int, int] = {}  # DM channel id → the user it reaches
+        self.refuse_dms: set[int] = set()  # users whose DMs Discord refuses (50007 Cannot send messages to this user)
         self._original = bot.http.request
         bot.http.request = self.request  # type: ignore[method-assign]
 
@@ -70,6 +72,14 @@ class HttpRecorder:
     def fail(self, method: str, route: str, *, status: int = 403, times: int | None = None) -> None:
         """Make requests to ``route`` (template, e.g. "/channels/{channel_id}/threads") fail with ``status``."""
         self._failures.append(_Failure(method, route, status, times))
+
+    def dms(self) -> list[tuple[int, str]]:
+        """(user id, content) of every direct message sent."""
+        return [
+            (self.dm_channels[int(c.path.split("/")[2])], c.content)
+            for c in self.of("POST", "/channels/{channel_id}/messages")
+            if int(c.path.split("/")[2]) in self.dm_channels
+        ]
 
     def of(self, method: str, route: str) -> list[HttpCall]:
         return [c for c in self.calls if c.method == method and c.route == route]
@@ -94,6 +104,10 @@ class HttpRecorder:
                 if failure.status == 404:
                     raise discord.NotFound(_Response(404, "Not Found"), message)  # type: ignore[arg-type]
                 raise discord.HTTPException(_Response(failure.status, "Error"), message)  # type: ignore[arg-type]
+        if route.path == "/channels/{channel_id}/messages" and self.dm_channels.get(int(route.channel_id or 0)) in (
+            self.refuse_dms
+        ):
+            raise discord.Forbidden(_Response(403, "Forbidden"), {"code": 50007, "message": "Cannot send messages"})  # type: ignore[arg-type]
         return self._answer(route, body, names)
 
     def _answer(self, route: discord.http.Route, body: dict[str, Any], files: list[str]) -> Any:
@@ -146,6 +160,14 @@ class HttpRecorder:
                     "locked": False,
                 },
             }
+        if route.method == "POST" and route.path == "/users/@me/channels":  # a DM channel with the recipient
+            recipient = int(body.get("recipient_id", 0))
+            self.dm_channels[channel_of := snowflake()] = recipient
+            user = {"id": str(recipient), "username": "player", "discriminator": "0", "avatar": None}
+            return {"id": str(channel_of), "type": 1, "last_message_id": None, "recipients": [user]}
+        if route.path in ("/guilds/{guild_id}/scheduled-events",
+                          "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}"):  # fmt: skip
+            return {"id": str(snowflake()), "guild_id": str(self.guild_id), **body}
         if route.method == "GET" and route.path == "/channels/{channel_id}":
             return {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id), "name": "annunci", "position": 1}
         return {}

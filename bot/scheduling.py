@@ -1,5 +1,8 @@
 """The schedule's runner: APScheduler only wakes the bot; the rows in ``scheduled_reminder`` are the truth.
 
+It lives outside the cog packages on purpose: an extension unloaded or reloaded drops its modules from
+``sys.modules``, and the jobs name this module's functions as text, so its registry of live runners must stay.
+
 At start-up (``StewardBot.setup_hook``) the runner reconciles — rows that fell due while no bot ran are marked late —
 then gives APScheduler (3.x ``AsyncIOScheduler``, in-memory) one ``DateTrigger`` job per pending row, referring to
 the row by id only, plus a sweep every minute that claims whatever is due (rows planned by another process, or
@@ -69,8 +72,9 @@ class Runner:
 
     # ----------------------------------------------------------------------------------------- life cycle
 
-    async def start(self, *, wake: bool = True) -> None:
-        """Reconcile with the table, then (``wake``) start APScheduler with a job per pending row and the sweep."""
+    async def start(self, *, wake: bool = True, paused: bool = False) -> None:
+        """Reconcile with the table, then (``wake``) start APScheduler with a job per pending row and the sweep
+        (``paused``: jobs are planned but none runs — for inspection)."""
         self.started_at = self.services.clock()
         late, stuck = await self.services.deliveries.reconcile(self.started_at)
         if late:
@@ -86,10 +90,10 @@ class Runner:
         for reminder_id, due in await self.services.deliveries.pending():
             self.wake_at(reminder_id, due)
         self.scheduler.add_job(
-            "bot.cogs.schedule.runner:sweep", IntervalTrigger(seconds=SWEEP_SECONDS, timezone=UTC),
+            "bot.scheduling:sweep", IntervalTrigger(seconds=SWEEP_SECONDS, timezone=UTC),
             id="sweep", args=[self.worker], replace_existing=True,
         )  # fmt: skip
-        self.scheduler.start()
+        self.scheduler.start(paused=paused)
 
     async def stop(self) -> None:
         if self.scheduler is not None and self.scheduler.running:
@@ -102,7 +106,7 @@ class Runner:
         if self.scheduler is None:
             return
         self.scheduler.add_job(
-            "bot.cogs.schedule.runner:fire", DateTrigger(run_date=due, timezone=UTC), id=f"reminder:{reminder_id}",
+            "bot.scheduling:fire", DateTrigger(run_date=due, timezone=UTC), id=f"reminder:{reminder_id}",
             args=[self.worker, reminder_id], replace_existing=True,
         )  # fmt: skip
 
