@@ -165,8 +165,8 @@ async def test_bot_sch_1_apscheduler_only_wakes_the_bot_one_job_per_row_by_id_an
     clock.now = T
     b = await build_tournament(services)
     await _channel(services)
-    line = await services.schedules.schedule_announcement(ORGANIZER, tournament=b.name,
-                                                          at=rome(T + timedelta(hours=1)), text="ciao")  # fmt: skip
+    at = rome(T + timedelta(hours=1))
+    line = await services.schedules.schedule_announcement(ORGANIZER, tournament=b.name, at=at, text="ciao @everyone")
     http = HttpRecorder(bot, guild_id=GUILD)
     await bot.runner.start(wake=True, paused=True)
     scheduler = bot.runner.scheduler
@@ -183,7 +183,9 @@ async def test_bot_sch_1_apscheduler_only_wakes_the_bot_one_job_per_row_by_id_an
     await runner_module.fire(bot.runner.worker, line.reminder_id)
 
     await runner_module.fire(bot.runner.worker, line.reminder_id)  # a second wake-up sends nothing
-    assert len(channel_posts(http)) == 1
+    (post,) = channel_posts(http)
+    assert "@\u200beveryone" in post  # user text never pings, and the message allows no mention at all
+    assert http.of("POST", "/channels/{channel_id}/messages")[0].allowed_mentions == {"parse": []}
     await bot.runner.stop()
     assert bot.runner.worker not in runner_module.RUNNERS
     http.close()

@@ -13,6 +13,7 @@ from bot.cogs._params import ORGANIZER_COMMANDS, Player, TableNumber, Tournament
 from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import adjusted, preview
 from bot.cogs.rounds.text import round_label
+from bot.cogs.schedule.events import round_event
 
 
 class RoundCog(commands.Cog):
@@ -101,10 +102,11 @@ class RoundCog(commands.Cog):
             thread_ids=outcome.threads,
             failures=outcome.failures,
         )
-        await send(interaction, outcome.summary(interaction, job), ephemeral=True)
+        note = await round_event(interaction, job.round)
+        await send(interaction, outcome.summary(interaction, job) + note, ephemeral=True)
 
     @round.command(name="plan")
-    @app_commands.describe(tournament="The tournament", start="Start, Italian time: YYYY-MM-DD HH:MM")
+    @app_commands.describe(tournament="The tournament", start="Start, server time zone: YYYY-MM-DD HH:MM")
     async def plan(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -116,6 +118,7 @@ class RoundCog(commands.Cog):
         when = parse_local_datetime(start)
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.bot.services.rounds.plan(actor, tournament=tournament, start=when)
+        self.bot.runner.wake_all(await self.bot.services.deliveries.pending())  # its reminders
         text = tr(
             interaction,
             "round.planned",

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.app import StewardBot
 from bot.cogs._common import actor_of, locale_of, parse_local_datetime, safe, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
-from bot.cogs.schedule.events import cancel_round_event, sync_round_event
+from bot.cogs.schedule.events import EVENT_NOTES, cancel_round_event, sync_round_event
 from bot.cogs.schedule.texts import line_text, offset_label, when
 from bot.errors import InvalidInput
 from bot.rules.schedule import ScheduleError, parse_offsets
@@ -38,11 +38,7 @@ class ScheduleCog(commands.Cog):
         self.bot.runner.wake_all([(x.reminder_id, x.due_at) for x in lines if x.status == "pending"])
 
     async def _event_note(self, interaction: discord.Interaction[StewardBot], outcome: str) -> str:
-        if outcome in ("created", "updated", "cancelled"):
-            return "\n" + tr(interaction, f"schedule.event.{outcome}")
-        if outcome in ("forbidden", "failed"):
-            return "\n" + tr(interaction, f"schedule.event.{outcome}")
-        return ""
+        return "\n" + tr(interaction, f"schedule.event.{outcome}") if outcome in EVENT_NOTES else ""
 
     @schedule.command(name="round")
     @app_commands.describe(

@@ -13,6 +13,7 @@ from bot.i18n import t
 
 if TYPE_CHECKING:
     from bot.app import StewardBot
+    from bot.services.rounds import RoundView
 
 log = logging.getLogger(__name__)
 
@@ -74,3 +75,22 @@ async def cancel_round_event(bot: StewardBot, guild_id: int, *, round_id: int, e
         return "failed"
     await bot.services.schedules.set_round_event(guild_id, round_id, None)
     return "cancelled"
+
+
+async def round_event(interaction: discord.Interaction[StewardBot], view: RoundView) -> str:
+    """After publication: the round's Discord event, when its start is known and ahead; a line for the reply."""
+    from bot.cogs._common import server_locale, tr
+
+    if view.scheduled_start is None or interaction.guild_id is None:
+        return ""
+    if view.scheduled_start <= interaction.client.services.clock():
+        return ""
+    outcome = await sync_round_event(
+        interaction.client, interaction.guild_id, round_id=view.round_id, tournament=view.tournament_name,
+        number=view.number, start=view.scheduled_start, event_id=view.discord_event_id,
+        locale=await server_locale(interaction),
+    )  # fmt: skip
+    return "\n" + tr(interaction, f"schedule.event.{outcome}") if outcome in EVENT_NOTES else ""
+
+
+EVENT_NOTES = ("created", "updated", "cancelled", "forbidden", "failed")

@@ -32,7 +32,7 @@ class TournamentCog(commands.Cog):
         name="Name of the tournament (unique in this server)",
         preset="The rulebook the tournament follows",
         cap="Maximum number of players; later registrations go to the waitlist",
-        deadline="Registration deadline, Italian time: YYYY-MM-DD HH:MM",
+        deadline="Registration deadline, server time zone: YYYY-MM-DD HH:MM",
         overrides='Changes to the preset as JSON, e.g. {"tournament": {"qualifying_rounds": 3}}',
     )
     @app_commands.choices(preset=PRESET_CHOICES)
@@ -53,6 +53,8 @@ class TournamentCog(commands.Cog):
         created = await self.bot.services.tournaments.create(
             actor, name=name, preset=preset.value, cap=cap, registration_deadline=when, overrides=changes
         )
+        if created.registration_deadline:  # registration closes by itself then: wake the runner for it
+            self.bot.runner.wake_all(await self.bot.services.deliveries.pending())
         lines = [
             tr(interaction, "tournament.created.preset", preset=tr(interaction, f"choice.{created.preset}")),
             tr(interaction, "tournament.created.cap", cap=created.cap)

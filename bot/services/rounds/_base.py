@@ -168,6 +168,7 @@ class RoundBase(BaseService):
             scheduled_start=r.scheduled_start,
             published_at=r.published_at,
             announcement_message_id=r.announcement_message_id,
+            discord_event_id=r.discord_event_id,
             tables=tuple(tables),
             report=_report_view(doc, r.draw_seed) if doc.engine is not None else None,
             direct_finalists=directs if r.kind == RoundKind.SEMIFINAL.value else (),

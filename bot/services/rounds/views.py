@@ -83,6 +83,7 @@ class RoundView:
     declined: tuple[str, ...] = ()
     unfilled: int = 0
     club_pairs: tuple[int, int] | None = None  # semifinals: same-club pairs after / before the band shuffle
+    discord_event_id: int | None = None  # the round's Discord scheduled event, when the bot made one
 
     def table_of(self, registration_id: int) -> TableView | None:
         for table in self.tables:
