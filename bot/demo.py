@@ -15,6 +15,7 @@ import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
+from zoneinfo import ZoneInfo
 
 from bot.db.migrate import upgrade_to_head
 from bot.db.models import utcnow
@@ -234,6 +235,92 @@ async def _referee_at_work(services: Services, name: str, view: RoundView, out: 
     say("demo.desk.decided", case=decided.case_number, decision=t(f"sanction.appeal.{decided.appeal_state}", locale))
 
 
+DEMO_CHANNEL = 1_000_000_000_000_777
+ROME = ZoneInfo("Europe/Rome")
+
+
+def _hhmm(when: datetime) -> str:
+    return when.astimezone(ROME).strftime("%H:%M")
+
+
+async def _schedule_at_work(services: Services, name: str, organizer: Actor, out: TextIO, locale: str) -> None:
+    """BOT-SCH-1: an announcement at a time and the round's reminders, delivered by the same claim → prepare →
+    finish the bot's runner uses (here printed instead of posted)."""
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
+    say("demo.schedule.title")
+    at = services.clock() + timedelta(minutes=30)
+    line = await services.schedules.schedule_announcement(
+        organizer, tournament=name, at=at, text="Pausa pizza alle 21!", channel_id=DEMO_CHANNEL
+    )
+    say("demo.schedule.announcement", id=line.reminder_id, when=_hhmm(line.due_at))
+    listing = await services.schedules.overview(organizer, tournament=name)
+    say("demo.schedule.pending", count=len(listing.pending), when=", ".join(_hhmm(x.due_at) for x in listing.pending))
+    assert isinstance(services.clock, DemoClock)
+    services.clock.advance(timedelta(minutes=60))
+    for reminder_id in await services.deliveries.claim_due("demo"):
+        delivery = await services.deliveries.prepare(reminder_id)
+        if delivery is None:
+            continue
+        if delivery.kind == "round_reminder":
+            say("demo.schedule.reminder", offset=delivery.offset_minutes, round=delivery.round_number,
+                dms=len(delivery.dm_user_ids))  # fmt: skip
+            if delivery.missing_check_ins:
+                say("demo.schedule.missing", count=len(delivery.missing_check_ins))
+        else:
+            say("demo.schedule.posted", id=reminder_id, text=delivery.message or "")
+        await services.deliveries.finish(reminder_id)
+
+
+async def _clock_at_work(
+    services: Services, name: str, view: RoundView, rng: random.Random, out: TextIO, locale: str
+) -> None:
+    """BOT-SCH-2 with RK-SD-1..3: table 1's clock with one pause (recovery minutes), then the sdadata played to its
+    end with the engine's thresholds (dice from the demo's seeded random source)."""
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
+    assert isinstance(services.clock, DemoClock)
+    say("demo.clock.title")
+    (started,) = (await services.clocks.start(REFEREE, tournament=name, table=1)).started
+    assert started.time_up_at is not None
+    say("demo.clock.started", limit=started.time_limit_minutes, when=_hhmm(started.time_up_at))
+    seats = [s.name for s in view.tables[0].seats]
+
+    async def record(event: dict[str, object]) -> tuple[str, dict[str, object]]:
+        step = await services.clocks.record(REFEREE, tournament=name, table=1, event=event)
+        return step.outcome, step.view.expecting or {}
+
+    for _ in range(2 * len(seats)):  # two rounds of turns
+        await record({"event": "turn_ended"})
+    services.clock.advance(timedelta(minutes=35))
+    await services.clocks.pause(REFEREE, tournament=name, table=1)
+    services.clock.advance(timedelta(minutes=8))
+    resumed = await services.clocks.resume(REFEREE, tournament=name, table=1)
+    assert resumed.time_up_at is not None
+    say("demo.clock.pause", minutes=resumed.recovery_seconds // 60, when=_hhmm(resumed.time_up_at))
+    services.clock.advance(timedelta(minutes=90))
+    outcome, expecting = await record({"event": "turn_ended"})
+    say("demo.clock.time_up")
+    rolls = 0
+    while outcome != "game_ended" and rolls < 40:
+        if expecting.get("kind") == "roll":
+            dice = [rng.randint(1, 6), rng.randint(1, 6)]
+            outcome, after = await record({"event": "roll", "dice": dice})
+            verdict = t(f"demo.clock.{outcome}", locale)
+            say("demo.clock.roll", player=expecting.get("player"), total=sum(dice),
+                threshold=expecting.get("threshold"), verdict=verdict)  # fmt: skip
+            expecting, rolls = after, rolls + 1
+        else:
+            outcome, expecting = await record({"event": "turn_ended", "conquests": rng.choice((0, 1, 2, 3))})
+    (final,) = await services.clocks.status(REFEREE, tournament=name, table=1)
+    assert final.tracker is not None
+    say("demo.clock.over", reason=t(f"endgame.reason.{final.tracker['end_reason']}", locale), rolls=rolls)
+
+
 def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
     data = tables_render_data(view, date=date)
     return render_tables(data, locale=locale)
@@ -283,11 +370,15 @@ async def _play(
     for number in (1, 2):
         if number == 2:  # round 1 is over; round 2 starts in a minute, and someone will be late
             await services.rounds.close(organizer, tournament=name)
-            await services.rounds.plan(organizer, tournament=name, start=services.clock() + timedelta(minutes=1))
+            start = services.clock() + timedelta(minutes=61)  # reminders 60 and 10 minutes before it
+            await services.rounds.plan(organizer, tournament=name, start=start)
+            await _schedule_at_work(services, name, organizer, out, locale)  # … and the clock reaches start - 1 min
         drawn = await services.rounds.draw(organizer, tournament=name)
         published = (await services.rounds.publish(organizer, tournament=name, number=drawn.number)).round
         say("demo.play.round", number=published.number, tables=len(published.tables), seed=published.seed or 0)
         write(f"round-{number}-tables.png", await asyncio.to_thread(_tables_png, published, date, locale))
+        if number == 1:
+            await _clock_at_work(services, name, published, rng, out, locale)
         if number == 2:
             await _referee_at_work(services, name, published, out, locale)
         locked += await _report_round(services, published, rng, out, locale)

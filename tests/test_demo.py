@@ -34,6 +34,11 @@ def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
     m = re.search(r"Fatto: (\d+) referti firmati da tutti, (\d+) tavoli bloccati", text)
     assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 9 + 9 + 4 + 1
     assert done in text and "Traceback" not in text
+    # BOT-SCH-1 / BOT-SCH-2: a schedule, its reminders, a clock with one pause and an sdadata ending
+    assert "Promemoria 60 min prima del turno 2" in text and re.search(r"Annuncio #\d+ pubblicato: Pausa pizza", text)
+    assert "Orologio avviato: 120 minuti" in text and "8 minuti di recupero, la sdadata si sposta" in text
+    assert re.search(r"🎲 \w+ tira \d+ \(finisce con [4-7] o meno\): la partita è finita", text)
+    assert "Partita finita: la sdadata" in text
     files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     for name in ("round-1-tables.png", "round-2-tables.png", "standings-1.png", "semifinals-tables.png"):
         width, height = png_size(files[name])

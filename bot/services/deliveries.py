@@ -147,7 +147,8 @@ class DeliveryService(BaseService):
                     .values(status=ReminderStatus.CLAIMED.value, claimed_at=now, claimed_by=worker[:64])
                     .returning(col(ScheduledReminder.id))
                 )  # fmt: skip
-                taken = sorted(int(i) for i in won.scalars().all() if i is not None)
+                got = {int(i) for i in won.scalars().all() if i is not None}
+                taken = [int(i) for i in candidates if i is not None and int(i) in got]  # soonest first
             if taken:
                 return taken
         return []
