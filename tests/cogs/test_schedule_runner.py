@@ -8,11 +8,12 @@ import asyncio
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import select, update
 
 from bot import scheduling as runner_module
 from bot.app import StewardBot, create_bot
-from bot.db.models import CheckIn, DmDelivery, GuildConfig, ScheduledReminder
+from bot.db.models import CheckIn, DmDelivery, GameTable, GuildConfig, ScheduledReminder
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.settings import Settings
@@ -191,16 +192,19 @@ async def test_bot_sch_1_apscheduler_only_wakes_the_bot_one_job_per_row_by_id_an
     http.close()
 
 
+@pytest.mark.parametrize(("preset", "limit", "words"), [
+    ("risiko-nostra-passione-2018", 120, "120 minuti giocati più 12 di recupero"),
+    ("risiko-ufficiali-2018", 120, "poi la sdadata"),
+    ("risiko-firk-1", 105, "questo giro è il terzultimo"),
+])  # fmt: skip
 async def test_bot_sch_2_the_clock_call_reaches_the_table_thread_at_the_moved_minute(
-    services: Services, clock: FakeClock, bot: StewardBot
+    services: Services, clock: FakeClock, bot: StewardBot, preset: str, limit: int, words: str
 ):
+    """RK-SD-1, FIRK-TIME-1, TOUR-TIME-1: the call fires at the preset's minute plus the 12 minutes of the pause."""
     clock.now = T
-    b = await build_tournament(services, preset="risiko-nostra-passione-2018",
-                               rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})  # fmt: skip
+    b = await build_tournament(services, preset=preset, rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
     thread = 990_000_000_000_001
     async with services.sessionmaker() as session, session.begin():
-        from bot.db.models import GameTable
-
         await session.execute(update(GameTable).values(thread_id=thread))
     http = HttpRecorder(bot, guild_id=GUILD)
     await bot.runner.start(wake=False)
@@ -209,12 +213,12 @@ async def test_bot_sch_2_the_clock_call_reaches_the_table_thread_at_the_moved_mi
     await services.clocks.pause(REFEREE, tournament=b.name, table=1)
     clock.advance(minutes=12)
     await services.clocks.resume(REFEREE, tournament=b.name, table=1)
-    clock.now = T + timedelta(minutes=131, seconds=59)
-    assert await bot.runner.run_due() == []  # 120 minutes + 12 of recovery: not yet
-    clock.now = T + timedelta(minutes=132)
+    clock.now = T + timedelta(minutes=limit + 11, seconds=59)
+    assert await bot.runner.run_due() == []  # the limit + 12 minutes of recovery: not yet
+    clock.now = T + timedelta(minutes=limit + 12)
     assert len(await bot.runner.run_due()) == 1
-    (post,) = [c.content for c in http.of("POST", "/channels/{channel_id}/messages")]
-    assert "Tavolo 1" in post and "120 minuti giocati più 12 di recupero" in post and "sdadata" in post
+    (post,) = http.of("POST", "/channels/{channel_id}/messages")
+    assert post.path == f"/channels/{thread}/messages" and "Tavolo 1" in post.content and words in post.content
     (view,) = await services.clocks.status(REFEREE, tournament=b.name, table=1)
     assert view.called_at == clock.now and view.tracker is not None and view.tracker["time_up"]
     http.close()

@@ -127,6 +127,8 @@ class RoundCog(commands.Cog):
         )
         if view.scheduled_start:
             text += "\n" + tr(interaction, "round.planned.start", when=discord_timestamp(view.scheduled_start))
+        if view.discord_event_id is not None:  # the round's Discord event moves with its start
+            text += await round_event(interaction, view)
         await send(interaction, text, ephemeral=True)
 
     @round.command(name="close")
