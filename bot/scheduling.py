@@ -114,6 +114,12 @@ class Runner:
         for reminder_id, due in rows:
             self.wake_at(reminder_id, due)
 
+    async def wake_guild(self, guild_id: int | None) -> None:
+        """After a use case planned rows for a server (a round's reminders, a clock's call): wake-ups for them
+        (``replace_existing``: a row already planned is only re-planned)."""
+        if self.scheduler is not None and guild_id is not None:
+            self.wake_all(await self.services.deliveries.pending(guild_id=guild_id))
+
     # ------------------------------------------------------------------------------------------- delivery
 
     async def fire(self, reminder_id: int) -> bool:

@@ -80,6 +80,14 @@ def parse_local_datetime(text: str | None) -> datetime | None:
     raise InvalidInput("error.bad_datetime", value=value[:40])
 
 
+def required_local_datetime(text: str) -> datetime:
+    """Like :func:`parse_local_datetime` for an option that must hold a time: blank is refused too."""
+    value = parse_local_datetime(text)
+    if value is None:
+        raise InvalidInput("error.bad_datetime", value=text[:40])
+    return value
+
+
 def discord_timestamp(when: datetime, style: str = "f") -> str:
     return f"<t:{int(when.timestamp())}:{style}>"
 

@@ -74,15 +74,15 @@ class Delivery:
 
 
 class DeliveryService(BaseService):
-    async def pending(self, *, limit: int = 10_000) -> list[tuple[int, datetime]]:
-        """Every pending row (all servers), soonest first: the runner schedules a wake-up for each."""
+    async def pending(self, *, guild_id: int | None = None, limit: int = 10_000) -> list[tuple[int, datetime]]:
+        """Pending rows (of one server, or all), soonest first: the runner plans a wake-up for each."""
         async with self._sessionmaker() as session:
-            rows = await session.execute(
-                select(col(ScheduledReminder.id), col(ScheduledReminder.due_at))
-                .where(col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
-                .order_by(col(ScheduledReminder.due_at))
-                .limit(limit)
+            query = select(col(ScheduledReminder.id), col(ScheduledReminder.due_at)).where(
+                col(ScheduledReminder.status) == ReminderStatus.PENDING.value
             )
+            if guild_id is not None:
+                query = query.where(col(ScheduledReminder.guild_id) == guild_id)
+            rows = await session.execute(query.order_by(col(ScheduledReminder.due_at)).limit(limit))
             return [(int(i), d) for i, d in rows.all() if i is not None]
 
     async def reconcile(self, started_at: datetime) -> tuple[int, list[int]]:

@@ -26,6 +26,7 @@ from bot.db.models import (
     ReminderKind,
     ReminderStatus,
     Round,
+    RoundKind,
     RoundStatus,
     ScheduledReminder,
     Tournament,
@@ -131,6 +132,26 @@ def local_instant(when: datetime, tz_name: str, now: datetime) -> datetime:
         return check_future(wall_clock_to_utc(when, tz_name), now)
     except ScheduleError as exc:
         raise schedule_refusal(exc) from None
+
+
+async def planned_round(session: AsyncSession, t: Tournament, now: datetime) -> Round:
+    """The tournament's planned next qualifying round, created when there is none: the one place ``/round plan`` and
+    ``/schedule round`` open a round (none after the finals began)."""
+    assert t.id is not None
+    rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+    if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+        raise Conflict("error.round_after_finals", tournament=t.name)
+    r = next((x for x in rounds if x.status == RoundStatus.PLANNED.value), None)
+    if r is None:
+        following = max((x.number for x in rounds), default=0) + 1
+        r = Round(guild_id=t.guild_id, tournament_id=t.id, number=following, created_at=now)
+        session.add(r)
+        try:
+            async with session.begin_nested():
+                await session.flush()
+        except IntegrityError:  # another organizer opened it at the same moment
+            raise Conflict("error.round_already_drawn", number=following, status="planned") from None
+    return r
 
 
 async def plan_round_reminders(
@@ -277,13 +298,7 @@ class ScheduleService(BaseService):
             else:
                 r = next((x for x in reversed(rounds) if x.status != RoundStatus.CLOSED.value), None)
             if r is None:
-                following = max((x.number for x in rounds), default=0) + 1
-                r = Round(guild_id=t.guild_id, tournament_id=t.id, number=following, created_at=now)
-                session.add(r)
-                try:
-                    await session.flush()
-                except IntegrityError:
-                    raise Conflict("error.schedule.busy") from None
+                r = await planned_round(session, t, now)
             if r.status == RoundStatus.CLOSED.value or (
                 r.status == RoundStatus.PUBLISHED.value and r.scheduled_start is not None and r.scheduled_start <= now
             ):

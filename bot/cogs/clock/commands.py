@@ -44,9 +44,6 @@ class ClockCog(commands.Cog):
     def __init__(self, bot: StewardBot) -> None:
         self.bot = bot
 
-    async def _wake_pending(self) -> None:
-        self.bot.runner.wake_all(await self.bot.services.deliveries.pending())
-
     @clock.command(name="start")
     @app_commands.describe(
         tournament="The tournament",
@@ -64,12 +61,23 @@ class ClockCog(commands.Cog):
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         report = await self.bot.services.clocks.start(actor, tournament=tournament, table=table, first=first)
-        await self._wake_pending()
+        await self.bot.runner.wake_guild(interaction.guild_id)
         locale = locale_of(interaction)
         lines = [clock_line(v, locale) for v in report.started]
         if report.already:
             lines.append(t("clock.already_running", locale, tables=", ".join(map(str, report.already))))
         await send(interaction, "\n".join(lines)[:2000], ephemeral=True)
+
+    async def _toggle(
+        self, interaction: discord.Interaction[StewardBot], tournament: str, table: int, *, pausing: bool
+    ) -> None:
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        clocks = self.bot.services.clocks
+        view = await (clocks.pause if pausing else clocks.resume)(actor, tournament=tournament, table=table)
+        await self.bot.runner.wake_guild(interaction.guild_id)
+        await _tell_table(interaction, view, "clock.table.paused" if pausing else "clock.table.resumed")
+        await send(interaction, clock_line(view, locale_of(interaction)), ephemeral=True)
 
     @clock.command(name="pause")
     @app_commands.describe(tournament="The tournament", table="The table")
@@ -77,12 +85,7 @@ class ClockCog(commands.Cog):
         self, interaction: discord.Interaction[StewardBot], tournament: Tournament, table: TableNumber
     ) -> None:
         """Stop a table's clock for an intervention: it becomes recovery time (referees)."""
-        actor = actor_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.clocks.pause(actor, tournament=tournament, table=table)
-        await self._wake_pending()
-        await _tell_table(interaction, view, "clock.table.paused")
-        await send(interaction, clock_line(view, locale_of(interaction)), ephemeral=True)
+        await self._toggle(interaction, tournament, table, pausing=True)
 
     @clock.command(name="resume")
     @app_commands.describe(tournament="The tournament", table="The table")
@@ -90,12 +93,7 @@ class ClockCog(commands.Cog):
         self, interaction: discord.Interaction[StewardBot], tournament: Tournament, table: TableNumber
     ) -> None:
         """Restart a table's clock: the pause is added as recovery minutes (referees)."""
-        actor = actor_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.clocks.resume(actor, tournament=tournament, table=table)
-        await self._wake_pending()
-        await _tell_table(interaction, view, "clock.table.resumed")
-        await send(interaction, clock_line(view, locale_of(interaction)), ephemeral=True)
+        await self._toggle(interaction, tournament, table, pausing=False)
 
     @clock.command(name="status")
     @app_commands.describe(tournament="The tournament", table="One table (default: all)")

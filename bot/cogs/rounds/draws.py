@@ -118,7 +118,7 @@ class RoundCog(commands.Cog):
         when = parse_local_datetime(start)
         await interaction.response.defer(ephemeral=True, thinking=True)
         view = await self.bot.services.rounds.plan(actor, tournament=tournament, start=when)
-        self.bot.runner.wake_all(await self.bot.services.deliveries.pending())  # its reminders
+        await self.bot.runner.wake_guild(interaction.guild_id)
         text = tr(
             interaction,
             "round.planned",

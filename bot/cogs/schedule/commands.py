@@ -12,11 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of, parse_local_datetime, safe, send, server_locale, tr
+from bot.cogs._common import actor_of, locale_of, required_local_datetime, safe, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.cogs.schedule.events import EVENT_NOTES, cancel_round_event, sync_round_event
 from bot.cogs.schedule.texts import line_text, offset_label, when
-from bot.errors import InvalidInput
 from bot.rules.schedule import ScheduleError, parse_offsets
 from bot.services.schedules import ReminderLine, schedule_refusal
 
@@ -55,9 +54,7 @@ class ScheduleCog(commands.Cog):
     ) -> None:
         """Set a round's start: reminders and the Discord event follow it (organizers)."""
         actor = actor_of(interaction)
-        at = parse_local_datetime(start)
-        if at is None:
-            raise InvalidInput("error.bad_datetime", value=start[:40])
+        at = required_local_datetime(start)
         await interaction.response.defer(ephemeral=True, thinking=True)
         done = await self.bot.services.schedules.schedule_round(actor, tournament=tournament, start=at, number=number)
         self._wake(done.reminders)
@@ -101,9 +98,7 @@ class ScheduleCog(commands.Cog):
     ) -> None:
         """Set the registration deadline: registration closes by itself then (organizers)."""
         actor = actor_of(interaction)
-        when_local = parse_local_datetime(at)
-        if when_local is None:
-            raise InvalidInput("error.bad_datetime", value=at[:40])
+        when_local = required_local_datetime(at)
         await interaction.response.defer(ephemeral=True, thinking=True)
         line = await self.bot.services.schedules.set_deadline(actor, tournament=tournament, at=when_local)
         self._wake([line])
@@ -126,7 +121,7 @@ class ScheduleCog(commands.Cog):
             raise schedule_refusal(exc) from None
         await interaction.response.defer(ephemeral=True, thinking=True)
         chosen = await self.bot.services.schedules.set_reminders(actor, tournament=tournament, offsets=minutes)
-        self.bot.runner.wake_all(await self.bot.services.deliveries.pending())
+        await self.bot.runner.wake_guild(interaction.guild_id)
         shown = ", ".join(offset_label(m) for m in chosen)
         await send(interaction, tr(interaction, "schedule.reminders.set", tournament=safe(tournament),
                                    offsets=shown), ephemeral=True)  # fmt: skip
@@ -192,9 +187,7 @@ class AnnounceCog(commands.Cog):
     ) -> None:
         """Post a message (and an image) at a time (organizers)."""
         actor = actor_of(interaction)
-        when_local = parse_local_datetime(at)
-        if when_local is None:
-            raise InvalidInput("error.bad_datetime", value=at[:40])
+        when_local = required_local_datetime(at)
         await interaction.response.defer(ephemeral=True, thinking=True)
         line = await self.bot.services.schedules.schedule_announcement(
             actor, tournament=tournament, at=when_local, text=text, image=image,

@@ -54,7 +54,7 @@ class TournamentCog(commands.Cog):
             actor, name=name, preset=preset.value, cap=cap, registration_deadline=when, overrides=changes
         )
         if created.registration_deadline:  # registration closes by itself then: wake the runner for it
-            self.bot.runner.wake_all(await self.bot.services.deliveries.pending())
+            await self.bot.runner.wake_guild(interaction.guild_id)
         lines = [
             tr(interaction, "tournament.created.preset", preset=tr(interaction, f"choice.{created.preset}")),
             tr(interaction, "tournament.created.cap", cap=created.cap)

@@ -43,7 +43,7 @@ from bot.services.rounds.views import (
     MyTable,
     RoundView,
 )
-from bot.services.schedules import plan_round_reminders, server_instant
+from bot.services.schedules import plan_round_reminders, planned_round, server_instant
 from bot.services.standings import StandingsService
 
 
@@ -52,31 +52,17 @@ class DrawsMixin(RoundBase):
 
     async def plan(self, actor: Actor, *, tournament: str, start: datetime | None = None) -> RoundView:
         """Create the next qualifying round as ``planned`` (or reschedule the planned one), so players can
-        check in or forfeit before the draw (BOT-REG-4, BOT-SCH-1); ``start`` is aware UTC."""
+        check in or forfeit before the draw (BOT-REG-4, BOT-SCH-1); a naive ``start`` is the server's wall clock.
+        Its reminders are planned with it."""
         async with self._sessionmaker() as session, session.begin():
             t = await self._config_and_tournament(session, actor, tournament)
             if start is not None:  # naive: the server's wall clock
                 start = await server_instant(session, t.guild_id, start)
                 if start <= self._clock():
                     raise InvalidInput("error.round_start_in_past")
-            assert t.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
-            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
-                raise Conflict("error.round_after_finals", tournament=t.name)
-            r = next((x for x in rounds if x.status == RoundStatus.PLANNED.value), None)
-            if r is None:
-                r = Round(
-                    guild_id=t.guild_id,
-                    tournament_id=t.id,
-                    number=max((x.number for x in rounds), default=0) + 1,
-                    created_at=self._clock(),
-                )
-                session.add(r)
+            r = await planned_round(session, t, self._clock())
             r.scheduled_start = start
-            try:
-                await session.flush()
-            except IntegrityError:
-                raise Conflict("error.round_already_drawn", number=r.number, status="planned") from None
+            await session.flush()
             await plan_round_reminders(session, t, r, self._clock(), actor.user_id)
             await self._audit(
                 session,
