@@ -20,6 +20,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "bot.tools.risiko",
     "bot.tools.tournament",
     "bot.tools.render",
+    "bot.tools.rule",
 )
 
 

@@ -23,6 +23,7 @@ from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
+from bot.services.rulings import RulesDeskService
 from bot.services.sanctions import SanctionService
 from bot.services.schedules import ScheduleService
 from bot.services.standings import StandingsService
@@ -50,6 +51,7 @@ class Services:
     schedules: ScheduleService = field(init=False)
     clocks: ClockService = field(init=False)
     deliveries: DeliveryService = field(init=False)
+    rules: RulesDeskService = field(init=False)
 
     def __post_init__(self) -> None:
         self.guilds = GuildService(self.sessionmaker, self.clock)
@@ -66,3 +68,4 @@ class Services:
         self.schedules = ScheduleService(self.sessionmaker, self.clock)
         self.clocks = ClockService(self.sessionmaker, self.clock)
         self.deliveries = DeliveryService(self.sessionmaker, self.clock)
+        self.rules = RulesDeskService(self.sessionmaker, self.clock)

@@ -53,6 +53,7 @@ EXPECTED_MENU = {
     "announce": ORGANIZER,
     "clock": REFEREE,
     "endgame": None,
+    "rule": None,
 }
 
 

@@ -1,0 +1,76 @@
+"""The rules desk's use cases (BOT-RUL-1): which preset a question is about, the search itself (the rules engine's
+:func:`bot.rules.rulebook.search.search`, the same as ``steward rule``), and where a referee posts an answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlmodel import col
+
+from bot.db import repo
+from bot.db.models import RoundStatus, Tournament, TournamentStatus
+from bot.errors import InvalidInput, NotFound
+from bot.rules.presets import PRESET_NAMES
+from bot.rules.rulebook import Article
+from bot.rules.rulebook.search import QUERY_MAX, SearchError, search
+from bot.services._base import BaseService, tournament_or_404
+from bot.services.access import Actor, StaffRole, require
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    preset: str
+    query: str
+    language: str
+    matches: tuple[tuple[Article, float], ...]  # best first, with the score relative to the best
+
+
+class RulesDeskService(BaseService):
+    async def preset_for(self, guild_id: int, *, preset: str | None, tournament: str | None) -> str:
+        """The preset asked about: the one named, the tournament's, or the server's most recent open tournament's."""
+        if preset is not None:
+            if preset not in PRESET_NAMES:
+                raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
+            return preset
+        async with self._sessionmaker() as session:
+            if tournament is not None:
+                return (await tournament_or_404(session, guild_id, tournament)).preset
+            latest = (
+                await session.execute(
+                    select(Tournament)
+                    .where(col(Tournament.guild_id) == guild_id,
+                           col(Tournament.status).not_in([TournamentStatus.FINISHED.value,
+                                                          TournamentStatus.CANCELLED.value]))
+                    .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
+                    .limit(1)
+                )
+            ).scalar_one_or_none()  # fmt: skip
+        if latest is None:
+            raise InvalidInput("error.rule.which_preset")
+        return latest.preset
+
+    def ask(self, preset: str, query: str, *, limit: int = 3, offset: int = 0, lang: str | None = None) -> Ruling:
+        """The articles of ``preset`` that answer ``query``, from ``offset`` on (pure and fast: no database)."""
+        try:
+            language, found = search(query, preset, limit=offset + limit, lang=lang)
+        except SearchError as exc:
+            raise InvalidInput(f"error.rule.{exc.code}", max=QUERY_MAX) from None
+        return Ruling(preset, " ".join(query.split()), language, tuple((m.article, m.score) for m in found[offset:]))
+
+    async def table_thread(self, actor: Actor, *, tournament: str, table: int) -> int:
+        """The thread of ``table`` in the tournament's latest published round, for a referee posting an answer."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
+            tables = (
+                await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id) if rnd and rnd.id else []
+            )
+            found = next((x for x in tables if x.number == table), None)
+            if found is None or found.thread_id is None:
+                raise NotFound("error.call.no_such_table", table=table, tournament=t.name)
+            return found.thread_id
