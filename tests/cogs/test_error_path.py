@@ -54,6 +54,7 @@ EXPECTED_MENU = {
     "clock": REFEREE,
     "endgame": None,
     "rule": None,
+    "risiko": None,
 }
 
 

@@ -111,3 +111,9 @@ def articles() -> tuple[Article, ...]:
 
 def for_preset(preset: str) -> tuple[Article, ...]:
     return tuple(a for a in articles() if preset in a.presets)
+
+
+def cite(preset: str, engine: str) -> Article | None:
+    """The article of ``preset`` applied by the engine function ``engine`` ("module:function"): what an
+    adjudicator's answer cites."""
+    return next((a for a in for_preset(preset) if engine in a.engine), None)

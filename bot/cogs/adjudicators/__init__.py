@@ -1,0 +1,11 @@
+"""The adjudicators (BOT-RUL-1): ``/risiko battle|odds|limit|cards`` answer with the engine's numbers and the article
+they apply; during a live round only referees and organizers may ask."""
+
+from __future__ import annotations
+
+from bot.app import StewardBot
+from bot.cogs.adjudicators.risiko import RisikoCog
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(RisikoCog(bot))

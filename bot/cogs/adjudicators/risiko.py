@@ -1,0 +1,207 @@
+"""/risiko battle|odds|limit|cards — the RisiKo! engine at the referee's fingertips: dice → losses, exact odds,
+the army limit's consequence, a set's value; each answer cites the article it applies (BOT-RUL-1)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import StewardBot
+from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of, send
+from bot.errors import InvalidInput
+from bot.i18n import t
+from bot.rules.presets import PRESET_NAMES
+from bot.services.adjudicators import Answer
+
+RISIKO_PRESETS = tuple(n for n in PRESET_NAMES if n.startswith("risiko"))
+
+
+class PresetTransformer(app_commands.Transformer):
+    """A RisiKo! preset by name, suggested as you type (no fixed choices: they would cost the command's size)."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
+        return str(value).strip()
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=n, value=n) for n in RISIKO_PRESETS if str(value).lower() in n]
+
+
+RisikoPreset = app_commands.Transform[str, PresetTransformer]
+SYMBOLS = {  # what players type → the engine's symbols
+    "cannone": "cannon", "cannoni": "cannon", "cannon": "cannon", "artiglieria": "cannon", "c": "cannon",
+    "fante": "infantry", "fanti": "infantry", "fanteria": "infantry", "infantry": "infantry", "f": "infantry",
+    "i": "infantry", "cavaliere": "cavalry", "cavalieri": "cavalry", "cavalleria": "cavalry", "cavalry": "cavalry",
+    "jolly": "jolly", "joker": "jolly", "j": "jolly",
+}  # fmt: skip
+
+
+def parse_dice(text: str, field: str) -> list[int]:
+    """ "6 5 1", "6,5,1" or "651" → [6, 5, 1]; one to three dice of 1 to 6."""
+    digits = re.findall(r"[0-9]+", text)
+    if len(digits) == 1 and len(digits[0]) > 1:
+        digits = list(digits[0])
+    dice = [int(d) for d in digits]
+    if not 1 <= len(dice) <= 3 or not all(1 <= d <= 6 for d in dice):
+        raise InvalidInput("error.adjudicator.dice_text", field=field, value=text[:30])
+    return dice
+
+
+def parse_cards(text: str) -> list[str]:
+    words = re.findall(r"[a-zà-ú]+", text.lower())
+    symbols = [SYMBOLS.get(w) for w in words]
+    if not words or None in symbols:
+        raise InvalidInput("error.adjudicator.cards_text", value=text[:40])
+    return [s for s in symbols if s is not None]
+
+
+def answer_embed(answer: Answer, locale: str, title: str, lines: list[str]) -> discord.Embed:
+    out = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=EMBED_COLOUR)
+    rules = t(f"choice.{answer.preset}", locale) if answer.preset else t("adjudicator.boxed", locale)
+    if answer.article is not None:
+        out.set_footer(text=t("adjudicator.cites", locale, reference=answer.article.reference,
+                              title=answer.article.title[locale], rules=rules)[:2048])  # fmt: skip
+    else:
+        out.set_footer(text=rules[:2048])
+    return out
+
+
+class RisikoCog(commands.Cog):
+    risiko = app_commands.Group(name="risiko", description="RisiKo! adjudicators",
+                                guild_only=True)  # fmt: skip
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @risiko.command(name="battle")
+    @app_commands.describe(attacker="Attack dice: 6 5 1", defender="Defence dice: 5 5 2",
+                           attacker_armies="Attacking armies (to check)",
+                           defender_armies="Defending armies", preset="The rulebook")  # fmt: skip
+    async def battle(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        attacker: app_commands.Range[str, 1, 20],
+        defender: app_commands.Range[str, 1, 20],
+        attacker_armies: app_commands.Range[int, 1, 999] | None = None,
+        defender_armies: app_commands.Range[int, 1, 999] | None = None,
+        preset: RisikoPreset | None = None,
+    ) -> None:
+        """Losses of one roll."""
+        actor = actor_of(interaction)
+        att, dfn = parse_dice(attacker, "attacker"), parse_dice(defender, "defender")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await self.bot.services.adjudicators.battle(
+            actor, attacker=att, defender=dfn, preset=preset,
+            attacker_armies=attacker_armies, defender_armies=defender_armies,
+        )  # fmt: skip
+        loc, v = locale_of(interaction), answer.values
+        pairs = ", ".join(f"{a}–{d}" for a, d in v["pairs"])  # type: ignore[attr-defined]
+        lines = [t("adjudicator.battle.losses", loc, attacker=v["attacker_losses"], defender=v["defender_losses"]),
+                 t("adjudicator.battle.pairs", loc, pairs=pairs)]  # fmt: skip
+        if "legal" in v:
+            if v["legal"]:
+                lines.append(t("adjudicator.battle.legal", loc))
+            else:
+                reason = t(f"adjudicator.reason.{v['reason']}", loc)
+                lines.append(t("adjudicator.battle.illegal", loc, reason=reason))
+        title = t("adjudicator.battle.title", loc, attacker=" ".join(map(str, att)), defender=" ".join(map(str, dfn)))
+        await send(interaction, embed=answer_embed(answer, loc, title, lines), ephemeral=True)
+
+    @risiko.command(name="odds")
+    @app_commands.describe(attackers="Attacking armies", defenders="Defending armies",
+                           attack_dice="Or: attack dice", defence_dice="…and defence dice",
+                           preset="The rulebook")  # fmt: skip
+    async def odds(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        attackers: app_commands.Range[int, 1, 500] | None = None,
+        defenders: app_commands.Range[int, 1, 500] | None = None,
+        attack_dice: app_commands.Range[int, 1, 3] | None = None,
+        defence_dice: app_commands.Range[int, 1, 3] | None = None,
+        preset: RisikoPreset | None = None,
+    ) -> None:
+        """Exact odds of a roll or a battle."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await self.bot.services.adjudicators.odds(
+            actor, preset=preset, attackers=attackers, defenders=defenders,
+            attack_dice=attack_dice, defence_dice=defence_dice,
+        )  # fmt: skip
+        loc, v = locale_of(interaction), answer.values
+        if v["kind"] == "roll":
+            title = t("adjudicator.odds.roll_title", loc, attack=v["attack_dice"], defence=v["defence_dice"])
+            losses: list[str] = list(v["attacker_loses"])  # type: ignore[call-overload]
+            lines = [t("adjudicator.odds.loses", loc, count=k, pct=p) for k, p in enumerate(losses)]
+        else:
+            title = t("adjudicator.odds.battle_title", loc, attackers=v["attackers"], defenders=v["defenders"])
+            lines = [t("adjudicator.odds.wins", loc, pct=v["attacker_wins"]),
+                     t("adjudicator.odds.holds", loc, pct=v["defender_holds"]),
+                     t("adjudicator.odds.expected", loc, attacker=v["expected_attacker_losses"],
+                       defender=v["expected_defender_losses"])]  # fmt: skip
+        await send(interaction, embed=answer_embed(answer, loc, title, lines), ephemeral=True)
+
+    @risiko.command(name="limit")
+    @app_commands.describe(armies="Armies on the board", found_by="Who noticed it",
+                           current_limit="Limit if lowered", preset="The rulebook")  # fmt: skip
+    async def limit(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        armies: app_commands.Range[int, 0, 999],
+        found_by: Literal["self", "other"] = "self",
+        current_limit: app_commands.Range[int, 1, 999] | None = None,
+        preset: RisikoPreset | None = None,
+    ) -> None:
+        """Over the army limit."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await self.bot.services.adjudicators.limit(
+            actor, armies=armies, spotted=found_by == "other", preset=preset,
+            current_limit=current_limit,
+        )  # fmt: skip
+        loc, v = locale_of(interaction), answer.values
+        if v["new_limit"] is None:
+            lines = [t("adjudicator.limit.none", loc)]
+        elif not v["excess"]:
+            lines = [t("adjudicator.limit.within", loc, limit=v["new_limit"])]
+        else:
+            lines = [t("adjudicator.limit.over", loc, excess=v["excess"], remove=v["remove"], limit=v["new_limit"])]
+        title = t("adjudicator.limit.title", loc, armies=armies)
+        await send(interaction, embed=answer_embed(answer, loc, title, lines), ephemeral=True)
+
+    @risiko.command(name="cards")
+    @app_commands.describe(cards="e.g. cannone fante jolly", in_hand="FIRK: cards in hand",
+                           exchange="FIRK: cards exchanged", preset="The rulebook")  # fmt: skip
+    async def cards(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        cards: app_commands.Range[str, 1, 60] | None = None,
+        in_hand: app_commands.Range[int, 1, 20] | None = None,
+        exchange: app_commands.Range[int, 1, 20] | None = None,
+        preset: RisikoPreset | None = None,
+    ) -> None:
+        """Value of a set or exchange."""
+        actor = actor_of(interaction)
+        symbols = parse_cards(cards) if cards else []
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await self.bot.services.adjudicators.cards(
+            actor, symbols=symbols, preset=preset, in_hand=in_hand, exchange=exchange
+        )
+        loc, v = locale_of(interaction), answer.values
+        if v["kind"] == "exchange":
+            lines = [t("adjudicator.cards.exchange", loc, armies=" + ".join(map(str, v["armies"])),  # type: ignore[call-overload]
+                       total=v["total"], count=v["in_hand"])]  # fmt: skip
+        else:
+            lines = [t("adjudicator.cards.set", loc, kind=t(f"adjudicator.set.{v['set']}", loc), armies=v["armies"],
+                       bonus=v["bonus_per_owned_territory"])]  # fmt: skip
+        await send(
+            interaction, embed=answer_embed(answer, loc, t("adjudicator.cards.title", loc), lines), ephemeral=True
+        )

@@ -1,0 +1,209 @@
+"""The adjudicators in Discord (BOT-RUL-1): RisiKo! battles, odds, army limits and card values, computed by the rules
+engine (the same functions ``steward risiko`` calls) and returned with the article they apply.
+
+Who may ask: during a live round (a published round not yet closed) only referees and organizers, so a player
+cannot consult the engine in the middle of a game; anyone otherwise. The preset is the one named, else the server's
+latest RisiKo! tournament's, else the boxed rules (cited from the NP rulebook, which prints them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sqlalchemy import select
+from sqlmodel import col
+
+from bot.db import repo
+from bot.db.models import Round, RoundStatus, Tournament
+from bot.errors import InvalidInput, PermissionDenied
+from bot.rules.errors import RuleError
+from bot.rules.presets import PRESET_NAMES
+from bot.rules.risiko import cards as cards_mod
+from bot.rules.risiko import dice as dice_mod
+from bot.rules.risiko import limits as limits_mod
+from bot.rules.risiko.config import BOXED_DICE, RisikoRules
+from bot.rules.rulebook import Article, cite
+from bot.rules.ruleset import load_ruleset
+from bot.services._base import BaseService
+from bot.services.access import Actor, StaffRole, has_role
+
+BOXED = "risiko-nostra-passione-2018"  # the rulebook that prints the boxed rules, for citations
+BATTLE_MAX = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    preset: str | None  # None: the boxed rules
+    article: Article | None
+    values: dict[str, object]
+
+
+def refusal(exc: RuleError) -> InvalidInput:
+    return InvalidInput(f"error.adjudicator.{exc.code}", value=str(exc.value)[:60])
+
+
+def percent(x: Fraction) -> str:
+    return f"{float(x) * 100:.2f}"
+
+
+class AdjudicatorService(BaseService):
+    async def _allowed(self, actor: Actor) -> None:
+        """Referees and organizers always; others only while no round of this server is being played."""
+        async with self._sessionmaker() as session:
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            if has_role(actor, config, StaffRole.REFEREE) or has_role(actor, config, StaffRole.ORGANIZER):
+                return
+            live = (
+                await session.execute(
+                    select(col(Round.id)).where(col(Round.guild_id) == actor.guild_id,
+                                           col(Round.status) == RoundStatus.PUBLISHED.value).limit(1)
+                )
+            ).first()  # fmt: skip
+        if live is not None:
+            raise PermissionDenied("error.adjudicator.live_round")
+
+    async def _preset(self, actor: Actor, preset: str | None) -> tuple[str | None, RisikoRules | None]:
+        if preset is not None:
+            if preset not in PRESET_NAMES:
+                raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
+            rules = load_ruleset(preset).risiko
+            if rules is None:
+                raise InvalidInput("error.adjudicator.not_risiko", preset=preset)
+            return preset, rules
+        async with self._sessionmaker() as session:
+            latest = (
+                await session.execute(
+                    select(Tournament)
+                    .where(col(Tournament.guild_id) == actor.guild_id, col(Tournament.game) == "risiko")
+                    .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
+                    .limit(1)
+                )
+            ).scalar_one_or_none()  # fmt: skip
+        if latest is None:
+            return None, None
+        return latest.preset, load_ruleset(latest.preset, latest.overrides or None).risiko
+
+    @staticmethod
+    def _cite(preset: str | None, engine: str) -> Article | None:
+        return cite(preset or BOXED, engine) or (cite(BOXED, engine) if preset else None)
+
+    async def battle(
+        self,
+        actor: Actor,
+        *,
+        attacker: Sequence[int],
+        defender: Sequence[int],
+        preset: str | None = None,
+        attacker_armies: int | None = None,
+        defender_armies: int | None = None,
+    ) -> Answer:
+        """RK-DICE-1: one roll's losses; with the armies given, also whether the attack was allowed (FIRK §12-13)."""
+        await self._allowed(actor)
+        name, rules = await self._preset(actor, preset)
+        dice_rules = rules.dice if rules else BOXED_DICE
+        try:
+            roll = dice_mod.resolve_roll(attacker, defender, dice_rules)
+            values: dict[str, object] = {
+                "attacker_losses": roll.attacker_losses, "defender_losses": roll.defender_losses,
+                "pairs": [list(p) for p in roll.pairs],
+            }  # fmt: skip
+            if attacker_armies is not None and defender_armies is not None:
+                verdict = dice_mod.judge_attack(len(attacker), len(defender), attacker_armies, defender_armies, (),
+                                                dice_rules)  # fmt: skip
+                values |= {"legal": verdict.legal, "reason": verdict.reason}
+        except RuleError as exc:
+            raise refusal(exc) from None
+        return Answer(name, self._cite(name, "bot.rules.risiko.dice:resolve_roll"), values)
+
+    async def odds(
+        self,
+        actor: Actor,
+        *,
+        preset: str | None = None,
+        attackers: int | None = None,
+        defenders: int | None = None,
+        attack_dice: int | None = None,
+        defence_dice: int | None = None,
+    ) -> Answer:
+        """Exact odds: one roll of ``attack_dice`` against ``defence_dice``, or a whole battle of armies."""
+        await self._allowed(actor)
+        name, rules = await self._preset(actor, preset)
+        dice_rules = rules.dice if rules else BOXED_DICE
+        try:
+            if attack_dice is not None and defence_dice is not None:
+                if not 1 <= attack_dice <= dice_rules.max_attack_dice:
+                    raise RuleError("attacker_dice_count_invalid", attack_dice)
+                if not 1 <= defence_dice <= dice_rules.max_defence_dice:
+                    raise RuleError("defender_dice_count_invalid", defence_dice)
+                dist = dice_mod.roll_distribution(attack_dice, defence_dice)
+                values: dict[str, object] = {"kind": "roll", "attack_dice": attack_dice, "defence_dice": defence_dice,
+                                             "attacker_loses": [percent(p) for p in dist]}  # fmt: skip
+            elif attackers is not None and defenders is not None:
+                if attackers > BATTLE_MAX or defenders > BATTLE_MAX:
+                    raise RuleError("battle_too_large", max(attackers, defenders))
+                odds = dice_mod.battle_odds(attackers, defenders, dice_rules)
+                values = {"kind": "battle", "attackers": attackers, "defenders": defenders,
+                          "attacker_wins": percent(odds.attacker_wins), "defender_holds": percent(odds.defender_holds),
+                          "expected_attacker_losses": f"{float(odds.expected_attacker_losses):.2f}",
+                          "expected_defender_losses": f"{float(odds.expected_defender_losses):.2f}"}  # fmt: skip
+            else:
+                raise RuleError("odds_need_dice_or_armies", "")
+        except RuleError as exc:
+            raise refusal(exc) from None
+        return Answer(name, self._cite(name, "bot.rules.risiko.dice:resolve_roll"), values)
+
+    async def limit(
+        self, actor: Actor, *, armies: int, spotted: bool, preset: str | None = None, current_limit: int | None = None
+    ) -> Answer:
+        """RK-LIM-1 / FIRK-LIM-1: armies to remove and the limit for the rest of the game."""
+        await self._allowed(actor)
+        name, rules = await self._preset(actor, preset)
+        if rules is None:
+            name, rules = BOXED, load_ruleset(BOXED).risiko
+        assert rules is not None
+        found = limits_mod.FoundBy.OTHER if spotted else limits_mod.FoundBy.SELF
+        try:
+            verdict = limits_mod.army_limit_check(armies, found, rules.limits, current_limit)
+        except RuleError as exc:
+            raise refusal(exc) from None
+        limit = current_limit or rules.limits.army_limit
+        values: dict[str, object] = {"armies": armies, "excess": verdict.excess, "remove": verdict.remove,
+                                     "new_limit": verdict.new_limit, "limit": limit}  # fmt: skip
+        return Answer(name, self._cite(name, "bot.rules.risiko.limits:army_limit_check"), values)
+
+    async def cards(
+        self,
+        actor: Actor,
+        *,
+        symbols: Sequence[str] = (),
+        preset: str | None = None,
+        in_hand: int | None = None,
+        exchange: int | None = None,
+    ) -> Answer:
+        """A set's value (boxed combinations and the preset's values), or a FIRK exchange by count (FIRK §14)."""
+        await self._allowed(actor)
+        name, rules = await self._preset(actor, preset)
+        if rules is None:
+            name, rules = BOXED, load_ruleset(BOXED).risiko
+        assert rules is not None
+        try:
+            if rules.cards.mode == "exchange":
+                if in_hand is None:
+                    raise RuleError("exchange_needs_hand", "")
+                worth = cards_mod.exchange_values(in_hand, exchange or min(in_hand, 3), rules.cards)
+                values: dict[str, object] = {"kind": "exchange", "in_hand": in_hand, "armies": list(worth),
+                                             "total": sum(worth)}  # fmt: skip
+                engine = "bot.rules.risiko.cards:exchange_values"
+            else:
+                if len(symbols) != 3:
+                    raise RuleError("set_needs_three_cards", len(symbols))
+                hand = [cards_mod.Card(cards_mod.Symbol(s)) for s in symbols]
+                value = cards_mod.set_value(hand, (), rules.cards)
+                values = {"kind": "set", "set": value.kind.value, "armies": value.base,
+                          "bonus_per_owned_territory": rules.cards.territory_bonus}  # fmt: skip
+                engine = "bot.rules.risiko.cards:set_value"
+        except ValueError as exc:  # RuleError, or an unknown symbol
+            raise refusal(exc if isinstance(exc, RuleError) else RuleError("card_symbol_invalid", symbols)) from None
+        return Answer(name, self._cite(name, engine), values)

@@ -1,0 +1,68 @@
+"""/risiko battle|odds|limit|cards through the real command tree (BOT-RUL-1, RK-DICE-1, RK-LIM-1, RK-TRIS-1,
+FIRK-CARD-1, FIRK-LIM-1): the engine's numbers in the reader's language with the article they apply, the preset of
+the server's tournament, and during a live round only referees and organizers may ask."""
+
+from __future__ import annotations
+
+from bot.app import StewardBot
+from bot.services import Services
+from tests.cogs.test_rounds import prepare
+from tests.helpers import Harness
+
+ORG = ("Organizzatori",)
+REF = ("Arbitri",)
+
+
+def _footer(sent) -> str:  # type: ignore[no-untyped-def]
+    return str((sent.data["embeds"][0].get("footer") or {}).get("text", ""))
+
+
+async def test_rk_dice_1_battle_losses_and_the_article_in_the_boxed_rules(harness: Harness):
+    *_, it = await harness.invoke("risiko battle", locale="it", attacker="6 5 1", defender="5 5 2")
+    assert it.ephemeral and "L'attacco perde **2**, la difesa perde **1**" in it.text
+    assert "6–5, 5–5, 1–2" in it.text
+    assert _footer(it).startswith("NP SECONDA FASE: COMBATTIMENTI") and "regolamento della scatola" in _footer(it)
+    *_, en = await harness.invoke("risiko battle", locale="en-US", attacker="651", defender="3")
+    assert "The attacker loses **0**, the defender loses **1**" in en.text
+    *_, bad = await harness.invoke("risiko battle", locale="en-US", attacker="7 7", defender="1")
+    assert bad.ephemeral and "are not dice for the attacker" in bad.text
+
+
+async def test_rk_dice_1_odds_of_a_roll_and_of_a_battle_are_exact_percentages(harness: Harness):
+    *_, roll = await harness.invoke("risiko odds", locale="en-US", attack_dice=3, defence_dice=3)
+    assert "Attacker loses 0: 13.76%" in roll.text  # 6420/46656
+    *_, battle = await harness.invoke("risiko odds", locale="it", attackers=10, defenders=7)
+    assert "L'attacco conquista: **" in battle.text and "%" in battle.text
+    *_, nothing = await harness.invoke("risiko odds", locale="en-US")
+    assert "Give attackers and defenders" in nothing.text
+
+
+async def test_rk_lim_1_the_preset_of_the_server_s_tournament_decides_limit_and_cards(
+    harness: Harness, services: Services
+):
+    await prepare(harness, services, 8, preset="risiko-firk-1")
+    *_, spotted = await harness.invoke("risiko limit", locale="it", armies=160, found_by="self")
+    assert "10 oltre il limite: togliere **20** armate; il limite ora è 140" in spotted.text
+    assert _footer(spotted).startswith("FIRK R5")
+    *_, firk = await harness.invoke("risiko cards", locale="en-US", in_hand=7, exchange=6)
+    assert "12 + 10 = **22** armies" in firk.text and _footer(firk).startswith("FIRK R14")
+    *_, uff = await harness.invoke("risiko limit", locale="en-US", armies=136, found_by="other",
+                                   preset="risiko-ufficiali-2018")  # fmt: skip
+    assert "remove **12** armies; the limit is now 124" in uff.text and _footer(uff).startswith("ARB 24")
+    *_, tris = await harness.invoke("risiko cards", locale="it", cards="cavaliere cavaliere cavaliere",
+                                    preset="risiko-nostra-passione-2018")  # fmt: skip
+    assert "Tre cavalieri: **8** armate" in tris.text and _footer(tris).startswith("NP VALORE DEI TRIS")
+
+
+async def test_bot_rul_1_during_a_live_round_only_referees_and_organizers_may_ask(harness: Harness, services: Services):
+    await prepare(harness, services, 8)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+    *_, player = await harness.invoke("risiko battle", locale="en-US", attacker="6", defender="5")
+    assert player.ephemeral and "only referees and organizers" in player.text
+    *_, referee = await harness.invoke("risiko battle", roles=REF, locale="en-US", attacker="6", defender="5")
+    assert "the defender loses **1**" in referee.text
+
+
+def test_the_cog_is_loaded(bot: StewardBot):
+    assert bot.get_cog("RisikoCog") is not None
