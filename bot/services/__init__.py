@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import utcnow
-from bot.services.adjudicators import AdjudicatorService
+from bot.services.adjudicators import AdjudicatorService, RicochetAdjudicator
 from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
 from bot.services.clocks import ClockService
@@ -54,6 +54,7 @@ class Services:
     deliveries: DeliveryService = field(init=False)
     rules: RulesDeskService = field(init=False)
     adjudicators: AdjudicatorService = field(init=False)
+    ricochet: RicochetAdjudicator = field(init=False)
 
     def __post_init__(self) -> None:
         self.guilds = GuildService(self.sessionmaker, self.clock)
@@ -72,3 +73,4 @@ class Services:
         self.deliveries = DeliveryService(self.sessionmaker, self.clock)
         self.rules = RulesDeskService(self.sessionmaker, self.clock)
         self.adjudicators = AdjudicatorService(self.sessionmaker, self.clock)
+        self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock)

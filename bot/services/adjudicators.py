@@ -8,6 +8,8 @@ latest RisiKo! tournament's, else the boxed rules (cited from the NP rulebook, w
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,6 +22,11 @@ from bot.db.models import Round, RoundStatus, Tournament
 from bot.errors import InvalidInput, PermissionDenied
 from bot.rules.errors import RuleError
 from bot.rules.presets import PRESET_NAMES
+from bot.rules.ricochet import solver as rr_solver
+from bot.rules.ricochet import verify as rr_verify
+from bot.rules.ricochet.board import Board, Position, validate_position
+from bot.rules.ricochet.config import RicochetRules
+from bot.rules.ricochet.moves import Step, replay
 from bot.rules.risiko import cards as cards_mod
 from bot.rules.risiko import dice as dice_mod
 from bot.rules.risiko import limits as limits_mod
@@ -207,3 +214,99 @@ class AdjudicatorService(BaseService):
         except ValueError as exc:  # RuleError, or an unknown symbol
             raise refusal(exc if isinstance(exc, RuleError) else RuleError("card_symbol_invalid", symbols)) from None
         return Answer(name, self._cite(name, engine), values)
+
+
+@dataclass(frozen=True, slots=True)
+class RRAnswer:
+    """A Ricochet Robots ruling and what its picture needs (the board, the robots, the replayed path)."""
+
+    article: Article | None
+    values: dict[str, object]
+    board: Board
+    robots: dict[str, tuple[int, int]]
+    steps: tuple[Step, ...]
+    target: tuple[int, int]
+    diagonal_variant: bool
+
+
+class RicochetAdjudicator(BaseService):
+    """``/rr verify`` and ``/rr solve``: the demonstration judged (RR 4.8, 4.10) and the optimal solution found."""
+
+    async def _rules(self, actor: Actor) -> tuple[str, RicochetRules]:
+        async with self._sessionmaker() as session:
+            latest = (
+                await session.execute(
+                    select(Tournament)
+                    .where(col(Tournament.guild_id) == actor.guild_id, col(Tournament.game) == "ricochet")
+                    .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
+                    .limit(1)
+                )
+            ).scalar_one_or_none()  # fmt: skip
+        name = latest.preset if latest else "ricochet-v3.3"
+        rules = load_ruleset(name, (latest.overrides or None) if latest else None).ricochet
+        assert rules is not None
+        return name, rules
+
+    @staticmethod
+    def _position(
+        quadrants: Sequence[str], robots: dict[str, tuple[int, int]], target: Sequence[object]
+    ) -> tuple[Board, Position]:
+        try:
+            board = Board.from_json({"quadrants": list(quadrants)})
+            raw = list(target)
+            found = board.target(str(raw[0]), str(raw[1])) if len(raw) == 2 else None
+            position = Position.make(robots, list(found) if found else raw)
+            validate_position(board, position)
+        except (RuleError, ValueError, KeyError, TypeError) as exc:
+            value = exc.value if isinstance(exc, RuleError) else exc
+            raise InvalidInput("error.adjudicator.rr_position", value=str(value)[:80]) from None
+        return board, position
+
+    async def verify(
+        self,
+        actor: Actor,
+        *,
+        quadrants: Sequence[str],
+        robots: dict[str, tuple[int, int]],
+        target: Sequence[object],
+        moves: Sequence[tuple[str, str]],
+        declared: int | None = None,
+    ) -> RRAnswer:
+        await AdjudicatorService(self._sessionmaker, self._clock)._allowed(actor)
+        name, rules = await self._rules(actor)
+        board, position = self._position(quadrants, robots, target)
+        try:
+            verdict = await asyncio.to_thread(
+                rr_verify.verify, board, position, [list(m) for m in moves], minimum_moves=rules.minimum_moves,
+                declared=declared, diagonal_variant=rules.diagonal_variant,
+            )  # fmt: skip
+        except RuleError as exc:
+            raise InvalidInput("error.adjudicator.rr_moves", value=str(exc.value)[:80]) from None
+        article = cite(name, "bot.rules.ricochet.solver:void_below_minimum" if verdict.code.value == "below_minimum"
+                       else "bot.rules.ricochet.verify:verify")  # fmt: skip
+        values: dict[str, object] = {"code": verdict.code.value, "valid": verdict.valid, "reached": verdict.reached,
+                                     "moves": verdict.moves, "minimum": rules.minimum_moves,
+                                     "void": verdict.void_below_minimum}  # fmt: skip
+        return RRAnswer(article, values, board, dict(position.robot_map), tuple(verdict.steps),
+                        (position.target.row, position.target.col), rules.diagonal_variant)  # fmt: skip
+
+    async def solve(
+        self, actor: Actor, *, quadrants: Sequence[str], robots: dict[str, tuple[int, int]], target: Sequence[object]
+    ) -> RRAnswer:
+        await AdjudicatorService(self._sessionmaker, self._clock)._allowed(actor)
+        name, rules = await self._rules(actor)
+        board, position = self._position(quadrants, robots, target)
+        result = await asyncio.to_thread(
+            rr_solver.solve, board, position, time_budget=float(rules.solve_budget_seconds), clock=time.perf_counter,
+            diagonal_variant=rules.diagonal_variant,
+        )  # fmt: skip
+        moves = [tuple(m) for m in result.moves] if result.moves is not None else []
+        steps = tuple(
+            replay(board, position.robot_map, [list(m) for m in moves], diagonal_variant=rules.diagonal_variant)
+        )
+        values: dict[str, object] = {"status": result.status.value, "optimal": result.optimal_moves,
+                                     "lower_bound": result.lower_bound, "moves": moves, "minimum": rules.minimum_moves,
+                                     "budget": rules.solve_budget_seconds}  # fmt: skip
+        return RRAnswer(cite(name, "bot.rules.ricochet.solver:void_below_minimum"), values, board,
+                        dict(position.robot_map), steps, (position.target.row, position.target.col),
+                        rules.diagonal_variant)  # fmt: skip

@@ -66,3 +66,35 @@ async def test_bot_rul_1_during_a_live_round_only_referees_and_organizers_may_as
 
 def test_the_cog_is_loaded(bot: StewardBot):
     assert bot.get_cog("RisikoCog") is not None
+
+
+POSITION = {"board": "1A 2A 3A 4A", "robots": "R15,5 G10,7 B5,15 Y10,3", "target": "2,9 blue triangle"}
+SOLUTION = "RE RN BN BW BN RE RS RW RN RW BS BE"  # the benchmark's 12-move optimum (docs/examples/rr/verify.json)
+
+
+async def test_rr_demo_1_verify_judges_a_demonstration_and_draws_the_path(harness: Harness):
+    *_, valid = await harness.invoke("rr verify", locale="it", moves=SOLUTION, declared=12, **POSITION)
+    assert valid.ephemeral and "✅ Valida: l'obiettivo è raggiunto in 12 mosse" in valid.text
+    assert valid.files == ["board.png"] and valid.data["embeds"][0]["footer"]["text"].startswith("RR 4.10")
+    from io import BytesIO
+
+    from PIL import Image
+
+    with Image.open(BytesIO(valid.blobs[0])) as image:
+        assert image.mode in ("RGB", "RGBA") and image.width >= 600 and image.height >= 600
+    *_, long = await harness.invoke("rr verify", locale="en-US", moves=SOLUTION, declared=11, **POSITION)
+    assert "more than the 11 called" in long.text
+    *_, short = await harness.invoke("rr verify", locale="en-US", moves="R↑ R→", **POSITION)
+    assert "does not reach the target" in short.text
+    *_, bad = await harness.invoke("rr verify", locale="en-US", moves="RX", **POSITION)
+    assert bad.ephemeral and "are not moves" in bad.text
+
+
+async def test_rr_min_0_solve_finds_the_optimum_and_draws_it(harness: Harness):
+    sent = await harness.invoke("rr solve", locale="en-US", **POSITION)
+    final = sent[-1]
+    assert "Optimal: **12** moves — RE RN BN BW BN RE RS RW RN RW BS BE" in final.text
+    assert final.files == ["board.png"]
+    *_, bad = await harness.invoke("rr solve", locale="it", board="9Z 2A 3A 4A", robots=POSITION["robots"],
+                                   target=POSITION["target"])  # fmt: skip
+    assert bad.ephemeral and "Questa posizione non è valida" in bad.text

@@ -55,6 +55,7 @@ EXPECTED_MENU = {
     "endgame": None,
     "rule": None,
     "risiko": None,
+    "rr": None,
 }
 
 

@@ -29,6 +29,7 @@ class RicochetRules:
     minimum_players: int = 2
     game_over_tokens_left: int = 3
     interruption_replay_hours: int = 4
+    solve_budget_seconds: int = 20  # our default: how long the bot's /rr solve searches before answering "at least N"
 
     def __post_init__(self) -> None:
         for colour in (*self.robots, self.extra_robot_colour):
