@@ -7,6 +7,7 @@ thread and pins it there."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -21,6 +22,7 @@ from bot.cogs._params import TableNumber, Tournament
 from bot.errors import InvalidInput
 from bot.i18n import t
 from bot.rules.presets import PRESET_NAMES
+from bot.rules.rulebook.search import warm_indexes
 from bot.services.rulings import Ruling
 
 PAGE = 3
@@ -84,6 +86,10 @@ class MoreArticles(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ru
 class RuleCog(commands.Cog):
     def __init__(self, bot: StewardBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Build the search indexes off the event loop at start-up, so the first question is as fast as the rest."""
+        await asyncio.to_thread(warm_indexes)
 
     @app_commands.command(name="rule")
     @app_commands.guild_only()
