@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.rules.ricochet.board import Board
 from bot.rules.ricochet.moves import Step
-from renderer.models import RRBoardData, RRDiagonal, RRMove, RRRobot, RRTarget
+from renderer.models import MapPlayer, MapTerritory, RiskMapData, RRBoardData, RRDiagonal, RRMove, RRRobot, RRTarget
 
 Cell = tuple[int, int]
 
@@ -51,3 +51,21 @@ def rr_board_data(
         title=title,
     )
     return RRBoardData.from_json(drawn.to_json())
+
+
+MAP_COLOURS = ("red", "blue", "yellow", "green", "black", "purple")
+
+
+def risiko_map_data(
+    owners: Sequence[tuple[str, Mapping[str, int]]],
+    *,
+    title: str | None = None,
+    doubled_strip: Sequence[str] = (),
+) -> RiskMapData:
+    """A final situation (players in table order, each with territory → armies) as the map's input; colours are
+    given in table order."""
+    players = tuple(MapPlayer(name, MAP_COLOURS[i % len(MAP_COLOURS)]) for i, (name, _) in enumerate(owners))
+    territories = tuple(
+        MapTerritory(territory, name, armies) for name, held in owners for territory, armies in held.items()
+    )
+    return RiskMapData(players, territories, title=title, doubled_strip=tuple(doubled_strip))

@@ -115,3 +115,20 @@ async def send(
 
 def tr(interaction: discord.Interaction[Any], key: str, /, **params: Any) -> str:
     return t(key, locale_of(interaction), **params)
+
+
+ATTACHMENT_MAX = 256 * 1024
+
+
+async def attached_text(file: discord.Attachment | None, typed: str | None) -> str:
+    """The situation from an attached .json/.csv/.txt file (≤ 256 KB, UTF-8) or typed in the option."""
+    if file is not None:
+        if file.size > ATTACHMENT_MAX:
+            raise InvalidInput("error.adjudicator.file_too_large", name=file.filename[:60], max=ATTACHMENT_MAX // 1024)
+        try:
+            return (await file.read()).decode("utf-8-sig")
+        except (UnicodeDecodeError, discord.HTTPException):
+            raise InvalidInput("error.adjudicator.file_unreadable", name=file.filename[:60]) from None
+    if typed is None or not typed.strip():
+        raise InvalidInput("error.adjudicator.situation_missing")
+    return typed

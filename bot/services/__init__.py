@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import utcnow
-from bot.services.adjudicators import AdjudicatorService, RicochetAdjudicator
+from bot.services.adjudicators import AdjudicatorService, RicochetAdjudicator, ScoringDesk
 from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
 from bot.services.clocks import ClockService
@@ -55,6 +55,7 @@ class Services:
     rules: RulesDeskService = field(init=False)
     adjudicators: AdjudicatorService = field(init=False)
     ricochet: RicochetAdjudicator = field(init=False)
+    scoring: ScoringDesk = field(init=False)
 
     def __post_init__(self) -> None:
         self.guilds = GuildService(self.sessionmaker, self.clock)
@@ -74,3 +75,4 @@ class Services:
         self.rules = RulesDeskService(self.sessionmaker, self.clock)
         self.adjudicators = AdjudicatorService(self.sessionmaker, self.clock)
         self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock)
+        self.scoring = ScoringDesk(self.sessionmaker, self.clock)

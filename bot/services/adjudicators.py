@@ -21,6 +21,7 @@ from bot.db import repo
 from bot.db.models import Round, RoundStatus, Tournament
 from bot.errors import InvalidInput, PermissionDenied
 from bot.rules.errors import RuleError
+from bot.rules.jsondoc import DocumentError
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.ricochet import solver as rr_solver
 from bot.rules.ricochet import verify as rr_verify
@@ -31,6 +32,7 @@ from bot.rules.risiko import cards as cards_mod
 from bot.rules.risiko import dice as dice_mod
 from bot.rules.risiko import limits as limits_mod
 from bot.rules.risiko.config import BOXED_DICE, RisikoRules
+from bot.rules.risiko.scoring import ScoredSituation, score_situation, situation_document
 from bot.rules.rulebook import Article, cite
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService
@@ -310,3 +312,30 @@ class RicochetAdjudicator(BaseService):
         return RRAnswer(cite(name, "bot.rules.ricochet.solver:void_below_minimum"), values, board,
                         dict(position.robot_map), steps, (position.target.row, position.target.col),
                         rules.diagonal_variant)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreAnswer:
+    preset: str
+    article: Article | None
+    scored: ScoredSituation
+
+
+class ScoringDesk(BaseService):
+    """``/risiko score``: a final situation (JSON or a territory;owner;armies CSV, typed or attached) scored and
+    ranked by the preset, with the tie-breaks explained — the same scoring as ``steward risiko score``."""
+
+    async def score(self, actor: Actor, *, text: str, preset: str | None = None) -> ScoreAnswer:
+        desk = AdjudicatorService(self._sessionmaker, self._clock)
+        await desk._allowed(actor)
+        name, rules = await desk._preset(actor, preset)
+        if name is None or rules is None:
+            raise InvalidInput("error.rule.which_preset")
+        try:
+            document = situation_document(text)
+            scored = score_situation(document, rules, also_allowed=("preset",))
+        except DocumentError as exc:
+            raise InvalidInput(f"error.json.{exc.code}", field="situation", value=str(exc.value)[:80]) from None
+        except RuleError as exc:
+            raise refusal(exc) from None
+        return ScoreAnswer(name, cite(name, "bot.rules.risiko.scoring:score_table"), scored)

@@ -24,7 +24,7 @@ from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import order_typed_table, tournament_points
-from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table
+from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table, situation_from_csv
 from bot.rules.ruleset import Ruleset, load_ruleset
 from bot.rules.sanctions import TableAdjustment, table_adjustment
 from bot.rules.tournament.config import TournamentRules
@@ -267,12 +267,18 @@ def _score_situation(
             raise InvalidInput(
                 "error.field_too_long", field="report_situation", max=SITUATION_MAX_CHARS, length=len(situation)
             )
+        body = situation.lstrip("\ufeff \r\n\t")
         try:
-            doc: Any = loads_bounded(situation, max_chars=SITUATION_MAX_CHARS, max_depth=6)
+            if body.startswith(("{", "[")):
+                doc: Any = loads_bounded(body, max_chars=SITUATION_MAX_CHARS, max_depth=6)
+            else:  # a territory;owner;armies export
+                doc = situation_from_csv(body)
         except DocumentError as exc:
             if isinstance(exc, NotJson):
                 raise InvalidInput("error.report.bad_json", detail=f"{exc.message} (col {exc.column})") from None
             raise document_refusal(exc, field="report_situation") from None
+        except RisikoError as exc:
+            raise InvalidInput("error.report.bad_situation", detail=f"{exc.code}: {str(exc.value)[:60]}") from None
     else:
         doc = situation
     if isinstance(doc, list):

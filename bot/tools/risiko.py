@@ -8,7 +8,6 @@ preset overrides, e.g. ``{"scoring": {"strip": "chain"}}``); ``disabled_borders`
 from __future__ import annotations
 
 import argparse
-import random
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -451,20 +450,13 @@ def compute_score(data: Any) -> dict[str, Any]:
     check_keys(data, required=("preset", "players"), optional=(*COMMON[1:], "dice", "seed"))
     rules = _rules(data, required=True)
     assert rules is not None
-    situation = scoring.parse_situation(data, rules.board, also_allowed=COMMON)  # the one parser (also the bot's)
-    players = list(situation.players)
-    seed = situation.seed
-    rng = random.Random(seed) if seed is not None else None
-    table = scoring.score_table(players, rules, dice=situation.dice, rng=rng)
+    scored = scoring.score_situation(data, rules, also_allowed=COMMON)  # the one scoring (also the bot's)
+    players = list(scored.situation.players)
+    seed = scored.situation.seed
+    table = scored.table
     warnings = sorted({p.objective_source for p in players if p.objective_source.startswith("unverified")})
     order = table.order
-    tps = table.table_points_in_order
-    points: list[float] | None = None
-    if not any(p.unresolved for p in table.players):  # an open tie must be settled before points are given
-        try:
-            points = [round(float(x), 6) for x in tournament_points_exact(rules.points, tps)]
-        except RisikoError:
-            points = None
+    points = None if scored.tournament_points is None else [round(float(x), 6) for x in scored.tournament_points]
     return {
         "preset": rules.preset,
         "method": table.method,

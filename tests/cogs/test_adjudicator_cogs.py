@@ -98,3 +98,55 @@ async def test_rr_min_0_solve_finds_the_optimum_and_draws_it(harness: Harness):
     *_, bad = await harness.invoke("rr solve", locale="it", board="9Z 2A 3A 4A", robots=POSITION["robots"],
                                    target=POSITION["target"])  # fmt: skip
     assert bad.ephemeral and "Questa posizione non è valida" in bad.text
+
+
+FIRK_CSV = (
+    "territorio;proprietario;armate\nCina;Anna;5\nIndia;Anna;2\nSiam;Anna;1\nMongolia;Bruno;3\nGiappone;Bruno;2\n"
+)
+
+
+async def test_firk_score_1_score_reads_an_attached_csv_and_draws_the_map(harness: Harness):
+    from io import BytesIO
+
+    from PIL import Image
+
+    from tests.helpers import FakeFile
+
+    *_, sent = await harness.invoke("score", locale="it", preset="risiko-firk-1",
+                                    file=FakeFile("tavolo.csv", FIRK_CSV.encode()))  # fmt: skip
+    assert "1. **Anna** — 26 punti tavolo" in sent.text and "2. **Bruno** — 14 punti tavolo" in sent.text
+    assert sent.files == ["map.png"] and sent.data["embeds"][0]["footer"]["text"].startswith("FIRK R15")
+    with Image.open(BytesIO(sent.blobs[0])) as image:
+        assert image.width >= 600 and image.mode in ("RGB", "RGBA")
+    *_, typed = await harness.invoke("score", locale="en-US", preset="risiko-firk-1",
+                                     situation='{"players": [{"name": "Anna", "territories": {"Cina": 3}}, '
+                                               '{"name": "Bruno", "territories": {"Urali": 2}}]}')  # fmt: skip
+    assert "1. **Anna**" in typed.text
+    *_, bad = await harness.invoke("score", locale="en-US", preset="risiko-firk-1",
+                                   file=FakeFile("t.csv", b"Cina;Anna;5\nAtlantide;Bruno;2\n"))  # fmt: skip
+    assert bad.ephemeral and "“Atlantide” is not a territory of the map" in bad.text
+    *_, nothing = await harness.invoke("score", locale="en-US", preset="risiko-firk-1")
+    assert "Attach the situation as a file or type it" in nothing.text
+
+
+async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(harness: Harness, services: Services):
+    """The final situation of /report situation as a territory;owner;armies file, names = display names."""
+    from tests.helpers import FakeFile
+
+    await prepare(harness, services, 8, preset="risiko-firk-1")
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+    view = await services.rounds.show(services_reader(harness), tournament="Coppa")
+    names = [s.name for s in view.tables[0].seats]
+    rows = ["Cina", "India", "Siam", "Mongolia", "Giappone", "Kamchatka", "Urali", "Siberia"]
+    csv = "\n".join(f"{t};{names[i % len(names)]};{2 + i}" for i, t in enumerate(rows))
+    sent = await harness.invoke("report situation", roles=REF, locale="it", tournament="Coppa", table=1,
+                                file=FakeFile("finale.csv", csv.encode()))  # fmt: skip
+    report = sent[-1].text
+    assert "Referto — Coppa, turno 1, tavolo 1" in report and "punti tavolo 20, punti torneo 32,1" in report
+
+
+def services_reader(harness: Harness):  # type: ignore[no-untyped-def]
+    from bot.services.access import Actor
+
+    return Actor(guild_id=harness.guild.id, user_id=1)

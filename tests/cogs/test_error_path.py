@@ -56,6 +56,7 @@ EXPECTED_MENU = {
     "rule": None,
     "risiko": None,
     "rr": None,
+    "score": None,
 }
 
 

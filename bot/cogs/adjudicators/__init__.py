@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from bot.app import StewardBot
 from bot.cogs.adjudicators.ricochet import RicochetCog
-from bot.cogs.adjudicators.risiko import RisikoCog
+from bot.cogs.adjudicators.risiko import RisikoCog, ScoreCog
 
 
 async def setup(bot: StewardBot) -> None:
     await bot.add_cog(RisikoCog(bot))
     await bot.add_cog(RicochetCog(bot))
+    await bot.add_cog(ScoreCog(bot))

@@ -3,6 +3,8 @@ the army limit's consequence, a set's value; each answer cites the article it ap
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from typing import Any, Literal
 
@@ -11,11 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of, send
+from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, safe, send
 from bot.errors import InvalidInput
-from bot.i18n import t
+from bot.i18n import format_number, t
 from bot.rules.presets import PRESET_NAMES
+from bot.rules.risiko.scoring import ScoredSituation
 from bot.services.adjudicators import Answer
+from renderer import render_risiko_map
+from renderer.adapters import risiko_map_data
 
 RISIKO_PRESETS = tuple(n for n in PRESET_NAMES if n.startswith("risiko"))
 
@@ -205,3 +210,55 @@ class RisikoCog(commands.Cog):
         await send(
             interaction, embed=answer_embed(answer, loc, t("adjudicator.cards.title", loc), lines), ephemeral=True
         )
+
+
+async def map_file(scored: ScoredSituation, locale: str, title: str) -> discord.File:
+    owners = [(p.name, dict(p.territories)) for p in scored.situation.players]
+    strip = sorted({t for p in scored.table.players for t in p.strip})
+    data = risiko_map_data(owners, title=title, doubled_strip=strip)
+    png = await asyncio.to_thread(render_risiko_map, data, locale=locale)
+    return discord.File(io.BytesIO(png), filename="map.png")
+
+
+def score_lines(scored: ScoredSituation, locale: str) -> list[str]:
+    points = dict(zip(scored.table.order, scored.tournament_points or (), strict=False))
+    lines = []
+    for p in sorted(scored.table.players, key=lambda x: (x.rank, x.name)):
+        tp = format_number(float(points[p.name]), locale) if p.name in points else "—"
+        how = t(f"adjudicator.decided.{p.decided_by or p.unresolved or 'none'}", locale)
+        lines.append(t("adjudicator.score.line", locale, rank=p.rank, name=safe(p.name), table=p.table_points,
+                       points=tp, how=how))  # fmt: skip
+    if scored.tournament_points is None:
+        lines.append(t("adjudicator.score.tie_open", locale))
+    return lines
+
+
+class ScoreCog(commands.Cog):
+    """/score: a RisiKo! final situation scored by the preset, with the map (its own command: /risiko is full)."""
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="score")
+    @app_commands.guild_only()
+    @app_commands.describe(file="A .json or .csv file", situation="Or the JSON typed", preset="The rulebook")
+    async def score(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        file: discord.Attachment | None = None,
+        situation: app_commands.Range[str, 2, 4000] | None = None,
+        preset: RisikoPreset | None = None,
+    ) -> None:
+        """Score a RisiKo! final situation, with the map."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await attached_text(file, situation)
+        answer = await self.bot.services.scoring.score(actor, text=text, preset=preset)
+        loc = locale_of(interaction)
+        title = t("adjudicator.score.title", loc, rules=t(f"choice.{answer.preset}", loc))
+        out = discord.Embed(title=title[:256], description="\n".join(score_lines(answer.scored, loc))[:4096],
+                            colour=EMBED_COLOUR)  # fmt: skip
+        if answer.article is not None:
+            out.set_footer(text=f"{answer.article.reference} — {answer.article.title[loc]}"[:2048])
+        out.set_image(url="attachment://map.png")
+        await interaction.followup.send(embed=out, file=await map_file(answer.scored, loc, title), ephemeral=True)

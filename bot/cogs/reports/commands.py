@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of
+from bot.cogs._common import actor_of, attached_text, locale_of
 from bot.cogs._params import RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import SignButton, publish_report
 from bot.cogs.reports.embeds import my_games_embed
@@ -47,6 +47,7 @@ class ReportCog(commands.Cog):
         tournament="The tournament",
         table="Table number",
         situation="Final situation as JSON (players, territories)",
+        file="Or a .json file, or a territory;owner;armies .csv",
         round="Round (default: the latest)",
     )
     async def situation(
@@ -54,13 +55,15 @@ class ReportCog(commands.Cog):
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
         table: TableNumber,
-        situation: app_commands.Range[str, 2, 6000],
+        situation: app_commands.Range[str, 2, 6000] | None = None,
+        file: discord.Attachment | None = None,
         round: RoundNumber | None = None,
     ) -> None:
         """Enter a RisiKo! table by its final situation; the engine scores and explains it."""
         actor = actor_of(interaction)
         await interaction.response.defer(thinking=True)
-        view = await self.bot.services.reports.enter_situation(actor, TableRef(tournament, table, round), situation)
+        text = await attached_text(file, situation)
+        view = await self.bot.services.reports.enter_situation(actor, TableRef(tournament, table, round), text)
         await publish_report(interaction, view)
 
     @app_commands.command(name="my-games")

@@ -645,3 +645,75 @@ def _dice_break(
         sub = [x for x in group if rolled[x.name] == v]
         out.extend(_dice_break(sub, None, rng) if len(sub) > 1 else [(sub, "dice_roll", None)])
     return out
+
+
+SITUATION_CSV_MAX_ROWS = 200
+
+
+def situation_from_csv(text: str) -> dict[str, Any]:
+    """A final situation from a ``territory;owner;armies`` export (``,`` or ``;``, a header row optional, an empty
+    owner or ``neutral`` for a neutral territory) as the JSON document :func:`parse_situation` reads. Errors name
+    the row: ``csv_row_invalid`` (value ``"row N: …"``)."""
+    import csv
+    import io
+
+    rows = [r for r in csv.reader(io.StringIO(text.replace(";", ","))) if any(cell.strip() for cell in r)]
+    if not rows:
+        raise RisikoError("csv_empty", "")
+    if len(rows) > SITUATION_CSV_MAX_ROWS:
+        raise RisikoError("csv_too_long", len(rows))
+    start = 1 if rows[0] and not rows[0][-1].strip().isdigit() else 0
+    owned: dict[str, dict[str, int]] = {}
+    for number, row in enumerate(rows[start:], start=start + 1):
+        cells = [c.strip() for c in row]
+        if len(cells) != 3 or not cells[2].isdigit():
+            raise RisikoError("csv_row_invalid", f"row {number}: {';'.join(cells)[:60]}")
+        territory, owner, armies = cells
+        if not owner or owner.casefold() in ("neutral", "neutrale", "-"):
+            continue
+        if territory in owned.setdefault(owner, {}):
+            raise RisikoError("csv_row_invalid", f"row {number}: {territory} twice")
+        owned[owner][territory] = int(armies)
+    if not owned:
+        raise RisikoError("csv_empty", "")
+    return {"players": [{"name": name, "territories": held} for name, held in owned.items()]}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredSituation:
+    """A final situation scored: the situation read, the ranked table and the tournament points in rank order (None
+    while a tie waits for its dice roll)."""
+
+    situation: TableSituation
+    table: TableScore
+    tournament_points: tuple[Any, ...] | None
+
+
+def score_situation(doc: object, rules: RisikoRules, *, also_allowed: Sequence[str] = ()) -> ScoredSituation:
+    """The one scoring of a final-situation document, for ``steward risiko score`` and the bot's ``/risiko score``:
+    parse it, rank the table (a ``seed`` settles a dice tie-break reproducibly) and convert to tournament points."""
+    from bot.rules.risiko.points import tournament_points_exact
+
+    situation = parse_situation(doc, rules.board, also_allowed=also_allowed)
+    rng = random.Random(situation.seed) if situation.seed is not None else None
+    table = score_table(list(situation.players), rules, dice=situation.dice, rng=rng)
+    points: tuple[Any, ...] | None = None
+    if not any(p.unresolved for p in table.players):  # an open tie must be settled before points are given
+        try:
+            points = tuple(tournament_points_exact(rules.points, table.table_points_in_order))
+        except RisikoError:
+            points = None
+    return ScoredSituation(situation, table, points)
+
+
+SITUATION_TEXT_MAX = 200_000
+
+
+def situation_document(text: str) -> object:
+    """A final situation as typed or attached: the JSON document, or a ``territory;owner;armies`` CSV."""
+    from bot.rules.jsondoc import loads_bounded
+
+    body = text.lstrip("\ufeff \r\n\t")
+    if body.startswith(("{", "[")):
+        return loads_bounded(body, max_chars=SITUATION_TEXT_MAX)
+    return situation_from_csv(body[:SITUATION_TEXT_MAX])
