@@ -29,6 +29,8 @@ from bot.db import repo
 from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
 from bot.db.models import GameTable, Round, SeatOutcome, TableResult, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.errors import RuleError
+from bot.rules.risiko.scoring import parse_situation
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
@@ -82,6 +84,7 @@ class ReportView:
     reported_by: int | None
     countersigned_by: int | None
     locked: bool
+    map_owners: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # a situation report: who holds what
 
     @property
     def reported(self) -> bool:
@@ -454,7 +457,22 @@ class ReportService(BaseService):
             reported_by=table.reported_by,
             countersigned_by=table.countersigned_by,
             locked=table.locked,
+            map_owners=_map_owners(t, situation) if kind == "situation" and situation else (),
         )
+
+
+def _map_owners(t: Tournament, situation: TableSituation) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """The territories each player held at the end, read back from the stored situation (for the map image)."""
+    rules = load_ruleset(t.preset, t.overrides or None).risiko
+    doc = situation.input.get("situation")
+    if rules is None or doc is None:
+        return ()
+    try:
+        parsed = parse_situation({"players": doc} if isinstance(doc, list) else doc, rules.board,
+                                 also_allowed=("preset",))  # fmt: skip
+    except RuleError:
+        return ()
+    return tuple((p.name, tuple(p.territories.items())) for p in parsed.players)
 
 
 async def _tournament_name(session: AsyncSession, guild_id: int, tournament_id: int) -> str:

@@ -142,8 +142,9 @@ async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(har
     csv = "\n".join(f"{t};{names[i % len(names)]};{2 + i}" for i, t in enumerate(rows))
     sent = await harness.invoke("report situation", roles=REF, locale="it", tournament="Coppa", table=1,
                                 file=FakeFile("finale.csv", csv.encode()))  # fmt: skip
-    report = sent[-1].text
+    report = sent[-2].text
     assert "Referto — Coppa, turno 1, tavolo 1" in report and "punti tavolo 20, punti torneo 32,1" in report
+    assert sent[-1].files == ["map-1-1.png"]  # the table's final map under its report (BOT-IMG-1)
 
 
 def services_reader(harness: Harness):  # type: ignore[no-untyped-def]

@@ -161,7 +161,8 @@ async def test_bot_res_1_the_situation_command_scores_a_final_situation(ch: Comp
         table=1,
         situation=situation,
     )
-    assert sent[0].body["type"] == 5 and "situazione finale" in sent[-1].text and "squalificato" in sent[-1].text
+    assert sent[0].body["type"] == 5 and "situazione finale" in sent[-2].text and "squalificato" in sent[-2].text
+    assert sent[-1].files == ["map-1-1.png"]  # the final situation drawn under the report (BOT-IMG-1)
     bad = await ch.invoke(
         "report situation",
         user_id=42,

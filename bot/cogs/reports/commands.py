@@ -3,17 +3,23 @@ sees their own games (BOT-RES-1)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, attached_text, locale_of
+from bot.cogs._common import actor_of, attached_text, locale_of, server_locale
 from bot.cogs._params import RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import SignButton, publish_report
 from bot.cogs.reports.embeds import my_games_embed
 from bot.cogs.reports.modal import ReportModal
-from bot.services.reports import TableRef
+from bot.i18n import t
+from bot.services.reports import ReportView, TableRef
+from renderer import render_risiko_map
+from renderer.adapters import risiko_map_data
 
 MY_GAMES_BUTTONS = 20  # Discord: at most 25 buttons on a message
 
@@ -65,6 +71,8 @@ class ReportCog(commands.Cog):
         text = await attached_text(file, situation)
         view = await self.bot.services.reports.enter_situation(actor, TableRef(tournament, table, round), text)
         await publish_report(interaction, view)
+        if view.map_owners:  # the table's final map under its report
+            await interaction.followup.send(file=await report_map(view, await server_locale(interaction)))
 
     @app_commands.command(name="my-games")
     @app_commands.describe(tournament="The tournament")
@@ -82,3 +90,12 @@ class ReportCog(commands.Cog):
         await interaction.followup.send(
             embed=my_games_embed(games, locale_of(interaction)), view=buttons, ephemeral=True
         )
+
+
+async def report_map(view: ReportView, locale: str) -> discord.File:
+    """The final situation of a reported RisiKo! table on the map (BOT-IMG-1)."""
+    title = t("report.map_title", locale, tournament=view.tournament_name, round=view.round_number,
+              table=view.table_number)  # fmt: skip
+    data = risiko_map_data([(name, dict(held)) for name, held in view.map_owners], title=title)
+    png = await asyncio.to_thread(render_risiko_map, data, locale=locale)
+    return discord.File(io.BytesIO(png), filename=f"map-{view.round_number}-{view.table_number}.png")
