@@ -231,6 +231,9 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     winner = semi.tables[0].seats[0].name
     sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner)
     assert "Hanno rinunciato" in sent[-1].text and "al posto del vincitore" in sent[-1].text
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")  # the final's announcement
+    (announcement,) = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "bracket-4.png" in c.files]
+    assert any(name.startswith("tavoli-4") for name in announcement.files)  # the final table and the bracket
 
 
 async def test_round_plan_and_close_through_the_tree(harness, services):

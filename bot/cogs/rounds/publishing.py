@@ -15,6 +15,7 @@ import discord
 from bot.app import StewardBot
 from bot.cogs._common import locale_of, safe, server_locale, tr
 from bot.cogs.desk.calls import CallButton
+from bot.cogs.rounds.bracket import final_bracket
 from bot.cogs.rounds.text import _seat_text, round_label, table_images, tables_text
 from bot.i18n import t
 from bot.services.rounds import PublishJob, TableView
@@ -86,6 +87,10 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
     label = round_label(loc, view)
     if view.announcement_message_id is None:
         files = await table_images(view, loc, now=bot.services.clock())
+        if view.kind == "final" and interaction.guild_id is not None:  # the final phase at a glance (BOT-IMG-1)
+            bracket = await final_bracket(bot, interaction.guild_id, view, loc)
+            if bracket is not None:
+                files.append(bracket)
         head = t("round.announce.head", loc, round=label, tournament=safe(view.tournament_name))
         seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
         foot = t("round.announce.foot", loc)
