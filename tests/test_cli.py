@@ -159,3 +159,26 @@ def test_the_secret_mask_covers_every_url_in_a_message():
 
     text = "postgresql://a:b@h/x and postgresql+asyncpg://steward:p4ss:w0rd@db:5432/s"
     assert mask_secrets(text) == "postgresql://a:***@h/x and postgresql+asyncpg://steward:***@db:5432/s"
+
+
+def test_bot_rul_1_steward_rule_meets_its_contract_and_refuses_bad_input_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    """CLI.md "steward rule": matches best first with article, title, summary (the query's language) and score."""
+    import io
+    import json as _json
+
+    assert main(["rule", "two of us called seven at the same moment, who shows first?", "--preset", "ricochet-v3.3",
+                 "--json"]) == 0  # fmt: skip
+    out = _json.loads(capsys.readouterr().out)
+    assert out["locale"] == "en" and out["matches"][0]["article"] == "4.9" and out["matches"][0]["score"] == 1.0
+    assert {"article", "title", "summary", "score"} <= set(out["matches"][0])
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"preset": "risiko-firk-1", "query": "ho 8 carte", "limit": 5}'))
+    assert main(["rule", "--json"]) == 0
+    assert len(_json.loads(capsys.readouterr().out)["matches"]) <= 5
+    for bad in ('{"preset": "risiko-firk-1"}', '{"preset": "monopoly", "query": "x"}',
+                '{"preset": "risiko-firk-1", "query": "x", "limit": 99}', "not json"):  # fmt: skip
+        monkeypatch.setattr("sys.stdin", io.StringIO(bad))
+        assert main(["rule", "--json"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error:") and "\n" not in err
