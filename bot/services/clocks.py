@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class ClockView:
     tournament_name: str
+    preset: str
     round_number: int
     table_number: int
     thread_id: int | None
@@ -106,7 +107,8 @@ def _view(t: Tournament, rnd: Round, table: GameTable, row: TableClock, now: dat
     verdict = rules_clock.interruption_verdict(state, rules, now)
     tracker = EndState.parse(row.tracker) if row.tracker else None
     return ClockView(
-        tournament_name=t.name, round_number=rnd.number, table_number=table.number, thread_id=table.thread_id,
+        tournament_name=t.name, preset=t.preset, round_number=rnd.number, table_number=table.number,
+        thread_id=table.thread_id,
         ending=rules.ending.value, started_at=row.started_at, running=state.running, paused_at=row.paused_at,
         played_seconds=rules_clock.played_seconds(state, now),
         recovery_seconds=rules_clock.interrupted_seconds(state, now), pauses=row.pauses,

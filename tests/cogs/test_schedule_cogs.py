@@ -138,6 +138,8 @@ async def test_bot_sch_2_clock_pause_told_in_the_thread_and_the_table_records_it
     assert "is not paused" in twice.text
     view = await services.rounds.show(services_actor(ch), tournament="Coppa")
     first = view.tables[0].seats[0]
+    *_, status = await ch.invoke("endgame status", user_id=first.user_id or 0, locale="it", tournament="Coppa")
+    assert status.ephemeral and f"Ora: turno di {first.name}" in status.text and "UFF Sdadata 1" in status.text
     *_, turn = await ch.invoke("endgame turn", user_id=first.user_id or 0, locale="it", tournament="Coppa")
     assert not turn.ephemeral and f"Turno di {first.name} registrato" in turn.text
     *_, stranger = await ch.invoke("endgame turn", user_id=4_242_424, locale="it", tournament="Coppa", table=1)

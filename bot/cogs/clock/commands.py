@@ -15,8 +15,10 @@ from discord.ext import commands
 from bot.app import StewardBot
 from bot.cogs._common import actor_of, locale_of, safe, send, server_locale
 from bot.cogs._params import REFEREE_COMMANDS, Player, TableNumber, Tournament
-from bot.cogs.clock.texts import clock_line, step_text
+from bot.cogs.clock.texts import clock_line, expect_text, step_text
+from bot.errors import InvalidInput
 from bot.i18n import t
+from bot.rules.rulebook import cite
 from bot.services.clocks import ClockView
 
 
@@ -127,7 +129,6 @@ class EndgameCog(commands.Cog):
     @app_commands.describe(
         tournament="The tournament",
         conquests="Conquered this turn",
-        player="Default: whose turn it is",
         table="Default: yours",
     )
     async def turn(
@@ -135,19 +136,16 @@ class EndgameCog(commands.Cog):
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
         conquests: app_commands.Range[int, 0, 42] = 0,
-        player: Player | None = None,
         table: TableNumber | None = None,
     ) -> None:
-        """Record the end of a turn and its conquests."""
-        await self._record(interaction, tournament, table,
-                           {"event": "turn_ended", "player": player, "conquests": conquests})  # fmt: skip
+        """The end of the current turn and its conquests."""
+        await self._record(interaction, tournament, table, {"event": "turn_ended", "conquests": conquests})
 
     @endgame.command(name="roll")
     @app_commands.describe(
         tournament="The tournament",
         die1="The first die",
         die2="The second die",
-        player="Default: who must roll",
         table="Default: yours",
     )
     async def roll(
@@ -156,24 +154,21 @@ class EndgameCog(commands.Cog):
         tournament: Tournament,
         die1: app_commands.Range[int, 1, 6],
         die2: app_commands.Range[int, 1, 6],
-        player: Player | None = None,
         table: TableNumber | None = None,
     ) -> None:
-        """The sdadata roll: does the game end?."""
-        await self._record(interaction, tournament, table, {"event": "roll", "player": player, "dice": [die1, die2]})
+        """The sdadata roll: does the game end?"""
+        await self._record(interaction, tournament, table, {"event": "roll", "dice": [die1, die2]})
 
     @endgame.command(name="pass")
-    @app_commands.describe(tournament="The tournament", player="Default: whose turn it is",
-                           table="Default: yours")  # fmt: skip
+    @app_commands.describe(tournament="The tournament", table="Default: yours")
     async def pass_(
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
-        player: Player | None = None,
         table: TableNumber | None = None,
     ) -> None:
         """Pass a supplementary turn (FIRK)."""
-        await self._record(interaction, tournament, table, {"event": "pass", "player": player})
+        await self._record(interaction, tournament, table, {"event": "pass"})
 
     @endgame.command(name="out")
     @app_commands.describe(tournament="The tournament", player="Who is out", how="Eliminated or withdrawn",
@@ -189,3 +184,25 @@ class EndgameCog(commands.Cog):
         """A player eliminated (not before turn 4 ends) or withdrawn."""
         kind = "player_eliminated" if how == "eliminated" else "player_withdrawn"
         await self._record(interaction, tournament, table, {"event": kind, "player": player})
+
+    @endgame.command(name="status")
+    @app_commands.describe(tournament="The tournament", table="The table (default: yours)")
+    async def status(
+        self, interaction: discord.Interaction[StewardBot], tournament: Tournament, table: TableNumber | None = None
+    ) -> None:
+        """Who plays or rolls now, and with what threshold (the sdadata at your table)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        clocks = self.bot.services.clocks
+        number = table if table is not None else await clocks.table_of(actor, tournament=tournament)
+        if number is None:
+            raise InvalidInput("error.clock.which_table")
+        (view,) = await clocks.status(actor, tournament=tournament, table=number)
+        loc = locale_of(interaction)
+        lines = [clock_line(view, loc)]
+        if view.expecting:
+            lines.append(expect_text(view.expecting, loc))
+        article = cite(view.preset, "bot.rules.risiko.endgame:step")
+        if article is not None:
+            lines.append(f"-# {article.reference} — {article.title[loc]}")
+        await send(interaction, "\n".join(lines)[:2000], ephemeral=True)
