@@ -16,6 +16,8 @@ import sqlalchemy as sa
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
+from bot.rules.text import name_key
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -137,11 +139,15 @@ class GuildConfig(SQLModel, table=True):
 
 class Tournament(SQLModel, table=True):
     __tablename__ = "tournament"
-    __table_args__ = (sa.UniqueConstraint("guild_id", "name", name="uq_tournament_guild_id_name"),)
+    __table_args__ = (
+        sa.UniqueConstraint("guild_id", "name", name="uq_tournament_guild_id_name"),
+        sa.UniqueConstraint("guild_id", "name_key", name="uq_tournament_guild_id_name_key"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     name: str = Field(max_length=100)
+    name_key: str = Field(default="", max_length=100)  # bot.rules.text.name_key(name), set on every write
     game: str = Field(max_length=16)
     preset: str = Field(max_length=64)
     overrides: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
@@ -153,16 +159,25 @@ class Tournament(SQLModel, table=True):
 
 
 class Registration(SQLModel, table=True):
-    """A player's registration to one tournament."""
+    """A player's registration to one tournament. Two entries still in the tournament (registered, validated,
+    waitlisted) cannot share a name: a partial unique index on the case-folded ``name_key``."""
 
     __tablename__ = "registration"
-    __table_args__ = (sa.UniqueConstraint("tournament_id", "user_id", name="uq_registration_tournament_id_user_id"),)
+    __table_args__ = (
+        sa.UniqueConstraint("tournament_id", "user_id", name="uq_registration_tournament_id_user_id"),
+        sa.Index(
+            "uq_registration_entered_name", "tournament_id", "name_key", unique=True,
+            sqlite_where=sa.text("status IN ('registered', 'validated', 'waitlisted')"),
+            postgresql_where=sa.text("status IN ('registered', 'validated', 'waitlisted')"),
+        ),
+    )  # fmt: skip
 
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
     user_id: int | None = _snowflake()
     display_name: str = Field(max_length=64)
+    name_key: str = Field(default="", max_length=64)  # bot.rules.text.name_key(display_name), set on every write
     club: str | None = Field(default=None, max_length=64)
     team: str | None = Field(default=None, max_length=64)
     family_group: str | None = Field(default=None, max_length=64)
@@ -413,3 +428,15 @@ class AuditLog(SQLModel, table=True):
     entity_id: int | None = Field(default=None)
     details: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
     created_at: datetime = _created()
+
+
+@sa.event.listens_for(Tournament, "before_insert")
+@sa.event.listens_for(Tournament, "before_update")
+def _tournament_key(mapper: Any, connection: Any, target: Tournament) -> None:
+    target.name_key = name_key(target.name)[:100]
+
+
+@sa.event.listens_for(Registration, "before_insert")
+@sa.event.listens_for(Registration, "before_update")
+def _registration_key(mapper: Any, connection: Any, target: Registration) -> None:
+    target.name_key = name_key(target.display_name)[:64]

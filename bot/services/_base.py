@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 
@@ -12,21 +11,13 @@ from bot.db import repo
 from bot.db.models import Tournament
 from bot.errors import InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError
+from bot.rules.text import visible_text
 
 
 class BaseService:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], clock: Callable[[], datetime]) -> None:
         self._sessionmaker = sessionmaker
         self._clock = clock
-
-
-INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs"})  # format (zero-width, bidi overrides), control, private
-
-
-def visible_text(value: str) -> str:
-    """NFC, without invisible characters, white space squashed: what a reader sees of ``value``."""
-    normal = unicodedata.normalize("NFC", value)
-    return " ".join("".join(ch for ch in normal if unicodedata.category(ch) not in INVISIBLE_CATEGORIES).split())
 
 
 def clean_text(value: str | None, *, field: str, max_len: int, required: bool = True) -> str | None:

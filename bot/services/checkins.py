@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
@@ -105,8 +106,11 @@ class CheckInService(BaseService):
         else:
             row = CheckIn(guild_id=t.guild_id, round_id=rnd.id, registration_id=reg.id, checked_in_at=now)
         row.status, row.minutes_late, row.checked_in_at, row.marked_by = status, late, now, marked_by
-        session.add(row)
-        await session.flush()
+        try:
+            async with session.begin_nested():  # a savepoint: a refused insert leaves the transaction usable
+                session.add(row)
+        except IntegrityError:  # the same check-in a moment ago (a double press): the database keeps one
+            raise Conflict("error.already_checked_in", name=reg.display_name, round=rnd.number) from None
         await repo.add_audit(
             session=session,
             guild_id=t.guild_id,

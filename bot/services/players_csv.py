@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.services._base import visible_text
+from bot.rules.text import visible_text
 
 NAME_MAX = 64
 TEXT_MAX = 64

@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
@@ -157,6 +158,7 @@ class RegistrationService(BaseService):
         assert name is not None
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first: the cap
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.PLAYER)
             t = await tournament_or_404(session, actor.guild_id, tournament)
@@ -178,23 +180,19 @@ class RegistrationService(BaseService):
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             waitlisted = t.cap is not None and active >= t.cap
             status = RegistrationStatus.WAITLISTED if waitlisted else RegistrationStatus.REGISTERED
-            if existing is None:
-                reg = Registration(
-                    guild_id=actor.guild_id,
-                    tournament_id=t.id,
-                    user_id=actor.user_id,
-                    display_name=name,
-                    club=club_name,
-                    team=team_name,
-                    status=status.value,
-                    registered_at=now,
-                )
-                session.add(reg)
-            else:  # a withdrawn player comes back
-                reg = existing
-                reg.display_name, reg.club, reg.team = name, club_name, team_name
-                reg.status, reg.registered_at, reg.withdrawn_at = status.value, now, None
-            await session.flush()
+            try:
+                async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
+                    if existing is None:
+                        reg = Registration(guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id,
+                                           display_name=name, club=club_name, team=team_name, status=status.value,
+                                           registered_at=now)  # fmt: skip
+                        session.add(reg)
+                    else:  # a withdrawn player comes back
+                        reg = existing
+                        reg.display_name, reg.club, reg.team = name, club_name, team_name
+                        reg.status, reg.registered_at, reg.withdrawn_at = status.value, now, None
+            except IntegrityError as exc:  # a simultaneous registration won: the database's constraint says which
+                raise entry_conflict(exc, t.name, name) from None
             await repo.add_audit(
                 session=session,
                 guild_id=actor.guild_id,
@@ -245,6 +243,7 @@ class RegistrationService(BaseService):
         """BOT-REG-3: the actor withdraws themself; a freed place goes to the first waitlisted player."""
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
             t = await tournament_or_404(session, actor.guild_id, tournament)
             assert t.id is not None
             reg = await repo.get_registration_for_user(
@@ -314,6 +313,7 @@ class RegistrationService(BaseService):
         assert name is not None
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.ORGANIZER)
             t = await tournament_or_404(session, actor.guild_id, tournament)
@@ -335,14 +335,17 @@ class RegistrationService(BaseService):
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             waitlisted = t.cap is not None and active >= t.cap
             status = staff_status(t, waitlisted)
-            reg = existing or Registration(
-                guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id, display_name=name
-            )
-            reg.display_name, reg.club, reg.team, reg.family_group = name, club_name, team_name, family
-            reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
-            reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
-            session.add(reg)
-            await session.flush()
+            try:
+                async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
+                    reg = existing or Registration(
+                        guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id, display_name=name
+                    )
+                    reg.display_name, reg.club, reg.team, reg.family_group = name, club_name, team_name, family
+                    reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
+                    reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
+                    session.add(reg)
+            except IntegrityError as exc:
+                raise entry_conflict(exc, t.name, name) from None
             await repo.add_audit(
                 session=session,
                 guild_id=actor.guild_id,
@@ -360,6 +363,7 @@ class RegistrationService(BaseService):
         """An organizer removes a player: deleted if never seated or checked in, else recorded as withdrawn."""
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.ORGANIZER)
             t = await tournament_or_404(session, actor.guild_id, tournament)
@@ -396,6 +400,7 @@ class RegistrationService(BaseService):
             if value is not None:
                 changes[attr] = None if value.strip() == "-" else clean_text(value, field=fld, max_len=limit)
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.ORGANIZER)
             t = await tournament_or_404(session, actor.guild_id, tournament)
@@ -408,11 +413,14 @@ class RegistrationService(BaseService):
                 if clash is not None:
                     raise Conflict("error.name_taken", name=new_name)
             before = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
-            if new_name is not None:
-                reg.display_name = new_name
-            for attr, value in changes.items():
-                setattr(reg, attr, value)
-            await session.flush()
+            try:
+                async with session.begin_nested():  # a savepoint: a refused rename leaves the transaction usable
+                    if new_name is not None:
+                        reg.display_name = new_name
+                    for attr, value in changes.items():
+                        setattr(reg, attr, value)
+            except IntegrityError as exc:
+                raise entry_conflict(exc, t.name, new_name or reg.display_name) from None
             after = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
             await repo.add_audit(
                 session=session,
@@ -424,3 +432,12 @@ class RegistrationService(BaseService):
                 details={"tournament": t.name, "before": before, "after": after},
             )
             return _view(reg)
+
+
+def entry_conflict(exc: IntegrityError, tournament: str, name: str) -> Conflict:
+    """A registration refused by a unique constraint: the same Discord user (already registered) or an entry
+    with the same name (case and invisible characters folded)."""
+    detail = str(exc.orig).lower()
+    if "user_id" in detail:
+        return Conflict("error.already_registered", tournament=tournament, status="registered")
+    return Conflict("error.name_taken", name=name)

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy.exc import IntegrityError
+
 from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus
 from bot.errors import Conflict, InvalidInput
+from bot.rules.text import name_key
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
@@ -42,6 +45,7 @@ class RosterService(BaseService):
         parsed = parse_players_csv(data)
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first: the cap
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.ORGANIZER)
             t = await tournament_or_404(session, actor.guild_id, tournament)
@@ -52,11 +56,11 @@ class RosterService(BaseService):
                 return ImportOutcome(t.name, 0, 0, parsed.problems)
             existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
-            names = {r.display_name.lower() for r in live}
+            names = {name_key(r.display_name) for r in live}
             by_user = {r.user_id: r for r in existing if r.user_id is not None}
             problems: list[RowProblem] = []
             for p in parsed.players:
-                if p.name.lower() in names:
+                if name_key(p.name) in names:
                     problems.append(RowProblem(p.line, "csv.error.name_taken", {"name": p.name}))
                 old = by_user.get(p.user_id) if p.user_id is not None else None
                 if old is not None and old.status != RegistrationStatus.WITHDRAWN.value:
@@ -77,7 +81,10 @@ class RosterService(BaseService):
                 reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
                 reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
                 session.add(reg)
-            await session.flush()
+            try:
+                await session.flush()
+            except IntegrityError:  # a player registered the same name or account while the file was read
+                raise Conflict("error.roster_changed", tournament=t.name) from None
             await repo.add_audit(
                 session=session,
                 guild_id=actor.guild_id,

@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 
 from bot.db.models import AuditLog, Registration
 from bot.errors import Conflict, InvalidInput, PermissionDenied
+from bot.rules.text import visible_text
 from bot.services import Services
-from bot.services._base import visible_text
 from bot.services.access import Actor
 from bot.services.players_csv import CsvPlayer, parse_players_csv, serialise_players_csv
 
@@ -91,7 +91,7 @@ def test_bot_reg_1_a_bad_file_is_explained(data: bytes, expected: list[tuple[int
     assert keys(parse_players_csv(data)) == expected
 
 
-# names as the bot stores them (NFC, no invisible characters: bot.services._base.visible_text)
+# names as the bot stores them (NFC, no invisible characters: bot.rules.text.visible_text)
 names = (
     st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp", "Zs")), min_size=1, max_size=20)
     .map(visible_text)

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
 from bot.db.models import AuditLog, GuildConfig, Registration, RegistrationStatus, Tournament
+from bot.rules.text import name_key
 
 ACTIVE_REGISTRATION = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
 
@@ -30,7 +31,7 @@ async def get_or_create_guild_config(*, session: AsyncSession, guild_id: int, lo
 
 async def get_tournament_by_name(*, session: AsyncSession, guild_id: int, name: str) -> Tournament | None:
     result = await session.execute(
-        select(Tournament).where(Tournament.guild_id == guild_id, func.lower(Tournament.name) == name.strip().lower())
+        select(Tournament).where(Tournament.guild_id == guild_id, Tournament.name_key == name_key(name)[:100])
     )
     return result.scalar_one_or_none()
 
@@ -66,7 +67,7 @@ async def get_registration_by_name(
         select(Registration).where(
             Registration.guild_id == guild_id,
             Registration.tournament_id == tournament_id,
-            func.lower(Registration.display_name) == display_name.strip().lower(),
+            Registration.name_key == name_key(display_name)[:64],
             col(Registration.status).in_((*ACTIVE_REGISTRATION, RegistrationStatus.WAITLISTED.value)),
         )
     )
@@ -122,3 +123,17 @@ async def list_audit(*, session: AsyncSession, guild_id: int, limit: int = 100) 
         select(AuditLog).where(AuditLog.guild_id == guild_id).order_by(col(AuditLog.id).desc()).limit(limit)
     )
     return result.scalars().all()
+
+
+async def lock_tournament(*, session: AsyncSession, guild_id: int, name: str) -> None:
+    """Serialise the use cases that count a tournament's entries (the cap, the waitlist): an UPDATE of the
+    tournament's row, as the transaction's first statement, takes its row lock on PostgreSQL and the write lock on
+    SQLite, so the count that follows sees every earlier registration. A name that matches nothing locks nothing
+    (the caller's lookup then says so)."""
+    from sqlalchemy import update
+
+    await session.execute(
+        update(Tournament)
+        .where(col(Tournament.guild_id) == guild_id, col(Tournament.name_key) == name_key(name)[:100])
+        .values(cap=Tournament.cap)
+    )

@@ -1,0 +1,22 @@
+"""What a reader sees of a name, and the key two names collide on (issue 15, defects 2 and 13).
+
+``visible_text``: NFC, without invisible characters (zero-width, bidi overrides, controls, private use), white
+space squashed. ``name_key``: that, case-folded — "Anna", "ANNA" and "Anna\u200b" share one key, which the database
+makes unique per tournament (registrations) and per server (tournaments)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs"})  # format (zero-width, bidi overrides), control, private
+
+
+def visible_text(value: str) -> str:
+    """NFC, without invisible characters, white space squashed: what a reader sees of ``value``."""
+    normal = unicodedata.normalize("NFC", value)
+    return " ".join("".join(ch for ch in normal if unicodedata.category(ch) not in INVISIBLE_CATEGORIES).split())
+
+
+def name_key(value: str) -> str:
+    """The key names collide on: the visible text, case-folded (ß → ss, I → i), NFC again after folding."""
+    return unicodedata.normalize("NFC", visible_text(value).casefold())
