@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlmodel import col
 
 from bot.db import repo
@@ -57,6 +58,20 @@ def percent(x: Fraction) -> str:
     return f"{float(x) * 100:.2f}"
 
 
+async def latest_tournament(
+    sessionmaker: async_sessionmaker[AsyncSession], guild_id: int, game: str
+) -> Tournament | None:
+    """The server's most recently created tournament of ``game``: whose preset an adjudicator applies by default."""
+    async with sessionmaker() as session:
+        query = (
+            select(Tournament)
+            .where(col(Tournament.guild_id) == guild_id, col(Tournament.game) == game)
+            .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
+            .limit(1)
+        )
+        return (await session.execute(query)).scalar_one_or_none()
+
+
 class AdjudicatorService(BaseService):
     async def _allowed(self, actor: Actor) -> None:
         """Referees and organizers always; others only while no round of this server is being played."""
@@ -81,15 +96,7 @@ class AdjudicatorService(BaseService):
             if rules is None:
                 raise InvalidInput("error.adjudicator.not_risiko", preset=preset)
             return preset, rules
-        async with self._sessionmaker() as session:
-            latest = (
-                await session.execute(
-                    select(Tournament)
-                    .where(col(Tournament.guild_id) == actor.guild_id, col(Tournament.game) == "risiko")
-                    .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
-                    .limit(1)
-                )
-            ).scalar_one_or_none()  # fmt: skip
+        latest = await latest_tournament(self._sessionmaker, actor.guild_id, "risiko")
         if latest is None:
             return None, None
         return latest.preset, load_ruleset(latest.preset, latest.overrides or None).risiko
@@ -235,15 +242,7 @@ class RicochetAdjudicator(BaseService):
     """``/rr verify`` and ``/rr solve``: the demonstration judged (RR 4.8, 4.10) and the optimal solution found."""
 
     async def _rules(self, actor: Actor) -> tuple[str, RicochetRules]:
-        async with self._sessionmaker() as session:
-            latest = (
-                await session.execute(
-                    select(Tournament)
-                    .where(col(Tournament.guild_id) == actor.guild_id, col(Tournament.game) == "ricochet")
-                    .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
-                    .limit(1)
-                )
-            ).scalar_one_or_none()  # fmt: skip
+        latest = await latest_tournament(self._sessionmaker, actor.guild_id, "ricochet")
         name = latest.preset if latest else "ricochet-v3.3"
         rules = load_ruleset(name, (latest.overrides or None) if latest else None).ricochet
         assert rules is not None
