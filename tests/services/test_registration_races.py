@@ -139,3 +139,21 @@ async def test_issue15_defect_3_a_double_check_in_keeps_one_and_answers_both_cle
     assert sum(not isinstance(o, BaseException) for o in outcomes) == 1
     assert all(isinstance(o, Conflict) and o.key == "error.already_checked_in"
                for o in outcomes if isinstance(o, BaseException))  # fmt: skip
+
+
+async def test_issue15_defect_3_two_redraws_at_once_one_wins_and_the_other_is_told_the_tables_changed(
+    services: Services,
+):
+    name = await _open(services, 100)
+    for i in range(16):
+        await services.registrations.register(member(60_000 + i), tournament=name, display_name=f"R{i:02d}", club=None)
+    await services.rounds.draw(ORGANIZER, tournament=name)
+    outcomes = await asyncio.gather(
+        *(services.rounds.redraw(ORGANIZER, tournament=name) for _ in range(2)), return_exceptions=True
+    )
+    won = [o for o in outcomes if not isinstance(o, BaseException)]
+    assert len(won) == 1
+    (refused,) = [o for o in outcomes if isinstance(o, BaseException)]
+    assert isinstance(refused, Conflict) and refused.key == "error.round_changed_meanwhile"
+    shown = await services.rounds.show(ORGANIZER, tournament=name)
+    assert shown.seed == won[0].seed  # what the winner was shown is what is stored

@@ -141,11 +141,22 @@ class DrawsMixin(RoundBase):
             return await self._view(session, t, existing)
 
     async def redraw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
-        """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2)."""
+        """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2).
+
+        Two organizers pressing at once: the tournament's row lock makes them take turns, and the second is refused
+        because the draw it meant to replace is gone (issue 15, defect 3) — nobody is left looking at tables that
+        no longer exist."""
+        async with self._sessionmaker() as session:
+            t0 = await tournament_or_404(session, actor.guild_id, tournament)
+            seen = {r.id: r.draw_seed for r in await repo.list_rounds(session=session, guild_id=t0.guild_id,
+                                                                      tournament_id=t0.id or 0)}  # fmt: skip
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
             t = await self._config_and_tournament(session, actor, tournament)
             assert t.id is not None
             r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+            if r.id in seen and seen[r.id] != r.draw_seed:
+                raise Conflict("error.round_changed_meanwhile", number=r.number)
             if r.status != RoundStatus.DRAWN.value:
                 raise Conflict(
                     "error.round_not_drawn" if r.status == "planned" else "error.round_already_published",
