@@ -3,6 +3,7 @@ report + sign + countersign → standings (BOT-REG-1, BOT-TAB-1, BOT-RES-1, BOT-
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -67,8 +68,13 @@ async def test_bot_res_1_bot_std_1_from_registration_to_signed_report_and_standi
     report = (await ch.submit(modal, points, user_id=users[0], locale="it"))[-1]
     assert "Referto — Coppa Flusso, turno 1" in report.text and "55,5" in report.text
     table_id = int(ch.custom_ids(report)[0].rsplit(":", 1)[1])
-    for uid in users:
-        await ch.click(report, f"report:sign:{table_id}", user_id=uid)
+    # issue 15 defect 5: four players press Sign at the same moment; the message's last edit shows all four
+    before = len(ch.adapter.sent)
+    await asyncio.gather(*(ch.click(report, f"report:sign:{table_id}", user_id=uid) for uid in users))
+    edits = [s for s in ch.adapter.sent[before:] if s.kind == "edit"]  # in the order Discord received them
+    assert edits and edits[-1].text.count("✅") == 4
+    last_buttons = [c for row in edits[-1].data.get("components", []) for c in row.get("components", [])]
+    assert any(c["custom_id"] == f"report:countersign:{table_id}" and not c.get("disabled") for c in last_buttons)
     locked = await ch.click(report, f"report:countersign:{table_id}", user_id=4242, roles=REF, locale="it")
     assert "bloccato" in locked[-1].text
 

@@ -6,6 +6,7 @@ only names the table. Their failures take the commands' error path (``guarded``)
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -51,9 +52,7 @@ class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"repo
             await interaction.followup.send(tr(interaction, "report.sign.already"), ephemeral=True)
             return
         if _is_report_message(interaction.message, self.table_id):  # not e.g. the buttons under /my-games
-            await interaction.edit_original_response(
-                embed=report_embed(outcome.view, locale), view=report_buttons(outcome.view)
-            )
+            await redraw_report(interaction, self.table_id, locale)
         await interaction.followup.send(tr(interaction, "report.sign.done"), ephemeral=True)
 
 
@@ -84,10 +83,22 @@ class CountersignButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer()  # acknowledge first, then work
         actor = actor_of(interaction)
-        view = await bot_of(interaction).services.reports.countersign(actor, self.table_id)
-        await interaction.edit_original_response(
-            embed=report_embed(view, await server_locale(interaction)), view=report_buttons(view)
-        )
+        await bot_of(interaction).services.reports.countersign(actor, self.table_id)
+        await redraw_report(interaction, self.table_id, await server_locale(interaction))
+
+
+_REPORT_LOCKS: dict[int, asyncio.Lock] = {}
+
+
+async def redraw_report(interaction: discord.Interaction[Any], table_id: int, locale: str) -> None:
+    """Edit the report message from the database, one edit at a time per table (issue 15, defect 5): concurrent
+    signatures each commit, then each redraw reads the latest state inside the table's lock, so the last edit shows
+    every signature instead of whichever press finished last."""
+    lock = _REPORT_LOCKS.setdefault(table_id, asyncio.Lock())
+    async with lock:
+        assert interaction.guild_id is not None
+        view = await bot_of(interaction).services.reports.view(interaction.guild_id, table_id)
+        await interaction.edit_original_response(embed=report_embed(view, locale), view=report_buttons(view))
 
 
 def _is_report_message(message: discord.Message | None, table_id: int) -> bool:
