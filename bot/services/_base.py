@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import TypeVar
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
@@ -12,6 +15,8 @@ from bot.db.models import Tournament
 from bot.errors import InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError
 from bot.rules.text import visible_text
+
+T = TypeVar("T")
 
 
 class BaseService:
@@ -48,3 +53,20 @@ async def tournament_or_404(session: AsyncSession, guild_id: int, name: str) -> 
     if tournament is None:
         raise NotFound("error.tournament_not_found", name=name.strip()[:100])
     return tournament
+
+
+LOCK_RETRIES = 5
+
+
+async def retry_when_locked(use_case: Callable[[], Awaitable[T]]) -> T:
+    """Run a use case again when SQLite answers "database is locked" (a writer that started from a stale snapshot
+    is refused at once, without waiting): the whole transaction is retried, so a press is never lost (issue 15,
+    defect 4). Use cases run through this must be idempotent — signing twice signs once."""
+    for attempt in range(LOCK_RETRIES):
+        try:
+            return await use_case()
+        except OperationalError as exc:
+            if "locked" not in str(exc.orig).lower() or attempt == LOCK_RETRIES - 1:
+                raise
+            await asyncio.sleep(0.02 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -32,7 +32,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.errors import RuleError
 from bot.rules.risiko.scoring import parse_situation
 from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, tournament_or_404
+from bot.services._base import BaseService, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
 from bot.services.report_lines import (
     _id,
@@ -330,7 +330,10 @@ class ReportService(BaseService):
 
     # ------------------------------------------------------------------------------------------ signatures
     async def sign(self, actor: Actor, table_id: int) -> SignOutcome:
-        """A player of the table signs its report; signing twice changes nothing."""
+        """A player of the table signs its report; signing twice changes nothing (so a locked database is retried)."""
+        return await retry_when_locked(lambda: self._sign(actor, table_id))
+
+    async def _sign(self, actor: Actor, table_id: int) -> SignOutcome:
         async with self._sessionmaker() as session, session.begin():
             table, rnd, name = await self._resolve(session, actor.guild_id, table_id)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=table_id)
@@ -363,7 +366,11 @@ class ReportService(BaseService):
             return SignOutcome(await self._view(session, actor.guild_id, table, rnd, name), already)
 
     async def countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
-        """A referee countersigns once every player has signed; the table and its rows lock."""
+        """A referee countersigns once every player has signed; the table and its rows lock (idempotent, so a
+        locked database is retried)."""
+        return await retry_when_locked(lambda: self._countersign(actor, ref))
+
+    async def _countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.REFEREE)

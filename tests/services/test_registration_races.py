@@ -157,3 +157,34 @@ async def test_issue15_defect_3_two_redraws_at_once_one_wins_and_the_other_is_to
     assert isinstance(refused, Conflict) and refused.key == "error.round_changed_meanwhile"
     shown = await services.rounds.show(ORGANIZER, tournament=name)
     assert shown.seed == won[0].seed  # what the winner was shown is what is stored
+
+
+async def test_issue15_defect_4_a_sign_that_meets_a_locked_database_is_retried_and_never_lost(
+    services: Services, monkeypatch
+):
+    """SQLite refuses a writer that started from a stale snapshot at once ("database is locked"); the press is
+    retried as a whole and the signature is stored."""
+    from sqlalchemy.exc import OperationalError
+
+    from bot.db import repo
+    from bot.services.reports import TableRef
+    from tests.services.test_reports_fixtures import REFEREE, player
+
+    b = await build_tournament(services, name="Coppa Firme", rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
+    await services.reports.enter_points(REFEREE, TableRef(b.name, 1, 1), {
+        b.registrations["Anna"]: "70", b.registrations["Bruno"]: "50", b.registrations["Carla"]: "30",
+        b.registrations["Dario"]: "10"})  # fmt: skip
+    real = repo.mark_result_signed
+    failures = {"left": 2}
+
+    async def flaky(**kwargs):  # type: ignore[no-untyped-def]
+        if failures["left"]:
+            failures["left"] -= 1
+            raise OperationalError("UPDATE table_result", {}, Exception("database is locked"))
+        return await real(**kwargs)
+
+    monkeypatch.setattr(repo, "mark_result_signed", flaky)
+    outcome = await services.reports.sign(player(b.users["Anna"]), b.tables[(1, 1)])
+    assert not outcome.already_signed and failures["left"] == 0
+    view = await services.reports.view(GUILD, b.tables[(1, 1)])
+    assert [s.signed for s in view.seats if s.name == "Anna"] == [True]
