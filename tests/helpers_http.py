@@ -55,6 +55,10 @@ class _Failure:
     times: int | None  # None: always
 
 
+class SimulatedCrash(BaseException):
+    """The bot process dying mid-request (a BaseException: no handler of the bot catches it)."""
+
+
 class HttpRecorder:
     def __init__(self, bot: discord.Client, *, guild_id: int) -> None:
         self.bot = bot
@@ -63,6 +67,7 @@ class HttpRecorder:
         self._failures: list[_Failure] = []
         self.dm_channels: dict[int, int] = {}  # DM channel id → the user it reaches
         self.refuse_dms: set[int] = set()  # users whose DMs Discord refuses (50007 Cannot send messages to this user)
+        self.crash_at: tuple[str, str, int] | None = None  # (method, route, nth call): raise SimulatedCrash
         self._original = bot.http.request
         bot.http.request = self.request  # type: ignore[method-assign]
 
@@ -93,6 +98,10 @@ class HttpRecorder:
         for f in files or []:
             names.append(f.filename)
         path = route.url.removeprefix(discord.http.Route.BASE)
+        crash = self.crash_at
+        if crash and (route.method, route.path) == crash[:2] and len(self.of(crash[0], crash[1])) + 1 == crash[2]:
+            self.crash_at = None
+            raise SimulatedCrash(f"{route.method} {route.path}")
         self.calls.append(HttpCall(route.method, path, route.path, body, names))
         for failure in self._failures:
             if failure.method == route.method and failure.route == route.path and failure.times != 0:

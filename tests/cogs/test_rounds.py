@@ -274,3 +274,26 @@ async def test_bot_i18n_1_an_english_organizer_publishes_in_the_server_language(
     assert next(t.body["name"] for t in http.of("POST", "/channels/{channel_id}/threads")) == "Tavolo 1 — Turno 1"
     await services.guilds.set_locale(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), locale="en")
     assert await services.guilds.locale(harness.guild.id, default="it") == "en"
+
+
+async def test_issue15_defect_6_a_publish_killed_half_way_resumes_without_a_second_announcement(
+    harness, services, http
+):
+    """The process dies while creating the third table's thread; publishing again posts no second announcement
+    and creates only the missing threads (each side effect is stored the moment Discord confirms it)."""
+    import pytest
+
+    from tests.helpers_http import SimulatedCrash
+
+    await prepare(harness, services, 20)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    http.crash_at = ("POST", "/channels/{channel_id}/threads", 3)
+    with pytest.raises(SimulatedCrash):
+        await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    announcements = [c for c in http.of("POST", "/channels/{channel_id}/messages") if any(
+        name.startswith("tavoli-") for name in c.files)]  # fmt: skip
+    assert len(announcements) == 1
+    threads = http.of("POST", "/channels/{channel_id}/threads")
+    view = await services.rounds.show(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), tournament="Coppa")
+    assert len(threads) == len(view.tables) and all(t.thread_id is not None for t in view.tables)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import discord
 
 from bot.app import StewardBot
-from bot.cogs._common import locale_of, safe, server_locale, tr
+from bot.cogs._common import actor_of, locale_of, safe, server_locale, tr
 from bot.cogs.desk.calls import CallButton
 from bot.cogs.rounds.bracket import final_bracket
 from bot.cogs.rounds.text import _seat_text, round_label, table_images, tables_text
@@ -67,6 +67,20 @@ async def _channel(bot: StewardBot, channel_id: int) -> discord.abc.Messageable 
     return channel if isinstance(channel, discord.abc.Messageable) else None
 
 
+async def _remember(
+    interaction: discord.Interaction[StewardBot],
+    round_id: int,
+    *,
+    announcement_id: int | None = None,
+    threads: dict[int, int] | None = None,
+) -> None:
+    """Store one side effect the moment Discord confirms it (issue 15, defect 6): a publish that dies half-way and
+    is run again resumes where it stopped — no second announcement, no second thread for a table that has one."""
+    await interaction.client.services.rounds.remember_publication(
+        actor_of(interaction), round_id=round_id, announcement_message_id=announcement_id, thread_ids=threads or {}
+    )
+
+
 async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob) -> PublicationOutcome:
     """The announcement with the table image, then one thread per table with its players (mentions: users only)."""
     bot = interaction.client
@@ -99,6 +113,7 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
         try:
             message = await channel.send(content[:2000], files=files or discord.utils.MISSING)
             outcome.announcement_id = message.id
+            await _remember(interaction, view.round_id, announcement_id=message.id)  # before anything else
         except discord.Forbidden:
             outcome.failures.append("announcement:forbidden")
         except discord.HTTPException as exc:
@@ -127,6 +142,7 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
             outcome.failures.append(f"thread:{table.number}")
             continue
         outcome.threads[table.number] = thread.id
+        await _remember(interaction, view.round_id, threads={table.number: thread.id})  # a re-run skips this table
         try:
             buttons = discord.ui.View(timeout=None)  # the table calls a referee from its thread (BOT-RUL-2)
             buttons.add_item(CallButton(view.round_id, table.number, label=t("call.button", loc)))

@@ -48,6 +48,24 @@ class PublicationMixin(RoundBase):
             channel = config.announcement_channel_id if config else None
             return PublishJob(await self._view(session, t, r), channel, first)
 
+    async def remember_publication(
+        self, actor: Actor, *, round_id: int, announcement_message_id: int | None, thread_ids: Mapping[int, int]
+    ) -> None:
+        """Store one Discord side effect of a publication as soon as it happened (no audit: ``record_publication``
+        audits the whole at the end), so a publish run again after a crash skips what already exists."""
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ORGANIZER)
+            r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
+            if r is None:
+                return
+            if announcement_message_id is not None and r.announcement_message_id is None:
+                r.announcement_message_id = announcement_message_id
+            if thread_ids:
+                for gt in await repo.list_tables(session=session, guild_id=actor.guild_id, round_id=round_id):
+                    if gt.number in thread_ids and gt.thread_id is None:
+                        gt.thread_id = thread_ids[gt.number]
+
     async def record_publication(
         self,
         actor: Actor,
