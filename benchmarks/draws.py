@@ -1,10 +1,13 @@
-"""Round-2 draw benchmark (DRAWS.md acceptance): optimality, time per draw and randomness vs pure random.
+"""Round-2 and round-3 draw benchmark (DRAWS.md acceptance): optimality, time per draw and randomness vs random.
 
 For every instance in ../shared/data/draws (and synthetic "harsh" instances: one club holding 30-50 %
 of the field), ``--seeds`` draws each. Prints per size: how many draws met the DRAWS.md bound, were
 proven optimal by exhaustive search, or were not proven; the worst and mean time per draw; the mean
 criteria of pure random draws (the baseline); and the mean Jaccard overlap of "who sits with whom"
 between two draws of different seeds, for the engine and for pure random draws, with their ratio.
+Round 3 (issue 17) is drawn on each instance extended with a second history round — its round-2 draw played,
+each table won by a seeded choice — over the whole history (every earlier tablemate, winner and 5-player table);
+its verdicts and times sit beside round 2's.
 For fields of up to 17 players every optimal draw is enumerated: a uniform choice among them is the least
 overlap any optimal procedure can have, and the engine is compared with it too.
 
@@ -28,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.rules.tournament.draw import draw_round2, evaluate, random_tables
-from bot.rules.tournament.instance import DrawInstance, parse_instance
+from bot.rules.tournament.instance import DrawInstance, parse_instance, round3_instance
 from bot.rules.tournament.synthetic import harsh_instance
 
 DATA = os.environ.get("DRAWS_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "draws"))
@@ -141,6 +144,13 @@ def main() -> int:
             if d.report.optimality.value == "not_proven":
                 failures.append((inst.name, seed, d.report.criteria, d.report.lower_bound))
             draws.append(d.tables)
+            third = round3_instance(inst, d.tables, random.Random(20_000 + seed))
+            t0 = time.perf_counter()
+            d3 = draw_round2(third.context, third.table_sizes, rng=random.Random(seed), seed=seed)
+            g["time3"].append(time.perf_counter() - t0)
+            g["r3_" + d3.report.optimality.value].append(1)
+            if d3.report.optimality.value == "not_proven":
+                failures.append((inst.name + " (round 3)", seed, d3.report.criteria, d3.report.lower_bound))
             rt = random_tables(inst.context.ids, inst.table_sizes, random.Random(10_000 + seed))
             rand_draws.append(rt)
             for k, v in evaluate(rt, inst.context).items():
@@ -153,7 +163,21 @@ def main() -> int:
         g["overlap_random"].append(mean_overlap(rand_draws))
         g["instances"].append(1)
 
-    print(f"{args.seeds} seeds per instance; times are per round-2 draw on this machine (pure Python)")
+    print(f"{args.seeds} seeds per instance; times are per draw on this machine (pure Python)")
+    print("rounds 2 and 3 side by side: draws at the bound / proven optimal by search / not proven, worst time")
+    print(
+        f"{'group':<14}{'inst':>5}{'r2 bound':>9}{'proven':>7}{'unpr.':>6}{'max s':>7}"
+        f"{'r3 bound':>10}{'proven':>7}{'unpr.':>6}{'max s':>7}"
+    )
+    for group in sorted(by_group, key=lambda s: (s.split()[0], int(s.split("=")[1]))):
+        g = by_group[group]
+        print(
+            f"{group:<14}{len(g['instances']):>5}{len(g['bound_met']):>9}{len(g['proven_optimal_by_search']):>7}"
+            f"{len(g['not_proven']):>6}{max(g['time']):>7.3f}{len(g['r3_bound_met']):>10}"
+            f"{len(g['r3_proven_optimal_by_search']):>7}{len(g['r3_not_proven']):>6}{max(g['time3']):>7.3f}"
+        )
+    print()
+    print("round 2 in detail:")
     head = (
         f"{'group':<14}{'inst':>5}{'bound_met':>10}{'proven':>8}{'unproven':>9}{'max s':>8}{'mean s':>8}"
         f"{'rand win':>9}{'rand club':>10}{'rand rep':>9}{'overlap':>9}{'random':>8}{'ratio':>7}"
@@ -166,7 +190,7 @@ def main() -> int:
         ov, ovr = statistics.fmean(g["overlap"]), statistics.fmean(g["overlap_random"])
         ratio = ov / ovr if ovr else float("nan")
         worst_ratio = max(worst_ratio, ratio)
-        worst_time = max(worst_time, max(g["time"]))
+        worst_time = max(worst_time, max(g["time"]), max(g["time3"]))
         print(
             f"{group:<14}{len(g['instances']):>5}{len(g['bound_met']):>10}{len(g['proven_optimal_by_search']):>8}"
             f"{len(g['not_proven']):>9}{max(g['time']):>8.3f}{statistics.fmean(g['time']):>8.3f}"

@@ -35,7 +35,7 @@ def _cli_pid(text: str) -> int | str:
 
 def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
     from bot.rules.tournament.draw import draw_round1, draw_round2
-    from bot.rules.tournament.instance import parse_instance
+    from bot.rules.tournament.instance import parse_instance, round3_instance
     from bot.rules.tournament.model import DrawContext
 
     inst = parse_instance(data)
@@ -44,8 +44,17 @@ def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed:
         ctx = DrawContext.build(inst.context.players)
         draw = draw_round1(ctx, inst.table_sizes, rng=rng, seed=seed)
         return {"draw": draw, "context": ctx}
+    history: dict[str, Any] = {}
+    if args.round == 3:  # the instance extended with a second history round (issue 17): round 2 with the same
+        # seed, each of its tables won by a seeded choice, then round 3 over the whole history
+        second = draw_round2(inst.context, inst.table_sizes, rng=random.Random(seed), seed=seed).tables
+        inst = round3_instance(inst, second, random.Random(seed + 1))
+        rng = random.Random(seed)
+        history = {"round2_tables": [list(t) for t in second], "winners": sorted(inst.context.winners, key=str)}
+    elif args.round not in (0, 2):
+        raise BadInput(f"--round {args.round}: an instance file draws round 1, 2 or 3")
     draw = draw_round2(inst.context, inst.table_sizes, rng=rng, seed=seed)
-    return {"draw": draw, "context": inst.context}
+    return {"draw": draw, "context": inst.context, "history": history}
 
 
 def _draw_from_export(data: Mapping[str, Any], args: argparse.Namespace, seed: int) -> dict[str, Any]:
@@ -100,6 +109,8 @@ def _compute_draw(args: argparse.Namespace) -> Any:
             raise BadInput(f"unknown schema {schema!r} (expected 'risiko-draw-instance/1' or {EXPORT_SCHEMA!r})")
         draw = out["draw"]
         result: dict[str, Any] = draw.to_json()
+        if out.get("history"):
+            result["history"] = out["history"]
         crit = out.get("criteria") or tuple(
             Criterion(c) for c in draw.report.criteria
         )  # instance files: from the report
@@ -281,7 +292,7 @@ def register(subparsers: Any) -> None:
     )
     add_io_arguments(p_draw)
     p_draw.add_argument("--seed", type=int, default=None, help="random seed (stored in the report; default: random)")
-    p_draw.add_argument("--round", type=int, default=None, help="round to draw (instance files: 1 or 2, default 2)")
+    p_draw.add_argument("--round", type=int, default=None, help="round to draw (instance files: 1, 2 or 3, default 2)")
     p_draw.add_argument("--swap", nargs=2, metavar=("A", "B"), help="then swap two players and show the cost")
     p_draw.add_argument("--move", nargs=2, metavar=("PLAYER", "TABLE"), help="then move a player to a table (1-based)")
 

@@ -196,6 +196,32 @@ async def test_tour_r2_1_round_two_uses_winners_five_tables_and_previous_pairs(s
     assert repeats == view.report.criteria[3].value
 
 
+async def test_tour_r2_1_round_three_draws_over_the_whole_history(services: Services):
+    """TOUR-R2-1 beyond round 2 (issue 17): round 3 looks at every earlier tablemate, every earlier table winner and
+    every earlier 5-player table — rounds 1 and 2 — and its report says so."""
+    await setup_tournament(services, 33)
+    for number in (1, 2):
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+        await services.rounds.publish(ORGANIZER, tournament="Coppa")
+        await report_all(services, number)
+    first, second = await table_ids(services, 1), await table_ids(services, 2)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert view.number == 3
+    winners = {t[0] for t in first} | {t[0] for t in second}
+    five = {p for t in [*first, *second] if len(t) >= 5 for p in t}
+    ctx = DrawContext.build([Player(p) for t in first for p in t], five_table_players=five, winners=winners,
+                            previous_tables=[*first, *second])  # fmt: skip
+    third = [[s.registration_id for s in t.seats] for t in view.tables]
+    counted = evaluate(third, ctx, (Criterion.FIVE_REPEAT, Criterion.WINNER_PAIRS, Criterion.REPEAT_PAIRS))
+    assert {c.name: c.value for c in view.report.criteria if c.name in counted} == counted
+    assert [c.name for c in view.report.criteria] == ["five_repeat", "winner_pairs", "club_pairs", "repeat_pairs"]
+    history = view.report.history
+    assert history["rounds"] == 2 and history["tables"] == len(first) + len(second)
+    assert history["winners"] == len(winners) and history["five_table_players"] == len(five)
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=3)
+    assert set(doc["winners"]) == winners and set(doc["five_table_players"]) == five
+
+
 async def test_tour_r2_1_the_engine_s_bound_makes_the_report_say_provably_optimal(services: Services):
     await setup_tournament(services, 40)
     view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
@@ -705,10 +731,12 @@ async def test_np_tab_1_team_tournaments_seat_one_player_of_each_team_per_table(
         assert sorted(team_of[s.registration_id] for s in table.seats) == [f"Squadra {k}" for k in range(4)]
 
 
-async def test_bad_input_unequal_teams_are_explained_and_nothing_is_drawn(services: Services):
-    teams = {i: {"team": "Rossi" if i < 5 else "Blu"} for i in range(8)}
+async def test_bad_input_a_team_larger_than_the_tables_is_explained_and_nothing_is_drawn(services: Services):
+    """NP-TAB-1: Rossi has 5 players for 2 tables — two of them would have to share a table: refused."""
+    teams = {i: {"team": "Rossi" if i < 5 else "Blu" if i < 7 else "Verdi"} for i in range(8)}
     await setup_tournament(services, 8, preset="risiko-nostra-passione-2018", extra=teams)
     with pytest.raises(Conflict) as err:
         await services.rounds.draw(ORGANIZER, tournament="Coppa")
-    assert err.value.key == "error.round_unequal_teams" and err.value.params["counts"] == "Blu: 3, Rossi: 5"
+    assert err.value.key == "error.round_team_larger_than_tables"
+    assert err.value.params == {"counts": "Rossi: 5", "tables": 2}
     assert await count(services, Round) == 0

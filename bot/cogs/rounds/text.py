@@ -88,6 +88,8 @@ def report_text(locale: str, view: RoundView) -> str:
                 )
             )
         lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
+        if report.history:
+            lines.append(t("round.history", locale, **report.history))
         if report.adjustments:
             lines.append(t("round.adjusted", locale, count=report.adjustments))
     if view.seed is not None:

@@ -112,6 +112,7 @@ class TournamentRules:
     cinquisti: bool
     cinquisti_clubs_in_step_c: bool  # ARB 5 c): False = the rulebook (their clubs are ignored), True = counted
     teams: bool
+    short_tables: bool  # a field not a multiple of table_size: tables one short (NP teams) instead of larger ones
     seeded_round1: bool
     family_separation: bool
     round1_criteria: tuple[Criterion, ...]
@@ -182,6 +183,7 @@ class TournamentRules:
             cinquisti=r.flag("cinquisti", False),
             cinquisti_clubs_in_step_c=r.flag("cinquisti_clubs_in_step_c", False),
             teams=r.flag("teams", False),
+            short_tables=r.flag("short_tables", False),
             seeded_round1=r.flag("seeded_round1", False),
             family_separation=r.flag("family_separation", False),
             round1_criteria=tuple(Criterion(c) for c in r.choices("round1_criteria", ["club_pairs"], CRITERIA)),

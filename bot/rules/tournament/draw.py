@@ -4,7 +4,7 @@ ARB art. 5 (risiko-regolamento-arbitrale-formazione-tavoli): tables of 4, 5-play
 needed; the "cinquisti" (one random player per 5-player table, on the last tables) are drawn first;
 round 1 then minimises same-club encounters; round 2 minimises, in order, a second 5-player table,
 round-1 winners together, same-club pairs and round-1 tablemates together. FIRK §10 puts
-spouses/siblings first in round 1 (see ``seeding.firk_round1``); NP-TAB-1 seats one player per team.
+spouses/siblings first in round 1 (see ``seeding.firk_round1``); NP-TAB-1 puts ``team_pairs`` first.
 
 A draw is a pure function of (context, table sizes, criteria, rng, budget): the same seed gives the
 same tables. The report states every criterion's value, the DRAWS.md lower bound and what can be
@@ -50,6 +50,7 @@ def evaluate(
 ) -> dict[str, int]:
     """Count each criterion on ``tables`` (criteria order kept). Used by draws, hand changes and the CLI."""
     club = context.club_of()
+    team = {p.id: p.team for p in context.players}
     out: dict[str, int] = {}
     for crit in criteria:
         n = 0
@@ -62,6 +63,8 @@ def evaluate(
                         n += a in context.winners and b in context.winners
                     elif crit is Criterion.CLUB_PAIRS:
                         n += club.get(a) is not None and club.get(a) == club.get(b)
+                    elif crit is Criterion.TEAM_PAIRS:
+                        n += team.get(a) is not None and team.get(a) == team.get(b)
                     elif crit is Criterion.REPEAT_PAIRS:
                         n += frozenset((a, b)) in context.previous_pairs
                     elif crit is Criterion.FAMILY_PAIRS:
@@ -94,6 +97,9 @@ def lower_bound(
         elif crit is Criterion.CLUB_PAIRS:
             sizes_by_club = Counter(p.club for p in context.players if p.club is not None)
             out[crit.value] = sum(_spread_pairs(s, t) for s in sizes_by_club.values())
+        elif crit is Criterion.TEAM_PAIRS:
+            sizes_by_team = Counter(p.team for p in context.players if p.team is not None)
+            out[crit.value] = sum(_spread_pairs(s, t) for s in sizes_by_team.values())
         else:
             out[crit.value] = 0
     return out
@@ -169,6 +175,13 @@ def _build(
                 if pl.club is not None:
                     by_club[pl.club].append(i)
             for members in by_club.values():
+                add_clique(members, w)
+        elif crit is Criterion.TEAM_PAIRS:
+            by_team: dict[str, list[int]] = defaultdict(list)
+            for i, pl in enumerate(context.players):
+                if pl.team is not None:
+                    by_team[pl.team].append(i)
+            for members in by_team.values():
                 add_clique(members, w)
         elif crit is Criterion.REPEAT_PAIRS:
             add_pairs(context.previous_pairs, w, context.previous_tables)
@@ -426,46 +439,6 @@ def draw_round2(
     )
 
 
-def draw_team_round(
-    context: DrawContext,
-    *,
-    rng: random.Random,
-    seed: int | None = None,
-    budget: DrawBudget | None = None,
-) -> Draw:
-    """NP-TAB-1: one player of each team per table; later rounds avoid previous tablemates.
-
-    Every team must have the same number of players (the number of tables); the table size is the
-    number of teams. Only same-team swaps are tried, so every table keeps one player per team.
-    """
-    budget = budget or DrawBudget()
-    teams: dict[str, list[int]] = defaultdict(list)
-    for i, pl in enumerate(context.players):
-        if pl.team is None:
-            raise TournamentError("player_without_team", pl.id)
-        teams[pl.team].append(i)
-    counts = {t: len(m) for t, m in teams.items()}
-    if len(set(counts.values())) != 1:
-        raise TournamentError("unequal_teams", counts)
-    tables = next(iter(counts.values()))
-    sizes = [len(teams)] * tables
-    team_index = {name: k for k, name in enumerate(teams)}
-    classes = [team_index[pl.team] for pl in context.players if pl.team is not None]
-    criteria = (Criterion.REPEAT_PAIRS, Criterion.CLUB_PAIRS)
-    built = _build(context, sizes, criteria, classes=classes, unique=[True] * len(classes))
-
-    def initial(r: random.Random) -> list[int]:
-        pos = [0] * len(classes)
-        for members in teams.values():
-            seats = list(range(tables))
-            r.shuffle(seats)
-            for i, t in zip(members, seats, strict=True):
-                pos[i] = t
-        return pos
-
-    return _optimise(context, sizes, criteria, built, rng, budget, kind="team", seed=seed, initial=initial)
-
-
 @dataclass(frozen=True, slots=True)
 class Adjustment:
     """A hand change to a draw (BOT-TAB-2) and what it costs on every criterion."""
@@ -544,7 +517,6 @@ __all__ = [
     "draw_round1",
     "draw_round2",
     "draw_tables",
-    "draw_team_round",
     "evaluate",
     "lower_bound",
     "move_player",

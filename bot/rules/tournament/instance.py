@@ -6,7 +6,8 @@ the 5-player-table players, the previous tablemate pairs and the round-2 table s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,3 +62,39 @@ def parse_instance(doc: Mapping[str, Any]) -> DrawInstance:
         if pid not in ids:
             raise TournamentError("unknown_player", pid)
     return DrawInstance(str(doc.get("name", "")), ctx, sizes, r1_tables, doc)
+
+
+def with_round(
+    inst: DrawInstance,
+    tables: Sequence[Sequence[PlayerId]],
+    winners: Sequence[PlayerId],
+    *,
+    large_table_size: int = 5,
+) -> DrawInstance:
+    """The instance one round later (TOUR-R2-1 over the whole history): ``tables`` join the earlier tables (every
+    tablemate is a repeat pair), their ``winners`` join the earlier winners and their 5-player-table players join
+    the earlier ones; same players and table sizes. Round 3 of the benchmarks is ``with_round`` of a round-2 draw."""
+    ctx = inst.context
+    drawn = [tuple(t) for t in tables]
+    ids = set(ctx.ids)
+    seated = [p for t in drawn for p in t]
+    if sorted(map(str, seated)) != sorted(map(str, ids)) or not set(winners) <= ids:
+        raise TournamentError("history_does_not_match_players", len(seated))
+    five = set(ctx.five_table_players) | {p for t in drawn if len(t) >= large_table_size for p in t}
+    new = DrawContext.build(
+        ctx.players,
+        five_table_players=five,
+        winners=set(ctx.winners) | set(winners),
+        previous_pairs=[tuple(p) for p in ctx.previous_pairs],
+        previous_tables=[*ctx.previous_tables, *drawn],
+    )
+    return DrawInstance(inst.name, new, inst.table_sizes, inst.round1_tables, inst.raw)
+
+
+def round3_instance(
+    inst: DrawInstance, round2_tables: Sequence[Sequence[PlayerId]], rng: random.Random
+) -> DrawInstance:
+    """The shared instance extended with a second history round: ``round2_tables`` played, each table won by a
+    player chosen with ``rng`` (the finishing order is not what the draw looks at — only who won)."""
+    winners = [rng.choice(list(t)) for t in round2_tables if t]
+    return with_round(inst, round2_tables, winners)

@@ -26,10 +26,12 @@ class Criterion(StrEnum):
 
     ARB art. 5: round 1 minimises same-club encounters; round 2 minimises, in order, repeat
     participation at a 5-player table, round-1 winners together, same-club pairs, round-1 tablemates
-    together. FIRK §10 adds family (spouses/siblings) pairs in round 1; NP/RR later rounds use repeats.
+    together. FIRK §10 adds family (spouses/siblings) pairs in round 1; NP-TAB-1 puts team pairs (one player per
+    team at each table) first; NP/RR later rounds use repeats.
     """
 
     FAMILY_PAIRS = "family_pairs"
+    TEAM_PAIRS = "team_pairs"  # NP-TAB-1: two players of one team at a table
     FIVE_REPEAT = "five_repeat"
     WINNER_PAIRS = "winner_pairs"
     CLUB_PAIRS = "club_pairs"

@@ -25,10 +25,10 @@ from typing import Any
 
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
-from bot.rules.tournament.draw import draw_tables, draw_team_round, evaluate
+from bot.rules.tournament.draw import draw_tables, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
 from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
-from bot.rules.tournament.sizes import firk_sizes, rr_sizes, standard_sizes
+from bot.rules.tournament.sizes import firk_sizes, rr_sizes, short_sizes, standard_sizes, team_overflow
 
 SCHEMA = "steward-tournament/1"
 SIT_OUT = "sit_out"
@@ -46,8 +46,8 @@ class DrawRequest:
     overrides: Mapping[str, Any] = field(default_factory=dict)
     names: Mapping[PlayerId, str] = field(default_factory=dict)  # for people reading the export; not used to draw
     previous_tables: tuple[tuple[PlayerId, ...], ...] = ()  # every earlier qualifying table (repeat pairs)
-    winners: tuple[PlayerId, ...] = ()  # the previous round's table winners (TOUR-R2-1)
-    five_table_players: tuple[PlayerId, ...] = ()  # the previous round's 5-player-table players
+    winners: tuple[PlayerId, ...] = ()  # every earlier table's winner, all rounds (TOUR-R2-1)
+    five_table_players: tuple[PlayerId, ...] = ()  # every earlier 5-player-table player, all rounds
     family_pairs: tuple[tuple[PlayerId, PlayerId], ...] = ()  # FIRK-FAM-1
     ranking: tuple[PlayerId, ...] = ()  # best first: round 1 the previous tournament, later the standings so far
     table_sizes: tuple[int, ...] = ()  # fixed sizes (a hand-made document); empty = the preset decides
@@ -180,6 +180,8 @@ def special_table_points(rules: TournamentRules, kind: str | None, players: int)
 
 def criteria(request: DrawRequest, rules: TournamentRules) -> tuple[Criterion, ...]:
     crit = rules.criteria_for_round(request.round_no)
+    if rules.teams and Criterion.TEAM_PAIRS not in crit:  # NP-TAB-1 is a rule, not a preference: always first
+        crit = (Criterion.TEAM_PAIRS, *crit)
     if (
         request.round_no == 1
         and rules.family_separation
@@ -200,6 +202,19 @@ def context(request: DrawRequest, rules: TournamentRules, players: Sequence[Play
     )
 
 
+def history_of(request: DrawRequest, ctx: DrawContext) -> dict[str, int]:
+    """What the draw looked back at (issue 17, TOUR-R2-1 from round 3 on): the earlier rounds, their tables, the
+    distinct earlier tablemate pairs, table winners and 5-player-table players among those present."""
+    ids = set(ctx.ids)
+    return {
+        "rounds": max(request.round_no - 1, 0),
+        "tables": len(request.previous_tables),
+        "pairs": sum(1 for pair in ctx.previous_pairs if pair <= ids),
+        "winners": len(ctx.winners & ids),
+        "five_table_players": len(ctx.five_table_players & ids),
+    }
+
+
 def is_last_round(request: DrawRequest, rules: TournamentRules) -> bool:
     return rules.qualifying_rounds > 0 and request.round_no >= rules.qualifying_rounds
 
@@ -210,9 +225,6 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
     rng = random.Random(seed)
     ctx = context(request, rules)
     crit = criteria(request, rules)
-    if rules.teams:
-        draw = draw_team_round(ctx, rng=rng, seed=seed)
-        return PlannedDraw(tuple(tuple(t) for t in draw.tables), draw.report.to_json())
     if rules.seeded_round1 and request.round_no == 1:
         return _firk_round1(request, rules, ctx, crit, seed)
     special: dict[int, str] = {}
@@ -227,10 +239,14 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
             return _firk_last_round(request, rules, ctx, crit, seed, head_to_head=plan.head_to_head)
         sizes = plan.sizes
         special = {n: DUMMY for n in plan.dummy_tables}
+    elif rules.short_tables:
+        sizes = short_sizes(len(ctx.players), table=rules.table_size, minimum=rules.min_table_size)
     else:
         sizes = standard_sizes(
             len(ctx.players), table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
         )
+    if rules.teams:
+        _check_teams(ctx, sizes)
     draw = draw_tables(
         ctx,
         sizes,
@@ -243,10 +259,23 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
     )
     tables = tuple(tuple(t) for t in draw.tables)
     report: dict[str, Any] = draw.report.to_json()
+    if request.previous_tables:
+        report["history"] = history_of(request, ctx)
     if rules.seeded_round1 and request.round_no > 1 and request.ranking:
         tables, special = _number_by_strength(tables, special, request.ranking, rules.table_size)
         report["notes"] = [*draw.report.notes, "numbered_by_strength"]
     return PlannedDraw(tables, report, special)
+
+
+def _check_teams(ctx: DrawContext, sizes: Sequence[int]) -> None:
+    """NP-TAB-1: every player has a team and no team has more players than there are tables — otherwise two
+    teammates would have to share a table, which the rulebook does not allow (refused, with the counts)."""
+    missing = [p.id for p in ctx.players if not p.team]
+    if missing:
+        raise TournamentError("player_without_team", missing[0])
+    over = team_overflow([p.team for p in ctx.players], len(sizes))
+    if over:
+        raise TournamentError("team_larger_than_tables", {"teams": over, "tables": len(sizes)})
 
 
 def _firk_round1(

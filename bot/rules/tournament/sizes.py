@@ -28,6 +28,26 @@ def standard_sizes(n: int, *, table: int = 4, large: int = 5, large_first: bool 
     return tuple(sorted(sizes, reverse=True) if large_first else sizes)
 
 
+def short_sizes(n: int, *, table: int = 4, minimum: int = 3) -> tuple[int, ...]:
+    """NP-TAB-1 team events (our reading, ``tournament.short_tables``): tables of ``table``; when the field is not a
+    multiple of it the last tables play one short (the table a team's missing player would have sat at plays with
+    three), never below ``minimum`` players. 23 → 4, 4, 4, 4, 4, 3; 22 → 4, 4, 4, 4, 3, 3."""
+    tables = -(-n // table)
+    short = tables * table - n
+    if n < minimum or short > tables or (short and table - 1 < minimum):
+        raise TournamentError("too_few_players_for_tables", n)
+    return tuple([table] * (tables - short) + [table - 1] * short)
+
+
+def team_overflow(teams: Sequence[str | None], tables: int) -> dict[str, int]:
+    """NP-TAB-1: the teams with more players than there are tables (one of them would sit with a teammate)."""
+    counts: dict[str, int] = {}
+    for team in teams:
+        if team is not None:
+            counts[team] = counts.get(team, 0) + 1
+    return {team: k for team, k in sorted(counts.items()) if k > tables}
+
+
 @dataclass(frozen=True, slots=True)
 class FirkTables:
     """FIRK §9 numbers (the preset's ``[tournament]`` table): sizes, dummy totals, the last round's special cases."""

@@ -50,9 +50,9 @@ def _engine_error(exc: TournamentError) -> Conflict:
             exc.value if isinstance(exc.value, int) else exc.value.get("have", 0) if isinstance(exc.value, dict) else 0
         )
         return Conflict("error.round_too_few_players", count=value)
-    if exc.code == "unequal_teams" and isinstance(exc.value, dict):
-        counts = ", ".join(f"{team}: {n}" for team, n in sorted(exc.value.items()))
-        return Conflict("error.round_unequal_teams", counts=counts[:300])
+    if exc.code == "team_larger_than_tables" and isinstance(exc.value, dict):
+        counts = ", ".join(f"{team}: {n}" for team, n in sorted(exc.value["teams"].items()))
+        return Conflict("error.round_team_larger_than_tables", counts=counts[:300], tables=exc.value["tables"])
     if exc.code == "player_without_team":
         return Conflict("error.round_player_without_team")
     if exc.code == "firk_sit_out_not_supported":
@@ -195,8 +195,9 @@ class RoundBase(BaseService):
     async def _history(
         self, session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int
     ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
-        """Earlier qualifying rounds: every table (repeat pairs), the last round's winners (TableResult rank 1)
-        and its 5-player-table players (TOUR-R2-1); also how many of the last round's tables lack results."""
+        """Earlier qualifying rounds, the whole history (TOUR-R2-1 from round 2 on, issue 17): every table (repeat
+        pairs), every table's winner (TableResult rank 1) and every 5-player-table player of every earlier round;
+        also how many of the last round's tables lack results."""
         earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.number < before and r.id]
         if not earlier:
             return (), (), (), 0
@@ -205,20 +206,21 @@ class RoundBase(BaseService):
         for r in earlier:
             for gt in by_round.get(r.id or 0, []):
                 previous.append(tuple(s.registration_id for s in by_table.get(gt.id or 0, [])))
-        last = earlier[-1]
-        last_tables = by_round.get(last.id or 0, [])
+        every_table = [gt for r in earlier for gt in by_round.get(r.id or 0, [])]
         results = await repo.list_results_for_tables(
-            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in last_tables if gt.id is not None]
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in every_table if gt.id is not None]
         )
         winners = tuple(sorted({res.registration_id for res in results if res.table_rank == 1}))
         reported = {res.table_id for res in results if res.table_rank is not None}
-        missing = sum(1 for gt in last_tables if gt.id not in reported)
+        missing = sum(1 for gt in by_round.get(earlier[-1].id or 0, []) if gt.id not in reported)
         five = tuple(
             sorted(
-                s.registration_id
-                for gt in last_tables
-                for s in by_table.get(gt.id or 0, [])
-                if len(by_table.get(gt.id or 0, [])) >= large
+                {
+                    s.registration_id
+                    for gt in every_table
+                    for s in by_table.get(gt.id or 0, [])
+                    if len(by_table.get(gt.id or 0, [])) >= large
+                }
             )
         )
         return tuple(previous), winners, five, missing

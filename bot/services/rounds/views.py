@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.db.documents import DrawDocument, EngineReport
@@ -51,6 +51,7 @@ class DrawReportView:
     seed: int | None
     adjustments: int
     notes: tuple[str, ...]
+    history: Mapping[str, int] = field(default_factory=dict)  # what a later round looked back at (issue 17)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,4 +143,5 @@ def _report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
         seed=seed if seed is not None else doc.seed,
         adjustments=len(doc.adjustments),
         notes=engine.notes,
+        history={str(k): int(v) for k, v in (engine.extra.get("history") or {}).items()},
     )

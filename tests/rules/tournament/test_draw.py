@@ -15,13 +15,12 @@ from hypothesis import strategies as st
 from bot.rules.tournament.draw import (
     draw_round1,
     draw_round2,
-    draw_team_round,
     evaluate,
     lower_bound,
     move_player,
     swap_players,
 )
-from bot.rules.tournament.instance import parse_instance
+from bot.rules.tournament.instance import parse_instance, round3_instance, with_round
 from bot.rules.tournament.model import (
     ROUND2_CRITERIA,
     Draw,
@@ -76,6 +75,68 @@ def test_tour_r2_1_acceptance_twenty_seeds_on_all_thirty_instances():
         for seed in range(20):
             d = draw_round2(inst.context, inst.table_sizes, rng=random.Random(seed), seed=seed)
             assert d.report.optimality is not Optimality.NOT_PROVEN, (inst.name, seed)
+
+
+def _round3(inst, seed):
+    second = draw_round2(inst.context, inst.table_sizes, rng=random.Random(seed), seed=seed)
+    third = round3_instance(inst, second.tables, random.Random(20_000 + seed))
+    return second, third, draw_round2(third.context, third.table_sizes, rng=random.Random(seed), seed=seed)
+
+
+@pytest.mark.skipif(not INSTANCES, reason="shared draw instances not available")
+@pytest.mark.parametrize("path", INSTANCES, ids=[os.path.basename(p)[:-5] for p in INSTANCES])
+def test_tour_r2_1_round_three_uses_the_whole_history_and_is_optimal_on_every_shared_instance(path):
+    """TOUR-R2-1 beyond round 2 (issue 17): round 3 on the instance extended with its round-2 draw avoids every
+    earlier tablemate, separates every earlier table winner and keeps every earlier 5-player table's players off
+    a second one — at the lower bound, or proven optimal."""
+    with open(path, encoding="utf-8") as fh:
+        inst = parse_instance(json.load(fh))
+    for seed in (0, 1):
+        second, third, d = _round3(inst, seed)
+        ctx = third.context
+        assert ctx.previous_tables[: len(inst.context.previous_tables)] == inst.context.previous_tables
+        assert set(second.tables) <= set(ctx.previous_tables)
+        assert inst.context.winners < ctx.winners and inst.context.five_table_players <= ctx.five_table_players
+        assert _seated_once(d.tables, inst.context.ids)
+        assert d.report.optimality in (Optimality.BOUND_MET, Optimality.PROVEN_BY_SEARCH), (inst.name, seed)
+        if d.report.optimality is Optimality.BOUND_MET:
+            assert d.report.criteria == d.report.lower_bound
+        # the round-2 tablemates count as repeats in round 3: none of them sit together again at the bound
+        if d.report.criteria["repeat_pairs"] == 0:
+            r2_pairs = {frozenset((a, b)) for t in second.tables for a in t for b in t if a != b}
+            assert not any(frozenset((a, b)) in r2_pairs for t in d.tables for a in t for b in t if a != b)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not INSTANCES, reason="shared draw instances not available")
+def test_tour_r2_1_round_three_acceptance_twenty_seeds_on_all_thirty_instances():
+    """Issue 17 acceptance (slow): round 3 over two history rounds, 30 instances x 20 seeds, never unproven."""
+    for path in INSTANCES:
+        with open(path, encoding="utf-8") as fh:
+            inst = parse_instance(json.load(fh))
+        for seed in range(20):
+            _, _, d = _round3(inst, seed)
+            assert d.report.optimality is not Optimality.NOT_PROVEN, (inst.name, seed)
+
+
+def test_tour_r2_1_history_accumulates_winners_five_tables_and_tablemates_of_every_round():
+    """TOUR-R2-1 over the whole history: a round added to the context keeps every earlier fact and adds its own;
+    a history that does not seat exactly the field is refused with a code."""
+    players = [Player(i) for i in range(10)]
+    from bot.rules.tournament.instance import DrawInstance
+
+    ctx = DrawContext.build(
+        players, winners=[0], five_table_players=[0, 1, 2, 3, 4], previous_tables=[(0, 1, 2, 3, 4), (5, 6, 7, 8, 9)]
+    )
+    base = DrawInstance("t", ctx, (5, 5), (), {})
+    later = with_round(base, [(0, 5, 6, 7, 8), (1, 2, 3, 4, 9)], [5, 9])
+    assert later.context.winners == {0, 5, 9}
+    assert later.context.five_table_players == set(range(10))
+    assert frozenset((0, 5)) in later.context.previous_pairs and frozenset((0, 1)) in later.context.previous_pairs
+    assert len(later.context.previous_tables) == 4
+    with pytest.raises(TournamentError) as err:
+        with_round(base, [(0, 1, 2)], [0])
+    assert err.value.code == "history_does_not_match_players"
 
 
 @pytest.mark.skipif(not INSTANCES, reason="shared draw instances not available")
@@ -168,25 +229,6 @@ def test_tour_r1_1_the_five_table_players_vary_with_the_seed():
         for s in range(8)
     }
     assert len(fives) > 4
-
-
-def test_np_tab_1_team_draw_seats_one_player_of_each_team_per_table_and_avoids_repeats():
-    """NP-TAB-1: four teams of five -> five tables of four, one per team; round 2 avoids old tablemates."""
-    players = [Player(f"{t}{k}", None, t) for t in "ABCD" for k in range(5)]
-    first = draw_team_round(DrawContext.build(players), rng=random.Random(1), seed=1)
-    team = {p.id: p.team for p in players}
-    assert len(first.tables) == 5
-    assert all(sorted(team[x] for x in t) == ["A", "B", "C", "D"] for t in first.tables)
-    second = draw_team_round(DrawContext.build(players, previous_tables=first.tables), rng=random.Random(2), seed=2)
-    assert all(sorted(team[x] for x in t) == ["A", "B", "C", "D"] for t in second.tables)
-    assert second.report.criteria["repeat_pairs"] == 0
-
-
-def test_np_tab_1_unequal_teams_are_refused_with_a_code():
-    players = [Player(1, None, "A"), Player(2, None, "A"), Player(3, None, "B")]
-    with pytest.raises(TournamentError) as err:
-        draw_team_round(DrawContext.build(players), rng=random.Random(0))
-    assert err.value.code == "unequal_teams"
 
 
 def test_bot_tab_2_a_hand_swap_shows_what_it_costs_on_each_criterion():

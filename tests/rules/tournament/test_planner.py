@@ -91,3 +91,58 @@ def test_tour_r1_1_arb_5_c_d_the_cinquisti_are_swapped_among_themselves_after_th
 def test_tour_r1_1_arb_5_c_the_joint_optimisation_stays_as_an_option():
     planned = plan_draw(_cinquisti_request(tournament={"cinquisti_clubs_in_step_c": True}), 1)
     assert "arb5_steps_c_d" not in planned.report["notes"] and "cinquisti_drawn" in planned.report["notes"]
+
+
+NP = "risiko-nostra-passione-2018"
+
+
+def _team_players(teams: dict[str, int]) -> tuple[Player, ...]:
+    return tuple(Player(f"{team}{k}", None, team) for team, size in teams.items() for k in range(size))
+
+
+def _teams_at(tables, players) -> list[list[str]]:
+    team = {p.id: p.team for p in players}
+    return [sorted(team[x] for x in t) for t in tables]
+
+
+def test_np_tab_1_four_teams_one_player_of_each_per_table_and_round_two_avoids_tablemates():
+    """NP-TAB-1: four teams of five -> five tables of four, one player per team; round 2 keeps that and seats no
+    earlier tablemates together (team_pairs first, then repeats)."""
+    players = _team_players({t: 5 for t in "ABCD"})
+    first = plan_draw(DrawRequest(NP, 1, players), 1)
+    assert all(t == ["A", "B", "C", "D"] for t in _teams_at(first.tables, players))
+    assert first.report["criteria_order"][0] == "team_pairs" and first.report["optimality"] == "bound_met"
+    second = plan_draw(DrawRequest(NP, 2, players, previous_tables=first.tables), 2)
+    assert all(t == ["A", "B", "C", "D"] for t in _teams_at(second.tables, players))
+    assert second.report["criteria"]["team_pairs"] == second.report["criteria"]["repeat_pairs"] == 0
+
+
+def test_np_tab_1_six_teams_at_tables_of_four_never_seat_teammates_together():
+    """NP-TAB-1 with six teams of four (24 players): six tables of four, each with four different teams."""
+    players = _team_players({f"T{k}": 4 for k in range(6)})
+    for seed in range(5):
+        draw = plan_draw(DrawRequest(NP, 1, players), seed)
+        assert [len(t) for t in draw.tables] == [4] * 6
+        assert all(len(set(t)) == 4 for t in _teams_at(draw.tables, players))
+        assert draw.report["criteria"]["team_pairs"] == 0
+
+
+def test_np_tab_1_a_team_missing_a_player_leaves_one_table_of_three():
+    """Our reading (tournament.short_tables, NP is silent): four teams, one short of a player -> 23 players at five
+    tables of four and one of three; still one player per team at each table."""
+    players = _team_players({"A": 6, "B": 6, "C": 6, "D": 5})
+    draw = plan_draw(DrawRequest(NP, 1, players), 3)
+    assert sorted(len(t) for t in draw.tables) == [3, 4, 4, 4, 4, 4]
+    assert all(len(set(t)) == len(t) for t in _teams_at(draw.tables, players))
+    short = next(t for t in _teams_at(draw.tables, players) if len(t) == 3)
+    assert short in (["A", "B", "C"],) or "D" in short  # the table of three lacks one team's seat
+
+
+def test_np_tab_1_a_team_larger_than_the_tables_and_a_player_without_a_team_are_refused_with_codes():
+    players = _team_players({"A": 5, "B": 2, "C": 1})
+    with pytest.raises(TournamentError) as err:
+        plan_draw(DrawRequest(NP, 1, players), 0)
+    assert err.value.code == "team_larger_than_tables" and err.value.value == {"teams": {"A": 5}, "tables": 2}
+    with pytest.raises(TournamentError) as err:
+        plan_draw(DrawRequest(NP, 1, (*_team_players({"A": 2, "B": 2, "C": 2}), Player("x"))), 0)
+    assert err.value.code == "player_without_team"
