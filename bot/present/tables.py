@@ -13,7 +13,7 @@ from renderer.models import ROUND_KINDS, SeatCard, TableCard, TablesData
 def tables_render_data(view: RoundView, *, date: str) -> TablesData:
     """The renderer's input for a round's tables (tables without seats are left out)."""
     cards = tuple(
-        TableCard(number=t.number, seats=tuple(SeatCard(name=s.name, club=s.club) for s in t.seats))
+        TableCard(number=t.number, seats=tuple(SeatCard(name=s.name, club=s.group) for s in t.seats))
         for t in view.tables
         if t.seats
     )

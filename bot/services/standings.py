@@ -220,6 +220,7 @@ class StandingsService(BaseService):
                 withdrawal_deduction=rules.withdrawal_deduction,
                 teams=teams,
                 disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
+                knockout=rules.knockout,
             )
         except TournamentError as exc:
             raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None

@@ -66,6 +66,8 @@ class TournamentView:
     cap: int | None
     registration_deadline: datetime | None
     overrides: Mapping[str, Any]
+    format: str = "italian"  # NP-FMT-1: "italian" (cumulative points) or "knockout"
+    final_size: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,7 @@ class ValidationReport:
 
 def _view(t: Tournament) -> TournamentView:
     assert t.id is not None
+    rules = load_ruleset(t.preset, t.overrides or None).tournament
     return TournamentView(
         id=t.id,
         name=t.name,
@@ -98,6 +101,8 @@ def _view(t: Tournament) -> TournamentView:
         cap=t.cap,
         registration_deadline=t.registration_deadline,
         overrides=dict(t.overrides or {}),
+        format=rules.format,
+        final_size=rules.final_size,
     )
 
 
@@ -111,12 +116,17 @@ class TournamentService(BaseService):
         cap: int | None = None,
         registration_deadline: datetime | None = None,
         overrides: Mapping[str, Any] | None = None,
+        format: str | None = None,
     ) -> TournamentView:
-        """Create a tournament with a ruleset preset (organizer role)."""
+        """Create a tournament with a ruleset preset (organizer role); ``format`` (NP-FMT-1: "italian" or
+        "knockout") is the preset's ``tournament.format``, refused where the preset does not offer it."""
         clean_name = clean_text(name, field="name", max_len=NAME_MAX)
         assert clean_name is not None
         if preset not in PRESET_NAMES:
             raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
+        if format is not None:
+            section = dict((overrides or {}).get("tournament") or {})
+            overrides = {**(overrides or {}), "tournament": {**section, "format": format}}
         try:  # every section parsed with its engine's own checks: a bad override is refused now, not weeks later
             loaded = load_ruleset(preset, overrides).preset
         except PresetError as exc:

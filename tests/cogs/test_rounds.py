@@ -297,3 +297,76 @@ async def test_issue15_defect_6_a_publish_killed_half_way_resumes_without_a_seco
     threads = http.of("POST", "/channels/{channel_id}/threads")
     view = await services.rounds.show(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), tournament="Coppa")
     assert len(threads) == len(view.tables) and all(t.thread_id is not None for t in view.tables)
+
+
+async def _bulk_players(services: Services, guild_id: int, n: int, *, team_of=None) -> None:
+    tournament = await services.tournaments.get(guild_id, "Coppa")
+    async with services.sessionmaker() as session, session.begin():
+        for i in range(n):
+            session.add(
+                Registration(
+                    guild_id=guild_id, tournament_id=tournament.id, user_id=7000 + i, display_name=f"Giocatore {i:02d}",
+                    club=("Roma", "Milano", None)[i % 3], team=team_of(i) if team_of else None,
+                    status=RegistrationStatus.VALIDATED.value, registered_at=services.clock(),
+                )
+            )  # fmt: skip
+
+
+async def test_np_fmt_1_an_organizer_runs_a_hundred_player_knockout_through_the_tree(harness, services, http):
+    """NP-FMT-1 through the real command tree: /tournament create with the knockout format says how it runs; /round
+    plan shows 100 → 20 tables of 5 → 5 tables of 4 → the final of 5 before the first draw; three draws and
+    publishes later the final is announced as the final, a fourth draw is refused, /standings names the champion."""
+    h = harness
+    await h.invoke("setup roles", admin=True, organizer=h.role("Organizzatori"), referee=h.role("Arbitri"),
+                   head_referee=h.role("Capo arbitro"))  # fmt: skip
+    sent = await h.invoke("tournament create", roles=ORG, locale="it", name="Coppa",
+                          preset="risiko-nostra-passione-2018", format="knockout")  # fmt: skip
+    assert "eliminazione diretta" in sent[-1].text and "finale a 5" in sent[-1].text
+    await _bulk_players(services, h.guild.id, 100)
+    sent = await h.invoke("round plan", roles=ORG, locale="it", tournament="Coppa")
+    assert "Eliminazione diretta per 100 giocatori: 20 tavoli da 5 → 5 tavoli da 4 → la finale a 5" in sent[-1].text
+    for number in (1, 2, 3):
+        sent = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+        assert sent[-1].ephemeral and sent[-1].files
+        if number == 3:
+            assert "Finale" in sent[-1].text
+        await h.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+        await report_all(services, number, guild_id=h.guild.id)
+    announcements = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.files]
+    assert "Finale" in announcements[-1].content
+    refused = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+    assert "è finita" in refused[-1].text
+    staff = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
+    final = await services.rounds.show(staff, tournament="Coppa", number=3)
+    champion = final.tables[0].seats[0].name  # report_all: seat order is the finishing order
+    sent = await h.invoke("standings show", locale="it", tournament="Coppa")
+    assert champion in sent[-1].text
+
+
+async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree(harness, services):
+    """NP-TAB-1 through the tree: players register with their team; six teams of four sit at six tables of four,
+    never two teammates together; /standings shows the team standings beside the individual ones."""
+    h = harness
+    await h.invoke("setup roles", admin=True, organizer=h.role("Organizzatori"), referee=h.role("Arbitri"),
+                   head_referee=h.role("Capo arbitro"))  # fmt: skip
+    await h.invoke("tournament create", roles=ORG, name="Coppa", preset="risiko-nostra-passione-2018")
+    teams = ["Aquile", "Lupi", "Orsi", "Falchi", "Tigri", "Volpi"]
+    for i in range(24):
+        sent = await h.invoke("register", user_id=7000 + i, tournament="Coppa", name=f"Giocatore {i:02d}",
+                              team=teams[i % 6])  # fmt: skip
+    async with services.sessionmaker() as session:
+        team_of = {r.id: r.team for r in (await session.execute(select(Registration))).scalars()}
+    assert sorted(set(team_of.values())) == sorted(teams)
+    for number in (1, 2):
+        sent = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+        assert "**Coppie della stessa squadra**: 0 (limite inferiore 0)" in sent[-1].text
+        staff = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
+        view = await services.rounds.show(staff, tournament="Coppa", number=number)
+        assert [len(t.seats) for t in view.tables] == [4] * 6
+        for table in view.tables:
+            assert len({team_of[s.registration_id] for s in table.seats}) == 4
+        assert all(f"({team_of[s.registration_id]})" in sent[-1].text for s in view.tables[0].seats)  # teams shown
+        await h.invoke("round publish", roles=ORG, tournament="Coppa")
+        await report_all(services, number, guild_id=h.guild.id)
+    sent = await h.invoke("standings show", locale="it", tournament="Coppa")
+    assert all(team in sent[-1].text for team in teams)

@@ -180,3 +180,19 @@ async def test_bot_role_1_data_of_two_servers_never_mix(services: Services):
     assert other.players == ()
     with pytest.raises(NotFound):
         await services.registrations.list_players(333, tournament="Coppa")
+
+
+async def test_np_fmt_1_the_format_is_chosen_at_creation_where_the_preset_offers_it(services: Services):
+    """NP-FMT-1: NP offers "all'italiana" and knockout; the official ruleset only all'italiana — a knockout there is
+    refused naming the field, and nothing is stored. The format joins the other overrides."""
+    await configured(services)
+    t = await services.tournaments.create(
+        ORGANIZER, name="Lampo", preset="risiko-nostra-passione-2018", format="knockout",
+        overrides={"tournament": {"final_size": 4}},
+    )  # fmt: skip
+    assert (t.format, t.final_size) == ("knockout", 4)
+    assert t.overrides == {"tournament": {"final_size": 4, "format": "knockout"}}
+    with pytest.raises(InvalidInput) as err:
+        await services.tournaments.create(ORGANIZER, name="Coppa", preset="risiko-ufficiali-2018", format="knockout")
+    assert "tournament.format" in str(err.value.params)
+    assert await count(services, Tournament) == 1

@@ -740,3 +740,98 @@ async def test_bad_input_a_team_larger_than_the_tables_is_explained_and_nothing_
     assert err.value.key == "error.round_team_larger_than_tables"
     assert err.value.params == {"counts": "Rossi: 5", "tables": 2}
     assert await count(services, Round) == 0
+
+
+# ------------------------------------------------------------------------------------------------ knockout
+
+KNOCKOUT = {"tournament": {"format": "knockout"}}
+
+
+async def setup_knockout(services: Services, n: int) -> None:
+    await setup_tournament(services, n, preset="risiko-nostra-passione-2018", clubs=CLUBS)
+    async with services.sessionmaker() as session, session.begin():
+        from bot.db.models import Tournament
+
+        t = (await session.execute(select(Tournament))).scalar_one()
+        t.overrides = KNOCKOUT
+
+
+async def test_np_fmt_1_a_hundred_player_knockout_runs_from_the_plan_to_the_champion(
+    services: Services, capsys, tmp_path
+):
+    """NP-FMT-1: 100 players → 20 tables of 5 → 5 tables of 4 → the final of 5, each table's winner going on; the
+    plan is shown before the first draw, every round is reproduced by `steward draw --seed` on its export, and the
+    final's winner heads the standings."""
+    await setup_knockout(services, 100)
+    planned = await services.rounds.plan(ORGANIZER, tournament="Coppa")
+    assert planned.knockout is not None
+    assert planned.knockout.plan == ((100, (5,) * 20), (20, (4,) * 5), (5, (5,)))
+    expected = [(5,) * 20, (4,) * 5, (5,)]
+    for number, sizes in enumerate(expected, start=1):
+        view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+        assert view.number == number and tuple(len(t.seats) for t in view.tables) == sizes
+        assert view.knockout is not None and view.knockout.final == (number == 3)
+        doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=number)
+        cli = steward_draw(doc, view.seed, capsys, tmp_path)
+        assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
+        assert cli["report"]["knockout"]["final"] == (number == 3)
+        await services.rounds.publish(ORGANIZER, tournament="Coppa")
+        # the last seat wins each table: the advancing players are exactly those
+        winners = {t.seats[-1].registration_id for t in view.tables}
+        await report_all(services, number, order={t.number: [s.registration_id for s in reversed(t.seats)]
+                                                  for t in view.tables})  # fmt: skip
+        if number < 3:
+            nxt = await services.rounds.plan(ORGANIZER, tournament="Coppa")
+            assert nxt.knockout is not None and nxt.knockout.players == len(winners)
+    champion = next(iter(winners))
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.knockout_over"
+    standings = await services.standings.compute(GUILD, "Coppa")
+    assert standings.lines[0].player_id == champion and standings.lines[0].rank == 1
+    final_players = {s.registration_id for t in view.tables for s in t.seats}
+    assert {line.player_id for line in standings.lines[:5]} == final_players  # the finalists come next
+
+
+async def test_np_fmt_1_a_field_that_cannot_be_planned_is_refused_with_the_nearest_workable_sizes(services: Services):
+    """NP-FMT-1: 37 players cannot reach a final of 5 with every round's tables a multiple of 5: the plan says so
+    before the draw, the draw is refused naming 25 and 80, and nothing is stored."""
+    await setup_knockout(services, 37)
+    planned = await services.rounds.plan(ORGANIZER, tournament="Coppa")
+    assert planned.knockout is not None and not planned.knockout.plan
+    assert (planned.knockout.below, planned.knockout.above) == (25, 80)
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.knockout_no_plan" and err.value.params["nearest"] == "25 / 80"
+    assert await count(services, GameTable) == 0
+
+
+async def test_np_fmt_1_a_winner_who_withdraws_is_replaced_by_the_next_of_the_table_and_ties_are_refused(
+    services: Services,
+):
+    """NP-FMT-1 (our reading where NP is silent): a table winner who withdraws before the next round is replaced by
+    the 2nd of the same table, so the plan holds; a shared first place is refused until the referee settles it."""
+    await setup_knockout(services, 25)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    orders = {t.number: [s.registration_id for s in t.seats] for t in view.tables}
+    await report_all(services, 1, order=orders)
+    gone, second = orders[1][0], orders[1][1]
+
+    async def set_rank(player: int, rank: int) -> None:
+        async with services.sessionmaker() as session, session.begin():
+            row = (await session.execute(select(TableResult).where(TableResult.registration_id == player))).scalar_one()
+            row.table_rank = rank
+
+    await set_rank(second, 1)  # a shared first place at table 1
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.knockout_tied_winner" and err.value.params == {"table": 1, "round": 1}
+    assert await count(services, Round) == 1
+    await set_rank(second, 2)
+    async with services.sessionmaker() as session, session.begin():
+        (await session.get(Registration, gone)).status = RegistrationStatus.WITHDRAWN.value
+    nxt = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    seated = {s.registration_id for t in nxt.tables for s in t.seats}
+    assert seated == {second} | {orders[n][0] for n in range(2, 6)}
+    assert nxt.knockout is not None and nxt.knockout.final

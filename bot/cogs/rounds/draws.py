@@ -12,7 +12,7 @@ from bot.cogs._common import actor_of, discord_timestamp, locale_of, parse_local
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, TableNumber, Tournament
 from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import adjusted, preview
-from bot.cogs.rounds.text import round_label
+from bot.cogs.rounds.text import knockout_text, round_label
 from bot.cogs.schedule.events import round_event
 
 
@@ -127,6 +127,8 @@ class RoundCog(commands.Cog):
         )
         if view.scheduled_start:
             text += "\n" + tr(interaction, "round.planned.start", when=discord_timestamp(view.scheduled_start))
+        if view.knockout is not None:  # NP-FMT-1: the plan is said before the draw
+            text += "\n" + knockout_text(locale_of(interaction), view)
         if view.discord_event_id is not None:  # the round's Discord event moves with its start
             text += await round_event(interaction, view)
         await send(interaction, text, ephemeral=True)

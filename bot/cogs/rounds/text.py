@@ -26,9 +26,28 @@ MAX_IMAGES = 10  # attachments per message
 def round_label(locale: str, view: RoundView) -> str:
     if view.kind == "semifinal":
         return t("round.kind.semifinal", locale)
-    if view.kind == "final":
+    if view.kind == "final" or (view.knockout is not None and view.knockout.final):
         return t("round.kind.final", locale)
+    if view.knockout is not None:
+        return t("round.kind.knockout", locale, number=view.number)
     return t("round.kind.qualifying", locale, number=view.number)
+
+
+def knockout_text(locale: str, view: RoundView) -> str:
+    """NP-FMT-1, said before the first draw and at each one: the rounds still to play, or why none can be planned."""
+    ko = view.knockout
+    if ko is None:
+        return ""
+    if not ko.plan:
+        nearest = " / ".join(str(x) for x in (ko.below, ko.above) if x is not None) or "-"
+        return t("round.knockout.no_plan", locale, players=ko.players, final_size=ko.final_size, nearest=nearest)
+    steps = " → ".join(
+        t("round.knockout.step", locale, tables=len(sizes), sizes="/".join(str(x) for x in sorted(set(sizes))))
+        if len(sizes) > 1
+        else t("round.knockout.final_step", locale, players=players)
+        for players, sizes in ko.plan
+    )
+    return t("round.knockout.plan", locale, players=ko.players, steps=steps)
 
 
 def _date(view: RoundView, now: datetime) -> str:
@@ -54,8 +73,8 @@ async def table_images(view: RoundView, locale: str, *, now: datetime) -> list[d
 def _seat_text(seat: Any, *, mention: bool) -> str:
     if mention and seat.user_id:
         return f"<@{seat.user_id}>"
-    club = f" ({safe(seat.club)})" if seat.club else ""
-    return f"{safe(seat.name)}{club}"
+    group = f" ({safe(seat.group)})" if seat.group else ""
+    return f"{safe(seat.name)}{group}"
 
 
 def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> str:
@@ -76,6 +95,8 @@ def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> s
 def report_text(locale: str, view: RoundView) -> str:
     report = view.report
     lines: list[str] = []
+    if view.knockout is not None:
+        lines.append(knockout_text(locale, view))
     if report is not None:
         for c in report.criteria:
             lines.append(

@@ -11,9 +11,11 @@ from bot.app import StewardBot
 from bot.cogs._common import actor_of, discord_timestamp, embed, parse_local_datetime, safe, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.rules.presets import PRESET_NAMES
+from bot.rules.tournament.config import FORMATS
 from bot.services.tournaments import parse_overrides
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
+FORMAT_CHOICES = [app_commands.Choice(name=name, value=name) for name in FORMATS]
 
 
 class TournamentCog(commands.Cog):
@@ -34,8 +36,9 @@ class TournamentCog(commands.Cog):
         cap="Maximum number of players; later registrations go to the waitlist",
         deadline="Registration deadline, server time zone: YYYY-MM-DD HH:MM",
         overrides='Changes to the preset as JSON, e.g. {"tournament": {"qualifying_rounds": 3}}',
+        format="All'italiana (points over games) or knockout (table winners go on)",
     )
-    @app_commands.choices(preset=PRESET_CHOICES)
+    @app_commands.choices(preset=PRESET_CHOICES, format=FORMAT_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -44,6 +47,7 @@ class TournamentCog(commands.Cog):
         cap: app_commands.Range[int, 2, 2000] | None = None,
         deadline: app_commands.Range[str, 1, 40] | None = None,
         overrides: app_commands.Range[str, 1, 2000] | None = None,
+        format: app_commands.Choice[str] | None = None,
     ) -> None:
         """Create a tournament with a ruleset preset (organizers)."""
         actor = actor_of(interaction)
@@ -51,7 +55,13 @@ class TournamentCog(commands.Cog):
         changes = parse_overrides(overrides)
         await interaction.response.defer(thinking=True)
         created = await self.bot.services.tournaments.create(
-            actor, name=name, preset=preset.value, cap=cap, registration_deadline=when, overrides=changes
+            actor,
+            name=name,
+            preset=preset.value,
+            cap=cap,
+            registration_deadline=when,
+            overrides=changes,
+            format=format.value if format else None,
         )
         if created.registration_deadline:  # registration closes by itself then: wake the runner for it
             await self.bot.runner.wake_guild(interaction.guild_id)
@@ -65,6 +75,8 @@ class TournamentCog(commands.Cog):
             lines.append(
                 tr(interaction, "tournament.created.deadline", when=discord_timestamp(created.registration_deadline))
             )
+        if created.format == "knockout":  # NP-FMT-1: how it will run, before anyone registers
+            lines.append(tr(interaction, "tournament.created.knockout", final_size=created.final_size))
         if created.overrides:
             lines.append(tr(interaction, "tournament.created.overrides", keys=safe(", ".join(created.overrides))[:500]))
         lines.append(tr(interaction, "tournament.created.next", name=safe(created.name)))

@@ -141,6 +141,17 @@ class TournamentRules:
         disturbing a table −7); 0 when the preset fixes none. The sanctions desk and the standings call this."""
         return {"withdrawal": self.withdrawal_deduction, "disturbance": self.disturbance_deduction}.get(code, 0.0)
 
+    @property
+    def knockout(self) -> bool:
+        """NP-FMT-1 "ad eliminazione diretta": each table's winner goes on, to a final of ``final_size``."""
+        return self.format == "knockout"
+
+    @property
+    def team_tables(self) -> bool:
+        """NP-TAB-1 one player per team at each table: the team event, all'italiana (a knockout's tables come from
+        its plan, not from the teams — our reading)."""
+        return self.teams and not self.knockout
+
     def knockout_plan(self, players: int) -> tuple[KnockoutRound, ...]:
         """NP-FMT-1: the knockout's rounds for ``players`` with the preset's final size and allowed table sizes."""
         return knockout_plan(players, final_size=self.final_size, allowed_sizes=self.knockout_table_sizes)
@@ -212,6 +223,6 @@ class TournamentRules:
                 head_to_head_loser_points=r.number("head_to_head_loser_points", 0.0),
             ),
         )
-        if rules.format not in rules.formats and "formats" in r.table:
+        if rules.format not in rules.formats:
             raise PresetFieldError("tournament.format", rules.format, ", ".join(rules.formats))
         return rules, frozenset(r.consumed)

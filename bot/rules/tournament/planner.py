@@ -180,7 +180,9 @@ def special_table_points(rules: TournamentRules, kind: str | None, players: int)
 
 def criteria(request: DrawRequest, rules: TournamentRules) -> tuple[Criterion, ...]:
     crit = rules.criteria_for_round(request.round_no)
-    if rules.teams and Criterion.TEAM_PAIRS not in crit:  # NP-TAB-1 is a rule, not a preference: always first
+    if rules.knockout:  # NP-FMT-1: the plan fixes the tables; teams play no part in a knockout (our reading)
+        crit = tuple(c for c in crit if c is not Criterion.TEAM_PAIRS) or (Criterion.CLUB_PAIRS,)
+    elif rules.teams and Criterion.TEAM_PAIRS not in crit:  # NP-TAB-1 is a rule, not a preference: always first
         crit = (Criterion.TEAM_PAIRS, *crit)
     if (
         request.round_no == 1
@@ -228,8 +230,17 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
     if rules.seeded_round1 and request.round_no == 1:
         return _firk_round1(request, rules, ctx, crit, seed)
     special: dict[int, str] = {}
+    knockout: dict[str, Any] = {}
     if request.table_sizes:
         sizes: tuple[int, ...] = request.table_sizes
+    elif rules.knockout:
+        plan_ahead = rules.knockout_plan(len(ctx.players))
+        sizes = plan_ahead[0].sizes
+        knockout = {
+            "plan": [{"players": k.players, "tables": list(k.sizes)} for k in plan_ahead],
+            "final": len(plan_ahead) == 1,
+            "final_size": rules.final_size,
+        }
     elif rules.game == "ricochet":
         sizes = rr_sizes(len(ctx.players), rules.table_size, minimum=rules.min_table_size)
     elif rules.seeded_round1:
@@ -245,7 +256,7 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
         sizes = standard_sizes(
             len(ctx.players), table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
         )
-    if rules.teams:
+    if rules.team_tables:
         _check_teams(ctx, sizes)
     draw = draw_tables(
         ctx,
@@ -261,6 +272,8 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
     report: dict[str, Any] = draw.report.to_json()
     if request.previous_tables:
         report["history"] = history_of(request, ctx)
+    if knockout:
+        report["knockout"] = knockout
     if rules.seeded_round1 and request.round_no > 1 and request.ranking:
         tables, special = _number_by_strength(tables, special, request.ranking, rules.table_size)
         report["notes"] = [*draw.report.notes, "numbered_by_strength"]

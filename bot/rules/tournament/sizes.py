@@ -121,8 +121,19 @@ def knockout_plan(n: int, *, final_size: int, allowed_sizes: Sequence[int]) -> t
     """NP-FMT-1: rounds of a knockout where each table's winner goes on and every round's table count
     is a multiple of the final's size (e.g. 100 → 20 tables of 5 → 5 tables of 4 → final of 5).
 
-    Prefers the plan with the fewest rounds, then the most even tables. Raises when none exists.
+    Prefers the plan with the fewest rounds, then the most even tables. Raises when none exists, naming the
+    nearest workable field sizes below and above.
     """
+    result = _knockout_plan(n, final_size, allowed_sizes)
+    if result is None:
+        below, above = nearest_knockout_fields(n, final_size=final_size, allowed_sizes=allowed_sizes)
+        raise TournamentError(
+            "no_knockout_plan", {"players": n, "final_size": final_size, "below": below, "above": above}
+        )
+    return result
+
+
+def _knockout_plan(n: int, final_size: int, allowed_sizes: Sequence[int]) -> tuple[KnockoutRound, ...] | None:
     allowed = sorted(set(int(s) for s in allowed_sizes))
     if final_size not in allowed:
         allowed = sorted({*allowed, final_size})
@@ -151,9 +162,21 @@ def knockout_plan(n: int, *, final_size: int, allowed_sizes: Sequence[int]) -> t
         return best
 
     result = plan(n, 0)
-    if result is None:
-        raise TournamentError("no_knockout_plan", {"players": n, "final_size": final_size})
-    return tuple(result)
+    return None if result is None else tuple(result)
+
+
+def nearest_knockout_fields(
+    n: int, *, final_size: int, allowed_sizes: Sequence[int], reach: int = 400
+) -> tuple[int | None, int | None]:
+    """NP-FMT-1: the nearest field sizes below and above ``n`` that a knockout can be planned for (what the organizer
+    is told when ``n`` cannot: "37 players cannot — 25 or 80 can"); None when there is none within ``reach``."""
+
+    def workable(m: int) -> bool:
+        return _knockout_plan(m, final_size, allowed_sizes) is not None
+
+    below = next((m for m in range(n - 1, max(final_size, n - reach) - 1, -1) if workable(m)), None)
+    above = next((m for m in range(n + 1, n + reach + 1) if workable(m)), None)
+    return below, above
 
 
 def knockout_winners(table_orders: Sequence[Sequence[object]]) -> tuple[object, ...]:

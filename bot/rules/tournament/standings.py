@@ -138,6 +138,7 @@ def compute_standings(
     withdrawal_deduction: float = 0.0,
     teams: Mapping[PlayerId, str] | None = None,
     disqualified_below_withdrawn: bool = False,
+    knockout: bool = False,
 ) -> Standings:
     """Cumulative standings. Withdrawn and disqualified players rank after everyone else. RisiKo! (ARB art. 23
     last sentence and art. 25) treats a disqualified player as a withdrawn one: same tier; Ricochet Robots (RR 13.4)
@@ -146,6 +147,9 @@ def compute_standings(
     FIRK-WD-1: 25) — a withdrawal only, not a disqualification; explicit ``deductions``
     (e.g. FIRK −7 for disturbing a table) are subtracted. Players level on points are ordered by the
     preset's ``tie_breakers``; every decision is returned, unresolved ties share the rank.
+
+    ``knockout`` (NP-FMT-1 "ad eliminazione diretta"): how far a player went comes first — the later the last round
+    played, the better; then the place at that last table (the final's winner is the champion); then points.
     """
     check_results(results)
     known = [*players]
@@ -203,12 +207,19 @@ def compute_standings(
 
     # lower table number is better; table points: higher is better
     better_low = {TieBreaker.LAST_GAME_TABLE.value}
-    groups: dict[tuple[int, float], list[PlayerId]] = defaultdict(list)
+
+    def group_key(p: PlayerId) -> tuple[float, ...]:
+        if knockout:
+            last_round, _, place = last_seen.get(p, (0, 0, 1 << 30))
+            return (tier[standing(p)], -last_round, place, -points[p])
+        return (tier[standing(p)], -points[p])
+
+    groups: dict[tuple[float, ...], list[PlayerId]] = defaultdict(list)
     for p in known:
-        groups[(tier[standing(p)], points[p])].append(p)
+        groups[group_key(p)].append(p)
     ordered: list[list[PlayerId]] = []  # runs of players sharing a rank
     decisions: list[TieBreakDecision] = []
-    for gkey in sorted(groups, key=lambda k: (k[0], -k[1])):
+    for gkey in sorted(groups):
         members = groups[gkey]
         if len(members) == 1:
             ordered.append(members)

@@ -33,6 +33,7 @@ from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.rounds.views import (
     FinalSeatView,
+    KnockoutView,
     RoundView,
     SeatView,
     TableView,
@@ -55,9 +56,30 @@ def _engine_error(exc: TournamentError) -> Conflict:
         return Conflict("error.round_team_larger_than_tables", counts=counts[:300], tables=exc.value["tables"])
     if exc.code == "player_without_team":
         return Conflict("error.round_player_without_team")
+    if exc.code == "no_knockout_plan" and isinstance(exc.value, dict):
+        return Conflict("error.knockout_no_plan", **_nearest(exc.value))
     if exc.code == "firk_sit_out_not_supported":
         return Conflict("error.round_firk_sit_out")
     return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
+
+
+def _nearest(value: Mapping[str, Any]) -> dict[str, Any]:
+    below, above = value.get("below"), value.get("above")
+    return {
+        "players": value.get("players"),
+        "final_size": value.get("final_size"),
+        "nearest": " / ".join(str(x) for x in (below, above) if x is not None) or "-",
+    }
+
+
+def knockout_view(rules: TournamentRules, players: int) -> KnockoutView:
+    """NP-FMT-1: the knockout plan for ``players`` (or the nearest workable field sizes when there is none)."""
+    try:
+        plan = rules.knockout_plan(players)
+    except TournamentError as exc:
+        value = exc.value if isinstance(exc.value, dict) else {}
+        return KnockoutView(players, (), value.get("below"), value.get("above"), rules.final_size)
+    return KnockoutView(players, tuple((k.players, k.sizes) for k in plan), final_size=rules.final_size)
 
 
 def _rules(t: Tournament) -> TournamentRules:
@@ -131,6 +153,7 @@ class RoundBase(BaseService):
                     regs[s.registration_id].display_name,
                     regs[s.registration_id].club,
                     s.position,
+                    regs[s.registration_id].team,
                 )
                 for s in sorted(by_table.get(gt.id, []), key=lambda s: s.position)
             )
@@ -156,6 +179,16 @@ class RoundBase(BaseService):
             for s in group.seats
         )
         directs = tuple(name(p) for p in doc.direct_finalists)
+        knockout: KnockoutView | None = None
+        rules = _rules(t)
+        if rules.knockout and r.kind == RoundKind.QUALIFYING.value:
+            if r.status == RoundStatus.PLANNED.value:
+                try:
+                    knockout = knockout_view(rules, len(await self._participants(session, t, r)))
+                except Conflict:  # the previous round's results are not all in yet
+                    knockout = None
+            else:
+                knockout = knockout_view(rules, sum(len(x.seats) for x in tables))
         return RoundView(
             tournament_id=t.id,
             tournament_name=t.name,
@@ -178,19 +211,85 @@ class RoundBase(BaseService):
             club_pairs=(sum(g.club_pairs for g in doc.groups), sum(g.club_pairs_plain for g in doc.groups))
             if r.kind == RoundKind.SEMIFINAL.value and doc.groups
             else None,
+            knockout=knockout,
         )
 
     async def _participants(self, session: AsyncSession, t: Tournament, round_row: Round | None) -> list[Registration]:
-        """Validated players (registered ones when nobody was validated), minus forfeits of this round."""
+        """Validated players (registered ones when nobody was validated), minus forfeits of this round. In a knockout
+        (NP-FMT-1) from round 2 on: the winner of each table of the previous round."""
         assert t.id is not None
         regs = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
         validated = [r for r in regs if r.status == RegistrationStatus.VALIDATED.value]
         pool = validated or [r for r in regs if r.status == RegistrationStatus.REGISTERED.value]
+        out: set[int] = set()
         if round_row is not None and round_row.id is not None:
             checkins = await repo.list_checkins(session=session, guild_id=t.guild_id, round_id=round_row.id)
             out = {c.registration_id for c in checkins if c.status == CheckInStatus.FORFEIT.value}
             pool = [r for r in pool if r.id not in out]
+        if _rules(t).knockout:
+            number = round_row.number if round_row is not None else None
+            advancing = await self._knockout_advancing(session, t, regs, number, out)
+            if advancing is not None:
+                pool = advancing
         return sorted(pool, key=lambda r: r.id or 0)
+
+    async def _knockout_advancing(
+        self,
+        session: AsyncSession,
+        t: Tournament,
+        regs: Sequence[Registration],
+        number: int | None,
+        forfeits: set[int],
+    ) -> list[Registration] | None:
+        """NP-FMT-1: who goes on from the previous knockout round — each table's winner (its first place, decided by
+        the preset's table tie-breaks when the report was scored). Our reading where NP is silent: a winner who has
+        withdrawn, was disqualified or forfeits this round is replaced by the next of the same table, so the plan's
+        table count holds. None before the first round; refused while a table has no result or a shared first."""
+        assert t.id is not None
+        rounds = [
+            r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            if r.kind == RoundKind.QUALIFYING.value and (number is None or r.number < number) and r.id
+        ]  # fmt: skip
+        if not rounds:
+            return None
+        last = rounds[-1]
+        engine = DrawDocument.from_json(last.draw_report).engine
+        if engine is not None and (engine.extra.get("knockout") or {}).get("final"):
+            raise Conflict("error.knockout_over", tournament=t.name)
+        by_round, by_table = await self._tables_of(session, t.guild_id, [last.id or 0])
+        tables = by_round.get(last.id or 0, [])
+        results = await repo.list_results_for_tables(
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+        )
+        rank: dict[tuple[int, int], int] = {
+            (res.table_id, res.registration_id): res.table_rank for res in results if res.table_rank is not None
+        }
+        active = {RegistrationStatus.VALIDATED.value, RegistrationStatus.REGISTERED.value}
+        by_id = {r.id: r for r in regs}
+        advancing: list[Registration] = []
+        missing: list[str] = []
+        for gt in tables:
+            seats = by_table.get(gt.id or 0, [])
+            ranked = sorted(
+                (rank[(gt.id or 0, s.registration_id)], s.registration_id)
+                for s in seats
+                if (gt.id or 0, s.registration_id) in rank
+            )
+            if len(ranked) < len(seats):
+                missing.append(f"{last.number}/{gt.number}")
+                continue
+            eligible = [
+                (place, rid) for place, rid in ranked
+                if rid in by_id and by_id[rid].status in active and rid not in forfeits
+            ]  # fmt: skip
+            if not eligible:
+                continue
+            if len(eligible) > 1 and eligible[0][0] == eligible[1][0]:
+                raise Conflict("error.knockout_tied_winner", table=gt.number, round=last.number)
+            advancing.append(by_id[eligible[0][1]])
+        if missing:
+            raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+        return advancing
 
     async def _history(
         self, session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int

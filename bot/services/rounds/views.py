@@ -22,6 +22,12 @@ class SeatView:
     name: str
     club: str | None
     position: int
+    team: str | None = None  # NP-TAB-1: shown instead of the club in team events
+
+    @property
+    def group(self) -> str | None:
+        """What is shown beside the name: the team where the player has one, else the club."""
+        return self.team or self.club
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,22 @@ class FinalSeatView:
 
 
 @dataclass(frozen=True, slots=True)
+class KnockoutView:
+    """NP-FMT-1 as the organizer sees it before and at each draw: the rounds still to play from this one (players
+    and table sizes, the last one the final), or — when the field cannot be planned — the nearest sizes that can."""
+
+    players: int
+    plan: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    below: int | None = None
+    above: int | None = None
+    final_size: int = 0
+
+    @property
+    def final(self) -> bool:
+        return len(self.plan) == 1
+
+
+@dataclass(frozen=True, slots=True)
 class RoundView:
     tournament_id: int
     tournament_name: str
@@ -85,6 +107,7 @@ class RoundView:
     unfilled: int = 0
     club_pairs: tuple[int, int] | None = None  # semifinals: same-club pairs after / before the band shuffle
     discord_event_id: int | None = None  # the round's Discord scheduled event, when the bot made one
+    knockout: KnockoutView | None = None  # NP-FMT-1: the plan from this round on (knockout tournaments)
 
     def table_of(self, registration_id: int) -> TableView | None:
         for table in self.tables:
