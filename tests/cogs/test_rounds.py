@@ -370,3 +370,34 @@ async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree
         await report_all(services, number, guild_id=h.guild.id)
     sent = await h.invoke("standings show", locale="it", tournament="Coppa")
     assert all(team in sent[-1].text for team in teams)
+
+
+async def test_tour_fin_1_a_decline_after_the_final_is_published_re_announces_it_and_tells_the_player(
+    harness, services, http
+):
+    """TOUR-FIN-1 at every moment, through the tree: after /round publish of the final, /finals decline recomposes
+    it, posts a new announcement (table card and bracket) and a new thread that pings the new table, and tells the
+    player who declined by direct message."""
+    await prepare(harness, services, 20)
+    for number in (1, 2):
+        await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+        await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+        await report_all(services, number, guild_id=harness.guild.id)
+    await harness.invoke("finals semifinals", roles=ORG, tournament="Coppa", tables=4)
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+    await report_all(services, 3, guild_id=harness.guild.id)
+    await harness.invoke("finals final", roles=ORG, tournament="Coppa")
+    await harness.invoke("round publish", roles=ORG, tournament="Coppa")
+    staff = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
+    final = await services.rounds.show(staff, tournament="Coppa", number=4)
+    winner = final.tables[0].seats[1]
+    threads_before = len(http.of("POST", "/channels/{channel_id}/threads"))
+    sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner.name)
+    assert "annunciata di nuovo" in sent[-1].text and "Hanno rinunciato" in sent[-1].text
+    announcements = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "bracket-4.png" in c.files]
+    assert len(announcements) == 2 and winner.name not in announcements[-1].content
+    assert len(http.of("POST", "/channels/{channel_id}/threads")) == threads_before + 1
+    assert winner.user_id in http.dm_channels.values()  # the player who declined is told
+    again = await services.rounds.show(staff, tournament="Coppa", number=4)
+    assert again.status == "published" and again.tables[0].thread_id is not None
+    assert winner.registration_id not in [s.registration_id for s in again.tables[0].seats]

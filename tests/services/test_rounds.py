@@ -485,12 +485,12 @@ async def test_tour_fin_1_replacement_chain_same_table_then_best_second_elsewher
     await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
     names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
     # the winner of semifinal 1 declines: the 2nd of that table takes the seat
-    view = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[orders[1][0]])
+    view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[orders[1][0]])).round
     seat1 = view.final_seats[0]
     assert (seat1.name, seat1.source, seat1.semifinal_place) == (names[orders[1][1]], "same_table_replacement", 2)
     # the rest of table 1 declines too: the best 2nd of the other tables by the qualifying standings
     for rid in orders[1][1:]:
-        view = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[rid])
+        view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[rid])).round
     ranked = await ranking(services)
     seconds = [orders[n][1] for n in (2, 3, 4)]
     best_second = min(seconds, key=ranked.index)
@@ -513,7 +513,7 @@ async def test_tour_sf_1_tour_fin_1_semifinals_and_the_final_are_reproduced_by_s
     assert cli["tables"] == [[s.registration_id for s in t.seats] for t in semi.tables]
     final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
     winner = final.tables[0].seats[0]
-    final = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=winner.name)
+    final = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=winner.name)).round
     doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=final.number)
     cli = steward_draw(doc, 0, capsys, tmp_path)
     assert cli["tables"] == [[s.registration_id for s in t.seats] for t in final.tables]
@@ -531,8 +531,59 @@ async def test_tour_fin_1_a_direct_finalist_declining_before_the_semifinals_give
     await setup_tournament(services, 20)
     await play_two_rounds(services)
     semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
-    view = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=semi.direct_finalists[0])
+    view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=semi.direct_finalists[0])).round
     assert len(view.tables) == 4 and view.direct_finalists == () and view.declined == semi.direct_finalists
+
+
+async def test_tour_fin_1_a_winner_declining_after_the_final_is_published_is_replaced_and_the_final_re_announced(
+    services: Services,
+):
+    """TOUR-FIN-1 at every moment: the final is published, then a winner declines — the chain replaces them (2nd of
+    the same semifinal), the round stays published but loses its announcement and threads (the new table is
+    announced again), and once a result of the final is in, a decline is refused and changes nothing."""
+    semi, orders = await semis_played(services)
+    await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    job = await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    await services.rounds.record_publication(ORGANIZER, round_id=job.round.round_id, announcement_message_id=555,
+                                             thread_ids={1: 777})  # fmt: skip
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    outcome = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[orders[2][0]])
+    assert outcome.republish and outcome.player == names[orders[2][0]] and outcome.player_user_id is not None
+    final = outcome.round
+    assert final.status == "published" and final.announcement_message_id is None
+    assert final.tables[0].thread_id is None  # a new thread for the new table
+    seated = [s.registration_id for s in final.tables[0].seats]
+    assert orders[2][0] not in seated and orders[2][1] in seated
+    await report_all(services, final.number)
+    with pytest.raises(Conflict) as err:
+        await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[orders[3][0]])
+    assert err.value.key == "error.round_final_played"
+    after = await services.rounds.show(ORGANIZER, tournament="Coppa")
+    assert [s.registration_id for s in after.tables[0].seats] == seated
+
+
+async def test_tour_fin_1_a_direct_finalist_declining_after_the_semifinals_gives_the_seat_to_the_best_second(
+    services: Services,
+):
+    """TOUR-FIN-1 / ARB 5: the direct finalist declines once the semifinals are published (before the final is
+    composed): the decline is recorded, and the final gives that seat to the best 2nd of the semifinals by the
+    qualifying standings."""
+    await setup_tournament(services, 20)
+    await play_two_rounds(services)
+    semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    direct = semi.direct_finalists[0]
+    recorded = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=direct)
+    assert recorded.round.kind == "semifinal" and recorded.round.declined == (direct,) and not recorded.republish
+    await report_all(services, semi.number)
+    final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    orders = {t.number: [s.registration_id for s in t.seats] for t in semi.tables}
+    ranked = await ranking(services)
+    best_second = min((orders[n][1] for n in orders), key=ranked.index)
+    replacement = next(s for s in final.final_seats if s.source == "direct_finalist_replacement")
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    assert replacement.name == names[best_second] and final.declined == (direct,)
+    assert direct not in [s.name for s in final.tables[0].seats]
 
 
 async def test_bad_input_declining_a_player_not_in_the_semifinals(services: Services):

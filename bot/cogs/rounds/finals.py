@@ -8,9 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of
+from bot.cogs._common import actor_of, safe, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, Tournament
+from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import preview
+from bot.i18n import t
 
 
 class FinalsCog(commands.Cog):
@@ -60,5 +62,34 @@ class FinalsCog(commands.Cog):
         """A finalist declines: the final is recomposed with the replacement chain (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.rounds.decline(actor, tournament=tournament, player=player)
-        await preview(interaction, view, "round.declined.title")
+        outcome = await self.bot.services.rounds.decline(actor, tournament=tournament, player=player)
+        notes: list[str] = []
+        if outcome.round.kind == "semifinal" and outcome.round.status != "drawn":
+            notes.append(tr(interaction, "round.declined.recorded", player=safe(outcome.player)))
+        if outcome.republish:  # TOUR-FIN-1 after the final was published: a new announcement and thread
+            job = await self.bot.services.rounds.publish(actor, tournament=tournament, number=outcome.round.number)
+            published = await announce(interaction, job)
+            await self.bot.services.rounds.record_publication(
+                actor,
+                round_id=job.round.round_id,
+                announcement_message_id=published.announcement_id,
+                thread_ids=published.threads,
+                failures=published.failures,
+            )
+            notes.append(tr(interaction, "round.declined.republished"))
+            notes.append(published.summary(interaction, job))
+        if outcome.player_user_id and not await self._tell(interaction, outcome.player_user_id, tournament):
+            notes.append(tr(interaction, "round.declined.dm_failed", player=safe(outcome.player)))
+        await preview(interaction, outcome.round, "round.declined.title", extra="\n".join(notes))
+
+    async def _tell(self, interaction: discord.Interaction[StewardBot], user_id: int, tournament: str) -> bool:
+        """The player who declined is told by direct message, in the server's language; False when Discord refuses."""
+        text = t("round.declined.dm", await server_locale(interaction), tournament=safe(tournament))
+        try:  # the same DM path as the reminders: no user fetch, no cache needed
+            data = await self.bot.http.start_private_message(user_id)
+            await self.bot.get_partial_messageable(int(data["id"])).send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (discord.HTTPException, KeyError, ValueError):
+            return False
+        return True

@@ -32,6 +32,7 @@ from bot.services.rounds._base import (
     _rules,
 )
 from bot.services.rounds.views import (
+    DeclineView,
     RoundView,
 )
 
@@ -117,13 +118,17 @@ class FinalsMixin(RoundBase):
             t = await self._config_and_tournament(session, actor, tournament)
             return await self._compose_final(session, actor, t, add_declined=None)
 
-    async def decline(self, actor: Actor, *, tournament: str, player: str) -> RoundView:
-        """A finalist declines: recorded, and the final recomputed with the replacement chain (TOUR-FIN-1).
+    async def decline(self, actor: Actor, *, tournament: str, player: str) -> DeclineView:
+        """A finalist declines (TOUR-FIN-1) at any moment before the final is played.
 
-        Before the semifinals are published, a direct finalist who declines is dropped from the ranking and
-        four semifinals are seeded instead (ARB art. 5).
+        Before the semifinals are published, a direct finalist who declines is dropped from the ranking and four
+        semifinals are seeded instead (ARB art. 5). After they are published the decline is recorded; once every
+        semifinal result is in, the final is (re)composed with the replacement chain — a declining direct finalist
+        gives the seat to the best 2nd of the semifinals. A decline after the final was published recomposes it and
+        marks it for re-publication (a new announcement and thread; the cog tells the player who declined).
         """
         async with self._sessionmaker() as session, session.begin():
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # one at a time
             t = await self._config_and_tournament(session, actor, tournament)
             assert t.id is not None
             rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
@@ -147,8 +152,27 @@ class FinalsMixin(RoundBase):
                     semi,
                     {"tournament": t.name, "player": reg.id, "before_semifinals": True},
                 )
-                return await self._seed_semifinals(session, actor, t, 4)
-            return await self._compose_final(session, actor, t, add_declined=reg.id)
+                view = await self._seed_semifinals(session, actor, t, 4)
+                return DeclineView(view, reg.display_name, reg.user_id, republish=False)
+            if final is None:
+                if semi.status == RoundStatus.DRAWN.value:
+                    raise Conflict("error.round_previous_not_published", number=semi.number)
+                if reg.id in doc.declined:
+                    raise Conflict("error.round_already_declined")
+                semi.draw_report = replace(doc, declined=(*doc.declined, reg.id)).to_json()
+                await session.flush()
+                await self._audit(session, actor, "round.decline", semi,
+                                  {"tournament": t.name, "player": reg.id, "before_final": True})  # fmt: skip
+                try:
+                    view = await self._compose_final(session, actor, t, add_declined=None)
+                except Conflict as exc:
+                    if exc.key != "error.round_results_missing":
+                        raise
+                    view = await self._view(session, t, semi)  # recorded: the final is composed with it later
+                return DeclineView(view, reg.display_name, reg.user_id, republish=False)
+            published = final.status == RoundStatus.PUBLISHED.value
+            view = await self._compose_final(session, actor, t, add_declined=reg.id)
+            return DeclineView(view, reg.display_name, reg.user_id, republish=published)
 
     async def _compose_final(
         self, session: AsyncSession, actor: Actor, t: Tournament, *, add_declined: int | None
@@ -162,8 +186,15 @@ class FinalsMixin(RoundBase):
             raise Conflict("error.round_no_semifinal_round", tournament=t.name)
         if not _closed_or_published(semi):
             raise Conflict("error.round_previous_not_published", number=semi.number)
+        republish = False
         if final is not None and final.status != RoundStatus.DRAWN.value:
-            raise Conflict("error.round_already_published", number=final.number)
+            # TOUR-FIN-1 at every moment: a published final not yet played is recomposed on a decline
+            played = await self._final_played(session, t, final)
+            if add_declined is None or final.status != RoundStatus.PUBLISHED.value or played:
+                raise Conflict(
+                    "error.round_final_played" if played else "error.round_already_published", number=final.number
+                )
+            republish = True
         if final is None and add_declined is not None:
             raise Conflict("error.round_no_final", tournament=t.name)
         assert semi.id is not None
@@ -190,6 +221,7 @@ class FinalsMixin(RoundBase):
             ]
         semi_doc = DrawDocument.from_json(semi.draw_report)
         declined = list(DrawDocument.from_json(final.draw_report).declined) if final else []
+        declined += [p for p in semi_doc.declined if p not in declined]  # declines recorded before the final
         if add_declined is not None:
             semi_players = {p for o in orders.values() for p in o} | set(semi_doc.direct_finalists)
             if add_declined not in semi_players:
@@ -239,7 +271,10 @@ class FinalsMixin(RoundBase):
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=final.id)
         assert final.id is not None
         await self._store_tables(session, t.guild_id, final.id, final_tables)
-        final.status = RoundStatus.DRAWN.value
+        if republish:  # the new final table is announced again, with its own thread (the cog re-publishes)
+            final.announcement_message_id = None
+        else:
+            final.status = RoundStatus.DRAWN.value
         final.draw_report = DrawDocument(
             kind="final",
             groups=tuple(FinalsGroup.from_json(g) for g in groups),
@@ -253,6 +288,17 @@ class FinalsMixin(RoundBase):
             actor,
             "round.decline" if add_declined is not None else "round.final",
             final,
-            {"tournament": t.name, "number": final.number, "declined": declined, "player": add_declined},
-        )
+            {
+                "tournament": t.name, "number": final.number, "declined": declined, "player": add_declined,
+                "republish": republish,
+            },
+        )  # fmt: skip
         return await self._view(session, t, final)
+
+    async def _final_played(self, session: AsyncSession, t: Tournament, final: Round) -> bool:
+        """Whether any result of the final is in (then a decline can no longer change it)."""
+        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id or 0)
+        results = await repo.list_results_for_tables(
+            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+        )
+        return any(res.table_rank is not None for res in results) or any(gt.locked for gt in tables)

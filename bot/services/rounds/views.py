@@ -117,6 +117,17 @@ class RoundView:
 
 
 @dataclass(frozen=True, slots=True)
+class DeclineView:
+    """A finalist's decline (TOUR-FIN-1): the round it changed (the final, or the semifinals while the final waits
+    for results), who declined, and whether the published final must be announced again."""
+
+    round: RoundView
+    player: str
+    player_user_id: int | None
+    republish: bool
+
+
+@dataclass(frozen=True, slots=True)
 class AdjustmentView:
     """A hand change (BOT-TAB-2): the round after it and the criteria before → after."""
 
