@@ -219,6 +219,7 @@ class GameTable(SQLModel, table=True):
     round_id: int = Field(foreign_key="round.id", nullable=False, index=True)
     number: int
     size: int | None = Field(default=None)  # seats incl. a FIRK dummy seat, when it differs from the players
+    note: str | None = Field(default=None, max_length=500)  # the referee's note (FIRK §9: the "morto"'s special rules)
     thread_id: int | None = _snowflake()
     final_situation: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)  # report input, engine explanation
     reported_by: int | None = _snowflake()

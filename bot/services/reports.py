@@ -32,7 +32,7 @@ from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.errors import RuleError
 from bot.rules.risiko.scoring import parse_situation
 from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, retry_when_locked, tournament_or_404
+from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
 from bot.services.report_lines import (
     _id,
@@ -106,6 +106,21 @@ class ReportView:
     @property
     def ranking(self) -> tuple[SeatLine, ...]:
         return tuple(sorted(self.seats, key=lambda s: (s.rank if s.rank is not None else 99, s.name)))
+
+
+@dataclass(frozen=True, slots=True)
+class TableNote:
+    """The referee's note on a table (FIRK §9: the special rules of a game of three plus the "morto")."""
+
+    tournament_name: str
+    round_number: int
+    table_number: int
+    note: str | None
+    special: str | None  # the planner's kind of the table: "dummy", "sit_out", "head_to_head"
+    thread_id: int | None
+
+
+NOTE_MAX = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +414,30 @@ class ReportService(BaseService):
                 details={"round": rnd.number, "table": table.number},
             )
             return await self._view(session, actor.guild_id, table, rnd, name)
+
+    async def note_table(self, actor: Actor, ref: TableRef, text: str) -> TableNote:
+        """A referee writes (or, with "-", clears) the note of a table: FIRK §9 lets the referee set special rules
+        for three players plus the "morto"; the note is shown with the table and posted in its thread."""
+        cleaned = clean_text(text, field="note", max_len=NOTE_MAX)
+        assert cleaned is not None
+        async with self._sessionmaker() as session, session.begin():
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.REFEREE)
+            table, rnd, name = await self._resolve(session, actor.guild_id, ref)
+            before = table.note
+            table.note = None if cleaned == "-" else cleaned
+            await session.flush()
+            await repo.add_audit(
+                session=session,
+                guild_id=actor.guild_id,
+                actor_id=actor.user_id,
+                action="table.note",
+                entity="game_table",
+                entity_id=table.id,
+                details={"round": rnd.number, "table": table.number, "before": before, "after": table.note},
+            )
+            special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
+            return TableNote(name, rnd.number, table.number, table.note, special, table.thread_id)
 
     # --------------------------------------------------------------------------------------------- helpers
     async def _resolve(self, session: AsyncSession, guild_id: int, ref: TableRef | int) -> tuple[GameTable, Round, str]:

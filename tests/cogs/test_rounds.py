@@ -401,3 +401,54 @@ async def test_tour_fin_1_a_decline_after_the_final_is_published_re_announces_it
     again = await services.rounds.show(staff, tournament="Coppa", number=4)
     assert again.status == "published" and again.tables[0].thread_id is not None
     assert winner.registration_id not in [s.registration_id for s in again.tables[0].seats]
+
+
+async def _firk_round_two(h: Harness, services: Services, present: int) -> None:
+    """A FIRK tournament of 8 through the tree; round 1 played; only ``present`` come to round 2 (the last)."""
+    await prepare(h, services, 8, preset="risiko-firk-1")
+    async with services.sessionmaker() as session, session.begin():
+        for k, reg in enumerate((await session.execute(select(Registration))).scalars()):
+            reg.previous_rank = k + 1
+    await h.invoke("round draw", roles=ORG, tournament="Coppa")
+    await h.invoke("round publish", roles=ORG, tournament="Coppa")
+    await report_all(services, 1, guild_id=h.guild.id)
+    await h.invoke("round close", roles=ORG, tournament="Coppa")
+    await h.invoke("round plan", roles=ORG, tournament="Coppa")
+    standings = await services.standings.compute(h.guild.id, "Coppa")
+    async with services.sessionmaker() as session:
+        user_of = {r.id: r.user_id for r in (await session.execute(select(Registration))).scalars()}
+    for line in standings.lines[present:]:
+        await services.checkins.forfeit(Actor(guild_id=h.guild.id, user_id=user_of[line.player_id]), tournament="Coppa")
+
+
+async def test_firk_size_1_through_the_tree_the_morto_table_is_announced_and_its_rules_noted_in_its_thread(
+    harness, services, http
+):
+    """FIRK-SIZE-1 through Discord: 7 present in the last round → a table of four and three plus the "morto"; the
+    preview and the announcement say so, and /review note posts the referee's special rules in that table's
+    thread without pinging anyone."""
+    await _firk_round_two(harness, services, 7)
+    sent = await harness.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+    assert "3 giocatori + il «morto» (FIRK §9)" in sent[-1].text
+    await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    announcement = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.files][-1]
+    assert "«morto»" in announcement.content
+    rules = "Il morto difende con 2 dadi, non attacca"
+    sent = await harness.invoke("review note", roles=("Arbitri",), locale="it", tournament="Coppa", table=2,
+                                text=rules)  # fmt: skip
+    assert sent[-1].ephemeral and "pubblicata nel suo thread" in sent[-1].text
+    posted = http.of("POST", "/channels/{channel_id}/messages")[-1]
+    assert rules in posted.content and posted.allowed_mentions.get("parse") == []
+    staff = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
+    assert (await services.rounds.show(staff, tournament="Coppa")).tables[1].thread_id is not None
+
+
+async def test_firk_size_1_through_the_tree_five_present_the_fifth_sits_out_and_is_told(harness, services, http):
+    """FIRK-SIZE-1 through Discord: 5 present in the last round → the four best at table 1 and the 5th sits out;
+    the announcement says how the sitting-out player scores."""
+    await _firk_round_two(harness, services, 5)
+    sent = await harness.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+    assert "riposa: 15 punti se 5° in classifica, altrimenti 1" in sent[-1].text
+    await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    announcement = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.files][-1]
+    assert "riposa" in announcement.content

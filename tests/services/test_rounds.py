@@ -769,6 +769,30 @@ async def test_firk_size_1_seven_present_three_plus_a_dummy(services: Services, 
     cli = steward_draw(doc, view.seed, capsys, tmp_path)
     assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
     assert cli["special_tables"] == {"2": "dummy"}
+    assert [t.special for t in view.tables] == [None, "dummy"]
+
+
+async def test_firk_size_1_the_referee_records_the_morto_s_special_rules_as_a_note_on_the_table(services: Services):
+    """FIRK §9: three players plus the "morto" play "with special rules set by the referee" — a referee records them
+    on the table (shown with it; "-" clears it, audited); a player cannot, and an empty note changes nothing."""
+    await _firk_last_round(services, 7)
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    referee = Actor(guild_id=GUILD, user_id=3, role_ids=frozenset({REF_ROLE}))
+    rules = "Il morto difende con 2 dadi e non attacca"
+    note = await services.reports.note_table(referee, _table_ref(2), rules)
+    assert (note.note, note.special, note.table_number, note.round_number) == (rules, "dummy", 2, 2)
+    shown = await services.rounds.show(ORGANIZER, tournament="Coppa")
+    assert shown.tables[1].note == rules and shown.tables[0].note is None
+    with pytest.raises(PermissionDenied):
+        await services.reports.note_table(PLAYER, _table_ref(2), "altro")
+    with pytest.raises(InvalidInput):
+        await services.reports.note_table(referee, _table_ref(2), "\u200b ")
+    assert (await services.rounds.show(ORGANIZER, tournament="Coppa")).tables[1].note == rules
+    cleared = await services.reports.note_table(referee, _table_ref(2), "-")
+    assert cleared.note is None
+    async with services.sessionmaker() as session:
+        n = (await session.execute(select(func.count()).where(AuditLog.action == "table.note"))).scalar_one()
+    assert n == 2
 
 
 async def test_np_tab_1_team_tournaments_seat_one_player_of_each_team_per_table(services: Services):

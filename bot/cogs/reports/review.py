@@ -1,5 +1,5 @@
-"""/review countersign|correct — referees countersign a signed report (the table locks) and correct reports,
-also locked ones, with the reason audited (TOUR-REF-1)."""
+"""/review countersign|correct|note — referees countersign a signed report (the table locks), correct reports,
+also locked ones, with the reason audited (TOUR-REF-1), and write a table's note (FIRK §9: the "morto"'s rules)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of, send
+from bot.cogs._common import actor_of, locale_of, safe, send, server_locale, tr
 from bot.cogs._params import REFEREE_COMMANDS, RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import publish_report
 from bot.cogs.reports.embeds import report_embed
 from bot.cogs.reports.modal import ReportModal
+from bot.i18n import t
 from bot.services.reports import TableRef
 
 
@@ -26,6 +27,40 @@ class ReviewCog(commands.Cog):
 
     def __init__(self, bot: StewardBot) -> None:
         self.bot = bot
+
+    @review.command(name="note")
+    @app_commands.describe(
+        tournament="The tournament",
+        table="Table number",
+        text='The note, e.g. the special rules of the "morto" ("-" clears it)',
+        round="Round (default: the latest)",
+    )
+    async def note(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        table: TableNumber,
+        text: app_commands.Range[str, 1, 500],
+        round: RoundNumber | None = None,
+    ) -> None:
+        """Write a note on a table, shown with it and posted in its thread (referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        saved = await self.bot.services.reports.note_table(actor, TableRef(tournament, table, round), text)
+        posted = False
+        if saved.note and saved.thread_id:
+            loc = await server_locale(interaction)
+            try:  # the table's players read it where they play; nobody is pinged
+                await self.bot.get_partial_messageable(saved.thread_id).send(
+                    t("round.table_note", loc, note=safe(saved.note))[:2000],
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+                posted = True
+            except discord.HTTPException:
+                posted = False
+        key = "review.note_cleared" if saved.note is None else "review.note_posted" if posted else "review.note_saved"
+        reply = tr(interaction, key, table=saved.table_number, round=saved.round_number)
+        await send(interaction, reply, ephemeral=True)
 
     @review.command(name="countersign")
     @app_commands.describe(tournament="The tournament", table="Table number", round="Round (default: the latest)")

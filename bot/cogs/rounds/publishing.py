@@ -186,4 +186,9 @@ async def _ping_in_channel(
 
 def seat_message(locale: str, table: TableView, label: str) -> str:
     players = ", ".join(_seat_text(s, mention=True) for s in table.seats)
-    return t("round.thread_message", locale, number=table.number, round=label, players=players)
+    text = t("round.thread_message", locale, number=table.number, round=label, players=players)
+    if table.special:  # FIRK-SIZE-1: the table is not an ordinary one — say how
+        text += "\n" + t(f"round.special.{table.special}", locale)
+    if table.note:
+        text += "\n> " + t("round.table_note", locale, note=safe(table.note))
+    return text

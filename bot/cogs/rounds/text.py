@@ -83,7 +83,10 @@ def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> s
     for i, table in enumerate(view.tables):
         seats = ", ".join(_seat_text(s, mention=False) for s in table.seats)
         group = f" · {t(f'round.group.{table.group}', locale)}" if table.group else ""
-        line = f"**{t('round.table', locale, number=table.number)}**{group} — {seats}"
+        special = f" · {t(f'round.special.{table.special}', locale)}" if table.special else ""
+        line = f"**{t('round.table', locale, number=table.number)}**{group}{special} — {seats}"
+        if table.note:
+            line += "\n> " + t("round.table_note", locale, note=safe(table.note))
         if used + len(line) + 1 > budget:
             lines.append(t("round.more_tables", locale, count=len(view.tables) - i))
             break

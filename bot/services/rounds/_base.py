@@ -58,8 +58,6 @@ def _engine_error(exc: TournamentError) -> Conflict:
         return Conflict("error.round_player_without_team")
     if exc.code == "no_knockout_plan" and isinstance(exc.value, dict):
         return Conflict("error.knockout_no_plan", **_nearest(exc.value))
-    if exc.code == "firk_sit_out_not_supported":
-        return Conflict("error.round_firk_sit_out")
     return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
 
 
@@ -159,7 +157,15 @@ class RoundBase(BaseService):
             )
             label = group_of.get(gt.number)
             tables.append(
-                TableView(gt.number, seats, gt.size, gt.thread_id, label if label and label != "all" else None)
+                TableView(
+                    gt.number,
+                    seats,
+                    gt.size,
+                    gt.thread_id,
+                    label if label and label != "all" else None,
+                    special=doc.special_tables.get(gt.number),
+                    note=gt.note,
+                )
             )
 
         def name(rid: Any) -> str:

@@ -37,6 +37,8 @@ class TableView:
     size: int | None  # seats including a FIRK dummy, when that differs from the players
     thread_id: int | None
     group: str | None = None  # semifinal/final group: "odd"/"even" in a 100+ player event (TOUR-SF-2)
+    special: str | None = None  # FIRK-SIZE-1: "dummy" (3 + the "morto"), "sit_out", "head_to_head"
+    note: str | None = None  # the referee's note on the table (e.g. the "morto"'s special rules)
 
 
 @dataclass(frozen=True, slots=True)
