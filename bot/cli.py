@@ -64,7 +64,7 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from bot.demo import run_demo
 
-    return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale))
+    return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, format=args.format))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--output", "-o", default="demo-output", help="folder for the images (default: demo-output)")
     p_demo.add_argument("--keep-db", action="store_true", help="keep the temporary SQLite file and print its path")
     p_demo.add_argument("--locale", choices=["it", "en"], default="en", help="language of the summary")
+    p_demo.add_argument(
+        "--format",
+        choices=["italian", "knockout", "teams"],
+        default="italian",
+        help="italian: ARB qualifying rounds, semifinals and final (default); knockout: NP, 100 players to the "
+        "champion; teams: NP, six teams of four",
+    )
     p_demo.set_defaults(func=_cmd_demo)
 
     for module_name in TOOL_MODULES:

@@ -3,6 +3,10 @@
 It creates a temporary embedded SQLite database, applies the migrations, maps the server roles, creates a
 tournament, registers players from several clubs (one over the cap goes to the waitlist), shows that bad
 input is refused without changes, lists the players and prints what happened.
+
+``--format knockout`` runs NP's "ad eliminazione diretta" instead (100 players → 20 tables of 5 → 5 tables of 4 →
+the final of 5, NP-FMT-1); ``--format teams`` an NP team event (six teams of four, one player per team at each
+table, team standings, NP-TAB-1).
 """
 
 from __future__ import annotations
@@ -84,6 +88,92 @@ def demo_players(count: int, rng: random.Random) -> list[tuple[str, str | None]]
     names = rng.sample(FIRST_NAMES, count)
     weights = (5, 4, 3, 2, 1)
     return [(name, rng.choices(CLUBS, weights)[0] if rng.random() > 0.1 else None) for name in names]
+
+
+FORMATS = ("italian", "knockout", "teams")
+TEAMS = ("Aquile", "Lupi", "Orsi", "Falchi", "Tigri", "Volpi")
+
+
+def numbered_players(count: int, rng: random.Random) -> list[tuple[str, str | None]]:
+    """``count`` distinct names (first name + initial) for fields larger than the name list."""
+    names = [f"{FIRST_NAMES[i % len(FIRST_NAMES)]} {chr(65 + i // len(FIRST_NAMES))}." for i in range(count)]
+    rng.shuffle(names)
+    return [(name, rng.choice(CLUBS) if rng.random() > 0.1 else None) for name in names]
+
+
+async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_dir: Path) -> None:
+    """The knockout or the team event, start to finish, through the services the slash commands call."""
+    engine = make_engine(db_url)
+    seeds = random.Random(DEMO_SEED + 1)
+    services = Services(make_sessionmaker(engine), clock=DemoClock(), seed_source=lambda: seeds.getrandbits(31))
+    rng = random.Random(DEMO_SEED)
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
+    try:
+        admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
+        organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
+        await services.guilds.set_roles(
+            admin, organizer_role_id=ROLE_ORGANIZER, referee_role_id=ROLE_REFEREE, head_referee_role_id=ROLE_HEAD
+        )
+        knockout = fmt == "knockout"
+        tournament = await services.tournaments.create(
+            organizer,
+            name="Torneo Demo Eliminazione" if knockout else "Torneo Demo Squadre",
+            preset="risiko-nostra-passione-2018",
+            format="knockout" if knockout else None,
+        )
+        name = tournament.name
+        field = numbered_players(100 if knockout else 4 * len(TEAMS), rng)
+        for index, (player, club) in enumerate(field, start=100):
+            await services.registrations.register(
+                Actor(guild_id=DEMO_GUILD, user_id=index, display_name=player),
+                tournament=name,
+                display_name=player,
+                club=club,
+                team=None if knockout else TEAMS[index % len(TEAMS)],
+            )
+        say(f"demo.{fmt}.created", name=name, players=len(field), teams=len(TEAMS))
+        validation = await services.tournaments.validate(organizer, name)
+        say("demo.play.validated", count=validation.validated)
+        date = services.clock().date().isoformat()
+        rounds = 0
+        while True:
+            planned = await services.rounds.plan(organizer, tournament=name)
+            if knockout and planned.knockout is not None and rounds == 0:
+                steps = " → ".join(f"{p}: {len(sizes)}×{'/'.join(map(str, sorted(set(sizes))))}"
+                                   for p, sizes in planned.knockout.plan)  # fmt: skip
+                say("demo.knockout.plan", steps=steps)
+            drawn = await services.rounds.draw(organizer, tournament=name)
+            published = (await services.rounds.publish(organizer, tournament=name, number=drawn.number)).round
+            rounds += 1
+            final = published.knockout is not None and published.knockout.final
+            say("demo.knockout.final" if final else "demo.play.round", number=published.number,
+                tables=len(published.tables), seed=published.seed or 0)  # fmt: skip
+            if not knockout:
+                teams_at = [sorted(s.team or "" for s in table.seats) for table in published.tables]
+                say("demo.teams.one_per_team", tables=sum(len(set(x)) == len(x) for x in teams_at), total=len(teams_at))
+            (output_dir / f"{fmt}-round-{published.number}-tables.png").write_bytes(
+                await asyncio.to_thread(_tables_png, published, date, locale)
+            )
+            await _report_round(services, published, rng, out, locale)
+            await services.rounds.close(organizer, tournament=name)
+            if final or (not knockout and rounds == 2):
+                break
+        standings = await services.standings.compute(DEMO_GUILD, name)
+        if knockout:
+            say("demo.play.champion", name=standings.lines[0].name)
+        else:
+            say("demo.play.standings", rounds=rounds)
+            for line in standings.lines[:8]:
+                out.write(f"  {line.rank:>2}. {line.name:<14} {line.team or '':<8} "
+                          f"{format_number(line.points, locale):>6}\n")  # fmt: skip
+            say("demo.teams.standings")
+            for team in standings.teams:
+                out.write(f"  {team.rank:>2}. {team.team:<8} {format_number(team.points, locale):>6}\n")
+    finally:
+        await engine.dispose()
 
 
 async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: Path) -> None:
@@ -438,6 +528,7 @@ def run_demo(
     locale: str = "en",
     players: int = 38,
     out: TextIO | None = None,
+    format: str = "italian",
 ) -> int:
     out = out or sys.stdout
     Path(output_dir).mkdir(parents=True, exist_ok=True)
@@ -447,7 +538,10 @@ def run_demo(
     try:
         upgrade_to_head(db_url)
         out.write(t("demo.database", locale, path=str(db_path)) + "\n")
-        asyncio.run(_run(db_url, out, locale, players, Path(output_dir)))
+        if format == "italian":
+            asyncio.run(_run(db_url, out, locale, players, Path(output_dir)))
+        else:
+            asyncio.run(_run_format(db_url, out, locale, format, Path(output_dir)))
     finally:
         if keep_database:
             out.write(t("demo.kept", locale, path=str(db_path)) + "\n")

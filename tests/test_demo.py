@@ -61,3 +61,26 @@ def test_the_demo_summary_is_in_english_too(tmp_path: Path):
     )
     assert "offence no. 1 — verbal warning (ARB 27)" in text and "offence no. 2 — lose cards or armies (ARB 27)" in text
     assert "appeals case 3" in text and "The head referee decides case 3: appeal dismissed (final)" in text
+
+
+def test_np_fmt_1_the_knockout_demo_runs_a_hundred_players_to_the_champion(tmp_path: Path):
+    """`steward demo --format knockout`: NP's own example through the services — 100 → 20×5 → 5×4 → the final of 5,
+    the plan said before the first draw, every table reported and signed, a champion."""
+    out = io.StringIO()
+    assert run_demo(output_dir=str(tmp_path), locale="en", out=out, format="knockout") == 0
+    text = out.getvalue()
+    assert "100 players registered" in text and "100: 20×5 → 20: 5×4 → 5: 1×5" in text
+    assert "Round 1: 20 tables" in text and "Round 2: 5 tables" in text and "Round 3 is the final: 1 table" in text
+    assert re.search(r"Tournament winner: \w+ [A-Z]\.!", text) and "Traceback" not in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"knockout-round-{n}-tables.png" for n in (1, 2, 3)]
+
+
+def test_np_tab_1_the_team_demo_seats_one_player_per_team_and_ranks_the_teams(tmp_path: Path):
+    """`steward demo --format teams`: six teams of four, one player per team at every table in both rounds, the
+    team standings printed after the individual ones."""
+    out = io.StringIO()
+    assert run_demo(output_dir=str(tmp_path), locale="it", out=out, format="teams") == 0
+    text = out.getvalue()
+    assert "24 giocatori in 6 squadre" in text and text.count("un giocatore per squadra in 6 tavoli su 6") == 2
+    team_part = text.split("Classifica a squadre:")[1]
+    assert all(team in team_part for team in ("Aquile", "Lupi", "Orsi", "Falchi", "Tigri", "Volpi"))

@@ -42,9 +42,12 @@ def test_uff_points_table_is_organizer_set_and_an_override_replaces_the_default(
     assert tournament_points(custom, [50, 40, 30, 20]) == [10.0, 6.0, 3.0, 1.0]
 
 
-def test_np_pts_1_a_fifth_player_has_no_points_in_the_np_table():
+def test_np_pts_1_np_fmt_1_a_fifth_seat_scores_nothing_and_a_sixth_has_no_points():
+    """NP's knockout example seats five at a table (NP-FMT-1) but its points stop at the 4th (NP-PTS-1): the 5th
+    scores 0 (our default, the preset's points.base); a sixth seat is still refused with a code."""
+    assert tournament_points(NP, [5, 4, 3, 2, 1]) == [12.0, 9.0, 6.0, 3.0, 0.0]
     with pytest.raises(RisikoError) as err:
-        tournament_points(NP, [5, 4, 3, 2, 1])
+        tournament_points(NP, [6, 5, 4, 3, 2, 1])
     assert err.value.code == "too_many_players_for_points_table"
 
 
