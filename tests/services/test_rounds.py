@@ -806,6 +806,31 @@ async def test_np_tab_1_team_tournaments_seat_one_player_of_each_team_per_table(
         assert sorted(team_of[s.registration_id] for s in table.seats) == [f"Squadra {k}" for k in range(4)]
 
 
+async def test_np_tab_1_a_six_team_event_runs_two_rounds_to_team_standings_with_a_player_missing(services: Services):
+    """NP-TAB-1 from creation to the standings: six teams, one of them a player short (23 players) — tables of four
+    and one of three, never two teammates at a table, no earlier tablemates again in round 2, team standings."""
+    teams = ["Aquile", "Lupi", "Orsi", "Falchi", "Tigri", "Volpi"]
+    extra = {i: {"team": teams[i % 6]} for i in range(23)}
+    await setup_tournament(services, 23, preset="risiko-nostra-passione-2018", extra=extra)
+    team_of = {}
+    async with services.sessionmaker() as session:
+        team_of = {r.id: r.team for r in (await session.execute(select(Registration))).scalars()}
+    for number in (1, 2):
+        view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+        assert sorted(len(t.seats) for t in view.tables) == [3, 4, 4, 4, 4, 4]
+        for table in view.tables:
+            assert len({team_of[s.registration_id] for s in table.seats}) == len(table.seats)
+        crit = {c.name: c.value for c in view.report.criteria}
+        assert crit["team_pairs"] == 0 and (number == 1 or crit["repeat_pairs"] == 0)
+        await services.rounds.publish(ORGANIZER, tournament="Coppa")
+        await report_all(services, number)
+    standings = await services.standings.compute(GUILD, "Coppa")
+    assert sorted(tl.team for tl in standings.teams) == sorted(teams)
+    by_team = {tl.team: tl.points for tl in standings.teams}
+    assert by_team == pytest.approx({team: sum(line.points for line in standings.lines if line.team == team)
+                                     for team in teams})  # fmt: skip
+
+
 async def test_bad_input_a_team_larger_than_the_tables_is_explained_and_nothing_is_drawn(services: Services):
     """NP-TAB-1: Rossi has 5 players for 2 tables — two of them would have to share a table: refused."""
     teams = {i: {"team": "Rossi" if i < 5 else "Blu" if i < 7 else "Verdi"} for i in range(8)}

@@ -2,9 +2,9 @@
 
 Public entry points (see docs/tournament.md):
 
-- ``draw``: ``draw_round1``, ``draw_round2``, ``draw_tables``, ``draw_knockout_round``,
+- ``draw``: ``draw_round1``, ``draw_round2``, ``draw_tables``,
   ``evaluate``, ``lower_bound``, ``swap_players``, ``move_player``, ``random_tables``
-- ``sizes``: ``standard_sizes``, ``firk_sizes``, ``rr_sizes``, ``short_sizes``, ``knockout_plan``, ``knockout_winners``
+- ``sizes``: ``standard_sizes``, ``firk_sizes``, ``rr_sizes``, ``short_sizes``, ``knockout_plan``
 - ``seeding``: ``semifinals``, ``split_odd_even``, ``compose_final``, ``firk_round1``
 - ``standings``: ``compute_standings``, ``points_by_place``, ``ricochet_tournament_points``
   (the places themselves: ``ricochet.game.final_ranking``)

@@ -513,7 +513,6 @@ def random_tables(ids: Sequence[PlayerId], sizes: Sequence[int], rng: random.Ran
 __all__ = [
     "INF",
     "Adjustment",
-    "draw_knockout_round",
     "draw_round1",
     "draw_round2",
     "draw_tables",
@@ -523,17 +522,3 @@ __all__ = [
     "random_tables",
     "swap_players",
 ]
-
-
-def draw_knockout_round(
-    context: DrawContext,
-    sizes: Sequence[int],
-    *,
-    rng: random.Random,
-    seed: int | None = None,
-    budget: DrawBudget | None = None,
-) -> Draw:
-    """NP-FMT-1: a knockout round's tables (sizes from ``sizes.knockout_plan``): random, clubs apart,
-    previous tablemates apart when the context carries them."""
-    criteria = (Criterion.CLUB_PAIRS, Criterion.REPEAT_PAIRS)
-    return draw_tables(context, sizes, criteria, rng=rng, seed=seed, budget=budget, cinquisti=False, kind="knockout")

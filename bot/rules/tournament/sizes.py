@@ -179,13 +179,6 @@ def nearest_knockout_fields(
     return below, above
 
 
-def knockout_winners(table_orders: Sequence[Sequence[object]]) -> tuple[object, ...]:
-    """NP-FMT-1: the winner of each table (first of its final order) goes on to the next round."""
-    if any(not order for order in table_orders):
-        raise TournamentError("empty_table", [list(o) for o in table_orders])
-    return tuple(order[0] for order in table_orders)
-
-
 @dataclass(frozen=True, slots=True)
 class FirkLastRoundPoints:
     """FIRK §9 special last-round cases: points for the sitting-out 5th or the head-to-head pair."""

@@ -115,20 +115,30 @@ def test_firk_wd_1_and_pen_1_deductions_have_one_home():
     assert "withdrawal_standing_points" not in sanctions and "disturbing_standing_points" not in sanctions
 
 
-def test_np_fmt_1_knockout_round_draw_and_winners_go_on():
-    """NP-FMT-1: 20 players -> 5 tables of 4 (final of 5): each table's winner reaches the final."""
-    import random
+def test_np_fmt_1_knockout_round_draw_through_the_planner_keeps_clubs_apart_and_says_the_plan():
+    """NP-FMT-1: 20 players -> 5 tables of 4 (final of 5): the planner draws the plan's first round, clubs apart,
+    teams ignored (a knockout), and its report carries the plan ahead."""
+    from bot.rules.tournament.model import Player
+    from bot.rules.tournament.planner import DrawRequest, plan_draw
 
-    from bot.rules.tournament.draw import draw_knockout_round
-    from bot.rules.tournament.model import DrawContext, Player
-    from bot.rules.tournament.sizes import knockout_winners
+    players = tuple(Player(i, f"C{i % 5}", "stessa squadra") for i in range(20))
+    request = DrawRequest("risiko-nostra-passione-2018", 2, players, overrides={"tournament": {"format": "knockout"}})
+    d = plan_draw(request, 1)
+    assert [len(t) for t in d.tables] == [4] * 5 and d.report["criteria"]["club_pairs"] == 0
+    assert "team_pairs" not in d.report["criteria_order"]
+    assert d.report["knockout"] == {
+        "plan": [{"players": 20, "tables": [4] * 5}, {"players": 5, "tables": [5]}], "final": False, "final_size": 5,
+    }  # fmt: skip
 
-    plan = knockout_plan(20, final_size=5, allowed_sizes=(4, 5))
-    players = [Player(i, f"C{i % 5}") for i in range(20)]
-    d = draw_knockout_round(DrawContext.build(players), plan[0].sizes, rng=random.Random(1), seed=1)
-    assert d.report.kind == "knockout" and d.report.criteria["club_pairs"] == 0
-    winners = knockout_winners(d.tables)
-    assert len(winners) == plan[1].players == 5
+
+def test_np_fmt_1_the_nearest_workable_fields_are_named_when_none_can_be_planned():
+    from bot.rules.tournament.model import TournamentError
+    from bot.rules.tournament.sizes import nearest_knockout_fields
+
+    assert nearest_knockout_fields(37, final_size=5, allowed_sizes=(4, 5)) == (25, 80)
+    with pytest.raises(TournamentError) as err:
+        knockout_plan(37, final_size=5, allowed_sizes=(4, 5))
+    assert err.value.value == {"players": 37, "final_size": 5, "below": 25, "above": 80}
 
 
 def test_firk_size_1_last_round_special_points():
