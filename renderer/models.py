@@ -91,10 +91,18 @@ def _opt_int(value: Any, where: str, minimum: int | None = None) -> int | None:
     return None if value is None else _int(value, where, minimum)
 
 
+NUMBER_LIMIT = 1e12  # points, values: far beyond any game's, small enough to format exactly
+
+
 def _num(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise RenderInputError("not_a_number", f"{where} must be a number, got {value!r:.60}")
-    return float(value)
+    if isinstance(value, int) and abs(value) > NUMBER_LIMIT:
+        raise RenderInputError("out_of_range", f"{where} = {str(value)[:40]} is outside ±{NUMBER_LIMIT:.0e}")
+    number = float(value)
+    if number != number or abs(number) > NUMBER_LIMIT:
+        raise RenderInputError("out_of_range", f"{where} = {str(value)[:40]} is outside ±{NUMBER_LIMIT:.0e}")
+    return number
 
 
 def _opt_num(value: Any, where: str) -> float | None:
@@ -111,10 +119,21 @@ def _opt_bool(value: Any, where: str) -> bool | None:
     return None if value is None else _bool(value, where)
 
 
-def _list(value: Any, where: str) -> Sequence[Any]:
+LIST_MAX = 2_000  # items of any list in a render document: an image stays far below Pillow's bomb limit
+
+
+def _list(value: Any, where: str, max_items: int = LIST_MAX) -> Sequence[Any]:
     if not isinstance(value, list | tuple):
         raise RenderInputError("not_a_list", f"{where} must be a list, got {value!r:.60}")
+    if len(value) > max_items:
+        raise RenderInputError("too_many", f"{where} has {len(value)} items, at most {max_items}")
     return value
+
+
+TABLES_MAX = 500  # table cards in one image (a 2,000-player round); the bot pages larger ones
+SEATS_MAX = 8
+ROWS_MAX = 1_000  # standings rows in one image
+BRACKET_TABLES_MAX = 16
 
 
 def _choice(value: Any, where: str, choices: Sequence[str]) -> str:
@@ -201,7 +220,7 @@ class StandingsData:
     @classmethod
     def from_json(cls, obj: Any) -> StandingsData:
         o = _obj(obj, "standings", ("tournament", "round", "date", "rows"), ("has_teams", "tiebreak_label", "legend"))
-        rows = tuple(StandingRow.from_json(r, f"rows[{i}]") for i, r in enumerate(_list(o["rows"], "rows")))
+        rows = tuple(StandingRow.from_json(r, f"rows[{i}]") for i, r in enumerate(_list(o["rows"], "rows", ROWS_MAX)))
         return cls(
             tournament=_str(o["tournament"], "tournament"),
             round=_int(o["round"], "round", 0),
@@ -267,7 +286,9 @@ class TableCard:
     @classmethod
     def from_json(cls, obj: Any, where: str = "table") -> TableCard:
         o = _obj(obj, where, ("number", "seats"))
-        seats = tuple(SeatCard.from_json(s, f"{where}.seats[{i}]") for i, s in enumerate(_list(o["seats"], where)))
+        seats = tuple(
+            SeatCard.from_json(s, f"{where}.seats[{i}]") for i, s in enumerate(_list(o["seats"], where, SEATS_MAX))
+        )
         if not seats:
             raise RenderInputError("empty_table", f"{where}: table {o['number']!r} has no seats")
         return cls(number=_int(o["number"], f"{where}.number", 1), seats=seats)
@@ -296,7 +317,9 @@ class TablesData:
     @classmethod
     def from_json(cls, obj: Any) -> TablesData:
         o = _obj(obj, "tables_input", ("tournament", "round", "date", "tables"), ("seed", "optimal", "kind"))
-        tables = tuple(TableCard.from_json(t, f"tables[{i}]") for i, t in enumerate(_list(o["tables"], "tables")))
+        tables = tuple(
+            TableCard.from_json(t, f"tables[{i}]") for i, t in enumerate(_list(o["tables"], "tables", TABLES_MAX))
+        )
         return cls(
             kind=_str(o.get("kind", "qualifying"), "kind"),
             tournament=_str(o["tournament"], "tournament"),
@@ -373,7 +396,8 @@ class BracketTable:
     def from_json(cls, obj: Any, where: str = "table") -> BracketTable:
         o = _obj(obj, where, ("number", "players"), ("winner",))
         players = tuple(
-            BracketPlayer.from_json(p, f"{where}.players[{i}]") for i, p in enumerate(_list(o["players"], where))
+            BracketPlayer.from_json(p, f"{where}.players[{i}]")
+            for i, p in enumerate(_list(o["players"], where, SEATS_MAX))
         )
         winner = _opt_int(o.get("winner"), f"{where}.winner", 0)
         if winner is not None and winner >= len(players):
@@ -403,12 +427,13 @@ class BracketData:
             tournament=_str(o["tournament"], "tournament"),
             date=_iso_date(o["date"], "date"),
             semifinals=tuple(
-                BracketTable.from_json(t, f"semifinals[{i}]") for i, t in enumerate(_list(o["semifinals"], "sf"))
+                BracketTable.from_json(t, f"semifinals[{i}]")
+                for i, t in enumerate(_list(o["semifinals"], "sf", BRACKET_TABLES_MAX))
             ),
             final=BracketTable.from_json(o["final"], "final"),
             direct_finalists=tuple(
                 BracketPlayer.from_json(p, f"direct_finalists[{i}]")
-                for i, p in enumerate(_list(o.get("direct_finalists", []), "direct_finalists"))
+                for i, p in enumerate(_list(o.get("direct_finalists", []), "direct_finalists", SEATS_MAX))
             ),
         )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -78,13 +79,30 @@ def emit(args: argparse.Namespace, result: Any, text: Callable[[Any], str]) -> N
         sys.stdout.write(text(result).rstrip("\n") + "\n")
 
 
+QUOTE_MAX = 80  # characters of a bad value an error line quotes (issue 15, defect 10)
+LINE_MAX = 300
+
+
+def one_line(message: str) -> str:
+    """The error as one line: whitespace collapsed, every quoted or long unbroken value cut to ``QUOTE_MAX``
+    characters, the whole to ``LINE_MAX`` — a 5,000-character name must not flood the terminal."""
+    text = " ".join(message.split())
+
+    def cut(match: re.Match[str]) -> str:
+        value = match.group(0)
+        return value if len(value) <= QUOTE_MAX else value[: QUOTE_MAX - 1] + "…"
+
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|\S{" + str(QUOTE_MAX + 1) + ",}", cut, text)
+    return text if len(text) <= LINE_MAX else text[: LINE_MAX - 1] + "…"
+
+
 def run_tool(args: argparse.Namespace, compute: Callable[[Any], Any], text: Callable[[Any], str]) -> int:
     """Read input, compute, emit. ``BadInput`` and ``ValueError`` become exit 2 with one line on stderr."""
     try:
         data = read_input(args)
         result = compute(data)
     except (BadInput, ValueError) as exc:
-        message = " ".join(str(exc).split()) or type(exc).__name__
+        message = one_line(str(exc)) or type(exc).__name__
         sys.stderr.write(f"error: {message}\n")
         return EXIT_BAD_INPUT
     emit(args, result, text)

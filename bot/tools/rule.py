@@ -14,7 +14,16 @@ from typing import Any
 
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook.search import QUERY_MAX, SearchError, search
-from bot.tools._common import EXIT_BAD_INPUT, EXIT_OK, BadInput, add_io_arguments, check_keys, emit, read_input
+from bot.tools._common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    BadInput,
+    add_io_arguments,
+    check_keys,
+    emit,
+    one_line,
+    read_input,
+)
 from bot.tools._help import command_help
 
 LIMIT_MAX = 10
@@ -80,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
             data = read_input(args)
         result = answer(data)
     except BadInput as exc:
-        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
+        sys.stderr.write(f"error: {one_line(str(exc))}\n")
         return EXIT_BAD_INPUT
     emit(args, result, _text)
     return EXIT_OK

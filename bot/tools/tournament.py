@@ -12,12 +12,17 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
 
-from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from bot.tools._common import BadInput, add_io_arguments, run_tool
 from bot.tools._help import command_help
 
 EXPORT_SCHEMA = "steward-tournament/1"
+
+
+BaseModelT = TypeVar("BaseModelT", bound=BaseModel)
 
 
 def _pid(value: Any, where: str) -> int | str:
@@ -150,6 +155,60 @@ def _draw_text(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+PLAYER_ID = Annotated[StrictInt, Field(ge=-(2**63), le=2**63 - 1)] | Annotated[StrictStr, Field(max_length=100)]
+POINTS = Annotated[float, Field(allow_inf_nan=False, ge=-1e9, le=1e9)]
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Row(_Doc):
+    id: PLAYER_ID
+    tournament_points: POINTS | None = None
+    table_points: POINTS | None = None
+    game_points: POINTS | None = None
+    status: Literal["played", "forfeit", "disqualified"] = "played"
+    left_at: Annotated[StrictInt, Field(ge=0, le=100)] = 0
+
+
+class _Game(_Doc):
+    round: Annotated[StrictInt, Field(ge=1, le=1000)]
+    table: Annotated[StrictInt, Field(ge=1, le=10_000)]
+    players: Annotated[list[_Row], Field(min_length=1, max_length=10)]
+
+
+class _Deduction(_Doc):
+    player: PLAYER_ID
+    points: POINTS
+    code: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    round: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
+
+
+class StandingsDocument(_Doc):
+    """The ``steward standings`` input (docs/cli.md), validated in one place: types, sizes and value ranges."""
+
+    preset: Annotated[StrictStr, Field(max_length=64)]
+    games: Annotated[list[_Game], Field(max_length=20_000)]
+    players: Annotated[list[PLAYER_ID], Field(max_length=5_000)] = []
+    deductions: Annotated[list[_Deduction], Field(max_length=5_000)] = []
+    withdrawn: Annotated[list[PLAYER_ID], Field(max_length=5_000)] = []
+    disqualified: Annotated[list[PLAYER_ID], Field(max_length=5_000)] = []
+    teams: Annotated[dict[StrictStr, Annotated[StrictStr, Field(max_length=64)]], Field(max_length=5_000)] | None = None
+    overrides: dict[str, Any] | None = None
+
+
+def validated(model: type[BaseModelT], data: Any) -> BaseModelT:
+    """``data`` as ``model`` or one line naming the first bad field and quoting at most ~80 characters of it."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ())) or "input"
+        got = repr(first.get("input"))
+        raise BadInput(f"{where}: {first.get('msg', 'invalid')} (got {got[:80]})") from None
+
+
 def _compute_standings(data: Any) -> dict[str, Any]:
     from bot.rules.ruleset import load_ruleset
     from bot.rules.tournament.standings import (
@@ -161,31 +220,16 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         ricochet_tournament_points,
     )
 
-    check_keys(
-        data,
-        required=("preset", "games"),
-        optional=("players", "deductions", "withdrawn", "disqualified", "teams", "overrides"),
-    )
-    ruleset = load_ruleset(str(data["preset"]), data.get("overrides"))
+    doc = validated(StandingsDocument, data)
+    ruleset = load_ruleset(doc.preset, doc.overrides)
     preset, rules = ruleset.preset, ruleset.tournament
     results: list[GameResult] = []
-    for g, game in enumerate(data["games"]):
-        check_keys(game, required=("round", "table", "players"), where=f"games[{g}]")
-        rows = game["players"]
-        for k, r in enumerate(rows):
-            check_keys(
-                r,
-                required=("id",),
-                optional=("tournament_points", "table_points", "game_points", "status", "left_at"),
-                where=f"games[{g}].players[{k}]",
-            )
-        try:
-            statuses = [EntryStatus(r.get("status", "played")) for r in rows]
-        except ValueError:
-            raise BadInput(f"games[{g}]: unknown status in {[r.get('status') for r in rows]!r}") from None
-        ids = [_pid(r["id"], f"games[{g}].players") for r in rows]
-        if all("tournament_points" in r for r in rows):
-            tp = [float(r["tournament_points"]) for r in rows]
+    for g, game in enumerate(doc.games):
+        rows = game.players
+        statuses = [EntryStatus(r.status) for r in rows]
+        ids = [r.id for r in rows]
+        if all(r.tournament_points is not None for r in rows):
+            tp = [float(r.tournament_points or 0.0) for r in rows]
             order = list(range(1, len(rows) + 1))
         elif preset.game == "ricochet":
             from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
@@ -196,11 +240,9 @@ def _compute_standings(data: Any) -> dict[str, Any]:
                 EntryStatus.DISQUALIFIED: PlayerStatus.DISQUALIFIED,
             }
             # players who left are taken in left_at order (1 = the first to leave), as the bot takes them as typed
-            leaving = sorted(
-                range(len(rows)), key=lambda k: (statuses[k] is EntryStatus.PLAYED, int(rows[k].get("left_at", 0)), k)
-            )
+            leaving = sorted(range(len(rows)), key=lambda k: (statuses[k] is EntryStatus.PLAYED, rows[k].left_at, k))
             placements = ranking_from_entries(
-                [(ids[k], float(rows[k].get("game_points", 0)), as_status[statuses[k]]) for k in leaving]
+                [(ids[k], float(rows[k].game_points or 0.0), as_status[statuses[k]]) for k in leaving]
             )
             pts = ricochet_tournament_points(rules.points_by_place, placements)
             places = {p.player: p.place for p in placements}
@@ -209,35 +251,26 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         else:
             from bot.rules.risiko.points import tournament_points
 
-            if not all("table_points" in r for r in rows):
+            if not all(r.table_points is not None for r in rows):
                 raise BadInput(f"games[{g}]: give tournament_points or table_points for every player")
-            tp = tournament_points(preset, [float(r["table_points"]) for r in rows])
+            tp = tournament_points(preset, [float(r.table_points or 0.0) for r in rows])
             order = list(range(1, len(rows) + 1))
         entries = tuple(
-            TableEntry(
-                pid,
-                order[k],
-                tp[k],
-                None if rows[k].get("table_points") is None else float(rows[k]["table_points"]),
-                statuses[k],
-            )
-            for k, pid in enumerate(ids)
+            TableEntry(pid, order[k], tp[k], rows[k].table_points, statuses[k]) for k, pid in enumerate(ids)
         )
-        results.append(GameResult(int(game["round"]), int(game["table"]), entries))
-    deductions = []
-    for k, d in enumerate(data.get("deductions", [])):
-        check_keys(d, required=("player", "points", "code"), optional=("round",), where=f"deductions[{k}]")
-        deductions.append(
-            Deduction(_pid(d["player"], "deductions"), float(d["points"]), str(d["code"]), d.get("round"))
-        )
-    teams = data.get("teams")
+        results.append(GameResult(game.round, game.table, entries))
+    deductions = [Deduction(d.player, d.points, d.code, d.round) for d in doc.deductions]
+    teams: dict[Any, str] | None = None
+    if doc.teams is not None:  # JSON object keys are strings: an integer id is matched by its digits
+        teams = {next((p for r in doc.games for p in (x.id for x in r.players) if str(p) == k), k): v
+                 for k, v in doc.teams.items()}  # fmt: skip
     st = compute_standings(
         results,
-        players=[_pid(p, "players") for p in data.get("players", [])],
+        players=list(doc.players),
         tie_breakers=rules.tie_breakers,
         deductions=deductions,
-        withdrawn=set(data.get("withdrawn", [])),
-        disqualified=set(data.get("disqualified", [])),
+        withdrawn=set(doc.withdrawn),
+        disqualified=set(doc.disqualified),
         withdrawal_deduction=rules.withdrawal_deduction,
         teams=teams,
         disqualified_below_withdrawn=rules.disqualified_below_withdrawn,

@@ -388,8 +388,8 @@ class Position:
         for colour, cell in robots.items():
             if colour not in ROBOT_COLOURS:
                 raise BoardError("unknown_robot_colour", colour)
-            if isinstance(cell, str) or len(cell) != 2:
-                raise BoardError("bad_robot_cell", f"{colour} {cell!r}")
+            if not isinstance(cell, Sequence) or isinstance(cell, str) or len(cell) != 2:
+                raise BoardError("bad_robot_cell", f"{colour} {cell!r:.60}")
             items.append((colour, _check_cell(cell[0], cell[1], colour)))
         items.sort(key=lambda it: ROBOT_COLOURS.index(it[0]))
         return cls(tuple(items), _target(target))

@@ -99,13 +99,13 @@ def replay(
     """Play ``moves`` (``[colour, direction]`` pairs) from ``robots``; one ``Step`` per move, in order."""
     state: dict[str, Cell] = {}
     for colour, cell in robots.items():
-        if isinstance(cell, str) or len(cell) != 2:
-            raise BoardError("bad_robot_cell", f"{colour} {cell!r}")
+        if not isinstance(cell, Sequence) or isinstance(cell, str) or len(cell) != 2:
+            raise BoardError("bad_robot_cell", f"{colour} {cell!r:.60}")
         state[colour] = (int(cell[0]), int(cell[1]))
     steps: list[Step] = []
     for i, move in enumerate(moves):
-        if isinstance(move, str) or len(move) != 2:
-            raise BoardError("bad_move", f"#{i + 1} {move!r}")
+        if not isinstance(move, Sequence) or isinstance(move, str) or len(move) != 2:
+            raise BoardError("bad_move", f"#{i + 1} {move!r:.60}")
         colour, direction = str(move[0]), str(move[1]).upper()
         if colour not in state:
             raise BoardError("robot_not_on_board", f"#{i + 1} {colour}")

@@ -42,14 +42,16 @@ def parse_instance(doc: Mapping[str, Any]) -> DrawInstance:
         )
         sizes = tuple(int(s) for s in doc["table_sizes"])
         r1 = doc.get("round1") or {}
+        if not isinstance(r1, Mapping) or not all(isinstance(t, Mapping) for t in r1.get("tables", [])):
+            raise TournamentError("bad_instance_field", "round1 must be an object with tables of {players}")
         r1_tables = tuple(tuple(_pid(x, "round1.players") for x in t["players"]) for t in r1.get("tables", []))
         winners = [_pid(x, "round1.winners") for x in r1.get("winners", [])]
         five = [_pid(x, "round1.five_table_players") for x in r1.get("five_table_players", [])]
         pairs = [
             tuple(_pid(x, "previous_tablemate_pairs") for x in pair) for pair in doc.get("previous_tablemate_pairs", [])
         ]
-    except (KeyError, TypeError) as exc:
-        raise TournamentError("bad_instance_field", str(exc)) from None
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise TournamentError("bad_instance_field", str(exc)[:120]) from None
     ctx = DrawContext.build(
         players,
         five_table_players=five,

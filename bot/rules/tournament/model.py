@@ -106,6 +106,8 @@ class DrawContext:
             pairs.add(_pair(pair[0], pair[1]))
         for table in previous_tables:
             t = list(table)
+            if len(set(t)) != len(t):
+                raise TournamentError("player_twice_at_previous_table", next(x for x in t if t.count(x) > 1))
             for i, a in enumerate(t):
                 for b in t[i + 1 :]:
                     pairs.add(_pair(a, b))

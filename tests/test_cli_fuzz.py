@@ -1,0 +1,178 @@
+"""Issue 15 acceptance: a hypothesis fuzz per `steward` input document — the documented examples with one value
+replaced by arbitrary JSON (wrong types, nesting, huge or negative numbers, long strings), a key dropped or an
+unknown key added — never end in a traceback, a hang or an exit code other than 0 or 2 (defects 8–11)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+SECONDS = 20  # far above any answer to a document the CLI accepts; a hang fails the test
+
+DOCUMENTS: dict[str, list[str]] = {
+    "draw/export.json": ["draw", "--seed", "1"],
+    "draw/n64_s1.json": ["draw", "--seed", "1"],
+    "risiko/battle.json": ["risiko", "battle"],
+    "risiko/cards.json": ["risiko", "cards"],
+    "risiko/limit.json": ["risiko", "limit"],
+    "risiko/odds.json": ["risiko", "odds"],
+    "risiko/points.json": ["risiko", "points"],
+    "risiko/reinforcements.json": ["risiko", "reinforcements"],
+    "risiko/score.json": ["risiko", "score"],
+    "risiko/sdadata.json": ["risiko", "sdadata"],
+    "rr/board.json": ["rr", "board"],
+    "rr/solve.json": ["rr", "solve"],
+    "rr/verify.json": ["rr", "verify"],
+    "rule/rr-tie.json": ["rule"],
+    "standings/firk.json": ["standings"],
+    "render/standings.json": ["render", "standings"],
+    "render/tables.json": ["render", "tables"],
+    "render/bracket.json": ["render", "bracket"],
+    "render/rr-board.json": ["render", "rr-board"],
+    "render/risiko-map.json": ["render", "risiko-map"],
+}
+
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.sampled_from([10**400, -1, 0, 10**11, 2**63])
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40)
+    | st.sampled_from(["x" * 5000, "=HYPERLINK(1)", "@everyone", "\u202eannA", "red", "N", "played"])
+)
+JSON = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _paths(doc: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield (*prefix, key)
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc[:3]):
+            yield (*prefix, index)
+            yield from _paths(value, (*prefix, index))
+
+
+def _mutate(doc: Any, path: tuple[Any, ...], action: str, value: Any) -> Any:
+    out = copy.deepcopy(doc)
+    if not path:
+        return value
+    holder = out
+    for step in path[:-1]:
+        holder = holder[step]
+    if action == "replace":
+        holder[path[-1]] = value
+    elif action == "drop" and isinstance(holder, dict):
+        del holder[path[-1]]
+    elif action == "extra" and isinstance(holder, dict):
+        holder["zz_unknown"] = value
+    return out
+
+
+class _Hang(Exception):
+    pass
+
+
+def _run(args: list[str], document: Any, tmp: Path) -> tuple[int, str]:
+    source = tmp / "input.json"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    if args[0] == "render":
+        argv = [*args, str(source), "-o", str(tmp / "out.png")]
+    else:
+        argv = [*args, "--input", str(source), "--json"]
+    err, out = io.StringIO(), io.StringIO()
+
+    def alarm(*_: Any) -> None:
+        raise _Hang
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(SECONDS)
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+            code = main(argv)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    except _Hang:
+        pytest.fail(f"{' '.join(args)} did not answer within {SECONDS} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return code, err.getvalue()
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_issue15_defects_8_to_11_fuzzed_documents_answer_0_or_2_with_one_line(
+    name: str, data: st.DataObject, tmp_path_factory: Any
+) -> None:
+    base = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    paths = [(), *_paths(base)]
+    path = data.draw(st.sampled_from(paths), label="path")
+    action = data.draw(st.sampled_from(["replace", "replace", "drop", "extra"]), label="action")
+    value = data.draw(JSON, label="value")
+    document = _mutate(base, path, action, value)
+    code, err = _run(DOCUMENTS[name], document, tmp_path_factory.mktemp("fuzz"))
+    assert code in (0, 2), (code, err[-300:])
+    assert "Traceback" not in err
+    if code == 2:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: ") and len(lines[0]) <= 400, err[-400:]
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "value", "says"),
+    [
+        ("draw/n64_s1.json", ("round1",), "x", "round1 must be an object"),
+        ("rr/solve.json", ("robots", "red"), None, "bad_robot_cell"),
+        ("rr/verify.json", ("moves", 0), 5, "bad_move"),
+        ("rr/verify.json", ("moves",), [5], "bad_move"),
+        ("standings/firk.json", ("games",), None, "games: Input should be a valid list"),
+        ("standings/firk.json", ("games", 0, "round"), None, "games.0.round"),
+        ("standings/firk.json", ("games", 0, "players", 0, "table_points"), "40", "table_points"),
+        ("render/standings.json", ("rows", 0, "points"), 1e308, "outside"),
+        ("draw/export.json", ("schema",), "x" * 5000, "unknown schema"),
+    ],
+)
+def test_issue15_defects_9_and_10_type_confusion_is_one_line_quoting_at_most_80_characters(
+    name: str, path: tuple[Any, ...], value: Any, says: str, tmp_path: Path
+) -> None:
+    """Defect 9 (a robot cell `null`, `"moves": [5]`, `games` not a list, a null round…) and defect 10 (error
+    lines quote at most ~80 characters of the bad value): each is exit 2 with one line naming what is wrong."""
+    base = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    code, err = _run(DOCUMENTS[name], _mutate(base, path, "replace", value), tmp_path)
+    assert code == 2 and says in err and err.count("\n") == 1, err
+    assert max(len(x) for x in err.replace('"', "'").split("'")) <= 120
+
+
+def test_issue15_defect_9_a_player_twice_at_a_previous_table_and_an_image_too_large_are_refused(tmp_path: Path):
+    """Defect 9: a player twice in a previous table (was an AssertionError deep in the optimiser) and a render
+    document that would make an image past Pillow's bomb limit (was DecompressionBombError): exit 2, one line."""
+    export = json.loads((EXAMPLES / "draw/export.json").read_text(encoding="utf-8"))
+    first, second = export["players"][0]["id"], export["players"][1]["id"]
+    doc = {**export, "round": 2, "previous_tables": [[first, first, second]]}
+    code, err = _run(DOCUMENTS["draw/export.json"], doc, tmp_path)
+    assert code == 2 and "player_twice_at_previous_table" in err
+    tables = json.loads((EXAMPLES / "render/tables.json").read_text(encoding="utf-8"))
+    doc = {**tables, "tables": tables["tables"] * 2000}
+    code, err = _run(DOCUMENTS["render/tables.json"], doc, tmp_path)
+    assert code == 2 and "at most 500" in err and err.count("\n") == 1
