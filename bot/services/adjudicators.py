@@ -40,7 +40,7 @@ from bot.services._base import BaseService
 from bot.services.access import Actor, StaffRole, has_role
 
 BOXED = "risiko-nostra-passione-2018"  # the rulebook that prints the boxed rules, for citations
-BATTLE_MAX = 500
+BATTLE_MAX = dice_mod.BATTLE_ARMIES_MAX
 
 
 @dataclass(frozen=True, slots=True)

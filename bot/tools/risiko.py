@@ -26,6 +26,20 @@ COMMON = ("preset", "overrides", "disabled_borders")
 
 
 # -- input helpers ------------------------------------------------------------------------------------------------
+# What the game allows (issue 15, defect 10): a RisiKo! deck has 42 territory cards and 2 jolly; 300 armies on one
+# side of a battle is more than double the 130-army limit of UFF/FIRK (and answers in about 2 s); anything else
+# counted in a game stays far below 10,000.
+CARDS_MAX = cards_mod.DECK_SIZE
+BATTLE_ARMIES_MAX = dice_mod.BATTLE_ARMIES_MAX
+COUNT_MAX = 10_000
+MAXIMA = {
+    "cards_in_hand": CARDS_MAX, "exchange": CARDS_MAX,
+    "attackers": BATTLE_ARMIES_MAX, "defenders": BATTLE_ARMIES_MAX,
+    "attacker_armies": BATTLE_ARMIES_MAX, "defender_armies": BATTLE_ARMIES_MAX,
+    "max_attackers": BATTLE_ARMIES_MAX, "max_defenders": BATTLE_ARMIES_MAX,
+}  # fmt: skip
+
+
 def _int(obj: Mapping[str, Any], key: str, *, minimum: int | None = 0, default: int | None = None) -> int:
     if key not in obj:
         if default is None:
@@ -33,7 +47,10 @@ def _int(obj: Mapping[str, Any], key: str, *, minimum: int | None = 0, default: 
         return default
     value = obj[key]
     if not isinstance(value, int) or isinstance(value, bool):
-        raise BadInput(f"{key} must be an integer, got {value!r}")
+        raise BadInput(f"{key} must be an integer, got {value!r:.80}")
+    maximum = MAXIMA.get(key, COUNT_MAX)
+    if value > maximum:
+        raise BadInput(f"{key}_too_large: {key}={str(value)[:40]} (at most {maximum})")
     if minimum is not None and value < minimum:
         armies_like = "arm" in key or key in (
             "attackers",

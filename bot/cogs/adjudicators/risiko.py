@@ -17,6 +17,7 @@ from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, s
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
 from bot.rules.presets import PRESET_NAMES
+from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
 from bot.rules.risiko.scoring import ScoredSituation
 from bot.services.adjudicators import Answer
 from renderer import render_risiko_map
@@ -128,8 +129,8 @@ class RisikoCog(commands.Cog):
     async def odds(
         self,
         interaction: discord.Interaction[StewardBot],
-        attackers: app_commands.Range[int, 1, 500] | None = None,
-        defenders: app_commands.Range[int, 1, 500] | None = None,
+        attackers: app_commands.Range[int, 1, BATTLE_ARMIES_MAX] | None = None,
+        defenders: app_commands.Range[int, 1, BATTLE_ARMIES_MAX] | None = None,
         attack_dice: app_commands.Range[int, 1, 3] | None = None,
         defence_dice: app_commands.Range[int, 1, 3] | None = None,
         preset: RisikoPreset | None = None,
