@@ -14,6 +14,7 @@ from bot.rules.risiko.errors import RisikoError
 
 DECK_SIZE = 44  # 42 territory cards and 2 jolly: no hand holds more (issue 15, defect 10)
 
+
 class Symbol(Enum):
     CANNON = "cannon"  # artiglieria
     INFANTRY = "infantry"  # fanteria
