@@ -935,3 +935,30 @@ async def test_np_fmt_1_a_winner_who_withdraws_is_replaced_by_the_next_of_the_ta
     seated = {s.registration_id for t in nxt.tables for s in t.seats}
     assert seated == {second} | {orders[n][0] for n in range(2, 6)}
     assert nxt.knockout is not None and nxt.knockout.final
+
+
+async def test_issue15_defect_7_my_table_loads_only_the_player_s_table(services: Services):
+    """Defect 7 (300 simultaneous /my-table took 8–12 s): each call loaded the whole round — every seat and every
+    registration — to show one table. Now it loads that table's seats and players only, whatever the field's size
+    (`python benchmarks/my_table.py` measures the burst against the old path)."""
+    from sqlalchemy import event
+
+    await setup_tournament(services, 80)
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    loaded: list[str] = []
+
+    def count(target: Any, _context: Any) -> None:
+        loaded.append(type(target).__name__)
+
+    event.listen(Seat, "load", count)
+    event.listen(Registration, "load", count)
+    try:
+        mine = await services.rounds.my_table(Actor(guild_id=GUILD, user_id=1040), tournament="Coppa")
+    finally:
+        event.remove(Seat, "load", count)
+        event.remove(Registration, "load", count)
+    assert [t.number for t in mine.round.tables] == [mine.table.number]
+    assert any(s.user_id == 1040 for s in mine.table.seats)
+    assert loaded.count("Seat") == len(mine.table.seats) <= 5
+    assert loaded.count("Registration") <= len(mine.table.seats) + 1

@@ -133,9 +133,16 @@ class RoundBase(BaseService):
             by_table[s.table_id].append(s)
         return by_round, by_table
 
-    async def _view(self, session: AsyncSession, t: Tournament, r: Round) -> RoundView:
+    async def _view(self, session: AsyncSession, t: Tournament, r: Round, only: GameTable | None = None) -> RoundView:
+        """The round as users see it; with ``only``, that one table (what /my-table needs: loading every seat and
+        registration of a 300-player round for each of 300 simultaneous calls was issue 15's defect 7)."""
         assert r.id is not None and t.id is not None
-        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
+        if only is not None and only.id is not None:
+            seats_of = await repo.list_seats_for_tables(session=session, guild_id=t.guild_id, table_ids=[only.id])
+            by_round: dict[int, list[GameTable]] = {r.id: [only]}
+            by_table: dict[int, list[Seat]] = {only.id: list(seats_of)}
+        else:
+            by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
         reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
         doc = DrawDocument.from_json(r.draw_report)
         extra_ids = [*doc.declined, *doc.direct_finalists]
@@ -186,15 +193,17 @@ class RoundBase(BaseService):
         )
         directs = tuple(name(p) for p in doc.direct_finalists)
         knockout: KnockoutView | None = None
-        rules = _rules(t)
-        if rules.knockout and r.kind == RoundKind.QUALIFYING.value:
-            if r.status == RoundStatus.PLANNED.value:
+        stored = (doc.engine.extra.get("knockout") if doc.engine is not None else None) or {}
+        if stored.get("plan"):  # a drawn knockout round: the plan it was drawn with
+            plan = tuple((int(k["players"]), tuple(int(x) for x in k["tables"])) for k in stored["plan"])
+            knockout = KnockoutView(plan[0][0], plan, final_size=int(stored.get("final_size", 0)))
+        elif r.status == RoundStatus.PLANNED.value and r.kind == RoundKind.QUALIFYING.value:
+            rules = _rules(t)
+            if rules.knockout:
                 try:
                     knockout = knockout_view(rules, len(await self._participants(session, t, r)))
                 except Conflict:  # the previous round's results are not all in yet
                     knockout = None
-            else:
-                knockout = knockout_view(rules, sum(len(x.seats) for x in tables))
         return RoundView(
             tournament_id=t.id,
             tournament_name=t.name,

@@ -346,7 +346,7 @@ class DrawsMixin(RoundBase):
                 published_only=True,
             )  # fmt: skip
             if found is not None:
-                view = await self._view(session, t, found[0])
+                view = await self._view(session, t, found[0], only=found[1])
                 table = view.table_of(reg.id)
                 if table is not None:
                     return MyTable(view, table, reg.id)
