@@ -1,0 +1,191 @@
+"""The wire tier (issue 15): the real bot through a fake Discord on 127.0.0.1 — login, gateway, command sync,
+interactions answered over HTTP — failing on any Discord rule broken (``FakeDiscord.violations``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.db.models import Registration, RegistrationStatus
+from bot.services.access import Actor
+from bot.services.reports import TableRef
+from tests.wire.conftest import ORG, Wire
+
+
+async def test_wire_the_bot_logs_in_syncs_valid_commands_and_answers_a_command(wire: Wire):
+    """BOT-I18N-1 over the wire: READY and GUILD_CREATE reach the bot, every command is synced to the server and
+    valid by Discord's rules, and /tournaments list answers within 3 s in Italian."""
+    fake = wire.fake
+    assert wire.bot.get_guild(fake.guild.id) is not None
+    names = {c["name"] for c in fake.commands}
+    assert {"tournament", "register", "round", "standings", "rule"} <= names
+    exchange = await wire.command("tournaments list")
+    assert exchange.first_response < 3.0 and exchange.text
+    assert fake.violations == []
+
+
+async def setup_server(
+    wire: Wire, name: str = "Coppa", *, cap: int | None = None, preset: str = "risiko-ufficiali-2018", **extra: object
+) -> None:
+    roles = await wire.command("setup roles", admin=True, organizer=wire.role("Organizzatori"),
+                               referee=wire.role("Arbitri"), head_referee=wire.role("Capo arbitro"))  # fmt: skip
+    assert roles.text, roles
+    options: dict[str, object] = {"name": name, "preset": preset, **extra}
+    if cap is not None:
+        options["cap"] = cap
+    created = await wire.command("tournament create", roles=ORG, **options)
+    assert name in created.text, created.text
+
+
+def sign_message(wire: Wire, table_id: int) -> dict[str, Any]:
+    """The report message the bot posted for ``table_id`` (the one whose buttons carry its id)."""
+    wanted = f"report:sign:{table_id}"
+    for record in reversed([*wire.fake.channel_messages, *(f for e in wire.fake.exchanges.values()
+                                                           for f in e.messages)]):  # fmt: skip
+        for row in record.get("components") or []:
+            if any(c.get("custom_id") == wanted for c in row.get("components") or []):
+                return wire.fake._message(9_000_000 + table_id, wire.fake.guild.channel_id, record, [])
+    raise AssertionError(f"no report message for table {table_id}")
+
+
+async def test_wire_a_risiko_round_from_registration_to_a_countersigned_report(wire: Wire):
+    """BOT-REG-1, BOT-TAB-1, BOT-RES-1 over the wire: nine players register, the round is drawn and published (an
+    announcement with the table image, one thread per table pinging its players), a player enters the table's
+    result in the modal, everyone signs with the buttons, a referee countersigns; every first response within 3 s
+    and no Discord rule broken."""
+    await setup_server(wire)
+    for i in range(9):
+        reply = await wire.command("register", user_id=7000 + i, tournament="Coppa", name=f"Giocatore {i}",
+                                   club=("Roma", "Milano", "Napoli")[i % 3])  # fmt: skip
+        assert reply.ephemeral and "Coppa" in reply.text
+    await wire.command("tournament validate", roles=ORG, tournament="Coppa")
+    drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
+    assert drawn.files and "Tavolo 1" in drawn.text
+    published = await wire.command("round publish", roles=ORG, tournament="Coppa")
+    assert "2 su 2" in published.text
+    announcements = [m for m in wire.fake.channel_messages if m["files"]]
+    assert len(announcements) == 1 and len(wire.fake.threads) == 2
+    mine = await wire.command("my-table", user_id=7000, tournament="Coppa")
+    assert "Tavolo" in mine.text and mine.ephemeral
+    staff = Actor(guild_id=wire.fake.guild.id, user_id=1, is_admin=True)
+    view = await wire.services.rounds.show(staff, tournament="Coppa")
+    table = view.tables[0]
+    player = table.seats[0].user_id
+    opened = await wire.command("report enter", user_id=player, tournament="Coppa", table=table.number)
+    points = [str(60 - 7 * k) for k in range(len(table.seats))]
+    await wire.submit(opened, points, user_id=player)
+    report = await wire.services.reports.lookup(staff, TableRef("Coppa", table.number))
+    message = sign_message(wire, report.table_id)
+    for seat in table.seats:
+        pressed = await wire.click(message, f"report:sign:{report.table_id}", user_id=seat.user_id)
+        assert pressed.first_response < 3.0
+    countersigned = await wire.command("review countersign", roles=("Arbitri",), tournament="Coppa",
+                                       table=table.number)  # fmt: skip
+    assert countersigned.text
+    assert (await wire.services.reports.lookup(staff, TableRef("Coppa", table.number))).locked
+    standings = await wire.command("standings show", tournament="Coppa")
+    assert standings.files or standings.text
+    assert all(e.first_response < 3.0 for e in wire.fake.exchanges.values())
+    assert wire.fake.violations == []
+
+
+async def test_wire_a_rate_limited_publish_waits_and_completes(wire: Wire):
+    """A publish that Discord rate-limits (429 with Retry-After on the announcement and on a thread) waits as
+    told and completes: one announcement, one thread per table, nothing missing, no rule broken."""
+    await setup_server(wire)
+    for i in range(8):
+        await wire.command("register", user_id=7100 + i, tournament="Coppa", name=f"Giocatore {i}")
+    await wire.command("round draw", roles=ORG, tournament="Coppa")
+    wire.fake.rate_limit("POST /channels/{}/messages", 0.3)
+    wire.fake.rate_limit("POST /channels/{}/threads", 0.2, 0.2)
+    published = await wire.command("round publish", roles=ORG, tournament="Coppa")
+    assert "2 su 2" in published.text, published.text
+    assert len(wire.fake.served_429) == 3
+    assert len([m for m in wire.fake.channel_messages if m["files"]]) == 1 and len(wire.fake.threads) == 2
+    assert wire.fake.violations == []
+
+
+async def _storm(wire: Wire, sends: list[Any]) -> list[Any]:
+    """Fire every interaction at once (as 300 people pressing within a second would), then wait for all answers."""
+    exchanges = [await send for send in sends]
+    await asyncio.wait_for(asyncio.gather(*(e.done.wait() for e in exchanges)), 180)
+    return exchanges
+
+
+@pytest.mark.slow
+async def test_wire_issue15_defect_1_300_registrations_at_a_cap_of_250(wire: Wire):
+    """Defects 1 and 4 over the wire: 300 simultaneous /register on a cap of 250 — exactly 250 registered, 50
+    waitlisted, each told the truth, every first response within 3 s."""
+    await setup_server(wire, cap=250)
+    exchanges = await _storm(wire, [wire.send("register", user_id=8000 + i, tournament="Coppa", name=f"Gioc {i:03d}")
+                                    for i in range(300)])  # fmt: skip
+    assert all(e.first_response < 3.0 for e in exchanges)
+    listing = await wire.services.registrations.list_players(wire.fake.guild.id, tournament="Coppa")
+    assert listing.counts.get("registered", 0) == 250 and listing.counts.get("waitlisted", 0) == 50
+    waitlisted = [e for e in exchanges if "attesa" in e.text]
+    assert len(waitlisted) == 50
+    assert wire.fake.violations == []
+
+
+async def _published_round(wire: Wire, players: int) -> None:
+    await setup_server(wire)
+    tournament = await wire.services.tournaments.get(wire.fake.guild.id, "Coppa")
+    async with wire.services.sessionmaker() as session, session.begin():
+        for i in range(players):
+            session.add(Registration(guild_id=wire.fake.guild.id, tournament_id=tournament.id, user_id=9000 + i,
+                                     display_name=f"Giocatore {i:03d}", club=("Roma", "Milano", None)[i % 3],
+                                     status=RegistrationStatus.VALIDATED.value,
+                                     registered_at=wire.services.clock()))  # fmt: skip
+    await wire.command("round draw", roles=ORG, tournament="Coppa")
+    await wire.command("round publish", roles=ORG, tournament="Coppa", within=180)
+
+
+@pytest.mark.slow
+async def test_wire_issue15_defect_7_300_simultaneous_my_table(wire: Wire):
+    """Defect 7 over the wire: 300 players ask for their table at once; each is acknowledged within 3 s and
+    answered with their own table."""
+    await _published_round(wire, 300)
+    exchanges = await _storm(wire, [wire.send("my-table", user_id=9000 + i, tournament="Coppa") for i in range(300)])
+    assert all(e.first_response < 3.0 for e in exchanges)
+    assert all("Tavolo" in e.text and f"Giocatore {i:03d}" in e.text for i, e in enumerate(exchanges))
+    assert wire.fake.violations == []
+
+
+@pytest.mark.slow
+async def test_wire_issue15_defects_4_and_5_300_sign_presses_across_75_tables(wire: Wire):
+    """Defects 4 and 5 over the wire: 75 tables reported, then 300 players press Sign at once — every press is
+    acknowledged within 3 s, every signature stored, and each table's last message shows every player signed."""
+    await _published_round(wire, 300)
+    staff = Actor(guild_id=wire.fake.guild.id, user_id=1, is_admin=True)
+    view = await wire.services.rounds.show(staff, tournament="Coppa")
+    referee = Actor(guild_id=wire.fake.guild.id, user_id=2, role_ids=frozenset({wire.fake.guild.roles["Arbitri"]}))
+    presses = []
+    for table in view.tables:
+        values = {s.registration_id: str(80 - 9 * k) for k, s in enumerate(table.seats)}
+        report = await wire.services.reports.enter_points(referee, TableRef("Coppa", table.number), values)
+        components = [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 3, "label": "Firma", "custom_id": f"report:sign:{report.table_id}"},
+                    {
+                        "type": 2,
+                        "style": 1,
+                        "label": "Controfirma",
+                        "custom_id": f"report:countersign:{report.table_id}",
+                    },
+                ],
+            }
+        ]
+        message = wire.fake._message(8_000_000 + table.number, wire.fake.guild.channel_id,
+                                     {"content": "", "components": components}, [])  # fmt: skip
+        presses += [(message, report.table_id, s.user_id) for s in table.seats]
+    sends = [wire.fake.interact(wire.fake.component_payload(m, f"report:sign:{t}", user_id=u)) for m, t, u in presses]
+    exchanges = await _storm(wire, sends)
+    assert len(exchanges) == 300 and all(e.first_response < 3.0 for e in exchanges)
+    for table in view.tables:
+        report = await wire.services.reports.lookup(staff, TableRef("Coppa", table.number))
+        assert report.all_signed, table.number
+    assert wire.fake.violations == []
