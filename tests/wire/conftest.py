@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from bot.app import StewardBot, create_bot
+from bot.db.models import SQLModel
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.settings import Settings
@@ -28,6 +30,14 @@ class Wire:
     bot: StewardBot
     services: Services
 
+    def assert_clean(self) -> None:
+        """No Discord rule broken, and every interaction got its first response within 3 s."""
+        assert self.fake.violations == []
+        unanswered = [e.id for e in self.fake.exchanges.values() if e.callback is None]
+        assert unanswered == [], f"{len(unanswered)} interactions never answered"
+        slowest = max((e.first_response for e in self.fake.exchanges.values()), default=0.0)
+        assert slowest < 3.0, slowest
+
     def role(self, name: str) -> RoleRef:
         return RoleRef(self.fake.guild.roles[name], name)
 
@@ -39,8 +49,7 @@ class Wire:
 
     async def command(self, path: str, *, within: float = 60.0, **kwargs: Any) -> Exchange:
         exchange = await self.send(path, **kwargs)
-        await asyncio.wait_for(exchange.done.wait(), within)
-        return exchange
+        return await settled(exchange, within)
 
     async def submit(self, opened: Exchange, values: list[str], *, user_id: int, within: float = 60.0) -> Exchange:
         """Fill the modal ``opened`` showed (its text inputs in order) and submit it as ``user_id``."""
@@ -57,18 +66,41 @@ class Wire:
 
         data = {"custom_id": modal["custom_id"], "components": [fill(c) for c in modal["components"]]}
         payload = self.fake._payload(5, data, user_id=user_id, roles=(), admin=False, locale="it")
-        exchange = await self.fake.interact(payload)
-        await asyncio.wait_for(exchange.done.wait(), within)
-        return exchange
+        return await settled(await self.fake.interact(payload), within)
 
     async def click(self, message: dict[str, Any], custom_id: str, *, user_id: int, within: float = 60.0) -> Exchange:
-        exchange = await self.fake.interact(self.fake.component_payload(message, custom_id, user_id=user_id))
-        await asyncio.wait_for(exchange.done.wait(), within)
-        return exchange
+        return await settled(await self.fake.interact(self.fake.component_payload(message, custom_id, user_id=user_id)),
+                             within)  # fmt: skip
+
+
+async def settled(exchange: Exchange, within: float) -> Exchange:
+    """Wait for the first answer, then until the bot has stopped adding to it (a second follow-up with an image,
+    channel messages after the reply): nothing new for 0.2 s."""
+    await asyncio.wait_for(exchange.done.wait(), within)
+    seen = -1
+    while seen != len(exchange.followups) + len(exchange.files):
+        seen = len(exchange.followups) + len(exchange.files)
+        await asyncio.sleep(0.2)
+    return exchange
 
 
 @pytest.fixture
-async def wire(database_url: str) -> AsyncIterator[Wire]:
+async def wire_database(database_url: str) -> str:
+    """The test's database, emptied first on PostgreSQL (one server shared by the whole run)."""
+    engine = make_engine(database_url)
+    try:
+        if engine.dialect.name == "postgresql":
+            async with engine.begin() as conn:
+                names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
+                await conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    finally:
+        await engine.dispose()
+    return database_url
+
+
+@pytest.fixture
+async def wire(wire_database: str) -> AsyncIterator[Wire]:
+    database_url = wire_database
     fake = FakeDiscord()
     await fake.start()
     engine = make_engine(database_url)

@@ -117,6 +117,7 @@ class FakeDiscord:
         self.rate_limits: dict[str, list[float]] = {}  # route template -> retry_after values still to serve
         self.served_429: list[str] = []
         self.identified = asyncio.Event()
+        self.on_request: Callable[[str, str], None] | None = None  # (method, path): a test's hook, e.g. a SIGKILL
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -165,6 +166,7 @@ class FakeDiscord:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
             elif op == 2:
+                self._seq = 0
                 await self._dispatch("READY", self._ready())
                 await self._dispatch("GUILD_CREATE", self._guild_payload())
                 self.identified.set()
@@ -270,6 +272,8 @@ class FakeDiscord:
             headers = {"Retry-After": str(retry), "Via": "1.1 google", "X-RateLimit-Scope": "user"}
             return web.Response(status=429, body=body, content_type="application/json", headers=headers)
         payload, files = await _read_body(request)
+        if self.on_request is not None:
+            self.on_request(request.method, path)
         handler = self._routes().get((request.method, template))
         if handler is None:
             self.violations.append(f"unknown route {key}")

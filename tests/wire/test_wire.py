@@ -4,6 +4,10 @@ interactions answered over HTTP — failing on any Discord rule broken (``FakeDi
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +16,9 @@ from bot.db.models import Registration, RegistrationStatus
 from bot.services.access import Actor
 from bot.services.reports import TableRef
 from tests.wire.conftest import ORG, Wire
+from tests.wire.fake_discord import FakeDiscord
+
+ROOT = str(Path(__file__).resolve().parents[2])
 
 
 async def test_wire_the_bot_logs_in_syncs_valid_commands_and_answers_a_command(wire: Wire):
@@ -189,3 +196,126 @@ async def test_wire_issue15_defects_4_and_5_300_sign_presses_across_75_tables(wi
         report = await wire.services.reports.lookup(staff, TableRef("Coppa", table.number))
         assert report.all_signed, table.number
     assert wire.fake.violations == []
+
+
+async def test_wire_a_whole_risiko_tournament_with_semifinals_and_a_final_with_a_replacement(wire: Wire):
+    """Issue 15's whole tournament over the wire: 37 players register, two rounds are drawn and published, the
+    semifinals seeded and published, the final composed and published, a finalist declines after it and is
+    replaced (the final is announced again and the player told by DM); the standings answer at the end."""
+    from tests.services.test_rounds import report_all
+
+    guild = wire.fake.guild.id
+    await setup_server(wire)
+    for i in range(37):
+        await wire.command("register", user_id=7200 + i, tournament="Coppa", name=f"Giocatore {i:02d}",
+                           club=("Roma", "Milano", "Napoli", "Torino")[i % 4])  # fmt: skip
+    await wire.command("tournament validate", roles=ORG, tournament="Coppa")
+    for number in (1, 2):
+        drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
+        assert "Tavolo 9" in drawn.text  # 37 players: eight tables of four and one of five
+        await wire.command("round publish", roles=ORG, tournament="Coppa")
+        await report_all(wire.services, number, guild_id=guild)
+        await wire.command("round close", roles=ORG, tournament="Coppa")
+    semis = await wire.command("finals semifinals", roles=ORG, tournament="Coppa")
+    assert "Semifinal" in semis.text
+    await wire.command("round publish", roles=ORG, tournament="Coppa")
+    await report_all(wire.services, 3, guild_id=guild)
+    final = await wire.command("finals final", roles=ORG, tournament="Coppa")
+    assert "Finale" in final.text
+    await wire.command("round publish", roles=ORG, tournament="Coppa")
+    staff = Actor(guild_id=guild, user_id=1, is_admin=True)
+    seated = await wire.services.rounds.show(staff, tournament="Coppa", number=4)
+    winner = seated.tables[0].seats[0]
+    declined = await wire.command("finals decline", roles=ORG, tournament="Coppa", player=winner.name)
+    assert "annunciata di nuovo" in declined.text
+    assert winner.user_id in wire.fake.dm_channels.values()
+    bracket_announcements = [m for m in wire.fake.channel_messages if any("bracket" in n for n, _ in m["files"])]
+    assert len(bracket_announcements) == 2
+    standings = await wire.command("standings show", tournament="Coppa")
+    assert standings.text or standings.files
+    wire.assert_clean()
+
+
+async def test_wire_a_ricochet_robots_round_with_a_verified_solution(wire: Wire):
+    """A Ricochet Robots tournament over the wire: players register, the round is drawn at the preset's table size
+    and published, and a referee's /rr verify judges a 12-move demonstration with the board image attached (while
+    a round is live the adjudicators are the referees')."""
+    await setup_server(wire, preset="ricochet-v3.3")
+    for i in range(10):
+        await wire.command("register", user_id=7300 + i, tournament="Coppa", name=f"Robot {i}")
+    drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
+    assert drawn.files, drawn.text
+    await wire.command("round publish", roles=ORG, tournament="Coppa")
+    assert len(wire.fake.threads) >= 2
+    solved = await wire.command("rr verify", roles=("Arbitri",), board="1A 2A 3A 4A", robots="R15,5 G10,7 B5,15 Y10,3",
+                                target="2,9 blue triangle", moves="RE RN BN BW BN RE RS RW RN RW BS BE")  # fmt: skip
+    assert solved.files and "12" in solved.text, (solved.callback, solved.followups)
+    wire.assert_clean()
+
+
+async def _spawn(fake: FakeDiscord, database_url: str) -> asyncio.subprocess.Process:
+    fake.identified.clear()
+    env = {**os.environ, "WIRE_PORT": str(fake.port), "DATABASE_URL": database_url,
+           "DEV_GUILD_ID": str(fake.guild.id)}  # fmt: skip
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.wire.run_bot", env=env, cwd=ROOT)
+    await asyncio.wait_for(fake.identified.wait(), 60)  # commands are synced in setup_hook, before IDENTIFY
+    await asyncio.sleep(0.3)  # GUILD_CREATE handled
+    return process
+
+
+@pytest.mark.slow
+async def test_wire_issue15_defect_6_a_publish_killed_with_sigkill_resumes_without_pinging_twice(wire_database: str):
+    """Defect 6 end to end: the bot runs in its own process; /round publish is killed with SIGKILL while it posts the
+    third table's thread message; a new process and /round publish again finish the job — one announcement, one
+    thread per table, the tables done before the crash not created (nor their players pinged) again."""
+    from bot.db.session import make_engine, make_sessionmaker
+    from bot.services import Services
+
+    database_url = wire_database
+    fake = FakeDiscord()
+    await fake.start()
+    engine = make_engine(database_url)
+    services = Services(make_sessionmaker(engine))
+    process: asyncio.subprocess.Process | None = None
+    try:
+        process = await _spawn(fake, database_url)
+        wire = Wire(fake, None, services)  # type: ignore[arg-type]
+        await setup_server(wire)
+        tournament = await services.tournaments.get(fake.guild.id, "Coppa")
+        async with services.sessionmaker() as session, session.begin():
+            for i in range(24):
+                session.add(Registration(guild_id=fake.guild.id, tournament_id=tournament.id, user_id=9500 + i,
+                                         display_name=f"Giocatore {i:02d}", status=RegistrationStatus.VALIDATED.value,
+                                         registered_at=services.clock()))  # fmt: skip
+        await wire.command("round draw", roles=ORG, tournament="Coppa")
+        victim = process
+
+        def kill_at_third_table(method: str, path: str) -> None:
+            thread_ids = {t["id"] for t in fake.threads}
+            if method == "POST" and len(fake.threads) == 3 and path.split("/")[2] in thread_ids:
+                victim.kill()  # SIGKILL: no clean-up, no goodbye
+
+        fake.on_request = kill_at_third_table
+        await wire.send("round publish", roles=ORG, tournament="Coppa")
+        await asyncio.wait_for(process.wait(), 60)
+        assert process.returncode == -signal.SIGKILL
+        fake.on_request = None
+        announcements_before = len([m for m in fake.channel_messages if m["files"]])
+        assert announcements_before == 1 and len(fake.threads) == 3
+        process = await _spawn(fake, database_url)
+        again = await wire.command("round publish", roles=ORG, tournament="Coppa")
+        assert "6 su 6" in again.text, again.text
+        assert len([m for m in fake.channel_messages if m["files"]]) == 1  # no second announcement
+        assert len(fake.threads) == 6 and len({t["name"] for t in fake.threads}) == 6
+        pinged = [m for m in fake.channel_messages if not m["files"] and "<@" in (m.get("content") or "")]
+        assert len(pinged) == 6  # the killed table's ping was sent (its message is what was killed) once more only
+        staff = Actor(guild_id=fake.guild.id, user_id=1, is_admin=True)
+        view = await services.rounds.show(staff, tournament="Coppa")
+        assert all(t.thread_id for t in view.tables)
+        assert fake.violations == []
+    finally:
+        if process is not None and process.returncode is None:
+            process.kill()
+            await process.wait()
+        await fake.stop()
+        await engine.dispose()
