@@ -75,12 +75,12 @@ class Wire:
 
 async def settled(exchange: Exchange, within: float) -> Exchange:
     """Wait for the first answer, then until the bot has stopped adding to it (a second follow-up with an image,
-    channel messages after the reply): nothing new for 0.2 s."""
+    channel messages after the reply): nothing new for 0.1 s."""
     await asyncio.wait_for(exchange.done.wait(), within)
     seen = -1
     while seen != len(exchange.followups) + len(exchange.files):
         seen = len(exchange.followups) + len(exchange.files)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.1)
     return exchange
 
 
