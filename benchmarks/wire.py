@@ -70,7 +70,8 @@ async def _run(url: str, burst: int, heavy: int) -> list[tuple[str, int, float, 
     engine = make_engine(url)
     services = Services(make_sessionmaker(engine))
     settings = Settings(discord_token="bench", database_url=url, dev_guild_id=fake.guild.id)
-    bot = create_bot(settings, services=services, apply_migrations=False, start_scheduler=False, guild_ready_timeout=0.05)
+    options = {"apply_migrations": False, "start_scheduler": False, "guild_ready_timeout": 0.05}
+    bot = create_bot(settings, services=services, **options)
 
     @bot.tree.command(name="noop", description="benchmark floor: answers at once")
     async def noop(interaction: discord.Interaction) -> None:
