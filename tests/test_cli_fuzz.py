@@ -176,3 +176,73 @@ def test_issue15_defect_9_a_player_twice_at_a_previous_table_and_an_image_too_la
     doc = {**tables, "tables": tables["tables"] * 2000}
     code, err = _run(DOCUMENTS["render/tables.json"], doc, tmp_path)
     assert code == 2 and "at most 500" in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------------------------------- the bot's own documents
+
+CSV_CELLS = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["=1+1", "@SUM(A1)", "+39", "-", '"unclosed', "\x00", "9" * 25, "123456789012345678", "Rossi"]),
+)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    header=st.lists(st.sampled_from(["nome", "name", "club", "squadra", "discord id", "famiglia", "x"]), max_size=5),
+    rows=st.lists(st.lists(CSV_CELLS, max_size=6), max_size=8),
+    delimiter=st.sampled_from([";", ",", "\t"]),
+    bom=st.booleans(),
+)
+def test_issue15_fuzz_the_roster_csv_gives_players_or_line_problems_never_an_exception(
+    header: list[str], rows: list[list[str]], delimiter: str, bom: bool
+) -> None:
+    """The roster CSV (BOT-REG-1, defect 12): any file is players or problems with line numbers, nothing else."""
+    from bot.services.players_csv import parse_players_csv
+
+    text = "\n".join(delimiter.join(r) for r in [header, *rows])
+    parsed = parse_players_csv(("\ufeff" if bom else "").encode() + text.encode("utf-8", "surrogatepass"))
+    lines = text.count("\n") + 1
+    assert all(0 <= p.line <= lines and p.key.startswith("csv.") for p in parsed.problems)
+    assert all(pl.name and pl.name.strip() == pl.name for pl in parsed.players)  # names cleaned, never empty
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(text=st.one_of(st.text(max_size=300), JSON.map(json.dumps), st.sampled_from(["[" * 1000, "{" * 99, "1" * 5000])))
+def test_issue15_fuzz_the_final_situation_is_scored_or_refused_with_a_code(text: str) -> None:
+    """The final situation (`/report situation`, `steward risiko score`; defect 8): any text — JSON, CSV, deep
+    nesting, huge numbers — is scored or refused with a rule error code."""
+    from bot.rules.errors import RuleError
+    from bot.rules.risiko.config import load_rules
+    from bot.rules.risiko.scoring import score_situation, situation_document
+
+    rules = load_rules("risiko-firk-1")
+    try:
+        score_situation(situation_document(text), rules)
+    except RuleError as exc:
+        assert exc.code and len(str(exc.value)) <= 400
+
+
+OVERRIDES = st.one_of(
+    st.text(max_size=200),
+    JSON.map(json.dumps),
+    st.fixed_dictionaries({"tournament": JSON}).map(json.dumps),
+    st.fixed_dictionaries({"risiko": st.fixed_dictionaries({"army_limit": JSON})}).map(json.dumps),
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(text=OVERRIDES)
+def test_issue15_fuzz_the_overrides_are_applied_or_refused_with_a_localised_key(text: str) -> None:
+    """`/tournament create overrides` (defects 8, 11): any text becomes a checked ruleset or one refusal."""
+    from bot.errors import InvalidInput
+    from bot.rules.presets import PresetError
+    from bot.rules.ruleset import load_ruleset
+    from bot.services.tournaments import parse_overrides
+
+    try:
+        overrides = parse_overrides(text)
+        load_ruleset("risiko-ufficiali-2018", overrides)
+    except InvalidInput as exc:
+        assert exc.key.startswith("error.")
+    except PresetError:
+        pass
