@@ -51,6 +51,17 @@ class Wire:
         exchange = await self.send(path, **kwargs)
         return await settled(exchange, within)
 
+    async def autocomplete(self, path: str, focused: str, *, roles: tuple[str, ...] = (), **options: Any) -> Exchange:
+        """What the bot offers while ``focused`` is typed (type 4 → a type 8 callback with the choices)."""
+        payload = self.fake.command_payload(path, user_id=5555, roles=roles, options=options)
+        payload["type"] = 4
+        node = payload["data"]
+        while node.get("options") and node["options"][0].get("type") in (1, 2):
+            node = node["options"][0]
+        for option in node.get("options", []):
+            option["focused"] = option["name"] == focused
+        return await settled(await self.fake.interact(payload), 30)
+
     async def submit(self, opened: Exchange, values: list[str], *, user_id: int, within: float = 60.0) -> Exchange:
         """Fill the modal ``opened`` showed (its text inputs in order) and submit it as ``user_id``."""
         assert opened.callback is not None and opened.callback.get("type") == 9, opened.callback

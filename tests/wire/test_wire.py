@@ -70,6 +70,9 @@ async def test_wire_a_risiko_round_from_registration_to_a_countersigned_report(w
     await wire.command("tournament validate", roles=ORG, tournament="Coppa")
     drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
     assert drawn.files and "Tavolo 1" in drawn.text
+    offered = await wire.autocomplete("round swap", "player_a", roles=ORG, tournament="Coppa", player_a="Giocatore 1")
+    assert offered.callback and offered.callback["type"] == 8
+    assert [c["name"] for c in offered.callback["data"]["choices"]] == ["Giocatore 1"]
     published = await wire.command("round publish", roles=ORG, tournament="Coppa")
     assert "2 su 2" in published.text
     announcements = [m for m in wire.fake.channel_messages if m["files"]]
