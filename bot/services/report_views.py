@@ -1,0 +1,115 @@
+"""What the report use cases return (BOT-RES-1, TOUR-REF-1): a table named as users name it, a report's lines and
+state, a player's games, a referee's table note. Plain frozen values, no database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.db.models import SeatOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class TableRef:
+    """A table named the way users name it: tournament, table number, round (None = the latest round)."""
+
+    tournament: str
+    table: int
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    registration_id: int
+    user_id: int | None
+    name: str
+    club: str | None
+    table_points: float | None
+    rank: int | None
+    tournament_points: float | None
+    outcome: str
+    signed: bool
+    decided_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportView:
+    table_id: int
+    tournament_name: str
+    game: str
+    preset: str
+    round_number: int
+    table_number: int
+    seats: tuple[SeatLine, ...]  # seating order
+    kind: str | None  # "points", "situation", "ricochet"; None = nothing reported yet
+    reported_by: int | None
+    countersigned_by: int | None
+    locked: bool
+    map_owners: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # a situation report: who holds what
+
+    @property
+    def reported(self) -> bool:
+        return self.kind is not None
+
+    @property
+    def must_sign(self) -> tuple[SeatLine, ...]:
+        """Seats whose signature is required: the players who played the game to its end."""
+        return tuple(s for s in self.seats if s.outcome == SeatOutcome.PLAYED.value)
+
+    @property
+    def pending(self) -> tuple[SeatLine, ...]:
+        return tuple(s for s in self.must_sign if not s.signed)
+
+    @property
+    def all_signed(self) -> bool:
+        return self.reported and not self.pending
+
+    @property
+    def ranking(self) -> tuple[SeatLine, ...]:
+        return tuple(sorted(self.seats, key=lambda s: (s.rank if s.rank is not None else 99, s.name)))
+
+
+@dataclass(frozen=True, slots=True)
+class TableNote:
+    """The referee's note on a table (FIRK §9: the special rules of a game of three plus the "morto")."""
+
+    tournament_name: str
+    round_number: int
+    table_number: int
+    note: str | None
+    special: str | None  # the planner's kind of the table: "dummy", "sit_out", "head_to_head"
+    thread_id: int | None
+
+
+NOTE_MAX = 500
+
+
+@dataclass(frozen=True, slots=True)
+class SignOutcome:
+    view: ReportView
+    already_signed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MyGame:
+    round_number: int
+    table_number: int
+    table_id: int
+    opponents: tuple[str, ...]
+    table_points: float | None
+    rank: int | None
+    tournament_points: float | None
+    signed: bool
+    reported: bool
+    locked: bool
+    pending_names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MyGamesView:
+    tournament_name: str
+    player_name: str
+    games: tuple[MyGame, ...] = field(default_factory=tuple)
+
+    @property
+    def to_sign(self) -> tuple[MyGame, ...]:
+        return tuple(g for g in self.games if g.reported and not g.signed and not g.locked)
