@@ -239,20 +239,38 @@ async def test_wire_a_whole_risiko_tournament_with_semifinals_and_a_final_with_a
     wire.assert_clean()
 
 
-async def test_wire_a_ricochet_robots_round_with_a_verified_solution(wire: Wire):
-    """A Ricochet Robots tournament over the wire: players register, the round is drawn at the preset's table size
-    and published, and a referee's /rr verify judges a 12-move demonstration with the board image attached (while
-    a round is live the adjudicators are the referees')."""
+async def test_wire_a_ricochet_robots_tournament_with_tokens_entered_in_the_modal(wire: Wire):
+    """A Ricochet Robots tournament over the wire: ten players register; two rounds are drawn at the preset's table
+    size and published; each table's tokens are entered in the report modal by one of its players and signed with
+    the buttons by everyone; a referee's /rr verify judges a 12-move demonstration with the board image (while a
+    round is live the adjudicators are the referees'); the standings answer at the end."""
     await setup_server(wire, preset="ricochet-v3.3")
     for i in range(10):
         await wire.command("register", user_id=7300 + i, tournament="Coppa", name=f"Robot {i}")
-    drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
-    assert drawn.files, drawn.text
-    await wire.command("round publish", roles=ORG, tournament="Coppa")
-    assert len(wire.fake.threads) >= 2
-    solved = await wire.command("rr verify", roles=("Arbitri",), board="1A 2A 3A 4A", robots="R15,5 G10,7 B5,15 Y10,3",
-                                target="2,9 blue triangle", moves="RE RN BN BW BN RE RS RW RN RW BS BE")  # fmt: skip
-    assert solved.files and "12" in solved.text, (solved.callback, solved.followups)
+    staff = Actor(guild_id=wire.fake.guild.id, user_id=1, is_admin=True)
+    for number in (1, 2):
+        drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
+        assert drawn.files, drawn.text
+        await wire.command("round publish", roles=ORG, tournament="Coppa")
+        view = await wire.services.rounds.show(staff, tournament="Coppa", number=number)
+        for table in view.tables:
+            player = table.seats[0].user_id
+            opened = await wire.command("report enter", user_id=player, tournament="Coppa", table=table.number)
+            await wire.submit(opened, [str(7 - k) for k in range(len(table.seats))], user_id=player)
+            report = await wire.services.reports.lookup(staff, TableRef("Coppa", table.number, number))
+            message = sign_message(wire, report.table_id)
+            for seat in table.seats:
+                await wire.click(message, f"report:sign:{report.table_id}", user_id=seat.user_id)
+            assert (await wire.services.reports.lookup(staff, TableRef("Coppa", table.number, number))).all_signed
+        if number == 1:
+            solved = await wire.command("rr verify", roles=("Arbitri",), board="1A 2A 3A 4A",
+                                        robots="R15,5 G10,7 B5,15 Y10,3", target="2,9 blue triangle",
+                                        moves="RE RN BN BW BN RE RS RW RN RW BS BE")  # fmt: skip
+            assert solved.files and "12" in solved.text, (solved.callback, solved.followups)
+        await wire.command("round close", roles=ORG, tournament="Coppa")
+    standings = await wire.command("standings show", tournament="Coppa")
+    assert standings.files or "Robot" in standings.text
+    assert len(wire.fake.threads) >= 4
     wire.assert_clean()
 
 
