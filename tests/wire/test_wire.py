@@ -201,12 +201,31 @@ async def test_wire_issue15_defects_4_and_5_300_sign_presses_across_75_tables(wi
     assert wire.fake.violations == []
 
 
+async def report_through_discord(wire: Wire, number: int) -> None:
+    """Every table of round ``number``: its first player enters the points in the report modal, every player signs
+    with the button, a referee countersigns — as the players and referees of a club evening would."""
+    staff = Actor(guild_id=wire.fake.guild.id, user_id=1, is_admin=True)
+    view = await wire.services.rounds.show(staff, tournament="Coppa", number=number)
+    for table in view.tables:
+        player = table.seats[0].user_id
+        opened = await wire.command("report enter", user_id=player, tournament="Coppa", table=table.number,
+                                    round=number)  # fmt: skip
+        await wire.submit(opened, [str(90 - 11 * k) for k in range(len(table.seats))], user_id=player)
+        report = await wire.services.reports.lookup(staff, TableRef("Coppa", table.number, number))
+        message = sign_message(wire, report.table_id)
+        for seat in table.seats:
+            await wire.click(message, f"report:sign:{report.table_id}", user_id=seat.user_id)
+        await wire.command("review countersign", roles=("Arbitri",), tournament="Coppa", table=table.number,
+                           round=number)  # fmt: skip
+        assert (await wire.services.reports.lookup(staff, TableRef("Coppa", table.number, number))).locked
+
+
+@pytest.mark.slow
 async def test_wire_a_whole_risiko_tournament_with_semifinals_and_a_final_with_a_replacement(wire: Wire):
     """Issue 15's whole tournament over the wire: 37 players register, two rounds are drawn and published, the
     semifinals seeded and published, the final composed and published, a finalist declines after it and is
-    replaced (the final is announced again and the player told by DM); the standings answer at the end."""
-    from tests.services.test_rounds import report_all
-
+    replaced (the final is announced again and the player told by DM); the standings answer at the end. Every
+    table's result goes through Discord: the report modal, every player's Sign button, a referee's countersign."""
     guild = wire.fake.guild.id
     await setup_server(wire)
     for i in range(37):
@@ -217,12 +236,12 @@ async def test_wire_a_whole_risiko_tournament_with_semifinals_and_a_final_with_a
         drawn = await wire.command("round draw", roles=ORG, tournament="Coppa")
         assert "Tavolo 9" in drawn.text  # 37 players: eight tables of four and one of five
         await wire.command("round publish", roles=ORG, tournament="Coppa")
-        await report_all(wire.services, number, guild_id=guild)
+        await report_through_discord(wire, number)
         await wire.command("round close", roles=ORG, tournament="Coppa")
     semis = await wire.command("finals semifinals", roles=ORG, tournament="Coppa")
     assert "Semifinal" in semis.text
     await wire.command("round publish", roles=ORG, tournament="Coppa")
-    await report_all(wire.services, 3, guild_id=guild)
+    await report_through_discord(wire, 3)
     final = await wire.command("finals final", roles=ORG, tournament="Coppa")
     assert "Finale" in final.text
     await wire.command("round publish", roles=ORG, tournament="Coppa")
