@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import TextIO
 from zoneinfo import ZoneInfo
 
+from sqlalchemy.ext.asyncio import AsyncEngine
+
 from bot.db.migrate import upgrade_to_head
 from bot.db.models import utcnow
 from bot.db.session import make_engine, make_sessionmaker
@@ -101,22 +103,33 @@ def numbered_players(count: int, rng: random.Random) -> list[tuple[str, str | No
     return [(name, rng.choice(CLUBS) if rng.random() > 0.1 else None) for name in names]
 
 
+async def _open_server(services: Services, locale: str) -> Actor:
+    """The demo server's roles mapped by its administrator; returns the organizer who runs the tournament."""
+    admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
+    organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
+    await services.guilds.set_roles(
+        admin, organizer_role_id=ROLE_ORGANIZER, referee_role_id=ROLE_REFEREE, head_referee_role_id=ROLE_HEAD
+    )
+    return organizer
+
+
+def _demo_services(engine: AsyncEngine) -> Services:
+    """Services on the demo's database with its clock and its seeded draws (the same tables on every run)."""
+    seeds = random.Random(DEMO_SEED + 1)
+    return Services(make_sessionmaker(engine), clock=DemoClock(), seed_source=lambda: seeds.getrandbits(31))
+
+
 async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_dir: Path) -> None:
     """The knockout or the team event, start to finish, through the services the slash commands call."""
     engine = make_engine(db_url)
-    seeds = random.Random(DEMO_SEED + 1)
-    services = Services(make_sessionmaker(engine), clock=DemoClock(), seed_source=lambda: seeds.getrandbits(31))
+    services = _demo_services(engine)
     rng = random.Random(DEMO_SEED)
 
     def say(key: str, **params: object) -> None:
         out.write(t(key, locale, **params) + "\n")
 
     try:
-        admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
-        organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
-        await services.guilds.set_roles(
-            admin, organizer_role_id=ROLE_ORGANIZER, referee_role_id=ROLE_REFEREE, head_referee_role_id=ROLE_HEAD
-        )
+        organizer = await _open_server(services, locale)
         knockout = fmt == "knockout"
         tournament = await services.tournaments.create(
             organizer,
@@ -178,20 +191,14 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
 
 async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: Path) -> None:
     engine = make_engine(db_url)
-    seeds = random.Random(DEMO_SEED + 1)  # the demo's draw seeds: same tables on every run
-    clock = DemoClock()  # the demo's time: real time, moved on where the story needs it (a late arrival)
-    services = Services(make_sessionmaker(engine), clock=clock, seed_source=lambda: seeds.getrandbits(31))
+    services = _demo_services(engine)  # its clock: real time, moved on where the story needs it (a late arrival)
     rng = random.Random(DEMO_SEED)
 
     def say(key: str, **params: object) -> None:
         out.write(t(key, locale, **params) + "\n")
 
     try:
-        admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
-        organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
-        await services.guilds.set_roles(
-            admin, organizer_role_id=ROLE_ORGANIZER, referee_role_id=ROLE_REFEREE, head_referee_role_id=ROLE_HEAD
-        )
+        organizer = await _open_server(services, locale)
         say("demo.roles")
         cap = players - 1
         tournament = await services.tournaments.create(

@@ -25,12 +25,6 @@ EXPORT_SCHEMA = "steward-tournament/1"
 BaseModelT = TypeVar("BaseModelT", bound=BaseModel)
 
 
-def _pid(value: Any, where: str) -> int | str:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise BadInput(f"{where}: player id must be an integer or a string, got {value!r}")
-    return value
-
-
 def _cli_pid(text: str) -> int | str:
     try:
         return int(text)
