@@ -130,6 +130,10 @@ def start_up_failure(exc: BaseException) -> tuple[str, int] | None:
     from pydantic import ValidationError
     from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
+    from bot.__main__ import DiscordStartFailure
+
+    if isinstance(exc, DiscordStartFailure):
+        return mask_secrets(str(exc))[:300], exc.code
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         field = ".".join(str(x) for x in first.get("loc", ())).upper() or "settings"

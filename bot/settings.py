@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///steward.db"
+SUPPORTED_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")  # the drivers the project installs
 
 
 def normalise_database_url(url: str) -> str:
@@ -36,7 +37,11 @@ class Settings(BaseSettings):
     @classmethod
     def _async_driver(cls, value: str) -> str:
         value = normalise_database_url(value)
-        make_url(value)  # raises on a malformed URL, at start-up rather than on first use
+        url = make_url(value)  # raises on a malformed URL, at start-up rather than on first use
+        if url.drivername not in SUPPORTED_DRIVERS:
+            raise ValueError(f"{url.drivername!r} is not supported: use sqlite:///steward.db or a postgresql:// URL")
+        if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+            raise ValueError("an SQLite URL needs a file (sqlite:///steward.db): a database in memory is lost at exit")
         return value
 
     @field_validator("dev_guild_id", mode="before")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import http.server
 import os
 import subprocess
 import sys
+import threading
 import tomllib
 from pathlib import Path
 
@@ -136,22 +138,122 @@ def test_an_installed_package_carries_the_migrations_folder():
     assert (REPO / "migrations" / "versions" / "__init__.py").is_file()
 
 
-@pytest.mark.parametrize(
-    ("url", "code", "says"),
-    [
-        ("postgresql://steward:sekret@127.0.0.1:1/x", 1, "cannot reach the database at postgresql://steward:***@"),
-        ("nonsense::://", 2, "configuration: DATABASE_URL"),
-        ("mysql+nope://user:sekret@host/db", 2, "configuration: DATABASE_URL"),
-    ],
-)
-def test_start_up_failures_are_one_line_with_the_password_masked(tmp_path: Path, url: str, code: int, says: str):
-    """Issue 15 item 15: an unreachable server or a malformed DATABASE_URL ends in one clear line, exit 2 for a
-    setting to fix, and never prints the database password."""
-    result = _steward(["db", "upgrade"], tmp_path, url)
-    assert result.returncode == code
+MALFORMED_URLS = [  # issue 15 defect 15: nine DATABASE_URLs a club's admin might really type
+    "nonsense::://",
+    "mysql+nope://user:sekret@host/db",
+    "mysql://user:sekret@host/db",  # a real dialect whose driver the project does not install
+    "sqlite+pysqlite:///steward.db",  # a synchronous driver
+    "postgresql://user:sekret@host:port/db",  # the port left as a placeholder
+    "postgresql://user:sekret@[::1/db",  # an unclosed IPv6 bracket
+    "sqlite:///",  # no file: a database in memory, lost at exit
+    "sqlite:///:memory:",
+    "redis://user:sekret@host/0",
+]
+
+
+@pytest.mark.parametrize("url", MALFORMED_URLS)
+def test_issue15_defect_15_a_malformed_database_url_is_one_line_exit_2_with_the_password_masked(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """A malformed or unsupported DATABASE_URL ends in one clear line naming the setting, exit 2 (a setting to
+    fix), and never prints the password; `steward run` says the same before anything else."""
+    from bot.settings import get_settings
+
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("DISCORD_TOKEN", "sekret")
+    for command in (["db", "upgrade"], ["run"]):
+        get_settings.cache_clear()
+        try:
+            assert main(command) == 2
+        finally:
+            get_settings.cache_clear()
+        out, err = capsys.readouterr()
+        assert err.startswith("error: configuration: DATABASE_URL") and err.count("\n") == 1, err
+        assert "sekret" not in err + out
+
+
+def _one_line(result: subprocess.CompletedProcess[str], code: int, says: str) -> None:
+    assert result.returncode == code, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], result.stderr
     assert "sekret" not in result.stderr + result.stdout and "Traceback" not in result.stderr
+
+
+def test_issue15_defect_15_an_unreachable_postgresql_server_is_one_line_with_the_password_masked(tmp_path: Path):
+    result = _steward(["db", "upgrade"], tmp_path, "postgresql://steward:sekret@127.0.0.1:1/x")
+    _one_line(result, 1, "cannot reach the database at postgresql://steward:***@")
+
+
+def test_issue15_defect_15_a_read_only_database_is_refused_before_the_bot_contacts_discord(tmp_path: Path):
+    """`steward run` on a database it cannot write stops at start-up with the driver's reason, not at a player's
+    first command; Discord is never contacted (no network here: that would be a different line)."""
+    db = tmp_path / "club.db"
+    assert _steward(["db", "upgrade"], tmp_path, f"sqlite:///{db}").returncode == 0
+    env_url = f"sqlite:///file:{db}?mode=ro&uri=true"
+    env = dict(os.environ, DATABASE_URL=env_url, DISCORD_TOKEN="not-a-token", PYTHONPATH=str(REPO))
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=120)  # fmt: skip
+    _one_line(result, 1, "refused: attempt to write a readonly database")
+
+
+def test_issue15_defect_15_a_full_disk_is_one_line(tmp_path: Path):
+    """A database on a full file system (a 64 KiB tmpfs: the migrations need more) ends in one line."""
+    tiny = tmp_path / "tiny"
+    tiny.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(tiny)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    try:
+        result = _steward(["db", "upgrade"], tmp_path, f"sqlite:///{tiny / 'club.db'}")
+    finally:
+        subprocess.run(["umount", str(tiny)], capture_output=True)
+    _one_line(result, 1, "database or disk is full")
+
+
+class _RefusingDiscord(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b'{"message": "401: Unauthorized", "code": 0}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("refuse", "code", "says"), [(False, 1, "cannot reach Discord"),
+                                                       (True, 2, "Discord refused DISCORD_TOKEN")])  # fmt: skip
+def test_issue15_defect_15_discord_unreachable_or_refusing_the_token_is_one_line_not_a_database_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    refuse: bool,
+    code: int,
+    says: str,
+):
+    """`steward run` with Discord out of reach (a closed port) or refusing the token (401 on login): one line
+    saying so — never "cannot reach the database" — exit 1 for the network, 2 for the setting."""
+    from discord.http import Route
+
+    from bot.settings import get_settings
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), _RefusingDiscord)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.server_address[1] if refuse else 1
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'club.db'}")
+    monkeypatch.setenv("DISCORD_TOKEN", "sekret")
+    get_settings.cache_clear()
+    try:
+        assert main(["run"]) == code
+    finally:
+        get_settings.cache_clear()
+        server.shutdown()
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {says}") and err.count("\n") == 1 and "sekret" not in err, err
 
 
 def test_the_secret_mask_covers_every_url_in_a_message():

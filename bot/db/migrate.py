@@ -84,3 +84,23 @@ def upgrade_to_head(database_url: str) -> UpgradeResult:
     after, tables_after = asyncio.run(_state(database_url))
     created = tuple(sorted(tables_after - tables_before - {VERSION_TABLE}))
     return UpgradeResult(before=before, after=after, created_tables=created)
+
+
+async def _write_probe(database_url: str) -> None:
+    from sqlalchemy import text
+
+    from bot.db.session import make_engine
+
+    engine = make_engine(database_url)
+    try:
+        async with engine.connect() as connection, connection.begin() as transaction:
+            await connection.execute(text(f"UPDATE {VERSION_TABLE} SET version_num = version_num"))
+            await transaction.rollback()
+    finally:
+        await engine.dispose()
+
+
+def check_writable(database_url: str) -> None:
+    """Raise the driver's error now if the database cannot be written (a read-only file or mount, a read-only
+    replica), instead of on a player's first command. Writes nothing: the probe's no-op update is rolled back."""
+    asyncio.run(_write_probe(database_url))
