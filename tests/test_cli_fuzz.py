@@ -142,7 +142,10 @@ def test_issue15_defects_8_to_11_fuzzed_documents_answer_0_or_2_with_one_line(
 @pytest.mark.parametrize(
     ("name", "path", "value", "says"),
     [
-        ("draw/n64_s1.json", ("round1",), "x", "round1 must be an object"),
+        ("draw/n64_s1.json", ("round1",), "x", "round1: must be a JSON object"),
+        ("draw/n64_s1.json", ("table_sizes",), "4" * 16, "table_sizes: must be a JSON array"),
+        ("draw/n64_s1.json", ("table_sizes", 0), 4.5, "table_sizes.0: must be an integer"),
+        ("draw/export.json", ("players", 0, "name"), 5, "players.0.name: must be a string"),
         ("rr/solve.json", ("robots", "red"), None, "bad_robot_cell"),
         ("rr/verify.json", ("moves", 0), 5, "bad_move"),
         ("rr/verify.json", ("moves",), [5], "bad_move"),

@@ -11,9 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.rules.tournament.documents import InstanceDocument, validate
 from bot.rules.tournament.model import DrawContext, Player, PlayerId, TournamentError
-
-SCHEMA = "risiko-draw-instance/1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,45 +24,21 @@ class DrawInstance:
     raw: Mapping[str, Any]
 
 
-def _pid(value: object, where: str) -> PlayerId:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TournamentError("bad_player_id", f"{where}={value!r}")
-    return value
-
-
 def parse_instance(doc: Mapping[str, Any]) -> DrawInstance:
-    """Read a ``risiko-draw-instance/1`` mapping; raises TournamentError quoting the bad field."""
-    if doc.get("schema") != SCHEMA:
-        raise TournamentError("bad_schema", doc.get("schema"))
-    try:
-        players = tuple(
-            Player(_pid(p["id"], "players.id"), None if p.get("club") is None else str(p["club"]))
-            for p in doc["players"]
-        )
-        sizes = tuple(int(s) for s in doc["table_sizes"])
-        r1 = doc.get("round1") or {}
-        if not isinstance(r1, Mapping) or not all(isinstance(t, Mapping) for t in r1.get("tables", [])):
-            raise TournamentError("bad_instance_field", "round1 must be an object with tables of {players}")
-        r1_tables = tuple(tuple(_pid(x, "round1.players") for x in t["players"]) for t in r1.get("tables", []))
-        winners = [_pid(x, "round1.winners") for x in r1.get("winners", [])]
-        five = [_pid(x, "round1.five_table_players") for x in r1.get("five_table_players", [])]
-        pairs = [
-            tuple(_pid(x, "previous_tablemate_pairs") for x in pair) for pair in doc.get("previous_tablemate_pairs", [])
-        ]
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise TournamentError("bad_instance_field", str(exc)[:120]) from None
+    """Read a ``risiko-draw-instance/1`` mapping, checked by its schema (``documents.InstanceDocument``); raises
+    TournamentError naming the bad field."""
+    checked = validate(InstanceDocument, doc)
+    players = tuple(Player(p.id, p.club) for p in checked.players)
+    r1 = checked.round1
+    r1_tables = tuple(tuple(t.players) for t in r1.tables)
     ctx = DrawContext.build(
         players,
-        five_table_players=five,
-        winners=winners,
-        previous_pairs=pairs,
+        five_table_players=r1.five_table_players,
+        winners=r1.winners,
+        previous_pairs=[(a, b) for a, b in checked.previous_tablemate_pairs],
         previous_tables=r1_tables,
     )
-    ids = set(ctx.ids)
-    for pid in list(ctx.winners) + list(ctx.five_table_players):
-        if pid not in ids:
-            raise TournamentError("unknown_player", pid)
-    return DrawInstance(str(doc.get("name", "")), ctx, sizes, r1_tables, doc)
+    return DrawInstance(checked.name, ctx, tuple(checked.table_sizes), r1_tables, doc)
 
 
 def with_round(

@@ -25,12 +25,13 @@ from typing import Any
 
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.documents import EXPORT_SCHEMA, ExportDocument, FinalsDocument, validate
 from bot.rules.tournament.draw import draw_tables, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
 from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
 from bot.rules.tournament.sizes import firk_sizes, rr_sizes, short_sizes, standard_sizes, team_overflow
 
-SCHEMA = "steward-tournament/1"
+SCHEMA = EXPORT_SCHEMA
 SIT_OUT = "sit_out"
 HEAD_TO_HEAD = "head_to_head"
 DUMMY = "dummy"
@@ -81,70 +82,33 @@ class DrawRequest:
 
     @staticmethod
     def from_json(doc: Mapping[str, Any]) -> DrawRequest:
-        """Parse an export; also the older single ``previous_round`` form (winners = each table's first)."""
-        allowed = {
-            "schema", "preset", "round", "players", "overrides", "previous_tables", "winners", "five_table_players",
-            "previous_round", "family_pairs", "previous_standings", "table_sizes",
-        }  # fmt: skip
-        unknown = sorted(set(doc) - allowed)
-        if unknown:
-            raise TournamentError("unknown_field", unknown[0])
-        if doc.get("schema") != SCHEMA:
-            raise TournamentError("bad_schema", doc.get("schema"))
-        preset, overrides = doc.get("preset"), doc.get("overrides") or {}
-        if not isinstance(preset, str) or not isinstance(overrides, Mapping):
-            raise TournamentError("bad_field", "preset/overrides")
-        rules = load_ruleset(preset, overrides or None).tournament
-        players_raw = _list(doc, "players")
-        players: list[Player] = []
-        names: dict[PlayerId, str] = {}
-        for k, p in enumerate(players_raw):
-            if not isinstance(p, Mapping) or "id" not in p or set(p) - {"id", "name", "club", "team"}:
-                raise TournamentError("bad_player", f"players[{k}]")
-            pid = _pid(p["id"], f"players[{k}].id")
-            players.append(Player(pid, _opt_str(p.get("club")), _opt_str(p.get("team"))))
-            if p.get("name") is not None:
-                names[pid] = str(p["name"])
-        tables = [tuple(_pid(x, "previous_tables") for x in t) for t in _list(doc, "previous_tables", [])]
-        winners = [_pid(x, "winners") for x in _list(doc, "winners", [])]
-        five = [_pid(x, "five_table_players") for x in _list(doc, "five_table_players", [])]
-        legacy = doc.get("previous_round")
-        if legacy:
-            if not isinstance(legacy, Mapping):
-                raise TournamentError("bad_field", "previous_round")
-            last = []
-            for t in _list(legacy, "tables"):
-                if not isinstance(t, Mapping):
-                    raise TournamentError("bad_field", "previous_round.tables")
-                members = tuple(_pid(x, "previous_round") for x in _list(t, "players"))
-                last.append(members)
-                if t.get("ranking"):
-                    winners.append(_pid(_list(t, "ranking")[0], "previous_round.ranking"))
+        """Parse an export, checked by its schema (``documents.ExportDocument``); also the older single
+        ``previous_round`` form (winners = each table's first)."""
+        checked = validate(ExportDocument, doc)
+        overrides = dict(checked.overrides or {})
+        rules = load_ruleset(checked.preset, overrides or None).tournament
+        players = tuple(Player(p.id, p.club, p.team) for p in checked.players)
+        names = {p.id: p.name for p in checked.players if p.name is not None}
+        tables = [tuple(t) for t in checked.previous_tables]
+        winners = list(checked.winners)
+        five = list(checked.five_table_players)
+        if checked.previous_round is not None:
+            last = [tuple(t.players) for t in checked.previous_round.tables]
+            winners += [t.ranking[0] for t in checked.previous_round.tables if t.ranking]
             tables += last
             five += [x for t in last if len(t) >= rules.large_table_size for x in t]
-        family = []
-        for pair in _list(doc, "family_pairs", []):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise TournamentError("bad_pair", pair)
-            family.append((_pid(pair[0], "family_pairs"), _pid(pair[1], "family_pairs")))
-        round_no = doc.get("round", 1)
-        if not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1:
-            raise TournamentError("bad_round", round_no)
-        sizes = _list(doc, "table_sizes", [])
-        if not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in sizes):
-            raise TournamentError("bad_table_sizes", sizes)
         return DrawRequest(
-            preset=preset,
-            round_no=round_no,
-            players=tuple(players),
-            overrides=dict(overrides),
+            preset=checked.preset,
+            round_no=checked.round,
+            players=players,
+            overrides=overrides,
             names=names,
             previous_tables=tuple(tables),
             winners=tuple(winners),
             five_table_players=tuple(five),
-            family_pairs=tuple(family),
-            ranking=tuple(_pid(x, "previous_standings") for x in _list(doc, "previous_standings", [])),
-            table_sizes=tuple(sizes),
+            family_pairs=tuple((a, b) for a, b in checked.family_pairs),
+            ranking=tuple(checked.previous_standings),
+            table_sizes=tuple(checked.table_sizes),
         )
 
 
@@ -367,23 +331,6 @@ def _number_by_strength(
     return renumbered, {i: kinds[t] for i, t in enumerate(renumbered, start=1) if t in kinds}
 
 
-def _list(doc: Mapping[str, Any], key: str, default: list[Any] | None = None) -> list[Any]:
-    value = doc.get(key, default)
-    if not isinstance(value, list):
-        raise TournamentError("not_a_list", key)
-    return value
-
-
-def _pid(value: object, where: str) -> PlayerId:
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TournamentError("bad_player_id", f"{where}={value!r}")
-    return value
-
-
-def _opt_str(value: object) -> str | None:
-    return None if value is None else str(value)
-
-
 # ------------------------------------------------------------------------------------------- semifinals, final
 
 
@@ -420,40 +367,23 @@ class FinalsRequest:
 
     @staticmethod
     def from_json(doc: Mapping[str, Any]) -> FinalsRequest:
-        allowed = {"schema", "kind", "preset", "overrides", "ranking", "clubs", "tables", "groups", "standings",
-                   "declined"}  # fmt: skip
-        unknown = sorted(set(doc) - allowed)
-        if unknown:
-            raise TournamentError("unknown_field", unknown[0])
-        kind = doc.get("kind")
-        if kind not in ("semifinal", "final") or doc.get("schema") != SCHEMA:
-            raise TournamentError("bad_kind", kind)
-        preset, overrides = doc.get("preset"), doc.get("overrides") or {}
-        if not isinstance(preset, str) or not isinstance(overrides, Mapping):
-            raise TournamentError("bad_field", "preset/overrides")
-        if kind == "semifinal":
+        """Parse a semifinal or final export, checked by its schema (``documents.FinalsDocument``)."""
+        checked = validate(FinalsDocument, doc)
+        overrides = dict(checked.overrides or {})
+        if checked.kind == "semifinal":
             clubs: dict[PlayerId, str | None] = {}
-            for pair in _list(doc, "clubs", []):
-                if not isinstance(pair, list) or len(pair) != 2:
-                    raise TournamentError("bad_field", "clubs")
-                clubs[_pid(pair[0], "clubs")] = _opt_str(pair[1])
-            tables = doc.get("tables")
-            if not isinstance(tables, int) or isinstance(tables, bool):
-                raise TournamentError("bad_field", "tables")
-            ranking = tuple(_pid(x, "ranking") for x in _list(doc, "ranking"))
-            return FinalsRequest("semifinal", preset, dict(overrides), ranking, clubs, tables)
-        groups = []
-        for g in _list(doc, "groups"):
-            if not isinstance(g, Mapping):
-                raise TournamentError("bad_field", "groups")
-            groups.append(dict(g))
+            for pid, club in checked.clubs:
+                assert pid is not None  # the schema refuses a pair without a player
+                clubs[pid] = None if club is None else str(club)
+            return FinalsRequest("semifinal", checked.preset, overrides, tuple(checked.ranking), clubs,
+                                 checked.tables or 0)  # fmt: skip
         return FinalsRequest(
             "final",
-            preset,
-            dict(overrides),
-            ranking=tuple(_pid(x, "standings") for x in _list(doc, "standings", [])),
-            groups=tuple(groups),
-            declined=tuple(_pid(x, "declined") for x in _list(doc, "declined", [])),
+            checked.preset,
+            overrides,
+            ranking=tuple(checked.standings),
+            groups=tuple(g.model_dump() for g in checked.groups),
+            declined=tuple(checked.declined),
         )
 
 
@@ -492,7 +422,7 @@ def plan_final(request: FinalsRequest) -> tuple[tuple[tuple[PlayerId, ...], ...]
     groups: list[dict[str, Any]] = []
     for group in request.groups:
         numbers = [int(n) for n in group.get("tables", [])]
-        orders = [[_pid(x, "orders") for x in o] for o in group.get("orders", [])]
+        orders = [list(o) for o in group.get("orders", [])]
         comp = compose_final(
             orders, list(request.ranking), direct_finalist=group.get("direct_finalist"), declined=list(request.declined)
         )
