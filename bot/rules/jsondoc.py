@@ -6,6 +6,7 @@ checked before and while parsing, so ``[`` × 1000 or a 4,500-digit number is a 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from bot.rules.errors import RuleError
@@ -51,7 +52,10 @@ def _number(kind: type) -> Any:
     def parse(text: str) -> Any:
         if len(text) > MAX_NUMBER_CHARS:
             raise DocumentError("number_too_long", text[:12] + "…")
-        return kind(text)
+        value = kind(text)
+        if value in (math.inf, -math.inf):  # 1e999 is short but no finite float: never let it into a document
+            raise DocumentError("number_too_long", text)
+        return value
 
     return parse
 
@@ -77,7 +81,7 @@ def describe(exc: DocumentError) -> str:
     return {
         "too_large": f"the document is too large ({exc.value} characters)",
         "too_deep": f"the document nests deeper than {exc.value} levels",
-        "number_too_long": f"a number is too long: {exc.value}",
+        "number_too_long": f"a number is too long or too large: {exc.value}",
         "not_a_number": f"{exc.value} is not a JSON number",
         "not_json": f"input is not valid JSON ({exc.value})",
     }.get(exc.code, exc.code)

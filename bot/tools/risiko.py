@@ -8,6 +8,7 @@ preset overrides, e.g. ``{"scoring": {"strip": "chain"}}``); ``disabled_borders`
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -32,6 +33,7 @@ COMMON = ("preset", "overrides", "disabled_borders")
 CARDS_MAX = cards_mod.DECK_SIZE
 BATTLE_ARMIES_MAX = dice_mod.BATTLE_ARMIES_MAX
 COUNT_MAX = 10_000
+MAX_SEATS = 10  # no table of any preset seats more
 MAXIMA = {
     "cards_in_hand": CARDS_MAX, "exchange": CARDS_MAX,
     "attackers": BATTLE_ARMIES_MAX, "defenders": BATTLE_ARMIES_MAX,
@@ -514,6 +516,13 @@ def compute_points(data: Any) -> dict[str, Any]:
     rules = _rules(data, required=True)
     assert rules is not None
     tps = _list(data, "table_points")
+    if not 1 <= len(tps) <= MAX_SEATS:
+        raise BadInput(f"table_points: a table seats 1 to {MAX_SEATS} players, got {len(tps)} values")
+    for k, value in enumerate(tps):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise BadInput(f"table_points.{k} must be a number, got {value!r:.80}")
+        if abs(value) > COUNT_MAX:
+            raise BadInput(f"table_points.{k}={value!r:.40} is beyond what a game scores (at most {COUNT_MAX})")
     exact = tournament_points_exact(rules.points, tps)
     return {"preset": rules.preset, "tournament_points": [round(float(x), 6) for x in exact]}
 

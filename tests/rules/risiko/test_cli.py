@@ -140,3 +140,20 @@ def test_rk_rein_1_reinforcements_and_rk_lim_1_limit_commands(capsys, monkeypatc
 def test_rk_sd_1_and_rk_set_2_malformed_input_is_a_clean_exit_2_not_a_traceback(capsys, monkeypatch, command, payload):
     code, _, err = run(capsys, monkeypatch, command, payload)
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("points", "says"),
+    [
+        ([1e308, -1e308], "beyond what a game scores"),
+        (["40", "x"], "table_points.0 must be a number"),  # was "Invalid literal for Fraction"
+        ([True, 1], "table_points.0 must be a number"),
+        ([], "a table seats 1 to 10 players"),
+    ],
+)
+def test_issue15_defect_11_points_refuse_what_no_table_scores(capsys, monkeypatch, points, says):
+    """FIRK-PTS-1 input: table points are finite numbers a game can reach, one per seat; never a silent reading."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"preset": "risiko-firk-1", "table_points": points})))
+    assert main(["risiko", "points", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and says in err and err.count("\n") == 1, err
