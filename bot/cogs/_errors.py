@@ -16,8 +16,9 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.cogs._common import safe
 from bot.errors import UserFacingError
-from bot.i18n import normalise_locale, render_error, t
+from bot.i18n import TRANSLATED_PARAMS, normalise_locale, render_error, t
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,13 @@ def user_facing(error: BaseException) -> UserFacingError | None:
     return None
 
 
+def _escaped(params: dict[str, Any]) -> dict[str, Any]:
+    """An error's parameters as shown: text a user typed (a name, a value) has its markdown and mentions escaped,
+    so "**Coppa**" is not bold and "@everyone" is plain text (issue 15, defect 13); field and role names are
+    catalogue keys, translated later."""
+    return {k: v if k in TRANSLATED_PARAMS or not isinstance(v, str) else safe(v) for k, v in params.items()}
+
+
 def _default_locale(interaction: discord.Interaction[Any]) -> str:
     settings = getattr(interaction.client, "settings", None)
     return str(getattr(settings, "default_locale", "it"))
@@ -46,9 +54,9 @@ def error_message(interaction: discord.Interaction[Any], error: BaseException, *
     locale = normalise_locale(interaction.locale, _default_locale(interaction))
     domain = user_facing(error)
     if domain is not None:
-        return render_error(domain.key, domain.params, locale)
+        return render_error(domain.key, _escaped(domain.params), locale)
     if isinstance(error, app_commands.TransformerError):
-        return t("error.bad_value", locale, value=str(error.value)[:100])
+        return t("error.bad_value", locale, value=safe(str(error.value)[:100]))
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale)
     if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):

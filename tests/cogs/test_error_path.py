@@ -154,7 +154,7 @@ async def test_a_modal_that_fails_unexpectedly_answers_with_a_reference(
     assert sent[-1].ephemeral and "(ref " in sent[-1].text and "disk full" not in sent[-1].text
 
 
-async def test_forged_button_ids_get_a_clear_refusal_and_no_traceback(
+async def test_issue15_defect_14_forged_button_ids_get_a_clear_refusal_and_no_traceback(
     ch: ComponentHarness, services: Services, http: HttpRecorder, caplog: pytest.LogCaptureFixture
 ):
     """Issue 15 item 14: a button id edited to an id no row can have is refused like a vanished table."""
@@ -167,3 +167,15 @@ async def test_forged_button_ids_get_a_clear_refusal_and_no_traceback(
     sent = await ch.click(forged_message, forged_id, user_id=users[0], locale="en-US")
     assert sent[-1].ephemeral and "(ref " not in sent[-1].text
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_issue15_defect_13_a_refusal_that_quotes_user_text_shows_it_as_typed_never_as_markdown_or_a_ping(
+    ch: ComponentHarness,
+):
+    """BOT-I18N-1 error path: a tournament name typed with markdown and a mention comes back in the refusal escaped —
+    "**Coppa**" is not bold, "@everyone" is text (mentions are also off bot-wide)."""
+    await _setup(ch)
+    sent = await ch.invoke("tournaments show", locale="en-US", tournament="**Coppa** @everyone __x__")
+    text = sent[-1].text
+    assert sent[-1].ephemeral and "\\*\\*Coppa\\*\\*" in text and "@\u200beveryone" in text, text
+    assert "\\_\\_x\\_\\_" in text
