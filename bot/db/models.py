@@ -18,6 +18,9 @@ from sqlmodel import Field, SQLModel
 
 from bot.rules.text import name_key
 
+TOURNAMENT_KEY_LENGTH = 100
+REGISTRATION_KEY_LENGTH = 64
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -147,7 +150,7 @@ class Tournament(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     name: str = Field(max_length=100)
-    name_key: str = Field(default="", max_length=100)  # bot.rules.text.name_key(name), set on every write
+    name_key: str = Field(default="", max_length=TOURNAMENT_KEY_LENGTH)  # tournament_key(name), set on every write
     game: str = Field(max_length=16)
     preset: str = Field(max_length=64)
     overrides: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
@@ -177,7 +180,7 @@ class Registration(SQLModel, table=True):
     tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
     user_id: int | None = _snowflake()
     display_name: str = Field(max_length=64)
-    name_key: str = Field(default="", max_length=64)  # bot.rules.text.name_key(display_name), set on every write
+    name_key: str = Field(default="", max_length=REGISTRATION_KEY_LENGTH)  # registration_key(display_name), on write
     club: str | None = Field(default=None, max_length=64)
     team: str | None = Field(default=None, max_length=64)
     family_group: str | None = Field(default=None, max_length=64)
@@ -434,10 +437,20 @@ class AuditLog(SQLModel, table=True):
 @sa.event.listens_for(Tournament, "before_insert")
 @sa.event.listens_for(Tournament, "before_update")
 def _tournament_key(mapper: Any, connection: Any, target: Tournament) -> None:
-    target.name_key = name_key(target.name)[:100]
+    target.name_key = tournament_key(target.name)
 
 
 @sa.event.listens_for(Registration, "before_insert")
 @sa.event.listens_for(Registration, "before_update")
 def _registration_key(mapper: Any, connection: Any, target: Registration) -> None:
-    target.name_key = name_key(target.display_name)[:64]
+    target.name_key = registration_key(target.display_name)
+
+
+def tournament_key(name: str) -> str:
+    """The key a tournament's name collides on within its server, as stored (the column's length)."""
+    return name_key(name)[:TOURNAMENT_KEY_LENGTH]
+
+
+def registration_key(display_name: str) -> str:
+    """The key a player's name collides on within a tournament, as stored (the column's length)."""
+    return name_key(display_name)[:REGISTRATION_KEY_LENGTH]

@@ -1,7 +1,8 @@
 """What a reader sees of a name, and the key two names collide on (issue 15, defects 2 and 13).
 
 ``visible_text``: NFC, without invisible characters (zero-width, bidi overrides, controls, private use), white
-space squashed. ``name_key``: that, case-folded — "Anna", "ANNA" and "Anna\u200b" share one key, which the database
+space squashed. ``name_key``: that in compatibility form, case-folded — "Anna", "ANNA", "Ａｎｎａ" and "Anna\u200b"
+share one key, which the database
 makes unique per tournament (registrations) and per server (tournaments)."""
 
 from __future__ import annotations
@@ -18,5 +19,7 @@ def visible_text(value: str) -> str:
 
 
 def name_key(value: str) -> str:
-    """The key names collide on: the visible text, case-folded (ß → ss, I → i), NFC again after folding."""
-    return unicodedata.normalize("NFC", visible_text(value).casefold())
+    """The key names collide on: the visible text in compatibility form (NFKC: fullwidth "Ａｎｎａ", the "ﬁ"
+    ligature and superscripts read as the letters they look like), case-folded (ß → ss, I → i), NFKC again after
+    folding. Only the key: the name is stored and shown as typed (``visible_text``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible_text(value)).casefold())

@@ -20,9 +20,10 @@ depends_on: Union[str, Sequence[str], None] = None
 ENTERED = "status IN ('registered', 'validated', 'waitlisted')"
 
 
-def _backfill(table: str, text_column: str, scope: str, entered_only: bool) -> None:
-    """Every row's key from its name; a key already taken in the same scope (a duplicate the old check-then-insert
-    let through) gets the row id appended, so the unique index can be built without touching what people see."""
+def _backfill(table: str, text_column: str, scope: str, entered_only: bool, length: int) -> None:
+    """Every row's key from its name, cut to the column as the ORM cuts it; a key already taken in the same scope (a
+    duplicate the old check-then-insert let through) ends with the row id instead, so the unique index can be built
+    without touching what people see."""
     from bot.rules.text import name_key
 
     bind = op.get_bind()
@@ -30,10 +31,11 @@ def _backfill(table: str, text_column: str, scope: str, entered_only: bool) -> N
     rows = bind.execute(sa.text(f"SELECT id, {scope}, {text_column}{status} FROM {table} ORDER BY id")).all()
     taken: set[tuple[object, str]] = set()
     for row in rows:
-        key = name_key(row[2])[:60]
+        key = name_key(row[2])[:length]
         counts = not entered_only or row[3] in ("registered", "validated", "waitlisted")
         if counts and (row[1], key) in taken:
-            key = f"{key}#{row[0]}"
+            suffix = f"#{row[0]}"
+            key = key[: length - len(suffix)] + suffix
         if counts:
             taken.add((row[1], key))
         bind.execute(sa.text(f"UPDATE {table} SET name_key = :k WHERE id = :i"), {"k": key, "i": row[0]})
@@ -46,8 +48,8 @@ def upgrade() -> None:
     with op.batch_alter_table('tournament', schema=None) as batch_op:
         batch_op.add_column(sa.Column('name_key', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False,
                                       server_default=''))
-    _backfill("registration", "display_name", "tournament_id", entered_only=True)
-    _backfill("tournament", "name", "guild_id", entered_only=False)
+    _backfill("registration", "display_name", "tournament_id", entered_only=True, length=64)
+    _backfill("tournament", "name", "guild_id", entered_only=False, length=100)
     with op.batch_alter_table('registration', schema=None) as batch_op:
         batch_op.create_index('uq_registration_entered_name', ['tournament_id', 'name_key'], unique=True,
                               sqlite_where=sa.text(ENTERED), postgresql_where=sa.text(ENTERED))

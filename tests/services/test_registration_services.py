@@ -533,7 +533,7 @@ async def test_hostile_overrides_are_one_localised_line(services: Services):
         assert err.value.key == key
 
 
-async def test_invisible_characters_never_make_a_second_anna_or_an_empty_name(services: Services):
+async def test_issue15_defect_13_invisible_or_look_alike_characters_never_make_a_second_anna_or_an_empty_name(services: Services):
     """Issue 15 item 13: zero-width and bidi-override characters are dropped (NFC first), so `Anna\\u200b` meets the
     duplicate check, a name of only `\\u200b` is empty, and `\\u202eonurB` is stored as it reads."""
     await setup_tournament(services)
@@ -541,6 +541,9 @@ async def test_invisible_characters_never_make_a_second_anna_or_an_empty_name(se
     with pytest.raises(Conflict) as clash:
         await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Anna\u200b")
     assert clash.value.key == "error.name_taken"
+    for look_alike in ("\uff21\uff4e\uff4e\uff41", "ANNA\u2060", "anna"):  # fullwidth Ａｎｎａ, a word joiner
+        with pytest.raises(Conflict):
+            await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name=look_alike)
     with pytest.raises(InvalidInput) as empty:
         await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="\u200b\u200d")
     assert empty.value.key == "error.field_empty"

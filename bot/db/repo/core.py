@@ -9,8 +9,15 @@ from sqlalchemy import func
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import AuditLog, GuildConfig, Registration, RegistrationStatus, Tournament
-from bot.rules.text import name_key
+from bot.db.models import (
+    AuditLog,
+    GuildConfig,
+    Registration,
+    RegistrationStatus,
+    Tournament,
+    registration_key,
+    tournament_key,
+)
 
 ACTIVE_REGISTRATION = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
 
@@ -31,7 +38,7 @@ async def get_or_create_guild_config(*, session: AsyncSession, guild_id: int, lo
 
 async def get_tournament_by_name(*, session: AsyncSession, guild_id: int, name: str) -> Tournament | None:
     result = await session.execute(
-        select(Tournament).where(Tournament.guild_id == guild_id, Tournament.name_key == name_key(name)[:100])
+        select(Tournament).where(Tournament.guild_id == guild_id, Tournament.name_key == tournament_key(name))
     )
     return result.scalar_one_or_none()
 
@@ -67,7 +74,7 @@ async def get_registration_by_name(
         select(Registration).where(
             Registration.guild_id == guild_id,
             Registration.tournament_id == tournament_id,
-            Registration.name_key == name_key(display_name)[:64],
+            Registration.name_key == registration_key(display_name),
             col(Registration.status).in_((*ACTIVE_REGISTRATION, RegistrationStatus.WAITLISTED.value)),
         )
     )
@@ -134,6 +141,6 @@ async def lock_tournament(*, session: AsyncSession, guild_id: int, name: str) ->
 
     await session.execute(
         update(Tournament)
-        .where(col(Tournament.guild_id) == guild_id, col(Tournament.name_key) == name_key(name)[:100])
+        .where(col(Tournament.guild_id) == guild_id, col(Tournament.name_key) == tournament_key(name))
         .values(cap=Tournament.cap)
     )
