@@ -662,6 +662,32 @@ async def test_tour_sf_2_tour_fin_1_odd_and_even_trios_give_two_finals_joined_by
     assert set(odd[1:]) == {winners[n] for n in (1, 2, 3)} and set(even[1:]) == {winners[n] for n in (4, 5, 6)}
 
 
+@pytest.mark.parametrize("n", [100, 120])
+async def test_tour_sf_2_tour_fin_1_a_direct_finalist_declining_before_the_odd_even_trios_moves_the_ranking_up(
+    services: Services, n: int, capsys, tmp_path
+):
+    """TOUR-SF-2 with TOUR-FIN-1 (ARB 5, docs/readings.md): with 100+ players the halves are built from the ranking
+    net of a qualified player who withdrew — rank 1 declining before the semifinals moves everyone up one place:
+    still two trios, rank 2 keeps the even half's direct seat, the old rank 3 now heads the odd half. At exactly 100
+    the field is still 100 (the decline does not undo the split). The semifinal export reproduces it."""
+    await setup_tournament(services, n)
+    await play_two_rounds(services)
+    ranked = await ranking(services)
+    semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    regs = (await services.registrations.list_players(GUILD, tournament="Coppa")).players
+    names.update({p.id: p.display_name for p in regs})
+    view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[ranked[0]])).round
+    net = ranked[1:]
+    assert len(view.tables) == 6 and view.direct_finalists == (names[net[0]], names[net[1]])
+    odd = {p for t in view.tables if t.group == "odd" for p in (s.registration_id for s in t.seats)}
+    even = {p for t in view.tables if t.group == "even" for p in (s.registration_id for s in t.seats)}
+    assert odd == set(net[2:26:2]) and even == set(net[3:26:2]) and ranked[0] not in odd | even
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=view.number)
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
+
+
 def steward_draw(doc: dict[str, Any], seed: int, capsys: pytest.CaptureFixture[str], tmp_path: Any) -> dict[str, Any]:
     """``steward draw --seed`` through the real command line (the verifiable-draw promise)."""
     import json

@@ -338,9 +338,11 @@ def _number_by_strength(
 class FinalsRequest:
     """The inputs of a semifinal or final draw (TOUR-SF-1/2, TOUR-FIN-1), published as the round's export.
 
-    Semifinals: ``ranking`` (the standings after the qualifying rounds, active players, declines removed), the
-    players' clubs, the number of semifinal tables. Final: the semifinal groups with each table's finishing order,
-    the direct finalists, the standings after the qualifying rounds (recoveries) and the players who declined."""
+    Semifinals: ``ranking`` (the standings after the qualifying rounds, active players), the players' clubs, the
+    number of semifinal tables and the direct finalists who declined before them (``declined``: the field still
+    counts them for the 100-player threshold, the bands and halves are built without them). Final: the semifinal
+    groups with each table's finishing order, the direct finalists, the standings after the qualifying rounds
+    (recoveries) and the players who declined."""
 
     kind: str  # "semifinal" or "final"
     preset: str
@@ -358,6 +360,8 @@ class FinalsRequest:
         if self.kind == "semifinal":
             doc["ranking"] = list(self.ranking)
             doc["clubs"] = [[p, self.clubs.get(p)] for p in self.ranking]
+            if self.declined:
+                doc["declined"] = list(self.declined)
             doc["tables"] = self.tables
         else:
             doc["groups"] = [dict(g) for g in self.groups]
@@ -376,7 +380,7 @@ class FinalsRequest:
                 assert pid is not None  # the schema refuses a pair without a player
                 clubs[pid] = None if club is None else str(club)
             return FinalsRequest("semifinal", checked.preset, overrides, tuple(checked.ranking), clubs,
-                                 checked.tables or 0)  # fmt: skip
+                                 checked.tables or 0, declined=tuple(checked.declined))  # fmt: skip
         return FinalsRequest(
             "final",
             checked.preset,
@@ -387,15 +391,31 @@ class FinalsRequest:
         )
 
 
+def odd_even_halves(rules: TournamentRules, field: int) -> bool:
+    """TOUR-SF-2: a field of ``odd_even_threshold`` players or more (ARB 5: 100) plays two parallel tournaments. The
+    field is every ranked player, declines included: a decline moves the others up (ARB 5 ranks "net of" qualified
+    players who withdrew), it does not turn 100 players into 99."""
+    return bool(rules.odd_even_threshold) and field >= rules.odd_even_threshold
+
+
+def semifinal_tables_after_direct_decline(rules: TournamentRules, field: int, tables: int) -> int:
+    """TOUR-FIN-1, a direct finalist declining before the semifinals: four semifinals instead of three (ARB 5). With
+    odd and even halves the ranking is taken net of the decline (TOUR-SF-2), so each half keeps its direct finalist
+    — the next player moves up — and the number of semifinals stays (docs/readings.md)."""
+    return tables if odd_even_halves(rules, field) else 4
+
+
 def plan_semifinals(request: FinalsRequest, seed: int) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]]]:
     """TOUR-SF-1 bands (club separation within bands), TOUR-SF-2 odd/even halves at 100+ players: the tables, and
     per group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle."""
     rules = load_ruleset(request.preset, request.overrides or None).tournament
     rng = random.Random(seed)
-    ranking = list(request.ranking)
+    declined = set(request.declined)
+    ranking = [p for p in request.ranking if p not in declined]
     halves: list[tuple[str, list[PlayerId]]] = [("all", ranking)]
-    if rules.odd_even_threshold and len(ranking) >= rules.odd_even_threshold:
-        split = split_odd_even(ranking, tables=request.tables, table_size=rules.table_size)
+    if odd_even_halves(rules, len(request.ranking)):
+        split = split_odd_even(request.ranking, tables=request.tables, table_size=rules.table_size,
+                               withdrawn=declined)  # fmt: skip
         halves = [("odd", list(split.odd)), ("even", list(split.even))]
     groups: list[dict[str, Any]] = []
     all_tables: list[tuple[PlayerId, ...]] = []

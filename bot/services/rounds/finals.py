@@ -23,6 +23,7 @@ from bot.rules.tournament.planner import (
     FinalsRequest,
     plan_final,
     plan_semifinals,
+    semifinal_tables_after_direct_decline,
 )
 from bot.services.access import Actor
 from bot.services.rounds._base import (
@@ -66,11 +67,13 @@ class FinalsMixin(RoundBase):
         if pending:
             raise Conflict("error.round_previous_not_published", number=pending[0].number)
         declined = list(DrawDocument.from_json(semi.draw_report).declined) if semi else []
-        ranking = [p for p in await self._qualifying_ranking(session, t, rules) if p not in declined]
-        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ranking)
-        clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in ranking}
+        field = await self._qualifying_ranking(session, t, rules)
+        ranking = [p for p in field if p not in declined]
+        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=field)
+        clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in field}
         seed = self._seed_source()
-        request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(ranking), clubs, count)
+        request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(field), clubs, count,
+                                declined=tuple(declined))  # fmt: skip
         try:
             planned_tables, groups = await asyncio.to_thread(plan_semifinals, request, seed)
         except TournamentError as exc:
@@ -152,7 +155,9 @@ class FinalsMixin(RoundBase):
                     semi,
                     {"tournament": t.name, "player": reg.id, "before_semifinals": True},
                 )
-                view = await self._seed_semifinals(session, actor, t, 4)
+                field = len(await self._qualifying_ranking(session, t, _rules(t)))
+                tables = semifinal_tables_after_direct_decline(_rules(t), field, doc.semifinal_tables or 4)
+                view = await self._seed_semifinals(session, actor, t, tables)
                 return DeclineView(view, reg.display_name, reg.user_id, republish=False)
             if final is None:
                 if semi.status == RoundStatus.DRAWN.value:
