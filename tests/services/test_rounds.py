@@ -502,6 +502,28 @@ async def test_tour_fin_1_replacement_chain_same_table_then_best_second_elsewher
     assert n == 4
 
 
+async def test_tour_fin_1_when_the_chain_runs_out_a_final_below_the_game_s_minimum_is_refused(services: Services):
+    """TOUR-FIN-1 at its end: declines are taken while the chain can fill the final; the decline that would leave
+    the final with fewer players than a RisiKo! game needs (3) is refused and nothing of it is recorded."""
+    semi, orders = await semis_played(services, n=16)
+    await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    chain = [p for n in sorted(orders) for p in orders[n]]  # every semifinalist, table by table
+    refused = None
+    for player in chain:
+        try:
+            view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[player])).round
+        except Conflict as exc:
+            refused = (player, exc)
+            break
+        assert len(view.tables[0].seats) >= 3
+    assert refused is not None and refused[1].key == "error.round_final_too_few"
+    assert refused[1].params == {"count": 2, "minimum": 3}
+    shown = await services.rounds.show(ORGANIZER, tournament="Coppa")
+    assert len(shown.tables[0].seats) == 3 and names[refused[0]] not in shown.declined
+
+
 async def test_tour_sf_1_tour_fin_1_semifinals_and_the_final_are_reproduced_by_steward_draw(
     services: Services, capsys, tmp_path
 ):

@@ -18,6 +18,7 @@ from bot.db.models import (
     Tournament,
 )
 from bot.errors import Conflict, InvalidInput
+from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.model import PlayerId, TournamentError
 from bot.rules.tournament.planner import (
     FinalsRequest,
@@ -259,8 +260,11 @@ class FinalsMixin(RoundBase):
         )
         planned_final, groups = plan_final(request)
         final_tables = [tuple(int(p) for p in x) for x in planned_final]
-        if any(not x for x in final_tables):
-            raise Conflict("error.round_final_empty")
+        ruleset = load_ruleset(t.preset, t.overrides or None)
+        fewest = ruleset.risiko.min_players if ruleset.risiko is not None else rules.min_table_size
+        short = next((x for x in final_tables if len(x) < fewest), None)
+        if short is not None:  # the chain is exhausted: a final nobody can play is refused, nothing is recorded
+            raise Conflict("error.round_final_too_few", count=len(short), minimum=fewest)
         if final is None:
             final = Round(
                 guild_id=t.guild_id,
