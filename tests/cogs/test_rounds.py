@@ -15,6 +15,7 @@ from bot.services import Services
 from bot.services.access import Actor
 from renderer.tables import layout_tables
 from tests.helpers import Harness
+from tests.helpers_components import ComponentHarness
 from tests.helpers_http import HttpRecorder
 from tests.services.test_rounds import report_all
 
@@ -312,11 +313,34 @@ async def _bulk_players(services: Services, guild_id: int, n: int, *, team_of=No
             )  # fmt: skip
 
 
-async def test_np_fmt_1_an_organizer_runs_a_hundred_player_knockout_through_the_tree(harness, services, http):
+@pytest.fixture
+def ch(bot: StewardBot) -> ComponentHarness:
+    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
+
+
+async def report_through_the_tree(ch: ComponentHarness, services: Services, number: int) -> dict[int, list[int]]:
+    """Every table of round ``number`` reported as a club's referee does it: /report enter opens the modal, the table
+    points go in (the last seat scores most: it wins), submitted. Returns each table's finishing order."""
+    staff = Actor(guild_id=ch.guild.id, user_id=1, is_admin=True)
+    view = await services.rounds.show(staff, tournament="Coppa", number=number)
+    orders = {}
+    for table in view.tables:
+        (modal,) = await ch.invoke("report enter", user_id=4242, roles=("Arbitri",), locale="it", tournament="Coppa",
+                                   table=table.number, round=number)  # fmt: skip
+        points = [str(40 + 9 * k) for k in range(len(table.seats))]
+        sent = await ch.submit(modal, dict(zip(ch.modal_labels(modal), points, strict=True)), user_id=4242,
+                               roles=("Arbitri",), locale="it")  # fmt: skip
+        assert sent and "(ref " not in sent[-1].text, sent[-1].text
+        orders[table.number] = [s.registration_id for s in reversed(table.seats)]
+    return orders
+
+
+async def test_np_fmt_1_an_organizer_runs_a_hundred_player_knockout_through_the_tree(ch, services, http):
     """NP-FMT-1 through the real command tree: /tournament create with the knockout format says how it runs; /round
-    plan shows 100 → 20 tables of 5 → 5 tables of 4 → the final of 5 before the first draw; three draws and
-    publishes later the final is announced as the final, a fourth draw is refused, /standings names the champion."""
-    h = harness
+    plan shows 100 → 20 tables of 5 → 5 tables of 4 → the final of 5 before the first draw; every table's result is
+    entered with /report enter, each winner goes on; the final is announced as the final, a fourth draw is refused
+    and /standings puts the final's winner first."""
+    h = ch
     await h.invoke("setup roles", admin=True, organizer=h.role("Organizzatori"), referee=h.role("Arbitri"),
                    head_referee=h.role("Capo arbitro"))  # fmt: skip
     sent = await h.invoke("tournament create", roles=ORG, locale="it", name="Coppa",
@@ -325,28 +349,36 @@ async def test_np_fmt_1_an_organizer_runs_a_hundred_player_knockout_through_the_
     await _bulk_players(services, h.guild.id, 100)
     sent = await h.invoke("round plan", roles=ORG, locale="it", tournament="Coppa")
     assert "Eliminazione diretta per 100 giocatori: 20 tavoli da 5 → 5 tavoli da 4 → la finale a 5" in sent[-1].text
-    for number in (1, 2, 3):
+    advancing: set[int] = set()
+    for number, tables in ((1, 20), (2, 5), (3, 1)):
         sent = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
         assert sent[-1].ephemeral and sent[-1].files
         if number == 3:
             assert "Finale" in sent[-1].text
         await h.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
-        await report_all(services, number, guild_id=h.guild.id)
+        staff = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
+        seated = {s.registration_id for t in (await services.rounds.show(staff, tournament="Coppa")).tables
+                  for s in t.seats}  # fmt: skip
+        assert number == 1 or seated == advancing  # exactly the previous round's winners go on
+        orders = await report_through_the_tree(h, services, number)
+        assert len(orders) == tables
+        advancing = {order[0] for order in orders.values()}
     announcements = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.files]
     assert "Finale" in announcements[-1].content
     refused = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
     assert "è finita" in refused[-1].text
-    staff = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
-    final = await services.rounds.show(staff, tournament="Coppa", number=3)
-    champion = final.tables[0].seats[0].name  # report_all: seat order is the finishing order
+    (champion,) = advancing
+    standings = await services.standings.compute(h.guild.id, "Coppa")
+    assert standings.lines[0].player_id == champion and standings.lines[0].rank == 1
     sent = await h.invoke("standings show", locale="it", tournament="Coppa")
-    assert champion in sent[-1].text
+    assert standings.lines[0].name in sent[-1].text
 
 
-async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree(harness, services):
+async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree(ch, services):
     """NP-TAB-1 through the tree: players register with their team; six teams of four sit at six tables of four,
-    never two teammates together; /standings shows the team standings beside the individual ones."""
-    h = harness
+    never two teammates together, in three rounds; every result is entered with /report enter; /standings shows
+    the team standings beside the individual ones, each team's total the sum of its players'."""
+    h = ch
     await h.invoke("setup roles", admin=True, organizer=h.role("Organizzatori"), referee=h.role("Arbitri"),
                    head_referee=h.role("Capo arbitro"))  # fmt: skip
     await h.invoke("tournament create", roles=ORG, name="Coppa", preset="risiko-nostra-passione-2018")
@@ -357,7 +389,7 @@ async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree
     async with services.sessionmaker() as session:
         team_of = {r.id: r.team for r in (await session.execute(select(Registration))).scalars()}
     assert sorted(set(team_of.values())) == sorted(teams)
-    for number in (1, 2):
+    for number in (1, 2, 3):
         sent = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
         assert "**Coppie della stessa squadra**: 0 (limite inferiore 0)" in sent[-1].text
         staff = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
@@ -367,9 +399,14 @@ async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree
             assert len({team_of[s.registration_id] for s in table.seats}) == 4
         assert all(f"({team_of[s.registration_id]})" in sent[-1].text for s in view.tables[0].seats)  # teams shown
         await h.invoke("round publish", roles=ORG, tournament="Coppa")
-        await report_all(services, number, guild_id=h.guild.id)
+        await report_through_the_tree(h, services, number)
+        await h.invoke("round close", roles=ORG, tournament="Coppa")
     sent = await h.invoke("standings show", locale="it", tournament="Coppa")
     assert all(team in sent[-1].text for team in teams)
+    standings = await services.standings.compute(h.guild.id, "Coppa")
+    assert len(standings.teams) == 6
+    for line in standings.teams:
+        assert line.points == pytest.approx(sum(x.points for x in standings.lines if x.team == line.team))
 
 
 async def test_tour_fin_1_a_decline_after_the_final_is_published_re_announces_it_and_tells_the_player(

@@ -51,11 +51,12 @@ async def setup_tournament(
     clubs: tuple[str | None, ...] = CLUBS,
     status: str = RegistrationStatus.VALIDATED.value,
     extra: dict[int, dict[str, Any]] | None = None,
+    format: str | None = None,
 ) -> int:
     await services.guilds.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
-    t = await services.tournaments.create(ORGANIZER, name=name, preset=preset)
+    t = await services.tournaments.create(ORGANIZER, name=name, preset=preset, format=format)
     async with services.sessionmaker() as session, session.begin():
         for i in range(n):
             session.add(
@@ -854,22 +855,28 @@ async def test_np_tab_1_team_tournaments_seat_one_player_of_each_team_per_table(
         assert sorted(team_of[s.registration_id] for s in table.seats) == [f"Squadra {k}" for k in range(4)]
 
 
-async def test_np_tab_1_a_six_team_event_runs_two_rounds_to_team_standings_with_a_player_missing(services: Services):
+async def test_np_tab_1_a_six_team_event_runs_three_rounds_to_team_standings_with_a_player_missing(
+    services: Services, capsys, tmp_path
+):
     """NP-TAB-1 from creation to the standings: six teams, one of them a player short (23 players) — tables of four
-    and one of three, never two teammates at a table, no earlier tablemates again in round 2, team standings."""
+    and one of three, never two teammates at a table, no earlier tablemates again in round 2, team standings; every
+    round (round 3 over the whole history) reproduced by `steward draw --seed` on its export."""
     teams = ["Aquile", "Lupi", "Orsi", "Falchi", "Tigri", "Volpi"]
     extra = {i: {"team": teams[i % 6]} for i in range(23)}
     await setup_tournament(services, 23, preset="risiko-nostra-passione-2018", extra=extra)
     team_of = {}
     async with services.sessionmaker() as session:
         team_of = {r.id: r.team for r in (await session.execute(select(Registration))).scalars()}
-    for number in (1, 2):
+    for number in (1, 2, 3):
         view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
         assert sorted(len(t.seats) for t in view.tables) == [3, 4, 4, 4, 4, 4]
         for table in view.tables:
             assert len({team_of[s.registration_id] for s in table.seats}) == len(table.seats)
         crit = {c.name: c.value for c in view.report.criteria}
         assert crit["team_pairs"] == 0 and (number == 1 or crit["repeat_pairs"] == 0)
+        doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=number)
+        cli = steward_draw(doc, view.seed, capsys, tmp_path)
+        assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables], number
         await services.rounds.publish(ORGANIZER, tournament="Coppa")
         await report_all(services, number)
     standings = await services.standings.compute(GUILD, "Coppa")
@@ -892,16 +899,10 @@ async def test_bad_input_a_team_larger_than_the_tables_is_explained_and_nothing_
 
 # ------------------------------------------------------------------------------------------------ knockout
 
-KNOCKOUT = {"tournament": {"format": "knockout"}}
-
 
 async def setup_knockout(services: Services, n: int) -> None:
-    await setup_tournament(services, n, preset="risiko-nostra-passione-2018", clubs=CLUBS)
-    async with services.sessionmaker() as session, session.begin():
-        from bot.db.models import Tournament
-
-        t = (await session.execute(select(Tournament))).scalar_one()
-        t.overrides = KNOCKOUT
+    """An NP knockout created as an organizer creates it (`/tournament create format:knockout`)."""
+    await setup_tournament(services, n, preset="risiko-nostra-passione-2018", clubs=CLUBS, format="knockout")
 
 
 async def test_np_fmt_1_a_hundred_player_knockout_runs_from_the_plan_to_the_champion(
