@@ -14,7 +14,7 @@ from bot.db import repo
 from bot.db.models import Tournament
 from bot.errors import InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError
-from bot.rules.text import visible_text
+from bot.rules.text import name_key, visible_text
 
 T = TypeVar("T")
 
@@ -41,6 +41,31 @@ def clean_text(value: str | None, *, field: str, max_len: int, required: bool = 
     if len(text) > max_len:
         raise InvalidInput("error.field_too_long", field=field, max=max_len, length=len(text))
     return text
+
+
+class Spellings:
+    """One spelling per club, team and family group of a tournament: "lupi" or "LUPI" typed after "Lupi" *is* Lupi
+    (the name key: case, accents' composition, invisible and look-alike characters), so the draw keeps teammates and
+    clubmates apart and the team standings add up one team. The first spelling written wins. Read inside the
+    tournament's lock (every entry use case takes it first), so two simultaneous spellings cannot both be first."""
+
+    FIELDS = ("club", "team", "family_group")
+
+    def __init__(self, known: dict[str, list[str]]) -> None:
+        self._by_key: dict[str, dict[str, str]] = {
+            name: {key: spelling for spelling in reversed(known.get(name, [])) if (key := name_key(spelling))}
+            for name in self.FIELDS
+        }
+
+    @classmethod
+    async def of(cls, session: AsyncSession, guild_id: int, tournament_id: int) -> Spellings:
+        return cls(await repo.group_spellings(session=session, guild_id=guild_id, tournament_id=tournament_id))
+
+    def spell(self, field: str, value: str | None) -> str | None:
+        """``value`` as the tournament first wrote it (remembered, so a file's later rows follow its first)."""
+        if value is None:
+            return None
+        return self._by_key[field].setdefault(name_key(value), value)
 
 
 def document_refusal(exc: DocumentError, *, field: str) -> InvalidInput:

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import GuildConfig, Registration, RegistrationStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services._base import BaseService, Spellings, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role, require
 
 NAME_MAX = 64
@@ -180,6 +180,8 @@ class RegistrationService(BaseService):
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             waitlisted = t.cap is not None and active >= t.cap
             status = RegistrationStatus.WAITLISTED if waitlisted else RegistrationStatus.REGISTERED
+            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             try:
                 async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
                     if existing is None:
@@ -335,6 +337,9 @@ class RegistrationService(BaseService):
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             waitlisted = t.cap is not None and active >= t.cap
             status = staff_status(t, waitlisted)
+            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
+            family = spellings.spell("family_group", family)
             try:
                 async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
                     reg = existing or Registration(
@@ -412,6 +417,8 @@ class RegistrationService(BaseService):
                 )
                 if clash is not None:
                     raise Conflict("error.name_taken", name=new_name)
+            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            changes = {attr: spellings.spell(attr, value) for attr, value in changes.items()}
             before = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
             try:
                 async with session.begin_nested():  # a savepoint: a refused rename leaves the transaction usable

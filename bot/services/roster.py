@@ -11,7 +11,7 @@ from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus
 from bot.errors import Conflict, InvalidInput
 from bot.rules.text import name_key
-from bot.services._base import BaseService, tournament_or_404
+from bot.services._base import BaseService, Spellings, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
 from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, require_staff, staff_status
@@ -69,6 +69,7 @@ class RosterService(BaseService):
                 return ImportOutcome(t.name, 0, 0, tuple(problems))
             active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
             waitlisted = 0
+            spellings = await Spellings.of(session, actor.guild_id, t.id)
             for p in parsed.players:
                 full = t.cap is not None and active >= t.cap
                 status = staff_status(t, full)
@@ -77,7 +78,8 @@ class RosterService(BaseService):
                 reg = (by_user.get(p.user_id) if p.user_id is not None else None) or Registration(
                     guild_id=actor.guild_id, tournament_id=t.id, user_id=p.user_id, display_name=p.name
                 )
-                reg.display_name, reg.club, reg.team, reg.family_group = p.name, p.club, p.team, p.family
+                reg.display_name, reg.club = p.name, spellings.spell("club", p.club)
+                reg.team, reg.family_group = spellings.spell("team", p.team), spellings.spell("family_group", p.family)
                 reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
                 reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
                 session.add(reg)

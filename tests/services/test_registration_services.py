@@ -553,3 +553,25 @@ async def test_issue15_defect_13_invisible_or_look_alike_characters_never_make_a
     composed = await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Nicole\u0301")
     assert (flipped.registration.display_name, composed.registration.display_name) == ("onurB", "Nicolé")
     assert await count(services, Registration) == 3
+
+
+async def test_np_tab_1_a_team_or_club_typed_another_way_is_the_same_team_or_club(services: Services):
+    """NP-TAB-1 and TOUR-R1-1 need one spelling per team and club: "lupi", "LUPI" or "Lupi\u200b" after "Lupi" *is*
+    Lupi — at /register, /player add, /player edit and in a roster file — so the draw keeps teammates apart and the
+    team standings add up one team. The first spelling written stays."""
+    await setup_tournament(services, preset="risiko-nostra-passione-2018")
+    await services.registrations.register(member(9001), tournament="Coppa", display_name="Anna", club="Roma",
+                                          team="Lupi")  # fmt: skip
+    await services.registrations.register(member(9002), tournament="Coppa", display_name="Bruno", club="ROMA",
+                                          team="lupi")  # fmt: skip
+    await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Carla", club="roma",
+                                            team="LUPI\u200b")  # fmt: skip
+    await services.registrations.add_player(ORGANIZER, tournament="Coppa", display_name="Dario", team="Orsi")
+    await services.registrations.edit_player(ORGANIZER, tournament="Coppa", player="Dario", team="lupi")
+    csv = b"nome;club;squadra\nElena;rOmA;Orsi\nFranco;Milano;orsi\n"
+    imported = await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=csv)
+    assert imported.problems == () and imported.imported == 2
+    listing = await services.registrations.list_players(GUILD, tournament="Coppa")
+    seen = {p.display_name: (p.club, p.team) for p in listing.players}
+    assert seen == {"Anna": ("Roma", "Lupi"), "Bruno": ("Roma", "Lupi"), "Carla": ("Roma", "Lupi"),
+                    "Dario": (None, "Lupi"), "Elena": ("Roma", "Orsi"), "Franco": ("Milano", "Orsi")}  # fmt: skip

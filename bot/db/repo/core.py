@@ -144,3 +144,18 @@ async def lock_tournament(*, session: AsyncSession, guild_id: int, name: str) ->
         .where(col(Tournament.guild_id) == guild_id, col(Tournament.name_key) == tournament_key(name))
         .values(cap=Tournament.cap)
     )
+
+
+async def group_spellings(*, session: AsyncSession, guild_id: int, tournament_id: int) -> dict[str, list[str]]:
+    """Each club, team and family group of a tournament as first written, oldest first (one row per spelling)."""
+    out: dict[str, list[str]] = {}
+    for name in ("club", "team", "family_group"):
+        column = getattr(Registration, name)
+        rows = await session.execute(
+            select(column, func.min(Registration.id))
+            .where(Registration.guild_id == guild_id, Registration.tournament_id == tournament_id, column.is_not(None))
+            .group_by(column)
+            .order_by(func.min(Registration.id))
+        )
+        out[name] = [row[0] for row in rows]
+    return out
