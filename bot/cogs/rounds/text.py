@@ -40,7 +40,11 @@ def knockout_text(locale: str, view: RoundView) -> str:
         return ""
     if not ko.plan:
         nearest = " / ".join(str(x) for x in (ko.below, ko.above) if x is not None) or "-"
-        return t("round.knockout.no_plan", locale, players=ko.players, final_size=ko.final_size, nearest=nearest)
+        text = t("round.knockout.no_plan", locale, players=ko.players, final_size=ko.final_size, nearest=nearest)
+        if ko.other_finals:
+            finals = " / ".join(str(x) for x in ko.other_finals)
+            text += " " + t("round.knockout.other_finals", locale, players=ko.players, finals=finals)
+        return text
     steps = " → ".join(
         t("round.knockout.step", locale, tables=len(sizes), sizes="/".join(str(x) for x in sorted(set(sizes))))
         if len(sizes) > 1

@@ -122,13 +122,16 @@ def knockout_plan(n: int, *, final_size: int, allowed_sizes: Sequence[int]) -> t
     is a multiple of the final's size (e.g. 100 → 20 tables of 5 → 5 tables of 4 → final of 5).
 
     Prefers the plan with the fewest rounds, then the most even tables. Raises when none exists, naming the
-    nearest workable field sizes below and above.
+    nearest workable field sizes below and above and the other final sizes (of the allowed tables) that would work
+    for ``n`` (64 players: not to a final of 5, but 16 × 4 → 4 × 4 → a final of 4).
     """
     result = _knockout_plan(n, final_size, allowed_sizes)
     if result is None:
         below, above = nearest_knockout_fields(n, final_size=final_size, allowed_sizes=allowed_sizes)
+        finals = [s for s in sorted(set(allowed_sizes)) if s != final_size and _knockout_plan(n, s, allowed_sizes)]
         raise TournamentError(
-            "no_knockout_plan", {"players": n, "final_size": final_size, "below": below, "above": above}
+            "no_knockout_plan",
+            {"players": n, "final_size": final_size, "below": below, "above": above, "other_finals": finals},
         )
     return result
 

@@ -67,6 +67,7 @@ def _nearest(value: Mapping[str, Any]) -> dict[str, Any]:
         "players": value.get("players"),
         "final_size": value.get("final_size"),
         "nearest": " / ".join(str(x) for x in (below, above) if x is not None) or "-",
+        "finals": " / ".join(str(x) for x in value.get("other_finals", ())) or "-",
     }
 
 
@@ -76,7 +77,8 @@ def knockout_view(rules: TournamentRules, players: int) -> KnockoutView:
         plan = rules.knockout_plan(players)
     except TournamentError as exc:
         value = exc.value if isinstance(exc.value, dict) else {}
-        return KnockoutView(players, (), value.get("below"), value.get("above"), rules.final_size)
+        return KnockoutView(players, (), value.get("below"), value.get("above"), rules.final_size,
+                            tuple(value.get("other_finals", ())))  # fmt: skip
     return KnockoutView(players, tuple((k.players, k.sizes) for k in plan), final_size=rules.final_size)
 
 

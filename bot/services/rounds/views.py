@@ -82,6 +82,7 @@ class KnockoutView:
     below: int | None = None
     above: int | None = None
     final_size: int = 0
+    other_finals: tuple[int, ...] = ()  # final sizes that would plan this field (tournament.final_size)
 
     @property
     def final(self) -> bool:

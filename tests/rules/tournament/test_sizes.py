@@ -89,6 +89,17 @@ def test_np_fmt_1_impossible_knockout_is_refused():
     assert err.value.code == "no_knockout_plan"
 
 
+@pytest.mark.parametrize(("n", "finals", "plan"), [(64, [4], ((16 * (4,)), (4, 4, 4, 4), (4,))), (37, [], None)])
+def test_np_fmt_1_a_refused_field_is_told_the_final_sizes_that_would_plan_it(n, finals, plan):
+    """NP-FMT-1 refusal with a way forward: 64 players cannot reach a final of 5, but a final of 4 works
+    (16 tables of 4 → 4 tables of 4 → the final of 4); 37 fits neither."""
+    with pytest.raises(TournamentError) as err:
+        knockout_plan(n, final_size=5, allowed_sizes=(4, 5))
+    assert err.value.value["other_finals"] == finals
+    if plan:
+        assert tuple(k.sizes for k in knockout_plan(n, final_size=4, allowed_sizes=(4, 5))) == plan
+
+
 @pytest.mark.parametrize(("n", "k", "sizes"), [(10, 4, (4, 3, 3)), (8, 4, (4, 4)), (5, 2, (2, 2, 1))])
 def test_rr_tables_follow_the_organizers_size_and_never_go_below_two(n, k, sizes):
     """Ricochet Robots: the organizer's size, as even as possible; RR 6.4 needs two players per game."""
@@ -138,7 +149,7 @@ def test_np_fmt_1_the_nearest_workable_fields_are_named_when_none_can_be_planned
     assert nearest_knockout_fields(37, final_size=5, allowed_sizes=(4, 5)) == (25, 80)
     with pytest.raises(TournamentError) as err:
         knockout_plan(37, final_size=5, allowed_sizes=(4, 5))
-    assert err.value.value == {"players": 37, "final_size": 5, "below": 25, "above": 80}
+    assert err.value.value == {"players": 37, "final_size": 5, "below": 25, "above": 80, "other_finals": []}
 
 
 def test_firk_size_1_last_round_special_points():
