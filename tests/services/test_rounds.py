@@ -809,6 +809,24 @@ async def test_firk_size_1_six_present_the_fifth_and_sixth_play_head_to_head(ser
     assert {s.registration_id: s.tournament_points for s in report.seats} == {ranked[4]: 31.0, ranked[5]: 15.0}
 
 
+async def test_firk_size_1_a_count_firk_cannot_seat_is_said_as_such_not_as_too_few(services: Services):
+    """FIRK §9 after round 1: 10 present cannot be seated (table 1 of four, no 3 + morto at 10): the organizer is
+    told exactly that and what unblocks it — not "too few players" — and nothing is drawn."""
+    await setup_tournament(services, 11, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(11)})
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    await report_all(services, 1)
+    await services.rounds.close(ORGANIZER, tournament="Coppa")
+    await services.rounds.plan(ORGANIZER, tournament="Coppa")
+    async with services.sessionmaker() as session:
+        last = (await session.execute(select(Registration).order_by(Registration.id.desc()))).scalars().first()
+    await services.checkins.forfeit(Actor(guild_id=GUILD, user_id=last.user_id), tournament="Coppa")
+    with pytest.raises(Conflict) as err:
+        await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert err.value.key == "error.round_firk_cannot_seat" and err.value.params == {"count": 10}
+    assert await count(services, GameTable) == 3  # round 1's tables only: nothing was drawn
+
+
 async def test_firk_size_1_seven_present_three_plus_a_dummy(services: Services, capsys, tmp_path):
     """FIRK §9: 7 present -> a table of 4 (table 1 is always of four) and 3 + the "morto" (dummy)."""
     view, ranked = await _firk_last_round(services, 7)

@@ -117,7 +117,7 @@ def report_text(locale: str, view: RoundView) -> str:
             )
         lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
         if report.history:
-            lines.append(t("round.history", locale, **report.history))
+            lines.append(t("round.history", locale, count=report.history.get("rounds", 0), **report.history))
         if report.adjustments:
             lines.append(t("round.adjusted", locale, count=report.adjustments))
     if view.seed is not None:

@@ -46,7 +46,9 @@ from bot.services.standings import StandingsService
 
 
 def _engine_error(exc: TournamentError) -> Conflict:
-    if exc.code in ("too_few_players_for_tables", "firk_sizes_impossible", "too_few_ranked_players"):
+    if exc.code == "firk_sizes_impossible":
+        return Conflict("error.round_firk_cannot_seat", count=exc.value)
+    if exc.code in ("too_few_players_for_tables", "too_few_ranked_players"):
         value = (
             exc.value if isinstance(exc.value, int) else exc.value.get("have", 0) if isinstance(exc.value, dict) else 0
         )
