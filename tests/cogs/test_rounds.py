@@ -428,6 +428,7 @@ async def test_tour_fin_1_a_decline_after_the_final_is_published_re_announces_it
     staff = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
     final = await services.rounds.show(staff, tournament="Coppa", number=4)
     winner = final.tables[0].seats[1]
+    old_thread = final.tables[0].thread_id
     threads_before = len(http.of("POST", "/channels/{channel_id}/threads"))
     sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner.name)
     assert "annunciata di nuovo" in sent[-1].text and "Hanno rinunciato" in sent[-1].text
@@ -438,6 +439,10 @@ async def test_tour_fin_1_a_decline_after_the_final_is_published_re_announces_it
     again = await services.rounds.show(staff, tournament="Coppa", number=4)
     assert again.status == "published" and again.tables[0].thread_id is not None
     assert winner.registration_id not in [s.registration_id for s in again.tables[0].seats]
+    # the old final's thread (its players were pinged there) is told it no longer stands
+    assert old_thread is not None and again.tables[0].thread_id != old_thread
+    told = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.path.endswith(f"/{old_thread}/messages")]
+    assert [c.content for c in told if "non vale più" in c.content] == [told[-1].content], [c.content for c in told]
 
 
 async def _firk_round_two(h: Harness, services: Services, present: int) -> None:

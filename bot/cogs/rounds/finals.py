@@ -78,9 +78,22 @@ class FinalsCog(commands.Cog):
             )
             notes.append(tr(interaction, "round.declined.republished"))
             notes.append(published.summary(interaction, job))
+            await self._supersede(interaction, outcome.superseded_threads)
         if outcome.player_user_id and not await self._tell(interaction, outcome.player_user_id, tournament):
             notes.append(tr(interaction, "round.declined.dm_failed", player=safe(outcome.player)))
         await preview(interaction, outcome.round, "round.declined.title", extra="\n".join(notes))
+
+    async def _supersede(self, interaction: discord.Interaction[StewardBot], threads: tuple[int, ...]) -> None:
+        """The old final's thread says it no longer stands (players there were pinged for it); a thread Discord
+        refuses (deleted, archived and locked) is left alone — the new announcement is what counts."""
+        text = t("round.final.superseded", await server_locale(interaction))
+        for thread_id in threads:
+            try:
+                await self.bot.get_partial_messageable(thread_id).send(
+                    text[:2000], allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException:
+                continue
 
     async def _tell(self, interaction: discord.Interaction[StewardBot], user_id: int, tournament: str) -> bool:
         """The player who declined is told by direct message, in the server's language; False when Discord refuses."""

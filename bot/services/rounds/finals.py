@@ -177,8 +177,12 @@ class FinalsMixin(RoundBase):
                     view = await self._view(session, t, semi)  # recorded: the final is composed with it later
                 return DeclineView(view, reg.display_name, reg.user_id, republish=False)
             published = final.status == RoundStatus.PUBLISHED.value
+            assert final.id is not None
+            old_tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id)
             view = await self._compose_final(session, actor, t, add_declined=reg.id)
-            return DeclineView(view, reg.display_name, reg.user_id, republish=published)
+            old_threads = tuple(gt.thread_id for gt in old_tables if gt.thread_id is not None) if published else ()
+            return DeclineView(view, reg.display_name, reg.user_id, republish=published,
+                               superseded_threads=old_threads)  # fmt: skip
 
     async def _compose_final(
         self, session: AsyncSession, actor: Actor, t: Tournament, *, add_declined: int | None

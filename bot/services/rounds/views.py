@@ -128,6 +128,7 @@ class DeclineView:
     player: str
     player_user_id: int | None
     republish: bool
+    superseded_threads: tuple[int, ...] = ()  # the recomposed final's old threads: told it no longer stands
 
 
 @dataclass(frozen=True, slots=True)
