@@ -24,5 +24,12 @@ def tables_render_data(view: RoundView, *, date: str) -> TablesData:
         tables=cards,
         seed=view.seed,
         optimal=view.report.provably_optimal if view.report else None,
-        kind=view.kind if view.kind in ROUND_KINDS else "qualifying",
+        kind=_kind(view),
     )
+
+
+def _kind(view: RoundView) -> str:
+    """The card's title: a knockout's last round is the final (NP-FMT-1), whatever its number."""
+    if view.knockout is not None and view.knockout.final:
+        return "final"
+    return view.kind if view.kind in ROUND_KINDS else "qualifying"

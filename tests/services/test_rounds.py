@@ -23,6 +23,7 @@ from bot.db.models import (
     TableResult,
 )
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.present.tables import tables_render_data
 from bot.rules.tournament.draw import evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Player
 from bot.rules.tournament.planner import DrawRequest, plan_draw
@@ -938,6 +939,7 @@ async def test_np_fmt_1_a_hundred_player_knockout_runs_from_the_plan_to_the_cham
         view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
         assert view.number == number and tuple(len(t.seats) for t in view.tables) == sizes
         assert view.knockout is not None and view.knockout.final == (number == 3)
+        assert tables_render_data(view, date="2026-11-25").kind == ("final" if number == 3 else "qualifying")
         doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=number)
         cli = steward_draw(doc, view.seed, capsys, tmp_path)
         assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
