@@ -13,6 +13,7 @@ from bot.db.models import AuditLog, GameTable, Registration, RegistrationStatus,
 from bot.present.tables import tables_render_data
 from bot.services import Services
 from bot.services.access import Actor
+from bot.services.reports import TableRef
 from renderer.tables import layout_tables
 from tests.helpers import Harness
 from tests.helpers_components import ComponentHarness
@@ -494,3 +495,24 @@ async def test_firk_size_1_through_the_tree_five_present_the_fifth_sits_out_and_
     await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
     announcement = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.files][-1]
     assert "riposa" in announcement.content
+
+
+async def test_firk_size_1_through_the_tree_six_present_the_fifth_and_sixth_play_head_to_head(ch, services, http):
+    """FIRK-SIZE-1 through Discord: 6 present in the last round → the four best at table 1, the 5th and 6th of the
+    standings head to head; the preview and the announcement say so, and the pair's result entered with /report
+    enter scores 31 / 15 (FIRK §9), not the gap formula."""
+    await _firk_round_two(ch, services, 6)
+    sent = await ch.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
+    assert "testa a testa: 31 / 15" in sent[-1].text
+    await ch.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    announcement = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.files][-1]
+    assert "testa a testa" in announcement.content
+    staff = Actor(guild_id=ch.guild.id, user_id=1, is_admin=True)
+    pair = (await services.rounds.show(staff, tournament="Coppa")).tables[1]
+    assert pair.special == "head_to_head" and len(pair.seats) == 2
+    (modal,) = await ch.invoke("report enter", user_id=4242, roles=("Arbitri",), locale="it", tournament="Coppa",
+                               table=2)  # fmt: skip
+    await ch.submit(modal, dict(zip(ch.modal_labels(modal), ["40", "32"], strict=True)), user_id=4242,
+                    roles=("Arbitri",), locale="it")  # fmt: skip
+    report = await services.reports.lookup(staff, TableRef("Coppa", 2))
+    assert sorted(s.tournament_points for s in report.seats) == [15.0, 31.0]
