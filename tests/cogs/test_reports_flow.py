@@ -31,7 +31,7 @@ def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
     recorder.close()
 
 
-async def test_bot_res_1_bot_std_1_from_registration_to_signed_report_and_standings(
+async def test_bot_res_1_bot_std_1_issue15_defect_5_from_registration_to_signed_report_and_standings(
     ch: ComponentHarness, services: Services, http: HttpRecorder
 ):
     await ch.invoke(

@@ -209,7 +209,7 @@ async def test_bot_reg_1_import_into_a_running_tournament_is_refused(services: S
     assert await count(services) == 2
 
 
-def test_issue_15_csv_ids_that_overflow_quotes_never_closed_and_nul_bytes_are_clear_line_problems():
+def test_issue15_defect_12_csv_ids_that_overflow_quotes_never_closed_and_nul_bytes_are_clear_line_problems():
     """Issue 15 item 12: a 20-digit id beyond a 64-bit integer and a 15-digit one are refused with their line (the
     message says 17–20 digits, and so does the check); an unclosed quote no longer swallows the next players; a NUL
     byte is dropped like any invisible character instead of failing the import on PostgreSQL."""
