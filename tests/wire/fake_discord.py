@@ -35,6 +35,7 @@ from discord.http import Route
 APP_ID = 424242424242424242
 BOT_USER = {"id": str(APP_ID), "username": "steward", "discriminator": "0", "avatar": None, "bot": True,
             "global_name": "Steward", "flags": 0}  # fmt: skip
+TOKEN_SECONDS = 15 * 60  # an interaction token is valid for 15 minutes
 FIRST_RESPONSE_SECONDS = 3.0
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
@@ -358,6 +359,8 @@ class FakeDiscord:
         if kind in (4, 7):
             self._check_message(data, files, where="callback")
             exchange.files += files
+        if kind == 9:
+            self._check_modal(data)
         message_id = snowflake()
         if kind in (1, 4, 7, 8, 9):
             exchange.answered_at = now
@@ -378,6 +381,8 @@ class FakeDiscord:
         token = path.split("/")[3]
         exchange = self.exchanges.get(token)
         self._check_message(payload, files, where="follow-up")
+        if exchange is not None and time.perf_counter() - exchange.sent_at > TOKEN_SECONDS:
+            self.violations.append(f"follow-up on interaction {exchange.id} after its token expired (15 min)")
         if exchange is not None:
             exchange.followups.append(payload)
             exchange.files += files
@@ -430,6 +435,25 @@ class FakeDiscord:
                 "privacy_level": 2, "creator_id": str(APP_ID), **(payload or {})}  # fmt: skip
 
     # ------------------------------------------------------------------------------------------- the rules
+    def _check_modal(self, data: dict[str, Any]) -> None:
+        """A modal: title ≤ 45, custom_id 1–100, 1–5 components; each text input's label ≤ 45 and value ≤ 4000."""
+        if not 1 <= len(data.get("title") or "") <= 45:
+            self.violations.append(f"modal title of {len(data.get('title') or '')} characters")
+        if not 1 <= len(data.get("custom_id") or "") <= 100:
+            self.violations.append("modal custom_id not 1-100 characters")
+        rows = data.get("components") or []
+        if not 1 <= len(rows) <= 5:
+            self.violations.append(f"modal with {len(rows)} components")
+        for row in rows:
+            label = row.get("label") if row.get("type") == 18 else None
+            for item in (row.get("component"),) if row.get("type") == 18 else row.get("components") or ():
+                if not isinstance(item, dict):
+                    continue
+                if len(label or item.get("label") or "") > 45:
+                    self.violations.append("modal text input label over 45 characters")
+                if len(item.get("value") or "") > 4000 or (item.get("max_length") or 0) > 4000:
+                    self.violations.append("modal text input value over 4000 characters")
+
     def _check_message(self, data: dict[str, Any], files: list[tuple[str, int]], *, where: str) -> None:
         content = data.get("content") or ""
         if len(content) > 2000:

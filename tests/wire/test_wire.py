@@ -359,3 +359,30 @@ async def test_wire_issue15_defect_6_a_publish_killed_with_sigkill_resumes_witho
             await process.wait()
         await fake.stop()
         await engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("check", "data", "says"),
+    [
+        ("message", {"content": "x" * 2001}, "content of 2001 characters"),
+        ("message", {"embeds": [{"description": "x"}] * 11}, "11 embeds"),
+        ("message", {"embeds": [{"description": "x" * 4000}, {"description": "x" * 2001}]}, "across embeds"),
+        ("message", {"components": [{"type": 1, "components": [{"type": 2, "custom_id": "x" * 101}]}]}, "custom_id"),
+        ("message", {"content": "@everyone", "allowed_mentions": {"parse": ["everyone"]}}, "@everyone/@here"),
+        ("message", {"content": "<@&123456>"}, "a role would be pinged"),  # no allowed_mentions: Discord parses all
+        ("modal", {"title": "x" * 46, "custom_id": "m", "components": [{"type": 1, "components": []}]}, "title"),
+        ("modal", {"title": "t", "custom_id": "m", "components": []}, "modal with 0 components"),
+    ],
+)
+def test_the_fake_discord_refuses_what_discord_would(check: str, data: dict[str, Any], says: str):
+    """The referee itself (DISCORD-TESTING.md limits): a message or modal over Discord's limits is a violation, so a
+    wire test that sends one fails."""
+    fake = FakeDiscord()
+    if check == "message":
+        fake._check_message(data, [], where="test")
+    else:
+        fake._check_modal(data)
+    assert any(says in v for v in fake.violations), fake.violations
+    fake.violations.clear()
+    fake._check_message({"content": "ok", "allowed_mentions": {"parse": []}}, [("a.png", 10)], where="test")
+    assert fake.violations == []
