@@ -249,3 +249,51 @@ def test_issue15_fuzz_the_overrides_are_applied_or_refused_with_a_localised_key(
         assert exc.key.startswith("error.")
     except PresetError:
         pass
+
+
+# ------------------------------------------------------------------ no silent reading of a value of the wrong type
+
+
+def _variants(value: Any) -> list[Any]:
+    """The same value as another JSON type — what a hand-written document gets wrong."""
+    if isinstance(value, bool):
+        return [1, "true"]
+    if isinstance(value, int):
+        return [value + 0.5, str(value), [value]] + ([True] if value not in (0, 1) else [])
+    if isinstance(value, float):
+        return [str(value), True]
+    if isinstance(value, str):
+        return [[value], 5, {"a": value}]
+    if isinstance(value, list):
+        flat = [x for x in value if isinstance(x, int | str) and not isinstance(x, bool)]
+        return [{"x": value}] + (["".join(map(str, value))] if value and len(flat) == len(value) else [])
+    if isinstance(value, dict):
+        return [[list(value)], "x"]
+    return []
+
+
+def _tolerated(path: tuple[Any, ...], original: Any, replacement: Any) -> bool:
+    """What a document may legitimately hold instead: a fractional number where points are counted, and a seat or
+    player given by name alone in a render document (renderer's documented shorthand)."""
+    key = next((p for p in reversed(path) if isinstance(p, str)), "")
+    if key in ("table_points", "points", "tiebreak") and isinstance(replacement, float):
+        return True
+    return isinstance(original, dict) and "name" in original and isinstance(replacement, str)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_issue15_defect_11_no_document_silently_reads_a_value_of_the_wrong_type(name: str, tmp_path: Path) -> None:
+    """Every leaf of every documented example, given as another JSON type ("444" for [4, 4, 4], 4.5 or "4" for 4,
+    a name as a list…), is refused with exit 2 — never read some other way (defects 9 and 11)."""
+    base = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    accepted = []
+    for path in _paths(base):
+        original: Any = base
+        for step in path:
+            original = original[step]
+        for value in _variants(original):
+            code, _ = _run(DOCUMENTS[name], _mutate(base, path, "replace", value), tmp_path)
+            if code == 0 and not _tolerated(path, original, value):
+                accepted.append((path, value))
+    assert accepted == []

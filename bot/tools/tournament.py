@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from bot.tools._common import BadInput, add_io_arguments, run_tool
 from bot.tools._help import command_help
@@ -190,6 +190,15 @@ class StandingsDocument(_Doc):
     disqualified: Annotated[list[PLAYER_ID], Field(max_length=5_000)] = []
     teams: Annotated[dict[StrictStr, Annotated[StrictStr, Field(max_length=64)]], Field(max_length=5_000)] | None = None
     overrides: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind_of_id(self) -> StandingsDocument:
+        """Players are numbered or named, never both: "1" beside 1 would silently be two players."""
+        ids = [r.id for g in self.games for r in g.players] + [*self.players, *self.withdrawn, *self.disqualified]
+        ids += [d.player for d in self.deductions]
+        if len({type(i) for i in ids}) > 1:
+            raise ValueError("player ids must be all numbers or all names")
+        return self
 
 
 def validated(model: type[BaseModelT], data: Any) -> BaseModelT:

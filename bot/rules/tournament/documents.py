@@ -104,6 +104,20 @@ class InstanceRound(_Doc):
     five_table_players: Ids = []
 
 
+class Objective(_Doc):
+    """DRAWS.md's statement of what round 2 minimises: the criteria in order, each described in words."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)  # one description per criterion
+    lexicographic_order: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=10)] = []
+
+    @model_validator(mode="after")
+    def _descriptions(self) -> Objective:
+        for key, value in (self.model_extra or {}).items():
+            if not isinstance(value, str) or len(value) > 500:
+                raise ValueError(f"objective.{key} must be a description (a string of at most 500 characters)")
+        return self
+
+
 class InstanceDocument(_Doc):
     """A draw instance: players and clubs, round 1 as played, the earlier tablemates, round 2's table sizes."""
 
@@ -118,7 +132,7 @@ class InstanceDocument(_Doc):
     players: Annotated[list[InstancePlayer], Field(min_length=1, max_length=MAX_PLAYERS)]
     round1: InstanceRound = InstanceRound()
     previous_tablemate_pairs: Annotated[list[Pair], Field(max_length=MAX_HISTORY)] = []
-    objective: dict[str, Any] | None = None  # a description for people (DRAWS.md); the engine's order is fixed
+    objective: Objective | None = None  # a description for people (DRAWS.md); the engine's order is fixed
 
     @model_validator(mode="after")
     def _consistent(self) -> InstanceDocument:
