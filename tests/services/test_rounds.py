@@ -1006,6 +1006,28 @@ async def test_np_fmt_1_a_winner_who_withdraws_is_replaced_by_the_next_of_the_ta
     assert nxt.knockout is not None and nxt.knockout.final
 
 
+async def test_np_fmt_1_a_table_with_nobody_left_gives_its_seat_to_the_best_runner_up(services: Services):
+    """NP-FMT-1 (our reading where NP is silent, as ARB 5 recovers a final's seat): every player of table 1 withdraws
+    before round 2; the best 2nd of the other tables by table points takes the seat, so 25 → 5 tables → the final
+    of 5 still holds instead of stopping at 4 players."""
+    await setup_knockout(services, 25)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    orders = {t.number: [s.registration_id for s in t.seats] for t in view.tables}
+    await report_all(services, 1, order=orders)
+    async with services.sessionmaker() as session, session.begin():
+        for rid in orders[1]:
+            (await session.get(Registration, rid)).status = RegistrationStatus.WITHDRAWN.value
+        seconds = [orders[n][1] for n in range(2, 6)]
+        rows = (await session.execute(select(TableResult).where(TableResult.registration_id.in_(seconds)))).scalars()
+        best = {row.registration_id: row for row in rows}
+        best[seconds[2]].table_points = 99.0  # table 4's 2nd scored most of the 2nds
+    final = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    seated = {s.registration_id for t in final.tables for s in t.seats}
+    assert seated == {orders[n][0] for n in range(2, 6)} | {seconds[2]}
+    assert final.knockout is not None and final.knockout.final and len(final.tables[0].seats) == 5
+
+
 async def test_issue15_defect_7_my_table_loads_only_the_player_s_table(services: Services):
     """Defect 7 (300 simultaneous /my-table took 8–12 s): each call loaded the whole round — every seat and every
     registration — to show one table. Now it loads that table's seats and players only, whatever the field's size

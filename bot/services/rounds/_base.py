@@ -261,9 +261,11 @@ class RoundBase(BaseService):
         forfeits: set[int],
     ) -> list[Registration] | None:
         """NP-FMT-1: who goes on from the previous knockout round — each table's winner (its first place, decided by
-        the preset's table tie-breaks when the report was scored). Our reading where NP is silent: a winner who has
-        withdrawn, was disqualified or forfeits this round is replaced by the next of the same table, so the plan's
-        table count holds. None before the first round; refused while a table has no result or a shared first."""
+        the preset's table tie-breaks when the report was scored). Our readings where NP is silent: a winner who has
+        withdrawn, was disqualified or forfeits this round is replaced by the next of the same table; a table with
+        nobody left gives its seat to the best runner-up of the other tables (the best 2nd by table points, then
+        the best 3rd…, as ARB 5 recovers a final's seat), so the plan's table count holds. None before the first
+        round; refused while a table has no result or a shared first."""
         assert t.id is not None
         rounds = [
             r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
@@ -283,9 +285,12 @@ class RoundBase(BaseService):
         rank: dict[tuple[int, int], int] = {
             (res.table_id, res.registration_id): res.table_rank for res in results if res.table_rank is not None
         }
+        points = {(res.table_id, res.registration_id): res.table_points or 0.0 for res in results}
         active = {RegistrationStatus.VALIDATED.value, RegistrationStatus.REGISTERED.value}
         by_id = {r.id: r for r in regs}
         advancing: list[Registration] = []
+        runners_up: list[tuple[int, float, int]] = []  # (place, -table points, id) of everyone eligible not first
+        empty_tables = 0
         missing: list[str] = []
         for gt in tables:
             seats = by_table.get(gt.id or 0, [])
@@ -302,12 +307,15 @@ class RoundBase(BaseService):
                 if rid in by_id and by_id[rid].status in active and rid not in forfeits
             ]  # fmt: skip
             if not eligible:
+                empty_tables += 1
                 continue
             if len(eligible) > 1 and eligible[0][0] == eligible[1][0]:
                 raise Conflict("error.knockout_tied_winner", table=gt.number, round=last.number)
             advancing.append(by_id[eligible[0][1]])
+            runners_up += [(place, -points.get((gt.id or 0, rid), 0.0), rid) for place, rid in eligible[1:]]
         if missing:
             raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+        advancing += [by_id[rid] for _, _, rid in sorted(runners_up)[:empty_tables]]
         return advancing
 
     async def _history(
