@@ -53,6 +53,7 @@ class PlayerList:
     cap: int | None
     players: tuple[RegistrationView, ...]
     counts: dict[str, int]
+    teams: tuple[tuple[str, int], ...] = ()  # NP-TAB-1: each team and its players holding a place, largest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +226,9 @@ class RegistrationService(BaseService):
             rows = await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=t.id)
             players = tuple(_view(r) for r in rows)
             counts = Counter(p.status for p in players)
-            return PlayerList(t.name, t.game, t.cap, players, dict(counts))
+            teams = Counter(p.team for p in players if p.team and p.status in HOLDS_A_PLACE)
+            ordered = tuple(sorted(teams.items(), key=lambda kv: (-kv[1], kv[0].casefold())))
+            return PlayerList(t.name, t.game, t.cap, players, dict(counts), ordered)
 
     async def player_names(self, guild_id: int, *, tournament: str, prefix: str = "", limit: int = 25) -> list[str]:
         """Names of the players still in the tournament, for autocomplete."""

@@ -390,6 +390,9 @@ async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree
     async with services.sessionmaker() as session:
         team_of = {r.id: r.team for r in (await session.execute(select(Registration))).scalars()}
     assert sorted(set(team_of.values())) == sorted(teams)
+    listed = await h.invoke("players", locale="it", tournament="Coppa")  # the teams shown as teams
+    shown = listed[-1].data["embeds"][0]["description"]
+    assert shown.startswith("**6 squadre**: Aquile (4) · Falchi (4) · Lupi (4)"), shown
     for number in (1, 2, 3):
         sent = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
         assert "**Coppie della stessa squadra**: 0 (limite inferiore 0)" in sent[-1].text

@@ -73,8 +73,11 @@ class RegistrationCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         listing = await self.bot.services.registrations.list_players(guild_id, tournament=tournament)
         lines: list[str] = []
+        if listing.teams:  # NP-TAB-1: the teams as teams, each with the players holding a place
+            teams = " · ".join(f"{safe(team)} ({count})" for team, count in listing.teams)
+            lines.append(tr(interaction, "players.teams", count=len(listing.teams), teams=teams[:1500]) + "\n")
         shown = 0
-        used = 0
+        used = sum(len(line) + 1 for line in lines)
         for index, p in enumerate(listing.players, start=1):
             extra = " · ".join(safe(x) for x in (p.club, p.team) if x)
             status = tr(interaction, f"status.{p.status}")
@@ -88,6 +91,7 @@ class RegistrationCog(commands.Cog):
             lines.append(tr(interaction, "players.more", count=len(listing.players) - shown))
         if not listing.players:
             lines.append(tr(interaction, "players.none"))
+
         summary = ", ".join(
             f"{tr(interaction, f'status.{status}')}: {count}" for status, count in sorted(listing.counts.items())
         )
