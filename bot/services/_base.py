@@ -58,8 +58,11 @@ class Spellings:
         }
 
     @classmethod
-    async def of(cls, session: AsyncSession, guild_id: int, tournament_id: int) -> Spellings:
-        return cls(await repo.group_spellings(session=session, guild_id=guild_id, tournament_id=tournament_id))
+    async def of(cls, session: AsyncSession, guild_id: int, tournament_id: int, *, but: int | None = None) -> Spellings:
+        """The tournament's spellings; ``but``: a registration whose own do not count (an edit may respell a club
+        or team nobody else has)."""
+        known = await repo.group_spellings(session=session, guild_id=guild_id, tournament_id=tournament_id, exclude=but)
+        return cls(known)
 
     def spell(self, field: str, value: str | None) -> str | None:
         """``value`` as the tournament first wrote it (remembered, so a file's later rows follow its first)."""

@@ -420,7 +420,7 @@ class RegistrationService(BaseService):
                 )
                 if clash is not None:
                     raise Conflict("error.name_taken", name=new_name)
-            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            spellings = await Spellings.of(session, actor.guild_id, t.id, but=reg.id)
             changes = {attr: spellings.spell(attr, value) for attr, value in changes.items()}
             before = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
             try:

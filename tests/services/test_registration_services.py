@@ -575,3 +575,7 @@ async def test_np_tab_1_a_team_or_club_typed_another_way_is_the_same_team_or_clu
     seen = {p.display_name: (p.club, p.team) for p in listing.players}
     assert seen == {"Anna": ("Roma", "Lupi"), "Bruno": ("Roma", "Lupi"), "Carla": ("Roma", "Lupi"),
                     "Dario": (None, "Lupi"), "Elena": ("Roma", "Orsi"), "Franco": ("Milano", "Orsi")}  # fmt: skip
+    # a club only one player has can be respelled by an edit (the player's own spelling does not hold it back)
+    await services.registrations.edit_player(ORGANIZER, tournament="Coppa", player="Franco", club="MILANO")
+    listing = await services.registrations.list_players(GUILD, tournament="Coppa")
+    assert {p.display_name: p.club for p in listing.players}["Franco"] == "MILANO"

@@ -91,7 +91,6 @@ class RegistrationCog(commands.Cog):
             lines.append(tr(interaction, "players.more", count=len(listing.players) - shown))
         if not listing.players:
             lines.append(tr(interaction, "players.none"))
-
         summary = ", ".join(
             f"{tr(interaction, f'status.{status}')}: {count}" for status, count in sorted(listing.counts.items())
         )

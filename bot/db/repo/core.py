@@ -146,16 +146,21 @@ async def lock_tournament(*, session: AsyncSession, guild_id: int, name: str) ->
     )
 
 
-async def group_spellings(*, session: AsyncSession, guild_id: int, tournament_id: int) -> dict[str, list[str]]:
-    """Each club, team and family group of a tournament as first written, oldest first (one row per spelling)."""
+async def group_spellings(
+    *, session: AsyncSession, guild_id: int, tournament_id: int, exclude: int | None = None
+) -> dict[str, list[str]]:
+    """Each club, team and family group of a tournament as first written, oldest first (one row per spelling);
+    ``exclude``: a registration whose own spellings do not count (the one being edited)."""
     out: dict[str, list[str]] = {}
     for name in ("club", "team", "family_group"):
         column = getattr(Registration, name)
-        rows = await session.execute(
+        query = (
             select(column, func.min(Registration.id))
             .where(Registration.guild_id == guild_id, Registration.tournament_id == tournament_id, column.is_not(None))
             .group_by(column)
             .order_by(func.min(Registration.id))
         )
-        out[name] = [row[0] for row in rows]
+        if exclude is not None:
+            query = query.where(col(Registration.id) != exclude)
+        out[name] = [row[0] for row in await session.execute(query)]
     return out
