@@ -224,6 +224,11 @@ class GameTable(SQLModel, table=True):
     size: int | None = Field(default=None)  # seats incl. a FIRK dummy seat, when it differs from the players
     note: str | None = Field(default=None, max_length=500)  # the referee's note (FIRK §9: the "morto"'s special rules)
     thread_id: int | None = _snowflake()
+    # issue 15, defect 6 — each side effect of a publish is recorded, its intent first, so a publish resumed after a
+    # crash does exactly what is missing: when the thread was asked of Discord (a thread made then but never stored
+    # is found again, not made twice), and whether the players were told in it
+    thread_requested_at: datetime | None = _when()
+    thread_pinged: bool = Field(default=False, nullable=False, sa_column_kwargs={"server_default": sa.false()})
     final_situation: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)  # report input, engine explanation
     reported_by: int | None = _snowflake()
     reported_at: datetime | None = _when()

@@ -301,6 +301,27 @@ async def test_issue15_defect_6_a_publish_killed_half_way_resumes_without_a_seco
     assert len(threads) == len(view.tables) and all(t.thread_id is not None for t in view.tables)
 
 
+async def test_issue15_defect_6_a_publish_killed_before_a_table_is_told_tells_it_on_the_rerun(harness, services, http):
+    """The process dies after the second table's thread was made and stored but before its players were told in
+    it: publishing again makes no thread twice and pings that table's players — every table told exactly once (the
+    ping is recorded as its own step, not assumed with the thread)."""
+    import pytest
+
+    from tests.helpers_http import SimulatedCrash
+
+    await prepare(harness, services, 20)
+    await harness.invoke("round draw", roles=ORG, tournament="Coppa")
+    http.crash_at = ("POST", "/channels/{channel_id}/messages", 3)  # the announcement, table 1's ping, table 2's
+    with pytest.raises(SimulatedCrash):
+        await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
+    threads = http.of("POST", "/channels/{channel_id}/threads")
+    view = await services.rounds.show(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), tournament="Coppa")
+    assert len(threads) == len(view.tables) and all(t.thread_id and t.thread_pinged for t in view.tables)
+    pings = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "<@" in (c.content or "")]
+    assert sorted(int(c.path.split("/")[2]) for c in pings) == sorted(t.thread_id for t in view.tables)
+
+
 async def _bulk_players(services: Services, guild_id: int, n: int, *, team_of=None) -> None:
     tournament = await services.tournaments.get(guild_id, "Coppa")
     async with services.sessionmaker() as session, session.begin():

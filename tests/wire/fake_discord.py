@@ -4,7 +4,9 @@ The real, unmodified discord.py client logs in to it (``GET /users/@me``, ``/oau
 to its gateway (HELLO → heartbeat/ACK → IDENTIFY → READY → GUILD_CREATE), syncs its commands, receives
 INTERACTION_CREATE for commands, autocomplete and components, and answers through the real HTTP routes: callbacks
 (JSON and multipart), follow-ups, edits of the original response, channel messages, threads, DMs and scheduled
-events. ``rate_limit`` makes a route answer 429 with ``Retry-After`` (and ``Via``, as Discord's edge does).
+events. ``rate_limit`` makes a route answer 429 with ``Retry-After`` (and ``Via``, as Discord's edge does). As
+Discord does, ids carry their time, a message sent again with the same ``nonce`` (``enforce_nonce``) answers the
+message already made, and GUILD_CREATE lists the threads (a bot that restarts sees the ones it made).
 
 Every Discord rule the bot breaks is recorded in ``violations`` and the tests assert there are none: the first
 response later than 3 s after the interaction, content over 2000 characters, embeds over their limits, more than
@@ -17,12 +19,12 @@ a route the fake does not know.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import aiohttp
@@ -40,11 +42,14 @@ FIRST_RESPONSE_SECONDS = 3.0
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
-_ids = itertools.count(1_300_000_000_000_000_000)
+_last_id = 0
 
 
 def snowflake() -> int:
-    return next(_ids)
+    """A new id that, like Discord's, carries the time it was made (and grows)."""
+    global _last_id
+    _last_id = max(_last_id + 1, discord.utils.time_snowflake(datetime.now(UTC)))
+    return _last_id
 
 
 @dataclass
@@ -113,8 +118,9 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []  # (method, route template)
         self.commands: list[dict[str, Any]] = []
         self.channel_messages: list[dict[str, Any]] = []  # POSTed to channels (announcements, thread messages, DMs)
-        self.threads: list[dict[str, Any]] = []
+        self.threads: list[dict[str, Any]] = []  # also listed in GUILD_CREATE, as Discord lists the active ones
         self.dm_channels: dict[int, int] = {}  # dm channel id -> user id
+        self._by_nonce: dict[tuple[int, str], Any] = {}  # (channel, nonce) -> message: enforce_nonce answers it again
         self.exchanges: dict[str, Exchange] = {}  # by token
         self.rate_limits: dict[str, list[float]] = {}  # route template -> retry_after values still to serve
         self.served_429: list[str] = []
@@ -192,7 +198,8 @@ class FakeDiscord:
         return {
             "id": str(g.id), "name": "Club RisiKo! Wire", "owner_id": "1", "roles": roles, "emojis": [],
             "stickers": [], "features": [], "member_count": 2, "members": [], "presences": [], "voice_states": [],
-            "threads": [], "stage_instances": [], "guild_scheduled_events": [], "preferred_locale": g.locale,
+            "threads": list(self.threads), "stage_instances": [], "guild_scheduled_events": [],
+            "preferred_locale": g.locale,
             "joined_at": "2026-01-01T00:00:00+00:00", "large": False, "unavailable": False,
             "channels": [{"id": str(g.channel_id), "type": 0, "name": "tornei", "position": 0, "guild_id": str(g.id),
                           "permission_overwrites": []}],
@@ -394,12 +401,18 @@ class FakeDiscord:
     async def _original(self, *_: Any) -> dict[str, Any]:
         return self._message(snowflake(), self.guild.channel_id, {}, [])
 
-    async def _channel_message(self, path: str, _r: web.Request, payload: Any, files: list[tuple[str, int]]) -> Any:
+    async def _channel_message(self, path: str, r: web.Request, payload: Any, files: list[tuple[str, int]]) -> Any:
         channel_id = int(path.split("/")[2])
+        nonce = payload.get("nonce") if r.method == "POST" and payload.get("enforce_nonce") else None
+        if nonce is not None and (channel_id, str(nonce)) in self._by_nonce:  # Discord: the message already made
+            return self._by_nonce[(channel_id, str(nonce))]
         self._check_message(payload, files, where=f"message in {channel_id}")
         record = {**payload, "channel_id": channel_id, "files": files}
         self.channel_messages.append(record)
-        return self._message(snowflake(), channel_id, payload, files)
+        message = self._message(snowflake(), channel_id, payload, files)
+        if nonce is not None:
+            self._by_nonce[(channel_id, str(nonce))] = message
+        return message
 
     async def _thread(self, path: str, _r: web.Request, payload: Any, _files: Any) -> dict[str, Any]:
         parent = int(path.split("/")[2])

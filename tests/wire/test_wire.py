@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -304,10 +305,15 @@ async def _spawn(fake: FakeDiscord, database_url: str) -> asyncio.subprocess.Pro
 
 
 @pytest.mark.slow
-async def test_wire_issue15_defect_6_a_publish_killed_with_sigkill_resumes_without_pinging_twice(wire_database: str):
-    """Defect 6 end to end: the bot runs in its own process; /round publish is killed with SIGKILL while it posts the
-    third table's thread message; a new process and /round publish again finish the job — one announcement, one
-    thread per table, the tables done before the crash not created (nor their players pinged) again."""
+@pytest.mark.parametrize("kill_at", ["third_thread", "third_ping"])
+async def test_wire_issue15_defect_6_a_publish_killed_with_sigkill_resumes_exactly_where_it_stopped(
+    wire_database: str, kill_at: str
+):
+    """Defect 6 end to end: the bot runs in its own process; /round publish is killed with SIGKILL the moment it asks
+    Discord for the third table's thread (Discord makes it; the bot never learns its id) or sends the third table's
+    ping; a new process and /round publish again finish the job — one announcement, one thread per table (the
+    orphan thread found again by its recorded intent, not made twice), every table's players told exactly once
+    (a ping sent again carries the same nonce, which Discord answers with the message already made)."""
     from bot.db.session import make_engine, make_sessionmaker
     from bot.services import Services
 
@@ -330,28 +336,30 @@ async def test_wire_issue15_defect_6_a_publish_killed_with_sigkill_resumes_witho
         await wire.command("round draw", roles=ORG, tournament="Coppa")
         victim = process
 
-        def kill_at_third_table(method: str, path: str) -> None:
+        def kill(method: str, path: str) -> None:
             thread_ids = {t["id"] for t in fake.threads}
-            if method == "POST" and len(fake.threads) == 3 and path.split("/")[2] in thread_ids:
-                victim.kill()  # SIGKILL: no clean-up, no goodbye
+            asks_third_thread = path.endswith("/threads") and len(fake.threads) == 2
+            pings_third = len(fake.threads) == 3 and path.split("/")[2] in thread_ids
+            if method == "POST" and (asks_third_thread if kill_at == "third_thread" else pings_third):
+                victim.kill()  # SIGKILL: no clean-up, no goodbye; Discord still does what was asked
 
-        fake.on_request = kill_at_third_table
+        fake.on_request = kill
         await wire.send("round publish", roles=ORG, tournament="Coppa")
         await asyncio.wait_for(process.wait(), 60)
         assert process.returncode == -signal.SIGKILL
         fake.on_request = None
-        announcements_before = len([m for m in fake.channel_messages if m["files"]])
-        assert announcements_before == 1 and len(fake.threads) == 3
+        assert len([m for m in fake.channel_messages if m["files"]]) == 1 and len(fake.threads) == 3
         process = await _spawn(fake, database_url)
         again = await wire.command("round publish", roles=ORG, tournament="Coppa")
         assert "6 su 6" in again.text, again.text
         assert len([m for m in fake.channel_messages if m["files"]]) == 1  # no second announcement
-        assert len(fake.threads) == 6 and len({t["name"] for t in fake.threads}) == 6
-        pinged = [m for m in fake.channel_messages if not m["files"] and "<@" in (m.get("content") or "")]
-        assert len(pinged) == 6  # the killed table's ping was sent (its message is what was killed) once more only
+        assert len(fake.threads) == 6 and len({t["name"] for t in fake.threads}) == 6  # no thread made twice
+        pings = Counter(m["channel_id"] for m in fake.channel_messages if "<@" in (m.get("content") or ""))
+        assert pings == {int(t["id"]): 1 for t in fake.threads}  # every table told once, in its own thread
         staff = Actor(guild_id=fake.guild.id, user_id=1, is_admin=True)
         view = await services.rounds.show(staff, tournament="Coppa")
-        assert all(t.thread_id for t in view.tables)
+        assert sorted(t.thread_id for t in view.tables) == sorted(int(t["id"]) for t in fake.threads)
+        assert all(t.thread_pinged for t in view.tables)
         assert fake.violations == []
     finally:
         if process is not None and process.returncode is None:

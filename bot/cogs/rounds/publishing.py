@@ -8,6 +8,8 @@ retries only what is missing.
 from __future__ import annotations
 
 import logging
+import zlib
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 import discord
@@ -73,16 +75,41 @@ async def _remember(
     *,
     announcement_id: int | None = None,
     threads: dict[int, int] | None = None,
+    intents: tuple[int, ...] = (),
+    pinged: tuple[int, ...] = (),
 ) -> None:
-    """Store one side effect the moment Discord confirms it (issue 15, defect 6): a publish that dies half-way and
-    is run again resumes where it stopped — no second announcement, no second thread for a table that has one."""
+    """Store one side effect the moment Discord confirms it, or its intent just before asking (issue 15, defect 6):
+    a publish that dies half-way and is run again resumes exactly where it stopped."""
     await interaction.client.services.rounds.remember_publication(
-        actor_of(interaction), round_id=round_id, announcement_message_id=announcement_id, thread_ids=threads or {}
-    )
+        actor_of(interaction), round_id=round_id, announcement_message_id=announcement_id, thread_ids=threads or {},
+        thread_intents=intents, pinged=pinged,
+    )  # fmt: skip
+
+
+def _nonce(kind: str, key: int, text: str = "") -> str:
+    """A message's nonce, the same for the same message: Discord returns the message already made instead of a
+    second one when the same nonce comes again within minutes (``enforce_nonce``) — a crash between Discord making
+    the message and the bot storing it does not post it twice. At most 25 characters."""
+    return f"{kind}{key}-{zlib.crc32(text.encode()):08x}"[:25]
+
+
+def _thread_made_before(
+    channel: discord.TextChannel, name: str, since: datetime, owner_id: int | None
+) -> discord.Thread | None:
+    """The thread this bot asked for at ``since`` (the recorded intent) but never stored: the bot died after Discord
+    made it. Found by name among the channel's threads (Discord lists the active ones at every connection), made no
+    earlier than the intent — an older thread of the same name (a recomposed final's) is not it."""
+    earliest = since - timedelta(seconds=5)  # the bot's clock and Discord's may differ a little
+    for thread in channel.threads:
+        if thread.name == name and thread.owner_id == owner_id and discord.utils.snowflake_time(thread.id) >= earliest:
+            return thread
+    return None
 
 
 async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob) -> PublicationOutcome:
-    """The announcement with the table image, then one thread per table with its players (mentions: users only)."""
+    """The announcement with the table image, then one thread per table with its players (mentions: users only).
+    Every step is recorded as it happens (the thread's intent before it is asked for), so running it again after a
+    crash posts nothing twice and tells every player once."""
     bot = interaction.client
     view = job.round
     outcome = PublicationOutcome(announcement_id=view.announcement_message_id)
@@ -109,9 +136,11 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
         seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
         foot = t("round.announce.foot", loc)
         budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
-        content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)
+        content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)[:2000]
         try:
-            message = await channel.send(content[:2000], files=files or discord.utils.MISSING)
+            message = await channel.send(
+                content, files=files or discord.utils.MISSING, nonce=_nonce("a", view.round_id, content)
+            )
             outcome.announcement_id = message.id
             await _remember(interaction, view.round_id, announcement_id=message.id)  # before anything else
         except discord.Forbidden:
@@ -121,32 +150,44 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
             outcome.failures.append("announcement:error")
     threadable = isinstance(channel, discord.TextChannel)
     for table in view.tables:
-        if table.thread_id is not None or not table.seats:
+        if not table.seats or (table.thread_id is not None and table.thread_pinged):
             continue
         if not threadable:
             outcome.failures.append("threads:unsupported")
             break
         assert isinstance(channel, discord.TextChannel)
         name = t("round.thread_name", loc, number=table.number, round=label)[:100]
-        try:
-            thread = await channel.create_thread(
-                name=name,
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
-        except discord.Forbidden:
-            outcome.failures.append("threads:forbidden")
-            break  # the same permission is missing for every table
-        except discord.HTTPException as exc:
-            log.warning("thread for table %s of round %s failed: %s", table.number, view.round_id, exc)
-            outcome.failures.append(f"thread:{table.number}")
-            continue
-        outcome.threads[table.number] = thread.id
-        await _remember(interaction, view.round_id, threads={table.number: thread.id})  # a re-run skips this table
+        thread_id = table.thread_id
+        if thread_id is None:
+            found = None
+            if table.thread_requested_at is not None:  # asked for before a crash: made, perhaps, but never stored
+                found = _thread_made_before(channel, name, table.thread_requested_at, bot.user.id if bot.user else None)
+            if found is None:
+                await _remember(interaction, view.round_id, intents=(table.number,))  # the intent first
+                try:
+                    found = await channel.create_thread(
+                        name=name,
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                    )
+                except discord.Forbidden:
+                    outcome.failures.append("threads:forbidden")
+                    break  # the same permission is missing for every table
+                except discord.HTTPException as exc:
+                    log.warning("thread for table %s of round %s failed: %s", table.number, view.round_id, exc)
+                    outcome.failures.append(f"thread:{table.number}")
+                    continue
+            thread_id = found.id
+            outcome.threads[table.number] = thread_id
+            await _remember(interaction, view.round_id, threads={table.number: thread_id})  # a re-run skips this
         try:
             buttons = discord.ui.View(timeout=None)  # the table calls a referee from its thread (BOT-RUL-2)
             buttons.add_item(CallButton(view.round_id, table.number, label=t("call.button", loc)))
-            await thread.send(seat_message(loc, table, label)[:2000], allowed_mentions=PLAYER_MENTIONS, view=buttons)
+            text = seat_message(loc, table, label)[:2000]
+            await bot.get_partial_messageable(thread_id).send(
+                text, allowed_mentions=PLAYER_MENTIONS, view=buttons, nonce=_nonce("p", thread_id, text)
+            )
+            await _remember(interaction, view.round_id, pinged=(table.number,))
         except discord.HTTPException:
             outcome.failures.append(f"thread_message:{table.number}")
     untold = [t for t in view.tables if t.seats and t.thread_id is None and t.number not in outcome.threads]

@@ -176,6 +176,8 @@ class RoundBase(BaseService):
                     label if label and label != "all" else None,
                     special=doc.special_tables.get(gt.number),
                     note=gt.note,
+                    thread_requested_at=gt.thread_requested_at,
+                    thread_pinged=gt.thread_pinged,
                 )
             )
 

@@ -49,10 +49,19 @@ class PublicationMixin(RoundBase):
             return PublishJob(await self._view(session, t, r), channel, first)
 
     async def remember_publication(
-        self, actor: Actor, *, round_id: int, announcement_message_id: int | None, thread_ids: Mapping[int, int]
+        self,
+        actor: Actor,
+        *,
+        round_id: int,
+        announcement_message_id: int | None = None,
+        thread_ids: Mapping[int, int] | None = None,
+        thread_intents: Sequence[int] = (),
+        pinged: Sequence[int] = (),
     ) -> None:
-        """Store one Discord side effect of a publication as soon as it happened (no audit: ``record_publication``
-        audits the whole at the end), so a publish run again after a crash skips what already exists."""
+        """Store one Discord side effect of a publication as soon as it happened, or its intent just before it is
+        asked of Discord (no audit: ``record_publication`` audits the whole at the end): the announcement, that a
+        table's thread is being made (``thread_intents``: now), the thread, the ping of a table's players in it — so
+        a publish run again after a crash does what is missing and nothing twice."""
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.ORGANIZER)
@@ -61,10 +70,14 @@ class PublicationMixin(RoundBase):
                 return
             if announcement_message_id is not None and r.announcement_message_id is None:
                 r.announcement_message_id = announcement_message_id
-            if thread_ids:
+            if thread_ids or thread_intents or pinged:
                 for gt in await repo.list_tables(session=session, guild_id=actor.guild_id, round_id=round_id):
-                    if gt.number in thread_ids and gt.thread_id is None:
+                    if thread_ids and gt.number in thread_ids and gt.thread_id is None:
                         gt.thread_id = thread_ids[gt.number]
+                    if gt.number in thread_intents and gt.thread_id is None:
+                        gt.thread_requested_at = self._clock()
+                    if gt.number in pinged:
+                        gt.thread_pinged = True
 
     async def record_publication(
         self,

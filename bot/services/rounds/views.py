@@ -39,6 +39,8 @@ class TableView:
     group: str | None = None  # semifinal/final group: "odd"/"even" in a 100+ player event (TOUR-SF-2)
     special: str | None = None  # FIRK-SIZE-1: "dummy" (3 + the "morto"), "sit_out", "head_to_head"
     note: str | None = None  # the referee's note on the table (e.g. the "morto"'s special rules)
+    thread_requested_at: datetime | None = None  # when its thread was asked of Discord (a publish's recorded intent)
+    thread_pinged: bool = False  # its players were told in the thread (a resumed publish pings only the rest)
 
 
 @dataclass(frozen=True, slots=True)
