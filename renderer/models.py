@@ -249,7 +249,7 @@ class StandingsData:
 def _iso_date(value: Any, where: str) -> str:
     text = _str(value, where)
     parts = text.split("-")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts) or len(parts[0]) != 4:
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts) or len(parts[0]) != 4:
         raise RenderInputError("bad_date", f"{where} must be an ISO date YYYY-MM-DD, got {text!r}")
     month, day = int(parts[1]), int(parts[2])
     if not (1 <= month <= 12 and 1 <= day <= 31):

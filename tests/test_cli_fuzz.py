@@ -185,7 +185,21 @@ def test_issue15_defect_9_a_player_twice_at_a_previous_table_and_an_image_too_la
 
 CSV_CELLS = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["=1+1", "@SUM(A1)", "+39", "-", '"unclosed', "\x00", "9" * 25, "123456789012345678", "Rossi"]),
+    st.sampled_from(
+        [
+            "=1+1",
+            "@SUM(A1)",
+            "+39",
+            "-",
+            '"unclosed',
+            "\x00",
+            "9" * 25,
+            "123456789012345678",
+            "Rossi",
+            "12345678901234567\u00b2",
+            "\u0661" * 18,
+        ]
+    ),  # a superscript 2, Arabic-Indic digits
 )
 
 
@@ -297,3 +311,20 @@ def test_issue15_defect_11_no_document_silently_reads_a_value_of_the_wrong_type(
             if code == 0 and not _tolerated(path, original, value):
                 accepted.append((path, value))
     assert accepted == []
+
+
+def test_issue15_defect_9_digits_python_calls_digits_but_int_cannot_read_are_refused_not_a_crash():
+    """`"²".isdigit()` is true but `int("²")` raises: an army count, a Discord id or a render date written with such
+    a character (or with 5,000 digits, past int's limit) is a clear refusal, never a ValueError deep inside."""
+    from bot.rules.risiko.errors import RisikoError
+    from bot.rules.risiko.scoring import situation_from_csv
+    from renderer.models import RenderInputError, StandingsData
+
+    for armies in ("1\u00b2", "9" * 5000):
+        with pytest.raises(RisikoError) as refused:
+            situation_from_csv(f"Alaska;Anna;{armies}\n")
+        assert refused.value.code == "csv_row_invalid"
+    standings = json.loads((EXAMPLES / "render/standings.json").read_text(encoding="utf-8"))
+    with pytest.raises(RenderInputError) as bad_date:
+        StandingsData.from_json({**standings, "date": "2026-1\u00b2-01"})
+    assert bad_date.value.code == "bad_date"

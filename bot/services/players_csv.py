@@ -168,8 +168,13 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
         raw_id = cell("user_id")
         if raw_id is not None:
             digits = raw_id.removeprefix("<@").removesuffix(">").lstrip("!")
-            # a Discord id (snowflake) has 17–20 digits and fits a signed 64-bit integer (the database's BIGINT)
-            if not digits.isdigit() or not 17 <= len(digits) <= 20 or int(digits) > SNOWFLAKE_MAX:
+            # a Discord id (snowflake) has 17–20 digits 0–9 (not "²" or other scripts' digits, which isdigit() takes)
+            # and fits a signed 64-bit integer (the database's BIGINT)
+            if (
+                not (digits.isascii() and digits.isdigit())
+                or not 17 <= len(digits) <= 20
+                or int(digits) > SNOWFLAKE_MAX
+            ):
                 row_problems.append(RowProblem(line, "csv.error.discord_id", {"value": raw_id[:30]}))
             else:
                 user_id = int(digits)

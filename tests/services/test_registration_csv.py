@@ -215,6 +215,9 @@ def test_issue15_defect_12_csv_ids_that_overflow_quotes_never_closed_and_nul_byt
     byte is dropped like any invisible character instead of failing the import on PostgreSQL."""
     too_big = b"nome;discord\nAnna;99999999999999999999\nBruno;123456789012345\n"
     assert keys(parse_players_csv(too_big)) == [(2, "csv.error.discord_id"), (3, "csv.error.discord_id")]
+    # digits of other kinds pass str.isdigit() but are no Discord id ("²" made int() raise: an internal error)
+    other_digits = "nome;discord\nAnna;12345678901234567\u00b2\nBruno;{}\n".format("\u0661" * 18).encode()
+    assert keys(parse_players_csv(other_digits)) == [(2, "csv.error.discord_id"), (3, "csv.error.discord_id")]
     unclosed = b'nome;club\nAnna;"Roma\nBruno;Milano\nCarla;Torino\n'
     assert keys(parse_players_csv(unclosed)) == [(2, "csv.error.unclosed_quote")]
     nul = parse_players_csv(b"nome;club\nAn\x00na;Ro\x00ma\n")

@@ -650,6 +650,12 @@ def _dice_break(
 SITUATION_CSV_MAX_ROWS = 200
 
 
+def _count(text: str) -> bool:
+    """An army count as a file gives it: digits 0–9 only ("²" and other scripts' digits pass ``isdigit`` but are no
+    number ``int`` reads), at most 6 of them (no territory holds a million armies)."""
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
 def situation_from_csv(text: str) -> dict[str, Any]:
     """A final situation from a ``territory;owner;armies`` export (``,`` or ``;``, a header row optional, an empty
     owner or ``neutral`` for a neutral territory) as the JSON document :func:`parse_situation` reads. Errors name
@@ -662,11 +668,11 @@ def situation_from_csv(text: str) -> dict[str, Any]:
         raise RisikoError("csv_empty", "")
     if len(rows) > SITUATION_CSV_MAX_ROWS:
         raise RisikoError("csv_too_long", len(rows))
-    start = 1 if rows[0] and not rows[0][-1].strip().isdigit() else 0
+    start = 1 if rows[0] and not rows[0][-1].strip().isdigit() else 0  # a header names its columns
     owned: dict[str, dict[str, int]] = {}
     for number, row in enumerate(rows[start:], start=start + 1):
         cells = [c.strip() for c in row]
-        if len(cells) != 3 or not cells[2].isdigit():
+        if len(cells) != 3 or not _count(cells[2]):
             raise RisikoError("csv_row_invalid", f"row {number}: {';'.join(cells)[:60]}")
         territory, owner, armies = cells
         if not owner or owner.casefold() in ("neutral", "neutrale", "-"):
