@@ -31,6 +31,8 @@ from bot.rules.tournament.planner import (
 )
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
+from bot.services.rounds._reading import tables_of
+from bot.services.rounds.knockout import knockout_advancing, knockout_refusal, knockout_view
 from bot.services.rounds.views import (
     FinalSeatView,
     KnockoutView,
@@ -59,29 +61,8 @@ def _engine_error(exc: TournamentError) -> Conflict:
     if exc.code == "player_without_team":
         return Conflict("error.round_player_without_team")
     if exc.code == "no_knockout_plan" and isinstance(exc.value, dict):
-        return Conflict("error.knockout_no_plan", **_nearest(exc.value))
+        return Conflict("error.knockout_no_plan", **knockout_refusal(exc.value))
     return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
-
-
-def _nearest(value: Mapping[str, Any]) -> dict[str, Any]:
-    below, above = value.get("below"), value.get("above")
-    return {
-        "players": value.get("players"),
-        "final_size": value.get("final_size"),
-        "nearest": " / ".join(str(x) for x in (below, above) if x is not None) or "-",
-        "finals": " / ".join(str(x) for x in value.get("other_finals", ())) or "-",
-    }
-
-
-def knockout_view(rules: TournamentRules, players: int) -> KnockoutView:
-    """NP-FMT-1: the knockout plan for ``players`` (or the nearest workable field sizes when there is none)."""
-    try:
-        plan = rules.knockout_plan(players)
-    except TournamentError as exc:
-        value = exc.value if isinstance(exc.value, dict) else {}
-        return KnockoutView(players, (), value.get("below"), value.get("above"), rules.final_size,
-                            tuple(value.get("other_finals", ())))  # fmt: skip
-    return KnockoutView(players, tuple((k.players, k.sizes) for k in plan), final_size=rules.final_size)
 
 
 def _rules(t: Tournament) -> TournamentRules:
@@ -122,21 +103,6 @@ class RoundBase(BaseService):
         require(actor, config, StaffRole.ORGANIZER)
         return await tournament_or_404(session, actor.guild_id, name)
 
-    async def _tables_of(
-        self, session: AsyncSession, guild_id: int, round_ids: Sequence[int]
-    ) -> tuple[dict[int, list[GameTable]], dict[int, list[Seat]]]:
-        tables = await repo.list_tables_for_rounds(session=session, guild_id=guild_id, round_ids=round_ids)
-        by_round: dict[int, list[GameTable]] = defaultdict(list)
-        for gt in tables:
-            by_round[gt.round_id].append(gt)
-        seats = await repo.list_seats_for_tables(
-            session=session, guild_id=guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-        )
-        by_table: dict[int, list[Seat]] = defaultdict(list)
-        for s in seats:
-            by_table[s.table_id].append(s)
-        return by_round, by_table
-
     async def _view(self, session: AsyncSession, t: Tournament, r: Round, only: GameTable | None = None) -> RoundView:
         """The round as users see it; with ``only``, that one table (what /my-table needs: loading every seat and
         registration of a 300-player round for each of 300 simultaneous calls was issue 15's defect 7)."""
@@ -146,7 +112,7 @@ class RoundBase(BaseService):
             by_round: dict[int, list[GameTable]] = {r.id: [only]}
             by_table: dict[int, list[Seat]] = {only.id: list(seats_of)}
         else:
-            by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
+            by_round, by_table = await tables_of(session, t.guild_id, [r.id])
         reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
         doc = DrawDocument.from_json(r.draw_report)
         extra_ids = [*doc.declined, *doc.direct_finalists]
@@ -249,76 +215,10 @@ class RoundBase(BaseService):
             pool = [r for r in pool if r.id not in out]
         if _rules(t).knockout:
             number = round_row.number if round_row is not None else None
-            advancing = await self._knockout_advancing(session, t, regs, number, out)
+            advancing = await knockout_advancing(session, t, regs, number, out)
             if advancing is not None:
                 pool = advancing
         return sorted(pool, key=lambda r: r.id or 0)
-
-    async def _knockout_advancing(
-        self,
-        session: AsyncSession,
-        t: Tournament,
-        regs: Sequence[Registration],
-        number: int | None,
-        forfeits: set[int],
-    ) -> list[Registration] | None:
-        """NP-FMT-1: who goes on from the previous knockout round — each table's winner (its first place, decided by
-        the preset's table tie-breaks when the report was scored). Our readings where NP is silent: a winner who has
-        withdrawn, was disqualified or forfeits this round is replaced by the next of the same table; a table with
-        nobody left gives its seat to the best runner-up of the other tables (the best 2nd by table points, then
-        the best 3rd…, as ARB 5 recovers a final's seat), so the plan's table count holds. None before the first
-        round; refused while a table has no result or a shared first."""
-        assert t.id is not None
-        rounds = [
-            r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
-            if r.kind == RoundKind.QUALIFYING.value and (number is None or r.number < number) and r.id
-        ]  # fmt: skip
-        if not rounds:
-            return None
-        last = rounds[-1]
-        engine = DrawDocument.from_json(last.draw_report).engine
-        if engine is not None and (engine.extra.get("knockout") or {}).get("final"):
-            raise Conflict("error.knockout_over", tournament=t.name)
-        by_round, by_table = await self._tables_of(session, t.guild_id, [last.id or 0])
-        tables = by_round.get(last.id or 0, [])
-        results = await repo.list_results_for_tables(
-            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-        )
-        rank: dict[tuple[int, int], int] = {
-            (res.table_id, res.registration_id): res.table_rank for res in results if res.table_rank is not None
-        }
-        points = {(res.table_id, res.registration_id): res.table_points or 0.0 for res in results}
-        active = {RegistrationStatus.VALIDATED.value, RegistrationStatus.REGISTERED.value}
-        by_id = {r.id: r for r in regs}
-        advancing: list[Registration] = []
-        runners_up: list[tuple[int, float, int]] = []  # (place, -table points, id) of everyone eligible not first
-        empty_tables = 0
-        missing: list[str] = []
-        for gt in tables:
-            seats = by_table.get(gt.id or 0, [])
-            ranked = sorted(
-                (rank[(gt.id or 0, s.registration_id)], s.registration_id)
-                for s in seats
-                if (gt.id or 0, s.registration_id) in rank
-            )
-            if len(ranked) < len(seats):
-                missing.append(f"{last.number}/{gt.number}")
-                continue
-            eligible = [
-                (place, rid) for place, rid in ranked
-                if rid in by_id and by_id[rid].status in active and rid not in forfeits
-            ]  # fmt: skip
-            if not eligible:
-                empty_tables += 1
-                continue
-            if len(eligible) > 1 and eligible[0][0] == eligible[1][0]:
-                raise Conflict("error.knockout_tied_winner", table=gt.number, round=last.number)
-            advancing.append(by_id[eligible[0][1]])
-            runners_up += [(place, -points.get((gt.id or 0, rid), 0.0), rid) for place, rid in eligible[1:]]
-        if missing:
-            raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
-        advancing += [by_id[rid] for _, _, rid in sorted(runners_up)[:empty_tables]]
-        return advancing
 
     async def _history(
         self, session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int
@@ -329,7 +229,7 @@ class RoundBase(BaseService):
         earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.number < before and r.id]
         if not earlier:
             return (), (), (), 0
-        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id for r in earlier if r.id])
+        by_round, by_table = await tables_of(session, t.guild_id, [r.id for r in earlier if r.id])
         previous: list[tuple[int, ...]] = []
         for r in earlier:
             for gt in by_round.get(r.id or 0, []):
@@ -462,7 +362,7 @@ class RoundBase(BaseService):
         ]
         if not rounds:
             raise Conflict("error.round_no_results", tournament=t.name)
-        by_round, _ = await self._tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
+        by_round, _ = await tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
         tables = [gt for r in rounds for gt in by_round.get(r.id or 0, [])]
         results = await repo.list_results_for_tables(
             session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
@@ -486,7 +386,7 @@ class RoundBase(BaseService):
         self, session: AsyncSession, t: Tournament, r: Round
     ) -> tuple[list[GameTable], dict[int, list[Seat]], dict[int, Registration]]:
         assert r.id is not None
-        by_round, by_table = await self._tables_of(session, t.guild_id, [r.id])
+        by_round, by_table = await tables_of(session, t.guild_id, [r.id])
         tables = by_round.get(r.id, [])
         ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ids)

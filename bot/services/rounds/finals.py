@@ -33,6 +33,7 @@ from bot.services.rounds._base import (
     _engine_error,
     _rules,
 )
+from bot.services.rounds._reading import tables_of
 from bot.services.rounds.views import (
     DeclineView,
     RoundView,
@@ -208,7 +209,7 @@ class FinalsMixin(RoundBase):
         if final is None and add_declined is not None:
             raise Conflict("error.round_no_final", tournament=t.name)
         assert semi.id is not None
-        by_round, by_table = await self._tables_of(session, t.guild_id, [semi.id])
+        by_round, by_table = await tables_of(session, t.guild_id, [semi.id])
         semi_tables = by_round.get(semi.id, [])
         results = await repo.list_results_for_tables(
             session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in semi_tables if gt.id is not None]
