@@ -1,15 +1,24 @@
 /* Optional C accelerator of bot.rules.ricochet.solver (same algorithm as the pure-Python _Search, no diagonals).
  *
- * solve(masks: bytes[256], bounds: bytes[256], stops: bytes[4 * 256], cells: list[int], target: int,
- *       active: list[int], max_moves: int, first_depth: int, node_limit: int = -1,
- *       clock: callable | None = None, deadline: float = 0.0, progress: callable | None = None)
- *   -> (status, path, nodes, bound)
+ * solve(bounds: bytes[256], stops: bytes[4 * 256], cells: sequence[int], target: int, active: sequence[int],
+ *       max_moves: int, node_limit: int = -1, clock: callable | None = None, deadline: float = 0.0,
+ *       progress: callable | None = None) -> (status, path, nodes, bound)
  * status 0: solved, path = [(robot index, direction 0..3 = N E S W), ...] optimal;
  * status 1: no solution up to max_moves; status 2: node_limit reached or clock() > deadline, bound = first
  * unfinished depth. The injected clock is called (with the GIL) every 2^18 nodes; progress(depth_done, nodes) after
  * each completed depth; an exception raised by either propagates.
- * first_depth < 0 means "iterative deepening from 1"; otherwise only depths first_depth..max_moves are tried.
- * The GIL is released during the search; all state lives on the stack/heap of the call (thread-safe).
+ *
+ * The search: iterative deepening with a transposition table, the robot-free "stop anywhere" lower bound of the
+ * active robot, only active moves when the bound equals the moves left, the active robot tried first, and an upper
+ * bound from a breadth-first search of the active robot alone (the others standing still): when every depth below
+ * it fails, that path is optimal and the last (most expensive) depth is never searched.
+ *
+ * The transposition table is per thread and reused across calls (cleared, not reallocated; a table grown past
+ * KEEP_SLOTS is freed after the call): one packed 64-bit entry per slot (key and moves left: one cache miss per
+ * probe), linear probing, grown by doubling up to MAX_SLOTS (128 MiB); when it cannot grow, a new entry replaces
+ * the entry with the fewest moves left in its probe window (memoisation degrades gracefully; results are
+ * unchanged, only pruning is weaker).
+ * The GIL is released during the search; a nested call on the same thread (from a callback) gets its own table.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,16 +28,16 @@
 
 #define MAXR 7
 #define MAXDEPTH 64
-/* memory cap of the transposition table: 2^25 slots x 9 bytes = 288 MiB; once full, no new entries are stored
-   (the search stays correct, only less pruned) */
-#define TT_MAX_SLOTS (1u << 25)
+#define MAXPROBE 8
+#define MIN_SLOTS (1u << 12)  /* 32 KiB */
+#define KEEP_SLOTS (1u << 15) /* 256 KiB kept between calls */
+#define MAX_SLOTS (1u << 24)  /* 128 MiB */
 
 typedef struct {
-    uint64_t *keys;
-    uint8_t *depth;
+    uint64_t *e; /* slots, linear probing: (key << 7) | 64 | left; 0 = empty (entries are never deleted) */
     size_t size; /* power of two */
     size_t used;
-    int oom;
+    int full; /* at MAX_SLOTS or out of memory: replace instead of growing */
 } Table;
 
 typedef struct {
@@ -39,6 +48,7 @@ typedef struct {
     int target;
     int is_active[MAXR];
     int active_list[MAXR];
+    int order[MAXR]; /* robots in move order: active first */
     int nactive;
     int vortex;
     int single; /* the single active robot, or -1 */
@@ -50,7 +60,7 @@ typedef struct {
     double deadline;
     PyObject *progress;    /* progress(depth_done, nodes) (borrowed) or NULL */
     PyThreadState *tstate; /* saved while the GIL is released */
-    Table tt;
+    Table *tt;
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
     int plen;
@@ -58,18 +68,22 @@ typedef struct {
 
 static const int REVERSE[4] = {2, 3, 0, 1};
 
-static int tt_init(Table *t, size_t size) {
+static _Thread_local Table tl_table;
+static _Thread_local int tl_busy;
+
+static int tt_alloc(Table *t, size_t size) {
+    t->e = (uint64_t *)calloc(size, sizeof(uint64_t));
     t->size = size;
     t->used = 0;
-    t->oom = 0;
-    t->keys = (uint64_t *)calloc(size, sizeof(uint64_t));
-    t->depth = (uint8_t *)calloc(size, 1);
-    return t->keys != NULL && t->depth != NULL;
+    t->full = 0;
+    return t->e != NULL;
 }
 
-static void tt_free(Table *t) {
-    free(t->keys);
-    free(t->depth);
+static void tt_release(Table *t) {
+    free(t->e);
+    t->e = NULL;
+    t->size = 0;
+    t->used = 0;
 }
 
 static inline uint64_t mix(uint64_t x) {
@@ -81,45 +95,52 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
-static int tt_grow(Table *t) {
+static void tt_grow(Table *t) {
     Table n;
-    if (!tt_init(&n, t->size * 2)) {
-        tt_free(&n);
-        return 0;
+    if (t->size >= MAX_SLOTS || !tt_alloc(&n, t->size * 2)) {
+        t->full = 1;
+        return;
     }
+    size_t mask = n.size - 1;
     for (size_t i = 0; i < t->size; i++) {
-        if (t->keys[i]) {
-            size_t j = mix(t->keys[i]) & (n.size - 1);
-            while (n.keys[j]) j = (j + 1) & (n.size - 1);
-            n.keys[j] = t->keys[i];
-            n.depth[j] = t->depth[i];
+        uint64_t v = t->e[i];
+        if (!v) continue;
+        size_t j = mix(v >> 7) & mask;
+        for (int probe = 0; probe < MAXPROBE && n.e[j]; probe++) j = (j + 1) & mask;
+        if (!n.e[j]) { /* else dropped: a lost memo, never a wrong answer */
+            n.e[j] = v;
             n.used++;
         }
     }
-    tt_free(t);
+    free(t->e);
     *t = n;
-    return 1;
 }
 
-/* returns 1 if (key) was already searched with depth >= left (prune); else records left and returns 0 */
+/* 1 if key was already searched with at least `left` moves (prune); else records it and returns 0. When the table
+   cannot grow and the key's probe window is full, the window's entry with the fewest moves left is replaced. */
 static inline int tt_check(Table *t, uint64_t key, int left) {
     size_t mask = t->size - 1;
-    size_t j = mix(key) & mask;
-    while (t->keys[j]) {
-        if (t->keys[j] == key) {
-            if (t->depth[j] >= left) return 1;
-            t->depth[j] = (uint8_t)left;
+    size_t j = mix(key) & mask, low = j;
+    uint64_t val = (key << 7) | 64u | (uint64_t)left;
+    for (int probe = 0; probe < MAXPROBE; probe++, j = (j + 1) & mask) {
+        uint64_t v = t->e[j];
+        if (!v) {
+            t->e[j] = val;
+            if (++t->used * 2 > t->size && !t->full) tt_grow(t);
             return 0;
         }
-        j = (j + 1) & mask;
+        if ((v >> 7) == key) {
+            if ((int)(v & 63) >= left) return 1;
+            t->e[j] = val;
+            return 0;
+        }
+        if ((v & 63) < (t->e[low] & 63)) low = j;
     }
-    if (t->oom) return 0; /* table full and cannot grow: search on without memo (still correct) */
-    t->keys[j] = key;
-    t->depth[j] = (uint8_t)left;
-    t->used++;
-    if (t->used * 2 > t->size) {
-        if (t->size >= TT_MAX_SLOTS || !tt_grow(t)) t->oom = 1;
+    if (!t->full) {
+        tt_grow(t);
+        if (!t->full) return tt_check(t, key, left);
     }
+    if ((int)(t->e[low] & 63) <= left) t->e[low] = val;
     return 0;
 }
 
@@ -144,7 +165,7 @@ static inline uint64_t make_key(const Search *s) {
     }
     if (!s->vortex) key = (uint64_t)s->pos[s->single];
     for (i = 0; i < k; i++) key = (key << 8) | (uint64_t)v[i];
-    return key | (1ULL << 63); /* at most 8 robots x 8 bits would collide with this flag: n <= 7 is enforced */
+    return key; /* n <= 7 robots: at most 56 bits */
 }
 
 static inline int bound_now(const Search *s) {
@@ -155,14 +176,14 @@ static inline int bound_now(const Search *s) {
     return b;
 }
 
-static inline int slide(const Search *s, int i, int d) {
-    int p = s->pos[i];
+/* stop of robot i moving d from p with the robots of pos as obstacles */
+static inline int slide_from(const Search *s, const uint8_t *pos, int i, int p, int d) {
     int st = s->stop[d][p];
     if (st == p) return p;
     int col = p & 15;
     for (int k = 0; k < s->n; k++) {
         if (k == i) continue;
-        int o = s->pos[k];
+        int o = pos[k];
         switch (d) {
             case 0: /* N: st < p, same column */
                 if ((o & 15) == col && o < p && o >= st) st = o + 16;
@@ -180,6 +201,8 @@ static inline int slide(const Search *s, int i, int d) {
     }
     return st;
 }
+
+static inline int slide(const Search *s, int i, int d) { return slide_from(s, s->pos, i, s->pos[i], d); }
 
 /* a one-move finish: only a slide along the target's row or column can end on it */
 static inline int finish(const Search *s, int *out_r, int *out_d) {
@@ -205,6 +228,48 @@ static inline int finish(const Search *s, int *out_r, int *out_d) {
 static inline int near_target(const Search *s, int q) {
     int t = s->target;
     return q == t - 16 || q == t + 16 || (q == t - 1 && (t & 15) != 0) || (q == t + 1 && (t & 15) != 15);
+}
+
+/* Breadth-first search of each active robot alone, the others standing still: the fewest moves (<= max_moves) and
+   the path into path_r/path_d, or -1. An upper bound of the optimum (exact when no other robot needs to move). */
+static int solo_bfs(const Search *s, int max_moves, int *out_r, int *out_d) {
+    int best = -1;
+    uint8_t dist[256], from_cell[256], from_dir[256], queue[256];
+    for (int k = 0; k < s->nactive; k++) {
+        int i = s->active_list[k];
+        int start = s->pos[i];
+        memset(dist, 255, sizeof dist);
+        dist[start] = 0;
+        int head = 0, tail = 0, found = -1;
+        queue[tail++] = (uint8_t)start;
+        while (head < tail && found < 0) {
+            int c = queue[head++];
+            int dc = dist[c];
+            if (dc >= max_moves || (best >= 0 && dc + 1 >= best)) break;
+            for (int d = 0; d < 4; d++) {
+                int q = slide_from(s, s->pos, i, c, d);
+                if (q == c || dist[q] != 255) continue;
+                dist[q] = (uint8_t)(dc + 1);
+                from_cell[q] = (uint8_t)c;
+                from_dir[q] = (uint8_t)d;
+                if (q == s->target) {
+                    found = q;
+                    break;
+                }
+                queue[tail++] = (uint8_t)q;
+            }
+        }
+        if (found >= 0) {
+            int len = dist[found];
+            best = len;
+            for (int c = found, j = len - 1; j >= 0; j--) {
+                out_r[j] = i;
+                out_d[j] = from_dir[c];
+                c = from_cell[c];
+            }
+        }
+    }
+    return best;
 }
 
 /* Reads the injected clock: takes the GIL back for the call (every 2^18 nodes, a few ms of search). */
@@ -240,16 +305,6 @@ static void report_progress(Search *s, int depth) {
 }
 
 static int dfs(Search *s, int left, int last_r, int last_d) {
-    if (left == 1) {
-        int fr, fd;
-        if (finish(s, &fr, &fd)) {
-            s->path_r[s->plen] = fr;
-            s->path_d[s->plen] = fd;
-            s->plen++;
-            return 1;
-        }
-        return 0;
-    }
     s->nodes++;
     if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
         s->aborted = 1;
@@ -261,9 +316,11 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
     }
     int h = bound_now(s);
     if (h > left) return 0;
-    if (tt_check(&s->tt, make_key(s), left)) return 0;
+    if (tt_check(s->tt, make_key(s), left)) return 0;
     int only_active = (h == left);
-    for (int i = 0; i < s->n; i++) {
+    int single = s->single;
+    for (int oi = 0; oi < s->n; oi++) {
+        int i = s->order[oi];
         if (only_active && !s->is_active[i]) continue;
         int p = s->pos[i];
         for (int d = 0; d < 4; d++) {
@@ -278,14 +335,14 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
                     return 1;
                 }
                 if (!s->vortex && s->bound[q] >= left) continue; /* the child would be cut by its bound */
-            } else if (left == 2 && !near_target(s, q) && (p >> 4) != (s->pos[s->single] >> 4) &&
-                       (p & 15) != (s->pos[s->single] & 15)) {
+            } else if (left == 2 && !near_target(s, q) && (p >> 4) != (s->pos[single] >> 4) &&
+                       (p & 15) != (s->pos[single] & 15)) {
                 continue; /* with one move left this can neither stop the active robot nor clear its line */
             }
-            if (left == 2) {
-                int fr, fd, ok;
-                s->pos[i] = (uint8_t)q;
-                ok = finish(s, &fr, &fd);
+            s->pos[i] = (uint8_t)q;
+            if (left == 2) { /* the child has one move left: test the finish here */
+                int fr, fd;
+                int ok = finish(s, &fr, &fd);
                 s->pos[i] = (uint8_t)p;
                 if (ok) {
                     s->path_r[s->plen] = i;
@@ -297,20 +354,33 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
                 }
                 continue;
             }
-            if (left > 1) {
-                s->pos[i] = (uint8_t)q;
-                s->path_r[s->plen] = i;
-                s->path_d[s->plen] = d;
-                s->plen++;
-                int found = dfs(s, left - 1, i, d);
-                s->pos[i] = (uint8_t)p;
-                if (found) return 1;
-                s->plen--;
-                if (s->aborted) return 0;
-            }
+            s->path_r[s->plen] = i;
+            s->path_d[s->plen] = d;
+            s->plen++;
+            int found = dfs(s, left - 1, i, d);
+            s->pos[i] = (uint8_t)p;
+            if (found) return 1;
+            s->plen--;
+            if (s->aborted) return 0;
         }
     }
     return 0;
+}
+
+/* depth 1: a direct finish */
+static int search_depth(Search *s, int depth) {
+    s->plen = 0;
+    if (depth == 1) {
+        int fr, fd;
+        if (finish(s, &fr, &fd)) {
+            s->path_r[0] = fr;
+            s->path_d[0] = fd;
+            s->plen = 1;
+            return 1;
+        }
+        return 0;
+    }
+    return dfs(s, depth, -1, 0);
 }
 
 static int read_int_list(PyObject *seq, int *out, int maxn, const char *what) {
@@ -328,118 +398,155 @@ static int read_int_list(PyObject *seq, int *out, int maxn, const char *what) {
             Py_DECREF(fast);
             return -1;
         }
+        if (v < 0 || v > 255) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: item out of range (%ld)", what, v);
+            return -1;
+        }
         out[i] = (int)v;
     }
     Py_DECREF(fast);
     return (int)n;
 }
 
+/* the table of this call: the thread's reusable one (cleared), or a private one for a nested call */
+static Table *table_acquire(Table *private_table, int *is_private) {
+    if (tl_busy) {
+        *is_private = 1;
+        return tt_alloc(private_table, MIN_SLOTS) ? private_table : NULL;
+    }
+    *is_private = 0;
+    if (tl_table.e == NULL) {
+        if (!tt_alloc(&tl_table, MIN_SLOTS)) return NULL;
+    } else {
+        memset(tl_table.e, 0, tl_table.size * sizeof(uint64_t));
+        tl_table.used = 0;
+        tl_table.full = 0;
+    }
+    tl_busy = 1;
+    return &tl_table;
+}
+
+static void table_done(Table *t, int is_private) {
+    if (is_private) {
+        tt_release(t);
+        return;
+    }
+    tl_busy = 0;
+    if (t->size > KEEP_SLOTS) tt_release(t); /* do not keep a big table alive between calls */
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    Py_buffer masks, bounds, stops;
+    Py_buffer bounds, stops;
     PyObject *cells, *active;
-    int target, max_moves, first_depth;
+    int target, max_moves;
     long long node_limit = -1;
     PyObject *clock = Py_None, *progress = Py_None;
     double deadline = 0.0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*OiOii|LOdO", &masks, &bounds, &stops, &cells, &target, &active, &max_moves,
-                          &first_depth, &node_limit, &clock, &deadline, &progress))
+    if (!PyArg_ParseTuple(args, "y*y*OiOi|LOdO", &bounds, &stops, &cells, &target, &active, &max_moves, &node_limit,
+                          &clock, &deadline, &progress))
         return NULL;
-    Search *s = (Search *)calloc(1, sizeof(Search));
+    Search s;
+    Table private_table;
+    int is_private = 0;
     PyObject *result = NULL;
-    if (!s) {
-        PyErr_NoMemory();
+    memset(&s, 0, sizeof s);
+    if (bounds.len != 256 || stops.len != 1024) {
+        PyErr_SetString(PyExc_ValueError, "bounds must be 256 bytes and stops 4 x 256 bytes");
         goto done_buffers;
     }
-    if (bounds.len != 256 || masks.len != 256) {
-        PyErr_SetString(PyExc_ValueError, "masks and bounds must be 256 bytes");
-        goto done;
+    if (target < 0 || target > 255) {
+        PyErr_SetString(PyExc_ValueError, "target out of range");
+        goto done_buffers;
     }
-    memcpy(s->bound, bounds.buf, 256);
-    if (stops.len != 1024) {
-        PyErr_SetString(PyExc_ValueError, "stops must be 4 x 256 bytes");
-        goto done;
-    }
-    memcpy(s->stop, stops.buf, 1024);
+    memcpy(s.bound, bounds.buf, 256);
+    memcpy(s.stop, stops.buf, 1024);
     {
         int tmp[MAXR];
         int n = read_int_list(cells, tmp, MAXR, "cells");
-        if (n < 0) goto done;
-        s->n = n;
-        for (int i = 0; i < n; i++) s->pos[i] = (uint8_t)tmp[i];
-        int na = read_int_list(active, s->active_list, MAXR, "active");
-        if (na < 0) goto done;
-        s->nactive = na;
+        if (n < 0) goto done_buffers;
+        s.n = n;
+        for (int i = 0; i < n; i++) s.pos[i] = (uint8_t)tmp[i];
+        int na = read_int_list(active, s.active_list, MAXR, "active");
+        if (na < 0) goto done_buffers;
+        s.nactive = na;
         for (int i = 0; i < na; i++) {
-            if (s->active_list[i] < 0 || s->active_list[i] >= n) {
+            if (s.active_list[i] >= n) {
                 PyErr_SetString(PyExc_ValueError, "active index out of range");
-                goto done;
+                goto done_buffers;
             }
-            s->is_active[s->active_list[i]] = 1;
+            s.is_active[s.active_list[i]] = 1;
         }
+        int k = 0;
+        for (int i = 0; i < n; i++) s.order[k++] = i;
     }
-    s->target = target;
-    s->vortex = s->nactive > 1;
-    s->single = s->nactive == 1 ? s->active_list[0] : -1;
-    s->node_limit = node_limit;
-    s->clock = clock == Py_None ? NULL : clock;
-    s->deadline = deadline;
-    s->progress = progress == Py_None ? NULL : progress;
+    s.target = target;
+    s.vortex = s.nactive > 1;
+    s.single = s.nactive == 1 ? s.active_list[0] : -1;
+    s.node_limit = node_limit;
+    s.clock = clock == Py_None ? NULL : clock;
+    s.deadline = deadline;
+    s.progress = progress == Py_None ? NULL : progress;
     if (max_moves >= MAXDEPTH) max_moves = MAXDEPTH - 1;
-    if (!tt_init(&s->tt, 1 << 16)) {
-        PyErr_NoMemory();
-        goto done;
-    }
     int status = 1, reached_depth = 0;
-    s->tstate = PyEval_SaveThread();
     int already = 0;
-    for (int i = 0; i < s->n; i++)
-        if (s->is_active[i] && s->pos[i] == s->target) already = 1;
-    if (already && first_depth <= 0) {
+    for (int i = 0; i < s.n; i++)
+        if (s.is_active[i] && s.pos[i] == s.target) already = 1;
+    if (already) {
         status = 0;
-    } else {
-        int start = first_depth < 0 ? 1 : (first_depth == 0 ? 1 : first_depth);
-        for (int depth = start; depth <= max_moves; depth++) {
+    } else if (s.nactive > 0) {
+        s.tt = table_acquire(&private_table, &is_private);
+        if (!s.tt) {
+            PyErr_NoMemory();
+            goto done_buffers;
+        }
+        s.tstate = PyEval_SaveThread();
+        int solo_r[MAXDEPTH], solo_d[MAXDEPTH];
+        int solo = -2; /* not computed yet */
+        for (int depth = 1; depth <= max_moves; depth++) {
             reached_depth = depth;
-            s->plen = 0;
-            if (dfs(s, depth, -1, 0)) {
+            if (solo == -2 && depth >= 3) solo = solo_bfs(&s, max_moves, solo_r, solo_d);
+            if (solo == depth) { /* every shorter depth failed: the solo path is optimal */
+                memcpy(s.path_r, solo_r, sizeof(int) * (size_t)depth);
+                memcpy(s.path_d, solo_d, sizeof(int) * (size_t)depth);
+                s.plen = depth;
                 status = 0;
                 break;
             }
-            if (s->aborted) {
+            if (search_depth(&s, depth)) {
+                status = 0;
+                break;
+            }
+            if (s.aborted) {
                 status = 2;
                 break;
             }
-            if (s->progress) {
-                report_progress(s, depth);
-                if (s->py_error) break;
+            if (s.progress) {
+                report_progress(&s, depth);
+                if (s.py_error) break;
             }
         }
+        PyEval_RestoreThread(s.tstate);
+        table_done(s.tt, is_private);
+        if (s.py_error) goto done_buffers;
     }
-    PyEval_RestoreThread(s->tstate);
-    if (s->py_error) goto done_tt;
     {
-        PyObject *path = PyList_New(0);
-        if (!path) goto done_tt;
+        PyObject *path = PyList_New(status == 0 ? s.plen : 0);
+        if (!path) goto done_buffers;
         if (status == 0) {
-            for (int k = 0; k < s->plen; k++) {
-                PyObject *item = Py_BuildValue("(ii)", s->path_r[k], s->path_d[k]);
-                if (!item || PyList_Append(path, item) < 0) {
-                    Py_XDECREF(item);
+            for (int k = 0; k < s.plen; k++) {
+                PyObject *item = Py_BuildValue("(ii)", s.path_r[k], s.path_d[k]);
+                if (!item) {
                     Py_DECREF(path);
-                    goto done_tt;
+                    goto done_buffers;
                 }
-                Py_DECREF(item);
+                PyList_SET_ITEM(path, k, item);
             }
         }
-        result = Py_BuildValue("(iNKi)", status, path, s->nodes, reached_depth);
+        result = Py_BuildValue("(iNKi)", status, path, s.nodes, reached_depth);
     }
-done_tt:
-    tt_free(&s->tt);
-done:
-    free(s);
 done_buffers:
-    PyBuffer_Release(&masks);
     PyBuffer_Release(&bounds);
     PyBuffer_Release(&stops);
     return result;

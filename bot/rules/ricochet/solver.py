@@ -8,8 +8,12 @@ Techniques shared by the strong solvers (fogleman/Ricochet, DriftingDroids):
 * iterative deepening with a transposition table keyed on the active robot plus the sorted other robots (the
   non-active robots are interchangeable obstacles; for the vortex every robot is active, so the key is the
   sorted tuple of all robots; under the diagonal variant colours matter and the key keeps them in order);
-* when the bound equals the moves left, only an active robot may move;
-* no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals).
+* when the bound equals the moves left, only an active robot may move; the active robot is tried first;
+* no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals);
+* an upper bound from a breadth-first search of the active robot alone (the others standing still): once every
+  depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
+* per-board state (stops, bound tables, the C engine's argument bytes) cached across calls by board identity,
+  so a call on a known board pays no hashing of the board.
 
 The solver is a plain synchronous pure function: no globals are mutated (tables are cached per board in a
 thread-safe ``lru_cache``), time is read only from an injected ``clock``. An optional C accelerator
@@ -20,7 +24,8 @@ cross-checked against this module in the tests.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
@@ -32,7 +37,9 @@ from bot.rules.ricochet.moves import DIRECTIONS, slide_path
 _N, _E, _S, _W = 0, 1, 2, 3
 _REVERSE = (_S, _W, _N, _E)
 _INF = 255
-TT_LIMIT = 2_000_000  # transposition-table entries of the Python search (~350 MB); when full it starts afresh
+TT_LIMIT = 4_000_000  # transposition-table entries of the Python search (~110 bytes each, ~450 MB): when full,
+# the entries with the fewest moves left are evicted (the deep ones, which save the most work, are kept)
+SOLO_AFTER_NODES = 400  # the Python search runs the solo breadth-first search once it has spent this many nodes
 NO_LIMIT = 60  # more moves than any position needs (the hardest known positions take 25-30)
 
 ProgressCallback = Callable[[int, int], None]
@@ -150,6 +157,45 @@ def lower_bounds(
     return tuple(bound)
 
 
+_CELL_BITS = tuple(1 << (c + 8) for c in range(SIZE * SIZE))  # a robot's bit in a state key (above the active cell)
+
+
+class _BoardData:
+    """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
+
+    __slots__ = ("_bounds", "board", "stops", "tables")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.tables = _tables(board)
+        self.stops = b"".join(bytes(row) for row in self.tables.stop)
+        self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
+
+    def bounds(self, target_cell: int) -> tuple[tuple[int, ...], bytes]:
+        got = self._bounds.get(target_cell)
+        if got is None:
+            table = lower_bounds(self.board, target_cell)
+            got = self._bounds[target_cell] = (table, bytes(table))
+        return got
+
+
+_BOARDS: dict[int, _BoardData] = {}
+_BOARDS_MAX = 64
+
+
+def _board_data(board: Board) -> _BoardData:
+    """The cached state of ``board``, looked up by identity (hashing a board costs microseconds; a board object
+    reused across calls, as in a game, is found at once). Equal but distinct boards share the ``lru_cache``d
+    tables underneath. Thread-safe: single dict operations under the GIL; a race only builds an entry twice."""
+    data = _BOARDS.get(id(board))
+    if data is None or data.board is not board:
+        data = _BoardData(board)
+        if len(_BOARDS) >= _BOARDS_MAX:
+            _BOARDS.clear()
+        _BOARDS[id(board)] = data
+    return data
+
+
 def _prepare(board: Board, position: Position) -> tuple[list[str], list[int], int, list[int]]:
     colours = [c for c, _ in position.robots]
     cells = [r * SIZE + c for _, (r, c) in position.robots]
@@ -181,18 +227,21 @@ class _Search:
         self.colours, self.cells, self.target, self.active = _prepare(board, position)
         self.n = len(self.cells)
         self.diag = diagonal_variant and bool(board.diagonals)
-        self.tables = _tables(board)
+        data = _board_data(board)
+        self.tables = data.tables
         if self.diag:  # colours cross their own diagonals: one bound table per colour
             self.bounds = [lower_bounds(board, self.target, c, True) for c in self.colours]
         else:
-            shared = lower_bounds(board, self.target)
+            shared = data.bounds(self.target)[0]
             self.bounds = [shared] * len(self.colours)
         self.vortex = position.target.colour == VORTEX_COLOUR
         self.clock = clock
         self.deadline = deadline
         self.node_budget = node_budget
         self.nodes = 0
-        self.tt: dict[tuple[int, ...], int] = {}
+        self.tt: dict[Any, int] = {}  # int keys in tight_dfs, tuples in the diagonal search
+        self.tt_limit = TT_LIMIT
+        self.evictions = 0
         self.path: list[tuple[int, int]] = []
         self.limit = 0
         if self.diag:
@@ -329,24 +378,28 @@ class _Search:
         return False
 
     def tight_dfs(self) -> Callable[[int, int, int], bool]:
-        """The same search as ``dfs`` without diagonals, written as one closure over local tables (about twice
-        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline; a robot
-        never blocks itself because every range test excludes its own cell)."""
+        """The same search as ``dfs`` without diagonals, written as one closure over local tables (several times
+        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline, the active
+        robot tried first; a robot never blocks itself because every range test excludes its own cell). A state
+        is one integer: the active robot's cell plus a bit per other robot's cell (for the vortex a bit per
+        robot), updated per move, so the table key needs no sorting."""
         stop_n, stop_e, stop_s, stop_w = self.tables.stop
         cells = self.cells
         target = self.target
         active = self.active
         is_active = [i in active for i in range(self.n)]
-        robots = range(self.n)
+        order = [*active, *(i for i in range(self.n) if i not in active)]
         tt = self.tt
         path = self.path
         vortex = self.vortex
         a = -1 if vortex else active[0]
         bounds = self.bounds[0] if vortex else self.bounds[a]
+        bit = _CELL_BITS
         tick = self.tick
         counter = [0]
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
+        limit = self.tt_limit
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -381,37 +434,39 @@ class _Search:
                     return (i, d)
             return None
 
-        def dfs(left: int, last_r: int, last_d: int) -> bool:
-            if left == 1:
-                last = finish()
-                if last is not None:
-                    path.append(last)
-                    return True
-                return False
+        def evict() -> None:
+            """Memory cap: drop the entries with the fewest moves left (cheap to search again) until at most half
+            the table is left; the deep entries, which save the most work, stay."""
+            counts = Counter(tt.values())
+            dropped, threshold = 0, -1
+            for left in sorted(counts):
+                dropped += counts[left]
+                threshold = left
+                if dropped * 2 >= len(tt):
+                    break
+            for key in [k for k, v in tt.items() if v <= threshold]:
+                del tt[key]
+            self.evictions += 1
+
+        def dfs(left: int, last_r: int, last_d: int, key: int) -> bool:
             counter[0] += 1
             if not counter[0] & 1023:
                 self.nodes = counter[0]
                 tick()
             if vortex:
                 h = min([bounds[c] for c in cells])
-                key: tuple[int, ...] = tuple(sorted(cells))
+                if h > left:
+                    return False
             else:
-                ca = cells[a]
-                h = bounds[ca]
-                rest = cells[:a] + cells[a + 1 :]
-                rest.sort()
-                key = (ca, *rest)
-            if h > left:
-                return False
+                h = bounds[cells[a]]  # never above left: the parent skips active moves the bound would cut
             seen = tt.get(key)
-            if seen is not None and seen >= left:
-                return False
-            if seen is None and len(tt) >= TT_LIMIT:
-                tt.clear()  # memory cap: start a fresh table (recent states are the useful ones)
+            if seen is not None:
+                if seen >= left:
+                    return False
+            elif len(tt) >= limit:
+                evict()
             tt[key] = left
-            movers = active if h == left else robots
-            deeper = left > 1
-            for i in movers:
+            for i in active if h == left else order:
                 p = cells[i]
                 act = is_active[i]
                 for d in range(4):
@@ -449,9 +504,9 @@ class _Search:
                         # one move will be left for the active robot: this move helps only by stopping it beside
                         # the target or by clearing its row/column
                         continue
+                    cells[i] = s
                     if left == 2:
                         # the child has one move left: test the finish here instead of a call, a key and a probe
-                        cells[i] = s
                         last = finish()
                         cells[i] = p
                         if last is not None:
@@ -459,33 +514,82 @@ class _Search:
                             path.append(last)
                             return True
                         continue
-                    if deeper:
-                        cells[i] = s
-                        path.append((i, d))
-                        if dfs(left - 1, i, d):
-                            cells[i] = p
-                            return True
-                        path.pop()
+                    path.append((i, d))
+                    if dfs(left - 1, i, d, key + s - p if i == a else key ^ bit[p] ^ bit[s]):
                         cells[i] = p
+                        return True
+                    path.pop()
+                    cells[i] = p
             return False
 
         def run_depth(left: int, last_r: int, last_d: int) -> bool:
+            if left == 1:
+                last = finish()
+                if last is not None:
+                    path.append(last)
+                return last is not None
             counter[0] = self.nodes
+            key = 0
+            for i, c in enumerate(cells):
+                key += c if i == a else bit[c]
             try:
-                return dfs(left, last_r, last_d)
+                return dfs(left, last_r, last_d, key)
             finally:
                 self.nodes = counter[0]
 
         return run_depth
 
+    def solo(self, max_moves: int) -> list[tuple[int, int]] | None:
+        """Breadth-first search of each active robot alone, the others standing still: a shortest such solution
+        within ``max_moves``, or None. An upper bound of the optimum (exact when no other robot needs to move)."""
+        cells = self.cells
+        best: list[tuple[int, int]] | None = None
+        for i in self.active:
+            start = cells[i]
+            came: dict[int, tuple[int, int]] = {start: (-1, -1)}
+            frontier = [start]
+            depth = 0
+            found = -1
+            while frontier and found < 0 and depth < max_moves and (best is None or depth + 1 < len(best)):
+                depth += 1
+                nxt = []
+                for c in frontier:
+                    cells[i] = c
+                    for d, s in self.moves_from(i):
+                        if s not in came:
+                            came[s] = (c, d)
+                            if s == self.target:
+                                found = s
+                            nxt.append(s)
+                frontier = nxt
+            cells[i] = start
+            if found >= 0:
+                moves: list[tuple[int, int]] = []
+                c = found
+                while c != start:
+                    c, d = came[c]
+                    moves.append((i, d))
+                best = moves[::-1]
+        return best
+
     def run(self, max_moves: int, progress: ProgressCallback | None, first: int = 1) -> int | None:
-        """Iterative deepening up to ``max_moves``; returns the optimum or None. Raises _Budget."""
+        """Iterative deepening up to ``max_moves``; returns the optimum or None. Raises _Budget.
+
+        Once the search has spent ``SOLO_AFTER_NODES`` nodes, the solo breadth-first search gives an upper bound:
+        when every depth below it has failed, its path is optimal and that last depth is not searched."""
         if self.solved_now():
             return 0
         search = self.dfs if self.diag else self.tight_dfs()
+        solo: list[tuple[int, int]] | None = None
+        solo_done = self.diag
         for limit in range(max(1, first), max_moves + 1):
             self.limit = limit
             del self.path[:]
+            if not solo_done and self.nodes >= SOLO_AFTER_NODES:
+                solo, solo_done = self.solo(max_moves), True
+            if solo is not None and len(solo) <= limit:  # every shorter depth failed: the solo path is optimal
+                self.path.extend(solo)
+                return len(solo)
             if search(limit, -1, 0):
                 return limit
             if progress is not None:
@@ -493,29 +597,23 @@ class _Search:
         return None
 
 
+_FAST: list[ModuleType | None] = []  # the C accelerator module (or None), looked up once
+
+
 def _fast_module() -> ModuleType | None:
-    try:
-        from bot.rules.ricochet import _fastsolve  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _fastsolve  # type: ignore[no-any-return]
+    if not _FAST:
+        try:
+            from bot.rules.ricochet import _fastsolve  # type: ignore[attr-defined]
+        except ImportError:
+            _FAST.append(None)
+        else:
+            _FAST.append(_fastsolve)
+    return _FAST[0]
 
 
 def accelerator_available() -> bool:
     """True when the optional C accelerator is built and importable."""
     return _fast_module() is not None
-
-
-@lru_cache(maxsize=512)
-def _fast_tables(board: Board, target_cell: int) -> tuple[bytes, bytes, bytes]:
-    stops = b"".join(bytes(row) for row in _tables(board).stop)
-    return bytes(board.masks), bytes(lower_bounds(board, target_cell)), stops
-
-
-def _fast_args(board: Board, position: Position) -> tuple[Any, ...]:
-    _colours, cells, target_cell, active = _prepare(board, position)
-    masks, bounds, stops = _fast_tables(board, target_cell)
-    return (masks, bounds, stops, cells, target_cell, active)
 
 
 def _use_fast(board: Board, diagonal_variant: bool, engine: str) -> ModuleType | None:
@@ -551,15 +649,12 @@ def solve(
     """
     if time_budget is not None and clock is None:
         raise BoardError("time_budget_needs_clock", time_budget)
-    colours = [c for c, _ in position.robots]
     fast = _use_fast(board, diagonal_variant, engine)
-    if fast is not None and node_budget is None and time_budget is None and progress is None:
-        found = fast.solve(*_fast_args(board, position), max_moves, -1)
-        return _fast_result(found, colours, max_moves)
     deadline = None if time_budget is None or clock is None else clock() + time_budget
-    search = _Search(board, position, diagonal_variant, clock, deadline, node_budget)
     if fast is not None:
-        return _solve_fast_budgeted(fast, board, position, search, max_moves, progress, colours)
+        return _solve_fast(fast, board, position, max_moves, node_budget, clock, deadline, progress)
+    colours = [c for c, _ in position.robots]
+    search = _Search(board, position, diagonal_variant, clock, deadline, node_budget)
     try:
         optimum = search.run(max_moves, progress)
     except _Budget:
@@ -572,37 +667,35 @@ def solve(
     return SolveResult(SolveStatus.SOLVED, moves, optimum, optimum, search.nodes, "python")
 
 
-def _fast_result(found: Any, colours: Sequence[str], max_moves: int) -> SolveResult:
-    status, path, nodes, bound = found
-    if status == 0:
-        moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
-        return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
-    if status == 1:
-        return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
-    return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
-
-
-def _solve_fast_budgeted(
+def _solve_fast(
     fast: ModuleType,
     board: Board,
     position: Position,
-    search: _Search,
     max_moves: int,
+    node_budget: int | None,
+    clock: Callable[[], float] | None,
+    deadline: float | None,
     progress: ProgressCallback | None,
-    colours: Sequence[str],
 ) -> SolveResult:
-    """C engine under a budget: the injected clock and the progress callback are called from inside the search."""
-    args = _fast_args(board, position)
-    limit = -1 if search.node_budget is None else search.node_budget
-    deadline = search.deadline if search.deadline is not None else 0.0
-    clock = search.clock if search.deadline is not None else None
-    status, path, nodes, depth = fast.solve(*args, max_moves, -1, limit, clock, deadline, progress)
+    """The C engine; under a budget the injected clock and the progress callback are called from inside it. Without
+    one the call is a few microseconds of overhead: cached board state, no search object."""
+    colours, cells, target_cell, active = _prepare(board, position)
+    table, bound_bytes = _board_data(board).bounds(target_cell)
+    stops = _board_data(board).stops
+    if node_budget is None and deadline is None and progress is None:
+        status, path, nodes, depth = fast.solve(bound_bytes, stops, cells, target_cell, active, max_moves)
+    else:
+        limit = -1 if node_budget is None else node_budget
+        timer = clock if deadline is not None else None
+        status, path, nodes, depth = fast.solve(
+            bound_bytes, stops, cells, target_cell, active, max_moves, limit, timer, deadline or 0.0, progress
+        )
     if status == 0:
         moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
         return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
     if status == 1:
         return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
-    bound = max(depth, search.bound(), 1)
+    bound = max(depth, min(table[cells[i]] for i in active), 1)
     return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
 
 
@@ -620,8 +713,7 @@ def exists_solution(
         return False
     fast = _use_fast(board, diagonal_variant, engine)
     if fast is not None:
-        status, _path, _nodes, _bound = fast.solve(*_fast_args(board, position), max_moves, -1)
-        return bool(status == 0)
+        return _solve_fast(fast, board, position, max_moves, None, None, None, None).status is SolveStatus.SOLVED
     search = _Search(board, position, diagonal_variant, None, None, None)
     return search.run(max_moves, None) is not None
 
