@@ -33,9 +33,16 @@ def _import_file(name: str, path: Path) -> ModuleType:
 
 
 def build_c() -> Path | None:
-    """Compile the reference ``_fastsolve.c`` into a temp dir (cached); None when no compiler is available."""
+    """Compile the reference ``_fastsolve.c`` into a temp dir (cached) with the flags ``setup.py`` uses (Python's
+    ``CFLAGS`` and ``CCSHARED`` plus ``-O3``), so both engines are built alike; None when no compiler is found."""
     source = HERE / "_fastsolve.c"
-    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    flags = [
+        *(sysconfig.get_config_var("CFLAGS") or "").split(),
+        *(sysconfig.get_config_var("CCSHARED") or "-fPIC").split(),
+        "-O3",
+        "-shared",
+    ]
+    digest = hashlib.sha256(source.read_bytes() + " ".join(flags).encode()).hexdigest()[:16]
     out_dir = Path(tempfile.gettempdir()) / f"rr_reference_{digest}"
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     target = out_dir / f"_fastsolve{suffix}"
@@ -46,7 +53,7 @@ def build_c() -> Path | None:
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / f"_fastsolve.{os.getpid()}.tmp"
-    cmd = [cc, "-O3", "-shared", "-fPIC", f"-I{sysconfig.get_paths()['include']}", str(source), "-o", str(tmp)]
+    cmd = [cc, *flags, f"-I{sysconfig.get_paths()['include']}", str(source), "-o", str(tmp)]
     if subprocess.run(cmd, capture_output=True, check=False).returncode != 0:
         return None
     tmp.replace(target)

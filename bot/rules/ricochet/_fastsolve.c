@@ -9,15 +9,17 @@
  * each completed depth; an exception raised by either propagates.
  *
  * The search: iterative deepening with a transposition table, the robot-free "stop anywhere" lower bound of the
- * active robot, only active moves when the bound equals the moves left, the active robot tried first, and an upper
- * bound from a breadth-first search of the active robot alone (the others standing still): when every depth below
- * it fails, that path is optimal and the last (most expensive) depth is never searched.
+ * active robot, only active moves when the bound equals the moves left; with one spare move, no move of another
+ * robot that neither enters nor leaves the active robot's corridor (the cells of the slides of its shortest relaxed
+ * paths: such a move could only pad a solution the active robot has alone); an upper bound from a breadth-first
+ * search of the active robot alone (the others standing still): when every depth below it fails, that path is
+ * optimal and the last (most expensive) depth is never searched.
  *
- * The transposition table is per thread and reused across calls (cleared, not reallocated; a table grown past
- * KEEP_SLOTS is freed after the call): one packed 64-bit entry per slot (key and moves left: one cache miss per
- * probe), linear probing, grown by doubling up to MAX_SLOTS (128 MiB); when it cannot grow, a new entry replaces
- * the entry with the fewest moves left in its probe window (memoisation degrades gracefully; results are
- * unchanged, only pruning is weaker).
+ * The transposition table is per thread and reused across calls (emptied at the end of a call, not reallocated; an
+ * allocation grown past KEEP_SLOTS is freed after the call): one packed 64-bit entry per slot (key and moves left:
+ * one cache miss per probe), linear probing from 2^16 slots, grown by doubling up to MAX_SLOTS (64 MiB); once that is
+ * half full, a new entry replaces the probed entry with the fewest moves left (memoisation degrades gracefully;
+ * results are unchanged, only pruning is weaker).
  * The GIL is released during the search; a nested call on the same thread (from a callback) gets its own table.
  */
 #define PY_SSIZE_T_CLEAN
@@ -29,15 +31,20 @@
 #define MAXR 7
 #define MAXDEPTH 64
 #define MAXPROBE 8
-#define MIN_SLOTS (1u << 12)  /* 32 KiB */
-#define KEEP_SLOTS (1u << 15) /* 256 KiB kept between calls */
-#define MAX_SLOTS (1u << 24)  /* 128 MiB */
+#define MIN_SLOTS (1u << 16)  /* 512 KiB */
+#define LOG_SLOTS 4096        /* slots remembered for a cheap clear */
+#define KEEP_SLOTS (1u << 20) /* 8 MiB kept between calls (cleared at the end of the call that used it) */
+#ifndef MAX_SLOTS
+#define MAX_SLOTS (1u << 23) /* 64 MiB; a doubling briefly holds both tables: 96 MiB */
+#endif
 
 typedef struct {
     uint64_t *e; /* slots, linear probing: (key << 7) | 64 | left; 0 = empty (entries are never deleted) */
-    size_t size; /* power of two */
+    size_t size; /* slots in use, a power of two: every call starts small (cache-resident) and grows */
+    size_t cap;  /* slots allocated (kept between calls up to KEEP_SLOTS); e[size..cap) is always empty */
     size_t used;
-    int full; /* at MAX_SLOTS or out of memory: replace instead of growing */
+    int full;                /* at MAX_SLOTS or out of memory: replace instead of growing */
+    uint32_t log[LOG_SLOTS]; /* the first slots filled by this call: a small search clears just those */
 } Table;
 
 typedef struct {
@@ -48,7 +55,7 @@ typedef struct {
     int target;
     int is_active[MAXR];
     int active_list[MAXR];
-    int order[MAXR]; /* robots in move order: active first */
+    int order[MAXR]; /* robots in move order */
     int nactive;
     int vortex;
     int single; /* the single active robot, or -1 */
@@ -61,6 +68,8 @@ typedef struct {
     PyObject *progress;    /* progress(depth_done, nodes) (borrowed) or NULL */
     PyThreadState *tstate; /* saved while the GIL is released */
     Table *tt;
+    int corridors; /* corr is built (single active robot, searches past depth 2) */
+    uint64_t corr[256][4];
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
     int plen;
@@ -68,12 +77,12 @@ typedef struct {
 
 static const int REVERSE[4] = {2, 3, 0, 1};
 
-static _Thread_local Table tl_table;
+static _Thread_local Table tl_table; /* the log makes it 16 KiB of thread-local storage */
 static _Thread_local int tl_busy;
 
 static int tt_alloc(Table *t, size_t size) {
     t->e = (uint64_t *)calloc(size, sizeof(uint64_t));
-    t->size = size;
+    t->size = t->cap = size;
     t->used = 0;
     t->full = 0;
     return t->e != NULL;
@@ -82,7 +91,7 @@ static int tt_alloc(Table *t, size_t size) {
 static void tt_release(Table *t) {
     free(t->e);
     t->e = NULL;
-    t->size = 0;
+    t->size = t->cap = 0;
     t->used = 0;
 }
 
@@ -95,29 +104,57 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
+static void tt_insert_all(uint64_t *dst, size_t size, const uint64_t *src, size_t n, size_t *used) {
+    size_t mask = size - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = src[i];
+        if (!v) continue;
+        size_t j = mix(v >> 7) & mask;
+        for (int probe = 0; probe < MAXPROBE && dst[j]; probe++) j = (j + 1) & mask;
+        if (!dst[j]) { /* else dropped: a lost memo, never a wrong answer */
+            dst[j] = v;
+            (*used)++;
+        }
+    }
+}
+
+/* double the slots in use: within the allocation when it is big enough, else in a new one */
 static void tt_grow(Table *t) {
-    Table n;
-    if (t->size >= MAX_SLOTS || !tt_alloc(&n, t->size * 2)) {
+    size_t size = t->size * 2;
+    if (size > MAX_SLOTS) { /* half full at the largest size: from now on, replace */
         t->full = 1;
         return;
     }
-    size_t mask = n.size - 1;
-    for (size_t i = 0; i < t->size; i++) {
-        uint64_t v = t->e[i];
-        if (!v) continue;
-        size_t j = mix(v >> 7) & mask;
-        for (int probe = 0; probe < MAXPROBE && n.e[j]; probe++) j = (j + 1) & mask;
-        if (!n.e[j]) { /* else dropped: a lost memo, never a wrong answer */
-            n.e[j] = v;
-            n.used++;
+    if (size <= t->cap) {
+        uint64_t *old = (uint64_t *)malloc(t->size * sizeof(uint64_t));
+        if (!old) {
+            t->full = 1;
+            return;
         }
+        memcpy(old, t->e, t->size * sizeof(uint64_t));
+        memset(t->e, 0, t->size * sizeof(uint64_t));
+        t->used = 0;
+        tt_insert_all(t->e, size, old, t->size, &t->used);
+        free(old);
+        t->size = size;
+        return;
     }
+    uint64_t *e = (uint64_t *)calloc(size, sizeof(uint64_t));
+    if (!e) {
+        t->full = 1;
+        return;
+    }
+    size_t used = 0;
+    tt_insert_all(e, size, t->e, t->size, &used);
     free(t->e);
-    *t = n;
+    t->e = e;
+    t->size = t->cap = size;
+    t->used = used;
 }
 
-/* 1 if key was already searched with at least `left` moves (prune); else records it and returns 0. When the table
-   cannot grow and the key's probe window is full, the window's entry with the fewest moves left is replaced. */
+/* 1 if key was already searched with at least `left` moves (prune); else records it and returns 0. Once the table
+   is at MAX_SLOTS and FULL_LOAD full, a new key replaces the entry with the fewest moves left among the slots it
+   probed (if that is not deeper), so probes stay short and the deep entries stay. */
 static inline int tt_check(Table *t, uint64_t key, int left) {
     size_t mask = t->size - 1;
     size_t j = mix(key) & mask, low = j;
@@ -125,8 +162,10 @@ static inline int tt_check(Table *t, uint64_t key, int left) {
     for (int probe = 0; probe < MAXPROBE; probe++, j = (j + 1) & mask) {
         uint64_t v = t->e[j];
         if (!v) {
+            if (t->full) break;
             t->e[j] = val;
-            if (++t->used * 2 > t->size && !t->full) tt_grow(t);
+            if (t->used < LOG_SLOTS) t->log[t->used] = (uint32_t)j;
+            if (++t->used * 2 > t->size) tt_grow(t);
             return 0;
         }
         if ((v >> 7) == key) {
@@ -136,11 +175,11 @@ static inline int tt_check(Table *t, uint64_t key, int left) {
         }
         if ((v & 63) < (t->e[low] & 63)) low = j;
     }
-    if (!t->full) {
+    if (!t->full) { /* a long cluster: grow early */
         tt_grow(t);
         if (!t->full) return tt_check(t, key, left);
     }
-    if ((int)(t->e[low] & 63) <= left) t->e[low] = val;
+    if (!t->e[low] || (int)(t->e[low] & 63) <= left) t->e[low] = val;
     return 0;
 }
 
@@ -272,6 +311,43 @@ static int solo_bfs(const Search *s, int max_moves, int *out_r, int *out_d) {
     return best;
 }
 
+/* The corridor of each cell c for the single active robot: the cells of every robot-free slide that starts a
+   shortest relaxed path from c (a slide from x in direction d whose segment holds a cell one bound closer to the
+   target), over all such paths. Robots outside corr[c] change none of those slides. */
+static void build_corridors(Search *s) {
+    static const int STEP[4] = {-16, 1, 16, -1};
+    int maxb = 0;
+    memset(s->corr, 0, sizeof s->corr);
+    for (int c = 0; c < 256; c++)
+        if (s->bound[c] != 255 && s->bound[c] > maxb) maxb = s->bound[c];
+    for (int level = 1; level <= maxb; level++) {
+        for (int c = 0; c < 256; c++) {
+            if (s->bound[c] != level) continue;
+            for (int d = 0; d < 4; d++) {
+                int stop = s->stop[d][c];
+                if (stop == c) continue;
+                uint64_t seg[4] = {0, 0, 0, 0}, via[4] = {0, 0, 0, 0};
+                int useful = 0;
+                for (int x = c + STEP[d];; x += STEP[d]) {
+                    seg[x >> 6] |= 1ULL << (x & 63);
+                    if (s->bound[x] == level - 1) {
+                        useful = 1;
+                        for (int w = 0; w < 4; w++) via[w] |= s->corr[x][w];
+                    }
+                    if (x == stop) break;
+                }
+                if (useful)
+                    for (int w = 0; w < 4; w++) s->corr[c][w] |= seg[w] | via[w];
+            }
+        }
+    }
+    s->corridors = 1;
+}
+
+static inline int in_corridor(const Search *s, int a, int cell) {
+    return (int)((s->corr[a][cell >> 6] >> (cell & 63)) & 1);
+}
+
 /* Reads the injected clock: takes the GIL back for the call (every 2^18 nodes, a few ms of search). */
 static int past_deadline(Search *s) {
     int late = 0;
@@ -338,6 +414,11 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
             } else if (left == 2 && !near_target(s, q) && (p >> 4) != (s->pos[single] >> 4) &&
                        (p & 15) != (s->pos[single] & 15)) {
                 continue; /* with one move left this can neither stop the active robot nor clear its line */
+            } else if (h == left - 1 && s->corridors && !in_corridor(s, s->pos[single], p) &&
+                       !in_corridor(s, s->pos[single], q)) {
+                /* one spare move: every other move left is the active robot's along its corridor, which this move
+                   neither enters nor leaves, so it would only pad a solution the active robot has alone */
+                continue;
             }
             s->pos[i] = (uint8_t)q;
             if (left == 2) { /* the child has one move left: test the finish here */
@@ -409,31 +490,38 @@ static int read_int_list(PyObject *seq, int *out, int maxn, const char *what) {
     return (int)n;
 }
 
-/* the table of this call: the thread's reusable one (cleared), or a private one for a nested call */
+/* the table of this call: the thread's reusable one (empty, MIN_SLOTS in use), or a private one for a nested call */
 static Table *table_acquire(Table *private_table, int *is_private) {
     if (tl_busy) {
         *is_private = 1;
         return tt_alloc(private_table, MIN_SLOTS) ? private_table : NULL;
     }
     *is_private = 0;
-    if (tl_table.e == NULL) {
-        if (!tt_alloc(&tl_table, MIN_SLOTS)) return NULL;
-    } else {
-        memset(tl_table.e, 0, tl_table.size * sizeof(uint64_t));
-        tl_table.used = 0;
-        tl_table.full = 0;
-    }
+    if (tl_table.e == NULL && !tt_alloc(&tl_table, MIN_SLOTS)) return NULL;
+    tl_table.size = MIN_SLOTS;
     tl_busy = 1;
     return &tl_table;
 }
 
+/* Emptied at the end of the call that filled it (a cost in proportion to that call's own work, never charged to
+   the next, small call); an allocation grown past KEEP_SLOTS is freed instead. */
 static void table_done(Table *t, int is_private) {
     if (is_private) {
         tt_release(t);
         return;
     }
     tl_busy = 0;
-    if (t->size > KEEP_SLOTS) tt_release(t); /* do not keep a big table alive between calls */
+    if (t->cap > KEEP_SLOTS) {
+        tt_release(t);
+        return;
+    }
+    if (t->used <= LOG_SLOTS && t->size == MIN_SLOTS) {
+        for (size_t k = 0; k < t->used; k++) t->e[t->log[k]] = 0;
+    } else {
+        memset(t->e, 0, t->size * sizeof(uint64_t));
+    }
+    t->used = 0;
+    t->full = 0;
 }
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
@@ -506,7 +594,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         int solo = -2; /* not computed yet */
         for (int depth = 1; depth <= max_moves; depth++) {
             reached_depth = depth;
-            if (solo == -2 && depth >= 3) solo = solo_bfs(&s, max_moves, solo_r, solo_d);
+            if (solo == -2 && depth >= 3) {
+                solo = solo_bfs(&s, max_moves, solo_r, solo_d);
+                if (!s.vortex) build_corridors(&s);
+            }
             if (solo == depth) { /* every shorter depth failed: the solo path is optimal */
                 memcpy(s.path_r, solo_r, sizeof(int) * (size_t)depth);
                 memcpy(s.path_d, solo_d, sizeof(int) * (size_t)depth);

@@ -8,15 +8,18 @@ Techniques shared by the strong solvers (fogleman/Ricochet, DriftingDroids):
 * iterative deepening with a transposition table keyed on the active robot plus the sorted other robots (the
   non-active robots are interchangeable obstacles; for the vortex every robot is active, so the key is the
   sorted tuple of all robots; under the diagonal variant colours matter and the key keeps them in order);
-* when the bound equals the moves left, only an active robot may move; the active robot is tried first;
+* when the bound equals the moves left, only an active robot may move; with one move to spare, another robot's
+  move must enter or leave the active robot's corridor (the cells of the slides of its shortest relaxed paths),
+  else it could only pad a solution the active robot has alone;
 * no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals);
 * an upper bound from a breadth-first search of the active robot alone (the others standing still): once every
   depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
 * per-board state (stops, bound tables, the C engine's argument bytes) cached across calls by board identity,
   so a call on a known board pays no hashing of the board.
 
-The solver is a plain synchronous pure function: no globals are mutated (tables are cached per board in a
-thread-safe ``lru_cache``), time is read only from an injected ``clock``. An optional C accelerator
+The solver is a plain synchronous pure function: the only shared state is caches of per-board tables (an
+``lru_cache`` and a small dict keyed by board identity, both thread-safe), time is read only from an injected
+``clock``. An optional C accelerator
 (``bot.rules.ricochet._fastsolve``) is used when it is built and the position has no active diagonal; results are
 cross-checked against this module in the tests.
 """
@@ -163,13 +166,20 @@ _CELL_BITS = tuple(1 << (c + 8) for c in range(SIZE * SIZE))  # a robot's bit in
 class _BoardData:
     """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
 
-    __slots__ = ("_bounds", "board", "stops", "tables")
+    __slots__ = ("_bounds", "_corridors", "board", "stops", "tables")
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.tables = _tables(board)
         self.stops = b"".join(bytes(row) for row in self.tables.stop)
         self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
+        self._corridors: dict[int, tuple[int, ...]] = {}
+
+    def corridors(self, target_cell: int) -> tuple[int, ...]:
+        got = self._corridors.get(target_cell)
+        if got is None:
+            got = self._corridors[target_cell] = _corridors(self.tables.stop, self.bounds(target_cell)[0])
+        return got
 
     def bounds(self, target_cell: int) -> tuple[tuple[int, ...], bytes]:
         got = self._bounds.get(target_cell)
@@ -177,6 +187,36 @@ class _BoardData:
             table = lower_bounds(self.board, target_cell)
             got = self._bounds[target_cell] = (table, bytes(table))
         return got
+
+
+def _corridors(stop: tuple[tuple[int, ...], ...], bound: tuple[int, ...]) -> tuple[int, ...]:
+    """Per cell c, a bit mask of c's corridor: the cells of every robot-free slide that starts a shortest relaxed
+    path from c (a slide whose segment holds a cell one bound closer to the target), over all such paths. A robot
+    outside the corridor of the active robot's cell changes none of the slides of its shortest paths."""
+    by_level: dict[int, list[int]] = {}
+    for c, b in enumerate(bound):
+        if 0 < b < _INF:
+            by_level.setdefault(b, []).append(c)
+    corr = [0] * (SIZE * SIZE)
+    steps = (-SIZE, 1, SIZE, -1)
+    for level in sorted(by_level):
+        for c in by_level[level]:
+            acc = 0
+            for d in range(4):
+                st = stop[d][c]
+                seg = via = 0
+                useful = False
+                x = c
+                while x != st:
+                    x += steps[d]
+                    seg |= 1 << x
+                    if bound[x] == level - 1:
+                        useful = True
+                        via |= corr[x]
+                if useful:
+                    acc |= seg | via
+            corr[c] = acc
+    return tuple(corr)
 
 
 _BOARDS: dict[int, _BoardData] = {}
@@ -234,6 +274,7 @@ class _Search:
         else:
             shared = data.bounds(self.target)[0]
             self.bounds = [shared] * len(self.colours)
+        self.data = data
         self.vortex = position.target.colour == VORTEX_COLOUR
         self.clock = clock
         self.deadline = deadline
@@ -379,8 +420,8 @@ class _Search:
 
     def tight_dfs(self) -> Callable[[int, int, int], bool]:
         """The same search as ``dfs`` without diagonals, written as one closure over local tables (several times
-        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline, the active
-        robot tried first; a robot never blocks itself because every range test excludes its own cell). A state
+        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline; a robot never
+        blocks itself because every range test excludes its own cell). A state
         is one integer: the active robot's cell plus a bit per other robot's cell (for the vortex a bit per
         robot), updated per move, so the table key needs no sorting."""
         stop_n, stop_e, stop_s, stop_w = self.tables.stop
@@ -388,7 +429,7 @@ class _Search:
         target = self.target
         active = self.active
         is_active = [i in active for i in range(self.n)]
-        order = [*active, *(i for i in range(self.n) if i not in active)]
+        order = range(self.n)
         tt = self.tt
         path = self.path
         vortex = self.vortex
@@ -400,6 +441,7 @@ class _Search:
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
         limit = self.tt_limit
+        corr = self.data.corridors(target) if not vortex else ()
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -503,6 +545,12 @@ class _Search:
                     elif left == 2 and s not in near and (p >> 4 != cells[a] >> 4) and (p & 15 != cells[a] & 15):
                         # one move will be left for the active robot: this move helps only by stopping it beside
                         # the target or by clearing its row/column
+                        continue
+                    elif (
+                        h == left - 1 and not vortex and not (corr[cells[a]] >> p) & 1 and not (corr[cells[a]] >> s) & 1
+                    ):
+                        # one spare move: every other move left is the active robot's along its corridor, which
+                        # this move neither enters nor leaves, so it would only pad a solution it has alone
                         continue
                     cells[i] = s
                     if left == 2:
