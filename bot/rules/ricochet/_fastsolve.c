@@ -243,20 +243,23 @@ static inline int slide_from(const Search *s, const uint8_t *pos, int i, int p, 
 
 static inline int slide(const Search *s, int i, int d) { return slide_from(s, s->pos, i, s->pos[i], d); }
 
-/* a one-move finish: only a slide along the target's row or column can end on it */
+/* a one-move finish of robot i: only a slide along the target's row or column can end on it; the direction or -1 */
+static inline int finish_one(const Search *s, int i) {
+    int p = s->pos[i], d;
+    if ((p >> 4) == (s->target >> 4))
+        d = s->target > p ? 1 : 3;
+    else if ((p & 15) == (s->target & 15))
+        d = s->target > p ? 2 : 0;
+    else
+        return -1;
+    return slide(s, i, d) == s->target ? d : -1;
+}
+
 static inline int finish(const Search *s, int *out_r, int *out_d) {
-    int tr = s->target >> 4, tc = s->target & 15;
     for (int k = 0; k < s->nactive; k++) {
-        int i = s->active_list[k];
-        int p = s->pos[i], d;
-        if ((p >> 4) == tr)
-            d = s->target > p ? 1 : 3;
-        else if ((p & 15) == tc)
-            d = s->target > p ? 2 : 0;
-        else
-            continue;
-        if (slide(s, i, d) == s->target) {
-            *out_r = i;
+        int d = finish_one(s, s->active_list[k]);
+        if (d >= 0) {
+            *out_r = s->active_list[k];
             *out_d = d;
             return 1;
         }
@@ -348,6 +351,16 @@ static inline int in_corridor(const Search *s, int a, int cell) {
     return (int)((s->corr[a][cell >> 6] >> (cell & 63)) & 1);
 }
 
+/* vortex, one spare move: does a move of robot i (p -> q) stay outside the corridor of every other robot that could
+   finish with one move to spare (bound == left - 1)? (A robot with bound == left needs every move itself.) */
+static inline int useless_for_others(const Search *s, int i, int p, int q, int left) {
+    for (int f = 0; f < s->n; f++) {
+        if (f == i || s->bound[s->pos[f]] != left - 1) continue;
+        if (in_corridor(s, s->pos[f], p) || in_corridor(s, s->pos[f], q)) return 0;
+    }
+    return 1;
+}
+
 /* Reads the injected clock: takes the GIL back for the call (every 2^18 nodes, a few ms of search). */
 static int past_deadline(Search *s) {
     int late = 0;
@@ -380,6 +393,43 @@ static void report_progress(Search *s, int depth) {
     s->tstate = PyEval_SaveThread();
 }
 
+/* A tight node (bound == moves left): only an active robot a whose own bound is the moves left can finish, with
+   every move its own, each one bound closer, the others standing still. So the state is a's cell alone: `failed`
+   marks the cells already shown to fail in this sub-search (their bound fixes their moves left). No table probe,
+   no key. A reversal or repeat of the last move can never be one bound closer, so no last-move rule is needed. */
+static int tight(Search *s, int a, int left, uint64_t *failed) {
+    int p = s->pos[a];
+    if (left == 1) {
+        int fd = finish_one(s, a);
+        if (fd < 0) return 0;
+        s->path_r[s->plen] = a;
+        s->path_d[s->plen] = fd;
+        s->plen++;
+        return 1;
+    }
+    if ((failed[p >> 6] >> (p & 63)) & 1) return 0;
+    s->nodes++;
+    if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
+        s->aborted = 1;
+        return 0;
+    }
+    for (int d = 0; d < 4; d++) {
+        int q = slide(s, a, d);
+        if (q == p || s->bound[q] != left - 1) continue;
+        s->pos[a] = (uint8_t)q;
+        s->path_r[s->plen] = a;
+        s->path_d[s->plen] = d;
+        s->plen++;
+        int found = tight(s, a, left - 1, failed);
+        s->pos[a] = (uint8_t)p;
+        if (found) return 1;
+        s->plen--;
+        if (s->aborted) return 0;
+    }
+    failed[p >> 6] |= 1ULL << (p & 63);
+    return 0;
+}
+
 static int dfs(Search *s, int left, int last_r, int last_d) {
     s->nodes++;
     if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
@@ -392,6 +442,17 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
     }
     int h = bound_now(s);
     if (h > left) return 0;
+    if (h == left) {
+        s->nodes--; /* counted by tight() */
+        for (int k = 0; k < s->nactive; k++) {
+            int a = s->active_list[k];
+            if (s->bound[s->pos[a]] != left) continue;
+            uint64_t failed[4] = {0, 0, 0, 0};
+            if (tight(s, a, left, failed)) return 1;
+            if (s->aborted) return 0;
+        }
+        return 0;
+    }
     if (tt_check(s->tt, make_key(s), left)) return 0;
     int only_active = (h == left);
     int single = s->single;
@@ -420,6 +481,8 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
                    neither enters nor leaves, so it would only pad a solution the active robot has alone */
                 continue;
             }
+            if (s->vortex && h == left - 1 && s->corridors && s->bound[q] >= left && useless_for_others(s, i, p, q, left))
+                continue; /* the same for the vortex: i cannot finish after it, nor help another robot finish */
             s->pos[i] = (uint8_t)q;
             if (left == 2) { /* the child has one move left: test the finish here */
                 int fr, fd;
@@ -596,7 +659,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             reached_depth = depth;
             if (solo == -2 && depth >= 3) {
                 solo = solo_bfs(&s, max_moves, solo_r, solo_d);
-                if (!s.vortex) build_corridors(&s);
+                build_corridors(&s);
             }
             if (solo == depth) { /* every shorter depth failed: the solo path is optimal */
                 memcpy(s.path_r, solo_r, sizeof(int) * (size_t)depth);
