@@ -441,40 +441,112 @@ class _Search:
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
         limit = self.tt_limit
-        corr = self.data.corridors(target) if not vortex else ()
+        corr = self.data.corridors(target)
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
             on it, so each active robot needs one slide computed, not four."""
             for i in active:
-                p = cells[i]
-                if p >> 4 == tr:
-                    if target > p:
-                        d, s = 1, stop_e[p]
-                        for o in cells:
-                            if p < o <= s:
-                                s = o - 1
-                    else:
-                        d, s = 3, stop_w[p]
-                        for o in cells:
-                            if s <= o < p:
-                                s = o + 1
-                elif p & 15 == tc:
-                    if target > p:
-                        d, s = 2, stop_s[p]
-                        for o in cells:
-                            if p < o <= s and not (o - p) & 15:
-                                s = o - 16
-                    else:
-                        d, s = 0, stop_n[p]
-                        for o in cells:
-                            if s <= o < p and not (p - o) & 15:
-                                s = o + 16
-                else:
-                    continue
-                if s == target:
+                d = finish_one(i)
+                if d >= 0:
                     return (i, d)
             return None
+
+        def finish_one(i: int) -> int:
+            """The direction of a one-move finish of robot ``i``, or -1."""
+            p = cells[i]
+            if p >> 4 == tr:
+                if target > p:
+                    d, s = 1, stop_e[p]
+                    for o in cells:
+                        if p < o <= s:
+                            s = o - 1
+                else:
+                    d, s = 3, stop_w[p]
+                    for o in cells:
+                        if s <= o < p:
+                            s = o + 1
+            elif p & 15 == tc:
+                if target > p:
+                    d, s = 2, stop_s[p]
+                    for o in cells:
+                        if p < o <= s and not (o - p) & 15:
+                            s = o - 16
+                else:
+                    d, s = 0, stop_n[p]
+                    for o in cells:
+                        if s <= o < p and not (p - o) & 15:
+                            s = o + 16
+            else:
+                return -1
+            return d if s == target else -1
+
+        def slides(p: int) -> list[tuple[int, int]]:
+            """(direction, stop) of every move of the robot on ``p``, the others standing where they are."""
+            out = []
+            s = stop_n[p]
+            if s != p:
+                for o in cells:
+                    if s <= o < p and not (p - o) & 15:
+                        s = o + 16
+                if s != p:
+                    out.append((0, s))
+            s = stop_e[p]
+            for o in cells:
+                if p < o <= s:
+                    s = o - 1
+            if s != p:
+                out.append((1, s))
+            s = stop_s[p]
+            if s != p:
+                for o in cells:
+                    if p < o <= s and not (o - p) & 15:
+                        s = o - 16
+                if s != p:
+                    out.append((2, s))
+            s = stop_w[p]
+            for o in cells:
+                if s <= o < p:
+                    s = o + 1
+            if s != p:
+                out.append((3, s))
+            return out
+
+        def tight(i: int, left: int, failed: set[int]) -> bool:
+            """A tight node (bound == moves left): robot ``i``, whose own bound is the moves left, must finish with
+            every move its own, each one bound closer, the others standing still. So the state is its cell alone:
+            ``failed`` holds the cells already shown to fail in this sub-search. No table, no key; a reversal or
+            repeat can never be one bound closer, so no last-move rule is needed."""
+            if left == 1:
+                d = finish_one(i)
+                if d < 0:
+                    return False
+                path.append((i, d))
+                return True
+            p = cells[i]
+            if p in failed:
+                return False
+            counter[0] += 1
+            for d, s in slides(p):
+                if bounds[s] != left - 1:
+                    continue
+                cells[i] = s
+                path.append((i, d))
+                if tight(i, left - 1, failed):
+                    cells[i] = p
+                    return True
+                path.pop()
+                cells[i] = p
+            failed.add(p)
+            return False
+
+        def useless_for_others(i: int, p: int, s: int, left: int) -> bool:
+            """Vortex, one spare move: robot ``i``'s move p -> s stays outside the corridor of every other robot
+            that could finish with one move to spare."""
+            for f, c in enumerate(cells):
+                if f != i and bounds[c] == left - 1 and ((corr[c] >> p) & 1 or (corr[c] >> s) & 1):
+                    return False
+            return True
 
         def evict() -> None:
             """Memory cap: drop the entries with the fewest moves left (cheap to search again) until at most half
@@ -501,6 +573,9 @@ class _Search:
                     return False
             else:
                 h = bounds[cells[a]]  # never above left: the parent skips active moves the bound would cut
+            if h == left:
+                counter[0] -= 1  # counted by tight()
+                return any(bounds[cells[i]] == left and tight(i, left, set()) for i in active)
             seen = tt.get(key)
             if seen is not None:
                 if seen >= left:
@@ -508,7 +583,7 @@ class _Search:
             elif len(tt) >= limit:
                 evict()
             tt[key] = left
-            for i in active if h == left else order:
+            for i in order:
                 p = cells[i]
                 act = is_active[i]
                 for d in range(4):
@@ -552,6 +627,8 @@ class _Search:
                         # one spare move: every other move left is the active robot's along its corridor, which
                         # this move neither enters nor leaves, so it would only pad a solution it has alone
                         continue
+                    if vortex and h == left - 1 and bounds[s] >= left and useless_for_others(i, p, s, left):
+                        continue  # the same for the vortex: i cannot finish after it, nor help another robot
                     cells[i] = s
                     if left == 2:
                         # the child has one move left: test the finish here instead of a call, a key and a probe
@@ -563,7 +640,12 @@ class _Search:
                             return True
                         continue
                     path.append((i, d))
-                    if dfs(left - 1, i, d, key + s - p if i == a else key ^ bit[p] ^ bit[s]):
+                    if not vortex and (bounds[s] if i == a else h) == left - 1:
+                        # a tight child: straight to the single-robot search (no frame, key or probe for it)
+                        if tight(a, left - 1, set()):
+                            cells[i] = p
+                            return True
+                    elif dfs(left - 1, i, d, key + s - p if i == a else key ^ bit[p] ^ bit[s]):
                         cells[i] = p
                         return True
                     path.pop()
