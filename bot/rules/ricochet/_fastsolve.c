@@ -68,8 +68,10 @@ typedef struct {
     PyObject *progress;    /* progress(depth_done, nodes) (borrowed) or NULL */
     PyThreadState *tstate; /* saved while the GIL is released */
     Table *tt;
-    int corridors; /* corr is built (single active robot, searches past depth 2) */
-    uint64_t corr[256][4];
+    int corridors; /* corr, corr1 and rays are built (searches past depth 2) */
+    uint64_t corr[256][4];  /* cells of the slides of the shortest relaxed paths from a cell */
+    uint64_t corr1[256][4]; /* the same over relaxed paths with at most one move more than the shortest */
+    uint64_t rays[256][4];  /* the cells of the four robot-free slides from a cell */
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
     int plen;
@@ -344,7 +346,61 @@ static void build_corridors(Search *s) {
             }
         }
     }
+    /* corr1: a step one bound closer keeps the allowance (corr1 of the next cell), a level step uses it (corr) */
+    memset(s->corr1, 0, sizeof s->corr1);
+    for (int level = 1; level <= maxb; level++) {
+        for (int c = 0; c < 256; c++) {
+            if (s->bound[c] != level) continue;
+            for (int d = 0; d < 4; d++) {
+                int stop = s->stop[d][c];
+                if (stop == c) continue;
+                uint64_t seg[4] = {0, 0, 0, 0}, via[4] = {0, 0, 0, 0};
+                int useful = 0;
+                for (int x = c + STEP[d];; x += STEP[d]) {
+                    seg[x >> 6] |= 1ULL << (x & 63);
+                    if (s->bound[x] == level - 1 || s->bound[x] == level) {
+                        useful = 1;
+                        const uint64_t *more = s->bound[x] == level ? s->corr[x] : s->corr1[x];
+                        for (int w = 0; w < 4; w++) via[w] |= more[w];
+                    }
+                    if (x == stop) break;
+                }
+                if (useful)
+                    for (int w = 0; w < 4; w++) s->corr1[c][w] |= seg[w] | via[w];
+            }
+        }
+    }
+    memset(s->rays, 0, sizeof s->rays);
+    for (int c = 0; c < 256; c++)
+        for (int d = 0; d < 4; d++)
+            for (int x = c; x != s->stop[d][c];) {
+                x += STEP[d];
+                s->rays[c][x >> 6] |= 1ULL << (x & 63);
+            }
     s->corridors = 1;
+}
+
+static inline int has_bit(const uint64_t *mask, int cell) { return (int)((mask[cell >> 6] >> (cell & 63)) & 1); }
+
+static inline int meets(const uint64_t *x, const uint64_t *y) {
+    return ((x[0] & y[0]) | (x[1] & y[1]) | (x[2] & y[2]) | (x[3] & y[3])) != 0;
+}
+
+/* Two spare moves (bound == left - 2), a move of the non-active robot i from p to q, the active robot on a. With at
+   most two moves of other robots left, this one matters only if it enters or leaves a slide of a relaxed path of the
+   active robot with at most one extra move (corr1), or it lets the same robot reach the corridor next (one slide
+   from q meets it), or it changes the slide of another robot that can enter or leave the corridor (p or q on one
+   of that robot's slides). Else it could only pad a shorter solution. */
+static int matters_with_two_spare(const Search *s, int i, int p, int q, int a) {
+    if (has_bit(s->corr1[a], p) || has_bit(s->corr1[a], q)) return 1;
+    if (meets(s->rays[q], s->corr[a])) return 1;
+    for (int j = 0; j < s->n; j++) {
+        if (j == i || s->is_active[j]) continue;
+        int u = s->pos[j];
+        if (!has_bit(s->corr[a], u) && !meets(s->rays[u], s->corr[a])) continue;
+        if (has_bit(s->rays[u], p) || has_bit(s->rays[u], q)) return 1;
+    }
+    return 0;
 }
 
 static inline int in_corridor(const Search *s, int a, int cell) {
@@ -481,6 +537,9 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
                    neither enters nor leaves, so it would only pad a solution the active robot has alone */
                 continue;
             }
+            if (!s->vortex && !s->is_active[i] && h == left - 2 && s->corridors &&
+                !matters_with_two_spare(s, i, p, q, s->pos[single]))
+                continue;
             if (s->vortex && h == left - 1 && s->corridors && s->bound[q] >= left && useless_for_others(s, i, p, q, left))
                 continue; /* the same for the vortex: i cannot finish after it, nor help another robot finish */
             s->pos[i] = (uint8_t)q;
