@@ -1,8 +1,10 @@
 /* Optional C accelerator of bot.rules.ricochet.solver (same algorithm as the pure-Python _Search, no diagonals).
  *
- * solve(bounds: bytes[256], stops: bytes[4 * 256], cells: sequence[int], target: int, active: sequence[int],
- *       max_moves: int, node_limit: int = -1, clock: callable | None = None, deadline: float = 0.0,
- *       progress: callable | None = None) -> (status, path, nodes, bound)
+ * solve(bounds: bytes[256], stops: bytes[4 * 256], corridors: bytes[3 * 256 * 32] or b"", cells: sequence[int],
+ *       target: int, active: sequence[int], max_moves: int, node_limit: int = -1, clock: callable | None = None,
+ *       deadline: float = 0.0, progress: callable | None = None) -> (status, path, nodes, bound)
+ * corridors: three tables of 256 masks of 256 bits (4 native uint64 each): the corridor, the corridor with one
+ * extra move, the robot-free rays of each cell (built and cached per board and target by solver.py).
  * status 0: solved, path = [(robot index, direction 0..3 = N E S W), ...] optimal;
  * status 1: no solution up to max_moves; status 2: node_limit reached or clock() > deadline, bound = first
  * unfinished depth. The injected clock is called (with the GIL) every 2^18 nodes; progress(depth_done, nodes) after
@@ -68,10 +70,10 @@ typedef struct {
     PyObject *progress;    /* progress(depth_done, nodes) (borrowed) or NULL */
     PyThreadState *tstate; /* saved while the GIL is released */
     Table *tt;
-    int corridors; /* corr, corr1 and rays are built (searches past depth 2) */
-    uint64_t corr[256][4];  /* cells of the slides of the shortest relaxed paths from a cell */
-    uint64_t corr1[256][4]; /* the same over relaxed paths with at most one move more than the shortest */
-    uint64_t rays[256][4];  /* the cells of the four robot-free slides from a cell */
+    int corridors;                 /* the three tables below were given (else no corridor pruning) */
+    const uint64_t (*corr)[4];  /* cells of the slides of the shortest relaxed paths from a cell */
+    const uint64_t (*corr1)[4]; /* the same over relaxed paths with at most one move more than the shortest */
+    const uint64_t (*rays)[4];  /* the cells of the four robot-free slides from a cell */
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
     int plen;
@@ -316,71 +318,9 @@ static int solo_bfs(const Search *s, int max_moves, int *out_r, int *out_d) {
     return best;
 }
 
-/* The corridor of each cell c for the single active robot: the cells of every robot-free slide that starts a
-   shortest relaxed path from c (a slide from x in direction d whose segment holds a cell one bound closer to the
-   target), over all such paths. Robots outside corr[c] change none of those slides. */
-static void build_corridors(Search *s) {
-    static const int STEP[4] = {-16, 1, 16, -1};
-    int maxb = 0;
-    memset(s->corr, 0, sizeof s->corr);
-    for (int c = 0; c < 256; c++)
-        if (s->bound[c] != 255 && s->bound[c] > maxb) maxb = s->bound[c];
-    for (int level = 1; level <= maxb; level++) {
-        for (int c = 0; c < 256; c++) {
-            if (s->bound[c] != level) continue;
-            for (int d = 0; d < 4; d++) {
-                int stop = s->stop[d][c];
-                if (stop == c) continue;
-                uint64_t seg[4] = {0, 0, 0, 0}, via[4] = {0, 0, 0, 0};
-                int useful = 0;
-                for (int x = c + STEP[d];; x += STEP[d]) {
-                    seg[x >> 6] |= 1ULL << (x & 63);
-                    if (s->bound[x] == level - 1) {
-                        useful = 1;
-                        for (int w = 0; w < 4; w++) via[w] |= s->corr[x][w];
-                    }
-                    if (x == stop) break;
-                }
-                if (useful)
-                    for (int w = 0; w < 4; w++) s->corr[c][w] |= seg[w] | via[w];
-            }
-        }
-    }
-    /* corr1: a step one bound closer keeps the allowance (corr1 of the next cell), a level step uses it (corr) */
-    memset(s->corr1, 0, sizeof s->corr1);
-    for (int level = 1; level <= maxb; level++) {
-        for (int c = 0; c < 256; c++) {
-            if (s->bound[c] != level) continue;
-            for (int d = 0; d < 4; d++) {
-                int stop = s->stop[d][c];
-                if (stop == c) continue;
-                uint64_t seg[4] = {0, 0, 0, 0}, via[4] = {0, 0, 0, 0};
-                int useful = 0;
-                for (int x = c + STEP[d];; x += STEP[d]) {
-                    seg[x >> 6] |= 1ULL << (x & 63);
-                    if (s->bound[x] == level - 1 || s->bound[x] == level) {
-                        useful = 1;
-                        const uint64_t *more = s->bound[x] == level ? s->corr[x] : s->corr1[x];
-                        for (int w = 0; w < 4; w++) via[w] |= more[w];
-                    }
-                    if (x == stop) break;
-                }
-                if (useful)
-                    for (int w = 0; w < 4; w++) s->corr1[c][w] |= seg[w] | via[w];
-            }
-        }
-    }
-    memset(s->rays, 0, sizeof s->rays);
-    for (int c = 0; c < 256; c++)
-        for (int d = 0; d < 4; d++)
-            for (int x = c; x != s->stop[d][c];) {
-                x += STEP[d];
-                s->rays[c][x >> 6] |= 1ULL << (x & 63);
-            }
-    s->corridors = 1;
-}
-
 static inline int has_bit(const uint64_t *mask, int cell) { return (int)((mask[cell >> 6] >> (cell & 63)) & 1); }
+
+static inline int in_corridor(const Search *s, int a, int cell) { return has_bit(s->corr[a], cell); }
 
 static inline int meets(const uint64_t *x, const uint64_t *y) {
     return ((x[0] & y[0]) | (x[1] & y[1]) | (x[2] & y[2]) | (x[3] & y[3])) != 0;
@@ -403,9 +343,6 @@ static int matters_with_two_spare(const Search *s, int i, int p, int q, int a) {
     return 0;
 }
 
-static inline int in_corridor(const Search *s, int a, int cell) {
-    return (int)((s->corr[a][cell >> 6] >> (cell & 63)) & 1);
-}
 
 /* vortex, one spare move: does a move of robot i (p -> q) stay outside the corridor of every other robot that could
    finish with one move to spare (bound == left - 1)? (A robot with bound == left needs every move itself.) */
@@ -486,7 +423,32 @@ static int tight(Search *s, int a, int left, uint64_t *failed) {
     return 0;
 }
 
-static int dfs(Search *s, int left, int last_r, int last_d) {
+/* x on the robot-free slide from c in direction d (start excluded, wall stop included) */
+static inline int on_ray(const Search *s, int c, int d, int x) {
+    int st = s->stop[d][c];
+    switch (d) {
+        case 0:
+            return (x & 15) == (c & 15) && st <= x && x < c;
+        case 1:
+            return c < x && x <= st;
+        case 2:
+            return (x & 15) == (c & 15) && c < x && x <= st;
+        default:
+            return st <= x && x < c;
+    }
+}
+
+/* Two moves of different robots in a row that do not see each other (neither robot's start or stop cell lies on
+   the other's robot-free slide) reach the same state in either order; only the order with the lower robot first
+   is searched. The other order is searched from the same node with the same moves left: robot j's move there is
+   the same slide, and robot i's move after it is too. */
+static inline int commutes(const Search *s, int i, int from_i, int d_i, int j, int from_j, int to_j, int d_j) {
+    int to_i = s->pos[i];
+    return !on_ray(s, from_j, d_j, from_i) && !on_ray(s, from_j, d_j, to_i) && !on_ray(s, from_i, d_i, from_j) &&
+           !on_ray(s, from_i, d_i, to_j);
+}
+
+static int dfs(Search *s, int left, int last_r, int last_d, int last_from) {
     s->nodes++;
     if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
         s->aborted = 1;
@@ -520,6 +482,7 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
             if (i == last_r && (d == last_d || d == REVERSE[last_d])) continue;
             int q = slide(s, i, d);
             if (q == p) continue;
+            if (i < last_r && commutes(s, last_r, last_from, last_d, i, p, q, d)) continue;
             if (s->is_active[i]) {
                 if (q == s->target) {
                     s->path_r[s->plen] = i;
@@ -560,7 +523,7 @@ static int dfs(Search *s, int left, int last_r, int last_d) {
             s->path_r[s->plen] = i;
             s->path_d[s->plen] = d;
             s->plen++;
-            int found = dfs(s, left - 1, i, d);
+            int found = dfs(s, left - 1, i, d, p);
             s->pos[i] = (uint8_t)p;
             if (found) return 1;
             s->plen--;
@@ -583,7 +546,7 @@ static int search_depth(Search *s, int depth) {
         }
         return 0;
     }
-    return dfs(s, depth, -1, 0);
+    return dfs(s, depth, -1, 0, 0);
 }
 
 static int read_int_list(PyObject *seq, int *out, int maxn, const char *what) {
@@ -647,24 +610,31 @@ static void table_done(Table *t, int is_private) {
 }
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
-    Py_buffer bounds, stops;
+    Py_buffer bounds, stops, corridors;
     PyObject *cells, *active;
     int target, max_moves;
     long long node_limit = -1;
     PyObject *clock = Py_None, *progress = Py_None;
     double deadline = 0.0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*OiOi|LOdO", &bounds, &stops, &cells, &target, &active, &max_moves, &node_limit,
-                          &clock, &deadline, &progress))
+    if (!PyArg_ParseTuple(args, "y*y*y*OiOi|LOdO", &bounds, &stops, &corridors, &cells, &target, &active, &max_moves,
+                          &node_limit, &clock, &deadline, &progress))
         return NULL;
     Search s;
     Table private_table;
     int is_private = 0;
     PyObject *result = NULL;
     memset(&s, 0, sizeof s);
-    if (bounds.len != 256 || stops.len != 1024) {
-        PyErr_SetString(PyExc_ValueError, "bounds must be 256 bytes and stops 4 x 256 bytes");
+    if (bounds.len != 256 || stops.len != 1024 || (corridors.len != 0 && corridors.len != 3 * 256 * 32)) {
+        PyErr_SetString(PyExc_ValueError, "bounds: 256 bytes, stops: 4 x 256, corridors: empty or 3 x 256 x 32");
         goto done_buffers;
+    }
+    if (corridors.len) {
+        const uint64_t (*tables)[4] = (const uint64_t (*)[4])corridors.buf;
+        s.corr = tables;
+        s.corr1 = tables + 256;
+        s.rays = tables + 512;
+        s.corridors = 1;
     }
     if (target < 0 || target > 255) {
         PyErr_SetString(PyExc_ValueError, "target out of range");
@@ -716,10 +686,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         int solo = -2; /* not computed yet */
         for (int depth = 1; depth <= max_moves; depth++) {
             reached_depth = depth;
-            if (solo == -2 && depth >= 3) {
-                solo = solo_bfs(&s, max_moves, solo_r, solo_d);
-                build_corridors(&s);
-            }
+            if (solo == -2 && depth >= 3) solo = solo_bfs(&s, max_moves, solo_r, solo_d);
             if (solo == depth) { /* every shorter depth failed: the solo path is optimal */
                 memcpy(s.path_r, solo_r, sizeof(int) * (size_t)depth);
                 memcpy(s.path_d, solo_d, sizeof(int) * (size_t)depth);
@@ -762,6 +729,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 done_buffers:
     PyBuffer_Release(&bounds);
     PyBuffer_Release(&stops);
+    PyBuffer_Release(&corridors);
     return result;
 }
 

@@ -27,6 +27,7 @@ cross-checked against this module in the tests.
 from __future__ import annotations
 
 import enum
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -166,19 +167,30 @@ _CELL_BITS = tuple(1 << (c + 8) for c in range(SIZE * SIZE))  # a robot's bit in
 class _BoardData:
     """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
 
-    __slots__ = ("_bounds", "_corridors", "board", "stops", "tables")
+    __slots__ = ("_bounds", "_corridors", "_rays", "board", "stops", "tables")
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.tables = _tables(board)
         self.stops = b"".join(bytes(row) for row in self.tables.stop)
         self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
-        self._corridors: dict[int, tuple[int, ...]] = {}
+        self._corridors: dict[int, tuple[tuple[int, ...], tuple[int, ...], bytes]] = {}
+        self._rays: tuple[int, ...] = ()
 
-    def corridors(self, target_cell: int) -> tuple[int, ...]:
+    def rays(self) -> tuple[int, ...]:
+        if not self._rays:
+            self._rays = _rays(self.tables.stop)
+        return self._rays
+
+    def corridors(self, target_cell: int) -> tuple[tuple[int, ...], tuple[int, ...], bytes]:
+        """(corridor, corridor with one extra move, both and the rays packed for the C engine)."""
         got = self._corridors.get(target_cell)
         if got is None:
-            got = self._corridors[target_cell] = _corridors(self.tables.stop, self.bounds(target_cell)[0])
+            bound = self.bounds(target_cell)[0]
+            corr = _corridors(self.tables.stop, bound)
+            corr1 = _corridors(self.tables.stop, bound, corr)
+            packed = _pack(corr) + _pack(corr1) + _pack(self.rays())
+            got = self._corridors[target_cell] = (corr, corr1, packed)
         return got
 
     def bounds(self, target_cell: int) -> tuple[tuple[int, ...], bytes]:
@@ -189,10 +201,14 @@ class _BoardData:
         return got
 
 
-def _corridors(stop: tuple[tuple[int, ...], ...], bound: tuple[int, ...]) -> tuple[int, ...]:
+def _corridors(
+    stop: tuple[tuple[int, ...], ...], bound: tuple[int, ...], spare: tuple[int, ...] | None = None
+) -> tuple[int, ...]:
     """Per cell c, a bit mask of c's corridor: the cells of every robot-free slide that starts a shortest relaxed
     path from c (a slide whose segment holds a cell one bound closer to the target), over all such paths. A robot
-    outside the corridor of the active robot's cell changes none of the slides of its shortest paths."""
+    outside the corridor of the active robot's cell changes none of the slides of its shortest paths. With
+    ``spare`` (the corridors) the same over relaxed paths with at most one move more than the shortest: a step one
+    bound closer keeps the allowance, a level step uses it."""
     by_level: dict[int, list[int]] = {}
     for c, b in enumerate(bound):
         if 0 < b < _INF:
@@ -213,10 +229,34 @@ def _corridors(stop: tuple[tuple[int, ...], ...], bound: tuple[int, ...]) -> tup
                     if bound[x] == level - 1:
                         useful = True
                         via |= corr[x]
+                    elif spare is not None and bound[x] == level:
+                        useful = True
+                        via |= spare[x]
                 if useful:
                     acc |= seg | via
             corr[c] = acc
     return tuple(corr)
+
+
+def _rays(stop: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Per cell, a bit mask of the cells of its four robot-free slides (start excluded, wall stops included)."""
+    steps = (-SIZE, 1, SIZE, -1)
+    out = []
+    for c in range(SIZE * SIZE):
+        acc = 0
+        for d in range(4):
+            x = c
+            while x != stop[d][c]:
+                x += steps[d]
+                acc |= 1 << x
+        out.append(acc)
+    return tuple(out)
+
+
+def _pack(masks: tuple[int, ...]) -> bytes:
+    """256-bit masks as 4 native-endian 64-bit words each (the C engine's ``uint64_t[256][4]``)."""
+    word = (1 << 64) - 1
+    return b"".join(((m >> (64 * w)) & word).to_bytes(8, sys.byteorder) for m in masks for w in range(4))
 
 
 _BOARDS: dict[int, _BoardData] = {}
@@ -441,7 +481,7 @@ class _Search:
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
         limit = self.tt_limit
-        corr = self.data.corridors(target)
+        corr = self.data.corridors(target)[0]
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -810,15 +850,28 @@ def _solve_fast(
     """The C engine; under a budget the injected clock and the progress callback are called from inside it. Without
     one the call is a few microseconds of overhead: cached board state, no search object."""
     colours, cells, target_cell, active = _prepare(board, position)
-    table, bound_bytes = _board_data(board).bounds(target_cell)
-    stops = _board_data(board).stops
+    data = _board_data(board)
+    table, bound_bytes = data.bounds(target_cell)
+    corridors = data.corridors(target_cell)[2]
     if node_budget is None and deadline is None and progress is None:
-        status, path, nodes, depth = fast.solve(bound_bytes, stops, cells, target_cell, active, max_moves)
+        status, path, nodes, depth = fast.solve(
+            bound_bytes, data.stops, corridors, cells, target_cell, active, max_moves
+        )
     else:
         limit = -1 if node_budget is None else node_budget
         timer = clock if deadline is not None else None
         status, path, nodes, depth = fast.solve(
-            bound_bytes, stops, cells, target_cell, active, max_moves, limit, timer, deadline or 0.0, progress
+            bound_bytes,
+            data.stops,
+            corridors,
+            cells,
+            target_cell,
+            active,
+            max_moves,
+            limit,
+            timer,
+            deadline or 0.0,
+            progress,
         )
     if status == 0:
         moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
