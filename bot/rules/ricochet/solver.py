@@ -481,7 +481,8 @@ class _Search:
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
         limit = self.tt_limit
-        corr = self.data.corridors(target)[0]
+        corr, corr1, _packed = self.data.corridors(target)
+        rays = self.data.rays()
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -602,7 +603,44 @@ class _Search:
                 del tt[key]
             self.evictions += 1
 
-        def dfs(left: int, last_r: int, last_d: int, key: int) -> bool:
+        def on_ray(c: int, d: int, x: int) -> bool:
+            """Is ``x`` on the robot-free slide from ``c`` in direction ``d`` (start excluded, wall stop included)?"""
+            if d == 0:
+                return (x & 15) == (c & 15) and stop_n[c] <= x < c
+            if d == 1:
+                return c < x <= stop_e[c]
+            if d == 2:
+                return (x & 15) == (c & 15) and c < x <= stop_s[c]
+            return stop_w[c] <= x < c
+
+        def commutes(j: int, j_from: int, j_dir: int, p: int, s: int, d: int) -> bool:
+            """The last move (robot ``j`` from ``j_from``) and this one (``p`` to ``s`` in direction ``d``) do not
+            see each other: either order reaches the same state, so only the lower robot first is searched."""
+            j_to = cells[j]
+            return not (
+                on_ray(p, d, j_from) or on_ray(p, d, j_to) or on_ray(j_from, j_dir, p) or on_ray(j_from, j_dir, s)
+            )
+
+        def matters_with_two_spare(i: int, p: int, s: int) -> bool:
+            """Two spare moves, a move of the non-active robot ``i`` from ``p`` to ``s``: it matters only if it
+            enters or leaves the active robot's one-extra-move corridor, or the same robot reaches its corridor
+            next, or it changes the slide of another robot that can enter or leave the corridor."""
+            ca = cells[a]
+            wide = corr1[ca]
+            if (wide >> p) & 1 or (wide >> s) & 1:
+                return True
+            narrow = corr[ca]
+            if rays[s] & narrow:
+                return True
+            return any(
+                j != i
+                and j != a
+                and ((narrow >> u) & 1 or rays[u] & narrow)
+                and ((rays[u] >> p) & 1 or (rays[u] >> s) & 1)
+                for j, u in enumerate(cells)
+            )
+
+        def dfs(left: int, last_r: int, last_d: int, last_from: int, key: int) -> bool:
             counter[0] += 1
             if not counter[0] & 1023:
                 self.nodes = counter[0]
@@ -651,6 +689,8 @@ class _Search:
                                 s = o + 1
                     if s == p:
                         continue
+                    if i < last_r and commutes(last_r, last_from, last_d, p, s, d):
+                        continue
                     if act:
                         if s == target:
                             path.append((i, d))
@@ -669,6 +709,8 @@ class _Search:
                         continue
                     if vortex and h == left - 1 and bounds[s] >= left and useless_for_others(i, p, s, left):
                         continue  # the same for the vortex: i cannot finish after it, nor help another robot
+                    if not act and not vortex and h == left - 2 and not matters_with_two_spare(i, p, s):
+                        continue
                     cells[i] = s
                     if left == 2:
                         # the child has one move left: test the finish here instead of a call, a key and a probe
@@ -685,7 +727,7 @@ class _Search:
                         if tight(a, left - 1, set()):
                             cells[i] = p
                             return True
-                    elif dfs(left - 1, i, d, key + s - p if i == a else key ^ bit[p] ^ bit[s]):
+                    elif dfs(left - 1, i, d, p, key + s - p if i == a else key ^ bit[p] ^ bit[s]):
                         cells[i] = p
                         return True
                     path.pop()
@@ -703,7 +745,7 @@ class _Search:
             for i, c in enumerate(cells):
                 key += c if i == a else bit[c]
             try:
-                return dfs(left, last_r, last_d, key)
+                return dfs(left, last_r, last_d, 0, key)
             finally:
                 self.nodes = counter[0]
 
