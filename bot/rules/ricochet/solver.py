@@ -161,7 +161,8 @@ def lower_bounds(
     return tuple(bound)
 
 
-_CELL_BITS = tuple(1 << (c + 8) for c in range(SIZE * SIZE))  # a robot's bit in a state key (above the active cell)
+_CELL_BITS = tuple(1 << (c + 8) for c in range(SIZE * SIZE))
+_CELL_BIT = tuple(1 << c for c in range(SIZE * SIZE))  # a robot's bit in a state key (above the active cell)
 
 
 class _BoardData:
@@ -175,9 +176,14 @@ class _BoardData:
         self.stops = b"".join(bytes(row) for row in self.tables.stop)
         self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
         self._corridors: dict[int, tuple[tuple[int, ...], tuple[int, ...], bytes]] = {}
-        self._rays: tuple[int, ...] = ()
+        self._rays: tuple[tuple[int, ...], ...] = ()
 
     def rays(self) -> tuple[int, ...]:
+        """Per cell, the bits of its four robot-free slides."""
+        return self.ray_dirs()[4]
+
+    def ray_dirs(self) -> tuple[tuple[int, ...], ...]:
+        """Per direction (N, E, S, W) and cell, the bits of its robot-free slide; index 4: all four."""
         if not self._rays:
             self._rays = _rays(self.tables.stop)
         return self._rays
@@ -238,19 +244,23 @@ def _corridors(
     return tuple(corr)
 
 
-def _rays(stop: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    """Per cell, a bit mask of the cells of its four robot-free slides (start excluded, wall stops included)."""
+def _rays(stop: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Per direction and cell, a bit mask of the cells of its robot-free slide (start excluded, wall stop
+    included); a fifth entry: the four together."""
     steps = (-SIZE, 1, SIZE, -1)
-    out = []
+    out: list[list[int]] = [[], [], [], [], []]
     for c in range(SIZE * SIZE):
-        acc = 0
+        every = 0
         for d in range(4):
+            acc = 0
             x = c
             while x != stop[d][c]:
                 x += steps[d]
                 acc |= 1 << x
-        out.append(acc)
-    return tuple(out)
+            out[d].append(acc)
+            every |= acc
+        out[4].append(every)
+    return tuple(tuple(t) for t in out)
 
 
 def _pack(masks: tuple[int, ...]) -> bytes:
@@ -482,7 +492,9 @@ class _Search:
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
         limit = self.tt_limit
         corr, corr1, _packed = self.data.corridors(target)
-        rays = self.data.rays()
+        ray_dirs = self.data.ray_dirs()
+        rays = ray_dirs[4]
+        cell_bit = _CELL_BIT
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -603,24 +615,6 @@ class _Search:
                 del tt[key]
             self.evictions += 1
 
-        def on_ray(c: int, d: int, x: int) -> bool:
-            """Is ``x`` on the robot-free slide from ``c`` in direction ``d`` (start excluded, wall stop included)?"""
-            if d == 0:
-                return (x & 15) == (c & 15) and stop_n[c] <= x < c
-            if d == 1:
-                return c < x <= stop_e[c]
-            if d == 2:
-                return (x & 15) == (c & 15) and c < x <= stop_s[c]
-            return stop_w[c] <= x < c
-
-        def commutes(j: int, j_from: int, j_dir: int, p: int, s: int, d: int) -> bool:
-            """The last move (robot ``j`` from ``j_from``) and this one (``p`` to ``s`` in direction ``d``) do not
-            see each other: either order reaches the same state, so only the lower robot first is searched."""
-            j_to = cells[j]
-            return not (
-                on_ray(p, d, j_from) or on_ray(p, d, j_to) or on_ray(j_from, j_dir, p) or on_ray(j_from, j_dir, s)
-            )
-
         def matters_with_two_spare(i: int, p: int, s: int) -> bool:
             """Two spare moves, a move of the non-active robot ``i`` from ``p`` to ``s``: it matters only if it
             enters or leaves the active robot's one-extra-move corridor, or the same robot reaches its corridor
@@ -653,7 +647,10 @@ class _Search:
                 h = bounds[cells[a]]  # never above left: the parent skips active moves the bound would cut
             if h == left:
                 counter[0] -= 1  # counted by tight()
-                return any(bounds[cells[i]] == left and tight(i, left, set()) for i in active)
+                for i in active:  # noqa: SIM110 - a plain loop: no generator frame per node
+                    if bounds[cells[i]] == left and tight(i, left, set()):
+                        return True
+                return False
             seen = tt.get(key)
             if seen is not None:
                 if seen >= left:
@@ -661,6 +658,10 @@ class _Search:
             elif len(tt) >= limit:
                 evict()
             tt[key] = left
+            last_ray = seen_last = 0
+            if last_r >= 0:
+                last_ray = ray_dirs[last_d][last_from]
+                seen_last = cell_bit[last_from] | cell_bit[cells[last_r]]
             for i in order:
                 p = cells[i]
                 act = is_active[i]
@@ -689,7 +690,10 @@ class _Search:
                                 s = o + 1
                     if s == p:
                         continue
-                    if i < last_r and commutes(last_r, last_from, last_d, p, s, d):
+                    if i < last_r and not (ray_dirs[d][p] & seen_last or (last_ray >> p) & 1 or (last_ray >> s) & 1):
+                        # the last move (a higher robot) and this one do not see each other (neither's start or
+                        # stop on the other's robot-free slide): the same state in either order; the lower robot
+                        # first is the order searched
                         continue
                     if act:
                         if s == target:
