@@ -731,9 +731,14 @@ class _Search:
                         if tight(a, left - 1, set()):
                             cells[i] = p
                             return True
-                    elif dfs(left - 1, i, d, p, key + s - p if i == a else key ^ bit[p] ^ bit[s]):
-                        cells[i] = p
-                        return True
+                    else:
+                        child = key + s - p if i == a else key ^ bit[p] ^ bit[s]
+                        seen = tt.get(child)
+                        if seen is not None and seen >= left - 1:
+                            counter[0] += 1  # a table hit, settled here without a call
+                        elif dfs(left - 1, i, d, p, child):
+                            cells[i] = p
+                            return True
                     path.pop()
                     cells[i] = p
             return False
