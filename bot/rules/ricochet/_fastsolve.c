@@ -57,7 +57,6 @@ typedef struct {
     int target;
     int is_active[MAXR];
     int active_list[MAXR];
-    int order[MAXR]; /* robots in move order */
     int nactive;
     int vortex;
     int single; /* the single active robot, or -1 */
@@ -157,7 +156,7 @@ static void tt_grow(Table *t) {
 }
 
 /* 1 if key was already searched with at least `left` moves (prune); else records it and returns 0. Once the table
-   is at MAX_SLOTS and FULL_LOAD full, a new key replaces the entry with the fewest moves left among the slots it
+   is at MAX_SLOTS and half full, a new key replaces the entry with the fewest moves left among the slots it
    probed (if that is not deeper), so probes stay short and the deep entries stay. */
 static inline int tt_check(Table *t, uint64_t key, int left) {
     size_t mask = t->size - 1;
@@ -679,8 +678,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
             }
             s.is_active[s.active_list[i]] = 1;
         }
-        int k = 0;
-        for (int i = 0; i < n; i++) s.order[k++] = i;
     }
     s.target = target;
     s.vortex = s.nactive > 1;

@@ -1,6 +1,6 @@
 """Optimal Ricochet Robots solver (plain optimum, RR-MIN-0) and the void check of the minimum-moves rule (RR-MIN-1).
 
-Techniques shared by the strong solvers (fogleman/Ricochet, DriftingDroids):
+Techniques (the first ones shared by the strong solvers, fogleman/Ricochet and DriftingDroids):
 
 * wall stops precomputed per cell and direction (``_Tables.stop``); robots are obstacles checked by a range test;
 * a per-cell lower bound from a robot-free backward search from the target in which a robot may stop anywhere
@@ -8,14 +8,17 @@ Techniques shared by the strong solvers (fogleman/Ricochet, DriftingDroids):
 * iterative deepening with a transposition table keyed on the active robot plus the sorted other robots (the
   non-active robots are interchangeable obstacles; for the vortex every robot is active, so the key is the
   sorted tuple of all robots; under the diagonal variant colours matter and the key keeps them in order);
-* when the bound equals the moves left, only an active robot may move; with one move to spare, another robot's
-  move must enter or leave the active robot's corridor (the cells of the slides of its shortest relaxed paths),
-  else it could only pad a solution the active robot has alone;
+* when the bound equals the moves left (a *tight* node), only the active robot moves, one bound closer each
+  time, the others standing still: a single-robot search on its cell with no table;
+* with one move to spare, another robot's move must enter or leave the active robot's corridor (the cells of the
+  slides of its shortest relaxed paths); with two, the one-extra-move corridor, or reach the corridor next, or
+  change the slide of a robot that can; else it could only pad a shorter solution;
+* two consecutive moves of different robots that do not see each other are searched in one order only;
 * no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals);
 * an upper bound from a breadth-first search of the active robot alone (the others standing still): once every
   depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
-* per-board state (stops, bound tables, the C engine's argument bytes) cached across calls by board identity,
-  so a call on a known board pays no hashing of the board.
+* per-board state (stops, rays, bound and corridor tables, the C engine's argument bytes) cached across calls by
+  board identity, so a call on a known board pays no hashing of the board.
 
 The solver is a plain synchronous pure function: the only shared state is caches of per-board tables (an
 ``lru_cache`` and a small dict keyed by board identity, both thread-safe), time is read only from an injected
