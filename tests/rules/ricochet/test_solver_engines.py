@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+from typing import Any
 
 import pytest
 
@@ -156,3 +157,54 @@ def test_rr_min_0_the_c_engine_is_thread_safe_with_per_thread_tables() -> None:
     for th in threads:
         th.join()
     assert results == {name: spec["optimal_moves"] for name, _b, _p, spec in chosen}
+
+
+def _reference() -> Any:
+    """The solver as it was before issue 16 (benchmarks/rr_reference), with its own C build; None without one."""
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "benchmarks"
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    import rr_reference
+
+    solver, fast = rr_reference.load()
+    return solver if fast is not None else None
+
+
+@pytest.mark.slow
+@needs_c
+def test_rr_min_0_the_new_c_engine_matches_the_pre_issue_16_engine_on_600_seeded_positions() -> None:
+    """RR-MIN-0: every pruning rule added by issue 16 keeps the optimum: 600 seeded random positions (three boards,
+    4 and 5 robots, every target including the vortex) solved by the new C engine and by the frozen reference."""
+    ref = _reference()
+    if ref is None:
+        pytest.skip("no C compiler for the reference engine")
+    boards = [BOARD_A, BOARD_B, Board.parse("1C2C3C4C")]
+    checked = 0
+    for k, board in enumerate(boards):
+        for robots, count in ((4, 150), (5, 50)):
+            for position in _random_positions(board, count, robots, 7000 + 10 * k + robots):
+                new = solve(board, position, engine="c")
+                old = ref.solve(board, position, engine="c")
+                assert new.optimal_moves == old.optimal_moves, position.to_notation()
+                assert new.moves is not None and _reaches(board, position, new.moves)
+                checked += 1
+    assert checked == 600
+
+
+@pytest.mark.slow
+def test_rr_min_0_the_python_engine_matches_a_plain_bfs_on_seeded_positions_up_to_7_moves() -> None:
+    """RR-MIN-0: the pruned Python search against the plain BFS (no bound, no pruning) on 80 seeded positions of
+    two boards, wherever the BFS settles them within 300k states."""
+    checked = 0
+    for k, board in enumerate([BOARD_A, Board.parse("1C2C3C4C")]):
+        for position in _random_positions(board, 40, 4, 8000 + k):
+            baseline = bfs_solve(board, position, max_moves=7, node_budget=300_000)
+            if baseline is None:
+                continue
+            result = solve(board, position, engine="python", max_moves=9)
+            assert result.optimal_moves == baseline, position.to_notation()
+            checked += 1
+    assert checked >= 40
