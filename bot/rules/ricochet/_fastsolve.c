@@ -75,6 +75,7 @@ typedef struct {
     const uint64_t (*rays)[4];  /* the cells of the four robot-free slides from a cell */
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
+    uint8_t path_from[MAXDEPTH], path_to[MAXDEPTH]; /* start and stop of each move of the dfs path */
     int plen;
 } Search;
 
@@ -437,14 +438,28 @@ static inline int on_ray(const Search *s, int c, int d, int x) {
     }
 }
 
-/* Two moves of different robots in a row that do not see each other (neither robot's start or stop cell lies on
-   the other's robot-free slide) reach the same state in either order; only the order with the lower robot first
-   is searched. The other order is searched from the same node with the same moves left: robot j's move there is
-   the same slide, and robot i's move after it is too. */
-static inline int commutes(const Search *s, int i, int from_i, int d_i, int j, int from_j, int to_j, int d_j) {
-    int to_i = s->pos[i];
-    return !on_ray(s, from_j, d_j, from_i) && !on_ray(s, from_j, d_j, to_i) && !on_ray(s, from_i, d_i, from_j) &&
-           !on_ray(s, from_i, d_i, to_j);
+/* Two moves that do not see each other (neither robot's start or stop cell lies on the other's robot-free slide)
+   give the same slides in either order. */
+static inline int independent(const Search *s, int from_a, int to_a, int d_a, int from_b, int to_b, int d_b) {
+    return !on_ray(s, from_a, d_a, from_b) && !on_ray(s, from_a, d_a, to_b) && !on_ray(s, from_b, d_b, from_a) &&
+           !on_ray(s, from_b, d_b, to_a);
+}
+
+#define COMMUTE_LOOKBACK 4
+
+/* Move ordering by commutation: a move of robot i (p -> q in direction d) that does not see the last moves back to
+   an earlier move of a higher robot (and not that one either) reaches a state the search also reaches with it
+   played before that move: the same moves in an order that comes first in the search's (robot, direction) order.
+   Only that order is searched. Since the search visits move sequences in that order and every other rule only
+   drops moves that a strictly shorter solution makes redundant, the first optimal sequence in that order is never
+   dropped, by these rules or by the table. Walks back at most COMMUTE_LOOKBACK moves. */
+static inline int commuted_away(const Search *s, int i, int p, int q, int d) {
+    for (int k = s->plen - 1, steps = 0; k >= 0 && steps < COMMUTE_LOOKBACK; k--, steps++) {
+        int r = s->path_r[k];
+        if (r == i || !independent(s, s->path_from[k], s->path_to[k], s->path_d[k], p, q, d)) return 0;
+        if (r > i) return 1;
+    }
+    return 0;
 }
 
 static inline void tt_prefetch(const Table *t, uint64_t key) {
@@ -452,7 +467,7 @@ static inline void tt_prefetch(const Table *t, uint64_t key) {
 }
 
 /* key: the state's table key, computed (and its slot prefetched) by the parent; 0 when the node is tight */
-static int dfs(Search *s, int left, int last_r, int last_d, int last_from, uint64_t key) {
+static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
     s->nodes++;
     if (s->node_limit >= 0 && (long long)s->nodes > s->node_limit) {
         s->aborted = 1;
@@ -487,7 +502,7 @@ static int dfs(Search *s, int left, int last_r, int last_d, int last_from, uint6
             if (i == last_r && (d == last_d || d == REVERSE[last_d])) continue;
             int q = slide(s, i, d);
             if (q == p) continue;
-            if (i < last_r && commutes(s, last_r, last_from, last_d, i, p, q, d)) continue;
+            if (commuted_away(s, i, p, q, d)) continue;
             if (s->is_active[i]) {
                 if (q == s->target) {
                     s->path_r[s->plen] = i;
@@ -543,8 +558,10 @@ static int dfs(Search *s, int left, int last_r, int last_d, int last_from, uint6
         s->pos[i] = (uint8_t)mv_q[k];
         s->path_r[s->plen] = i;
         s->path_d[s->plen] = mv_d[k];
+        s->path_from[s->plen] = (uint8_t)p;
+        s->path_to[s->plen] = (uint8_t)mv_q[k];
         s->plen++;
-        int found = dfs(s, left - 1, i, mv_d[k], p, mv_key[k]);
+        int found = dfs(s, left - 1, i, mv_d[k], mv_key[k]);
         s->pos[i] = (uint8_t)p;
         if (found) return 1;
         s->plen--;
@@ -566,7 +583,7 @@ static int search_depth(Search *s, int depth) {
         }
         return 0;
     }
-    return dfs(s, depth, -1, 0, 0, make_key(s));
+    return dfs(s, depth, -1, 0, make_key(s));
 }
 
 static int read_int_list(PyObject *seq, int *out, int maxn, const char *what) {
