@@ -445,15 +445,17 @@ static inline int independent(const Search *s, int from_a, int to_a, int d_a, in
            !on_ray(s, from_b, d_b, to_a);
 }
 
-#define COMMUTE_LOOKBACK 4
+#define COMMUTE_LOOKBACK 2
 
 /* Move ordering by commutation: a move of robot i (p -> q in direction d) that does not see the last moves back to
    an earlier move of a higher robot (and not that one either) reaches a state the search also reaches with it
    played before that move: the same moves in an order that comes first in the search's (robot, direction) order.
    Only that order is searched. Since the search visits move sequences in that order and every other rule only
    drops moves that a strictly shorter solution makes redundant, the first optimal sequence in that order is never
-   dropped, by these rules or by the table. Walks back at most COMMUTE_LOOKBACK moves. */
-static inline int commuted_away(const Search *s, int i, int p, int q, int d) {
+   dropped, by these rules or by the table. Walks back at most COMMUTE_LOOKBACK moves (more finds a few more
+   transpositions but costs as much as it saves). */
+static inline int commuted_away(const Search *s, int i, int p, int q, int d, int higher) {
+    if (i >= higher) return 0; /* no higher robot among the last moves */
     for (int k = s->plen - 1, steps = 0; k >= 0 && steps < COMMUTE_LOOKBACK; k--, steps++) {
         int r = s->path_r[k];
         if (r == i || !independent(s, s->path_from[k], s->path_to[k], s->path_d[k], p, q, d)) return 0;
@@ -492,6 +494,9 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
     }
     if (tt_check(s->tt, key, left)) return 0;
     int single = s->single;
+    int higher = -1; /* the highest robot among the last COMMUTE_LOOKBACK moves */
+    for (int k = s->plen - 1, steps = 0; k >= 0 && steps < COMMUTE_LOOKBACK; k--, steps++)
+        if (s->path_r[k] > higher) higher = s->path_r[k];
     /* first pass: every move that survives the pruning, finishes tested at once, children's slots prefetched (the
        table probe is the search's main cost: a cache miss, now overlapped with the work of the siblings) */
     int mv_i[4 * MAXR], mv_d[4 * MAXR], mv_q[4 * MAXR], nmv = 0;
@@ -502,7 +507,7 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
             if (i == last_r && (d == last_d || d == REVERSE[last_d])) continue;
             int q = slide(s, i, d);
             if (q == p) continue;
-            if (commuted_away(s, i, p, q, d)) continue;
+            if (commuted_away(s, i, p, q, d, higher)) continue;
             if (s->is_active[i]) {
                 if (q == s->target) {
                     s->path_r[s->plen] = i;
