@@ -13,7 +13,8 @@ Techniques (the first ones shared by the strong solvers, fogleman/Ricochet and D
 * with one move to spare, another robot's move must enter or leave the active robot's corridor (the cells of the
   slides of its shortest relaxed paths); with two, the one-extra-move corridor, or reach the corridor next, or
   change the slide of a robot that can; else it could only pad a shorter solution;
-* two consecutive moves of different robots that do not see each other are searched in one order only;
+* two consecutive moves of different robots that do not see each other are searched in one order only (lower
+  robot first: the search's own order, so the first optimal sequence in that order is never dropped);
 * no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals);
 * an upper bound from a breadth-first search of the active robot alone (the others standing still): once every
   depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
