@@ -194,14 +194,26 @@ def warm(items: list[Item], old: ModuleType) -> tuple[float, float]:
     return t1 - t0, time.perf_counter() - t1
 
 
+def peak_rss_kib() -> int:
+    """Peak RSS of this process: VmHWM (per address space, so a child's own after exec; ru_maxrss would also count
+    the parent's pages shared at fork), else ru_maxrss."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def child(impl: str, engine: str, name: str, budget: float) -> None:
     """Subprocess: solve one hard position, print time, optimum and peak RSS as JSON."""
     mod = rr_reference.load()[0] if impl == "old" else new_solver
     items = {n: (b, p) for n, b, p, _s in hard_positions() + benchmark_positions()}
     board, pos = items[name]
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    base = peak_rss_kib()
     dt, res = timed_solve(mod, board, pos, engine, budget if budget > 0 else None)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = peak_rss_kib()
     print(
         json.dumps(
             {
