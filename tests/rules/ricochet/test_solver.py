@@ -93,6 +93,15 @@ def test_rr_min_0_the_24_and_25_move_positions_are_solved_exactly(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("name", "board", "position", "spec"), HARD, ids=[p[0] for p in HARD])
+def test_rr_min_0_the_python_engine_solves_the_24_and_25_move_positions_exactly(
+    name: str, board: Board, position: Position, spec: dict[str, Any]
+) -> None:
+    """RR-MIN-0 in pure Python (about 3-4 minutes and ~430 MB each since issue 16; unfinished before)."""
+    _check(board, position, spec, "python")
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "board", "position", "spec"), ALL, ids=[p[0] for p in ALL])
 def test_rr_min_0_the_auto_engine_agrees_with_every_benchmark_optimum(
     name: str, board: Board, position: Position, spec: dict[str, Any]
