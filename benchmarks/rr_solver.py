@@ -1,171 +1,327 @@
-"""Ricochet Robots solver benchmark (issue 3 acceptance): solve and void-check times over boards.json positions.
+"""Ricochet Robots solver benchmark (issue 16): today's engines against the reference (the solver before issue 16,
+kept verbatim in ``benchmarks/rr_reference``), in one run, on the same positions.
 
-For every benchmark position (boards A and B; 4-robot and 5-robot sets) and every engine available (pure Python;
-the optional C accelerator when built) it measures:
+Position sets:
 
-* the void check of RR-MIN-1 for a minimum of 5 (``exists_solution(..., 4)``): median, p90, p99, max;
-* the full optimal solve: median, p90, max (with a per-position time budget; positions over it are counted);
-* a baseline in the same run: a plain breadth-first search over whole positions (``bfs_solve``, no bound, no
-  pruning) with a state budget, and the ratio baseline / engine on the positions both finish.
+* ``random``: 200 random 4-robot positions on board 1A2A3A4A, drawn by ``random.Random(16)`` (robots red, green,
+  blue, yellow on distinct cells, none on the central block nor on the drawn target; the target is any target of
+  the board, vortex included), plus the issue's 8-move position (reported apart as well);
+* ``boards.json 4 robots`` / ``5 robots``: the peer-agreed benchmark positions of ``boards.json`` (boards A, B);
+* ``hard``: the known 24- and 25-move positions, each solved in a subprocess that reports its time and peak RSS.
 
-Board tables are cached per board (as in a game, where the board does not change); the one-off cost of
-building them for a new board and target is printed separately ("cold").
+For each set and engine (``c``, ``python``) every position is timed with the old and the new implementation
+alternately (``--rounds`` rounds, the order swapped every round, the per-position median kept), so that load from
+other processes hits both alike; the timer is the process's CPU time (``--clock wall`` for elapsed time; the hard
+positions always report elapsed time). Printed: old and new median/p90/p99/max, the ratios of those percentiles
+new/old, and the distribution of per-position ratios new/old. Every optimum is checked: new == old == the peers'
+(boards.json), else the run stops with an error.
 
-    python benchmarks/rr_solver.py                      # everything
-    python benchmarks/rr_solver.py --engines python --budget 10 --bfs-states 200000
+    python benchmarks/rr_solver.py                 # everything (~15 min on a 2-core machine)
+    python benchmarks/rr_solver.py --quick         # random set and boards.json 4 robots, one round (~2 min)
+    python benchmarks/rr_solver.py --sets random --engines c --rounds 7
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import random
+import resource
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bot.rules.ricochet.board import Board, Position
-from bot.rules.ricochet.solver import (
-    SolveStatus,
-    _tables,
-    accelerator_available,
-    bfs_solve,
-    exists_solution,
-    lower_bounds,
-    solve,
-)
-from tests.rules.ricochet._positions import benchmark_positions
+import rr_reference  # noqa: E402
 
-Item = tuple[str, Board, Position, dict[str, Any]]
+from bot.rules.ricochet import solver as new_solver  # noqa: E402
+from bot.rules.ricochet.board import Board, Position  # noqa: E402
+from tests.rules.ricochet._positions import benchmark_positions, hard_positions  # noqa: E402
+
+SEED = 16
+EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # the issue's 8-move position, 1A2A3A4A
+Item = tuple[str, Board, Position, "int | None"]  # name, board, position, expected optimum (None: the old one)
+
+
+def random_positions(count: int = 200, seed: int = SEED) -> list[Item]:
+    board = Board.parse("1A2A3A4A")
+    rng = random.Random(seed)
+    out: list[Item] = []
+    for i in range(count):
+        target = rng.choice(board.targets)
+        free = [
+            (r, c)
+            for r in range(16)
+            for c in range(16)
+            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
+        ]
+        cells = rng.sample(free, 4)
+        robots = dict(zip(("red", "green", "blue", "yellow"), cells, strict=True))
+        out.append((f"random-{i}", board, Position.make(robots, list(target)), None))
+    return out
+
+
+def eight_move() -> Item:
+    return ("issue-8-move", Board.parse("1A2A3A4A"), Position.parse(EIGHT_MOVE), 8)
+
+
+def boards_json(robots: int) -> list[Item]:
+    return [(n, b, p, s["optimal_moves"]) for n, b, p, s in benchmark_positions() if len(p.robots) == robots]
 
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    if not ordered:
-        return float("nan")
     k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
     return ordered[k]
 
 
-def ms(x: float) -> str:
-    return f"{x * 1000:9.2f} ms"
+def fmt(seconds: float) -> str:
+    if seconds == float("inf"):
+        return "      over"
+    return f"{seconds * 1000:8.3f}ms" if seconds < 10 else f"{seconds:8.2f} s"
 
 
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    t = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t, out
+QS = (("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0))
 
 
-def summary(label: str, times: list[float], *, p99: bool = False) -> None:
-    if not times:
-        print(f"  {label:<34} n=  0")
-        return
-    line = f"  {label:<34} n={len(times):3d}  median {ms(statistics.median(times))}  p90 {ms(pct(times, 0.9))}"
-    if p99:
-        line += f"  p99 {ms(pct(times, 0.99))}"
-    print(line + f"  max {ms(max(times))}")
+TIMER = time.process_time  # CPU time of this process (--clock); the solver is single-threaded
 
 
-def run(engines: list[str], budget: float, bfs_states: int, repeat: int) -> None:
-    items = benchmark_positions()
-    sets = {
-        "4 robots": [i for i in items if len(i[2].robots) == 4],
-        "5 robots": [i for i in items if len(i[2].robots) == 5],
-    }
-    print(f"positions: {', '.join(f'{k}: {len(v)}' for k, v in sets.items())}; engines: {', '.join(engines)}")
+def timed_solve(mod: ModuleType, board: Board, pos: Position, engine: str, budget: float | None) -> tuple[float, Any]:
+    kwargs: dict[str, Any] = {"engine": engine}
+    if budget is not None:
+        kwargs.update(time_budget=budget, clock=time.perf_counter)
+    t = TIMER()
+    res = mod.solve(board, pos, **kwargs)
+    return TIMER() - t, res
+
+
+def compare(
+    label: str, items: list[Item], engine: str, old: ModuleType, rounds: int, budget: float | None
+) -> dict[str, Any]:
+    """Time every item with old and new, alternately; check the optima; print the table."""
+    per: dict[str, list[list[float]]] = {name: [[], []] for name, *_ in items}
+    solved: dict[str, list[int | None]] = {}
+    for rnd in range(rounds):
+        for name, board, pos, expected in items:
+            order = ((0, old), (1, new_solver)) if rnd % 2 == 0 else ((1, new_solver), (0, old))
+            for idx, mod in order:
+                dt, res = timed_solve(mod, board, pos, engine, budget)
+                if res.status.value != "solved":
+                    dt = float("inf")
+                per[name][idx].append(dt)
+                got = solved.setdefault(name, [None, None])
+                got[idx] = res.optimal_moves if res.status.value == "solved" else got[idx]
+            o, n = solved[name]
+            if o is not None and n is not None and o != n:
+                raise SystemExit(f"{name}: optimum differs, old {o} new {n}")
+            if expected is not None and n is not None and n != expected:
+                raise SystemExit(f"{name}: new optimum {n}, peers' {expected}")
+    old_t = {k: statistics.median(v[0]) for k, v in per.items()}
+    new_t = {k: statistics.median(v[1]) for k, v in per.items()}
+    over_old = sum(v == float("inf") for v in old_t.values())
+    over_new = sum(v == float("inf") for v in new_t.values())
+    print(f"\n== [{engine}] {label}: {len(items)} positions, {rounds} round(s), per-position median ==")
+    print(f"  {'':<8}" + "".join(f"{q:>12}" for q, _ in QS))
+    for tag, table in (("old", old_t), ("new", new_t)):
+        values = list(table.values())
+        print(f"  {tag:<8}" + "".join(f"{fmt(pct(values, f)):>12}" for _, f in QS))
+    pr = [pct(list(new_t.values()), f) / max(pct(list(old_t.values()), f), 1e-9) for _, f in QS]
+    print(f"  {'new/old':<8}" + "".join(f"{r:>11.2f}x" for r in pr) + "   (ratio of the percentiles)")
+    ratios = [new_t[k] / max(old_t[k], 1e-9) for k in per if old_t[k] != float("inf") and new_t[k] != float("inf")]
+    if ratios:
+        print(
+            f"  per-position new/old: median {pct(ratios, 0.5):.2f}x  p90 {pct(ratios, 0.9):.2f}x  "
+            f"p99 {pct(ratios, 0.99):.2f}x  max {pct(ratios, 1.0):.2f}x  "
+            f"(slower than old on {sum(r > 1 for r in ratios)}/{len(ratios)})"
+        )
+    if budget is not None and (over_old or over_new):
+        print(f"  over the {budget:g} s budget: old {over_old}, new {over_new}")
     print(
-        f"per-position solve budget {budget:g} s; BFS baseline state budget {bfs_states}; void check repeated {repeat}x"
+        f"  totals: old {sum(v for v in old_t.values() if v != float('inf')):.3f} s, new "
+        f"{sum(v for v in new_t.values() if v != float('inf')):.3f} s; every optimum agrees"
+    )
+    return {"old": old_t, "new": new_t}
+
+
+def void_checks(label: str, items: list[Item], engine: str, old: ModuleType, repeat: int) -> None:
+    """RR-MIN-1 void check for a minimum of 5 (exists_solution(..., 4)): old vs new, best of ``repeat``."""
+    t_old: list[float] = []
+    t_new: list[float] = []
+    for _name, board, pos, _exp in items:
+        best = [float("inf"), float("inf")]
+        for _ in range(repeat):
+            for idx, mod in ((0, old), (1, new_solver)):
+                t = TIMER()
+                got = mod.exists_solution(board, pos, 4, engine=engine)
+                best[idx] = min(best[idx], TIMER() - t)
+                if idx == 0:
+                    want = got
+                elif got != want:
+                    raise SystemExit(f"{_name}: void check differs")
+        t_old.append(best[0])
+        t_new.append(best[1])
+    print(
+        f"  [{engine}] void check (minimum 5) on {label}: median old {fmt(statistics.median(t_old))} new "
+        f"{fmt(statistics.median(t_new))}; p99 old {fmt(pct(t_old, 0.99))} new {fmt(pct(t_new, 0.99))}"
     )
 
-    # cold cost of a new board + target (tables, lower bound)
-    _tables.cache_clear()
-    lower_bounds.cache_clear()
-    board, pos = items[0][1], items[0][2]
-    t = pos.target
-    cold, _ = timed(lambda: (_tables(board), lower_bounds(board, t.row * 16 + t.col)))
-    print(f"cold tables for a new board and target: {ms(cold)} (paid once per board/target, cached after)")
 
-    solve_times: dict[tuple[str, str], dict[str, float]] = {}
-    for set_name, chosen in sets.items():
-        print(f"\n== {set_name} ==")
-        for engine in engines:
-            void_times: list[float] = []
-            for name, board, pos, spec in chosen:
-                best = min(
-                    timed(lambda b=board, p=pos, e=engine: exists_solution(b, p, 4, engine=e))[0] for _ in range(repeat)
-                )
-                ok = exists_solution(board, pos, 4, engine=engine)
-                assert ok == (spec["optimal_moves"] <= 4), name
-                void_times.append(best)
-            summary(f"[{engine}] void check (minimum 5)", void_times, p99=True)
-            times: dict[str, float] = {}
-            over = 0
-            for name, board, pos, spec in chosen:
-                dt, res = timed(
-                    lambda b=board, p=pos, e=engine: solve(b, p, time_budget=budget, clock=time.perf_counter, engine=e)
-                )
-                if res.status is SolveStatus.SOLVED:
-                    assert res.optimal_moves == spec["optimal_moves"], (name, res.optimal_moves, spec["optimal_moves"])
-                    times[name] = dt
-                else:
-                    over += 1
-                    times[name] = float("inf")
-            finite = [v for v in times.values() if v != float("inf")]
-            summary(f"[{engine}] full solve", list(times.values()))  # over-budget positions count as inf
-            if over:
-                print(f"  [{engine}] {over} position(s) over the {budget:g} s budget (inf above)")
-            agree = len(finite)
-            print(f"  [{engine}] solved within budget {agree}/{len(chosen)}; every count equals boards.json's optimum")
-            solve_times[(set_name, engine)] = times
+def warm(items: list[Item], old: ModuleType) -> tuple[float, float]:
+    """Build the per-board/target tables of both implementations before timing (a game pays them once per board
+    and target); returns the time each took (the cold cost)."""
+    t0 = time.perf_counter()
+    for _n, board, pos, _e in items:
+        cell = pos.target.row * 16 + pos.target.col
+        old._tables(board)
+        old.lower_bounds(board, cell)
+        if old._fast_module() is not None:
+            old._fast_tables(board, cell)
+    t1 = time.perf_counter()
+    for _n, board, pos, _e in items:
+        cell = pos.target.row * 16 + pos.target.col
+        data = new_solver._board_data(board)
+        data.bounds(cell)
+        data.corridors(cell)
+    return t1 - t0, time.perf_counter() - t1
 
-        # baseline: plain BFS
-        bfs: dict[str, float] = {}
-        missed = 0
-        for name, board, pos, spec in chosen:
-            dt, res = timed(lambda b=board, p=pos: bfs_solve(b, p, node_budget=bfs_states))
-            if res is None:
-                missed += 1
-                continue
-            assert res == spec["optimal_moves"], name
-            bfs[name] = dt
-        longest = max((spec["optimal_moves"] for name, _b, _p, spec in chosen if name in bfs), default=0)
-        summary("[baseline BFS] full solve", list(bfs.values()))
-        print(f"  [baseline BFS] finished {len(bfs)}/{len(chosen)} (longest: {longest} moves), {missed} over budget")
+
+def peak_rss_kib() -> int:
+    """Peak RSS of this process: VmHWM (per address space, so a child's own after exec; ru_maxrss would also count
+    the parent's pages shared at fork), else ru_maxrss."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def child(impl: str, engine: str, name: str, budget: float) -> None:
+    """Subprocess: solve one hard position, print time, optimum and peak RSS as JSON."""
+    mod = rr_reference.load()[0] if impl == "old" else new_solver
+    items = {n: (b, p) for n, b, p, _s in hard_positions() + benchmark_positions()}
+    board, pos = items[name]
+    base = peak_rss_kib()
+    dt, res = timed_solve(mod, board, pos, engine, budget if budget > 0 else None)
+    peak = peak_rss_kib()
+    print(
+        json.dumps(
+            {
+                "seconds": dt,
+                "status": res.status.value,
+                "optimal": res.optimal_moves,
+                "lower_bound": res.lower_bound,
+                "nodes": res.nodes,
+                "peak_rss_mib": peak / 1024,
+                "rss_before_mib": base / 1024,
+            }
+        )
+    )
+
+
+def run_child(impl: str, engine: str, name: str, budget: float) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--child", impl, engine, name, str(budget)]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def hard(engines: list[str], python_budget: float, python_reference: bool) -> None:
+    print("\n== hard positions: one subprocess each; time and peak RSS of that process (Python itself ~30 MiB) ==")
+    for name, _b, _p, spec in hard_positions():
         for engine in engines:
-            mine = solve_times[(set_name, engine)]
-            common = [n for n in bfs if mine.get(n, float("inf")) != float("inf")]
-            ratios = [bfs[n] / max(mine[n], 1e-7) for n in common]
-            if ratios:
+            impls = ["old", "new"] if engine == "c" or python_reference else ["new"]
+            budget = 0.0 if engine == "c" else python_budget
+            for impl in impls:
+                r = run_child(impl, engine, name, budget)
+                if r["status"] == "solved" and r["optimal"] != spec["optimal_moves"]:
+                    raise SystemExit(f"{name} [{engine}/{impl}]: {r['optimal']} != {spec['optimal_moves']}")
+                what = (
+                    f"{r['optimal']} moves (exact)"
+                    if r["status"] == "solved"
+                    else f"unfinished within {budget:g} s (lower bound {r['lower_bound']})"
+                )
                 print(
-                    f"  ratio BFS / {engine}: median {statistics.median(ratios):8.1f}x  over {len(common)} positions"
-                    f" (BFS total {sum(bfs[n] for n in common):.2f} s vs {sum(mine[n] for n in common):.3f} s)"
+                    f"  {name} [{engine}] {impl}: {r['seconds']:8.2f} s  peak RSS {r['peak_rss_mib']:6.0f} MiB  "
+                    f"{r['nodes']:>11} nodes  {what}"
                 )
-        if "python" in engines and "c" in engines:
-            py, c = solve_times[(set_name, "python")], solve_times[(set_name, "c")]
-            common = [n for n in py if py[n] != float("inf") and c[n] != float("inf")]
-            ratios = [py[n] / max(c[n], 1e-7) for n in common]
-            print(f"  ratio python / c: median {statistics.median(ratios):8.1f}x over {len(common)} positions")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engines", default="auto", help="comma list of python,c (default: both when C is built)")
-    parser.add_argument("--budget", type=float, default=30.0, help="per-position solve budget in seconds")
-    parser.add_argument("--bfs-states", type=int, default=300_000, help="state budget of the BFS baseline")
-    parser.add_argument("--repeat", type=int, default=3, help="void check repetitions (best of)")
+    parser.add_argument("--engines", default="c,python", help="comma list of c,python")
+    parser.add_argument("--sets", default="random,4,5,hard", help="comma list of random,4,5,hard")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds of the C engine (per-position median)")
+    parser.add_argument("--python-rounds", type=int, default=1, help="timed rounds of the Python engine")
+    parser.add_argument("--budget", type=float, default=60.0, help="per-position budget of the Python engine (s)")
+    parser.add_argument("--python-hard-budget", type=float, default=120.0, help="Python budget per hard position")
+    parser.add_argument("--python-hard-reference", action="store_true", help="also run the old Python engine there")
+    parser.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        default="cpu",
+        help="cpu: process CPU time (default; steadier on a shared machine), wall: elapsed time",
+    )
+    parser.add_argument("--quick", action="store_true", help="random and boards.json 4-robot sets, one round")
+    parser.add_argument("--child", nargs=4, metavar=("IMPL", "ENGINE", "NAME", "BUDGET"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.engines == "auto":
-        engines = ["python", "c"] if accelerator_available() else ["python"]
-    else:
-        engines = args.engines.split(",")
-    if "c" in engines and not accelerator_available():
-        print("C accelerator not built: python setup.py build_ext --inplace", file=sys.stderr)
+    if args.child:
+        impl, engine, name, budget = args.child
+        child(impl, engine, name, float(budget))
+        return 0
+    global TIMER
+    TIMER = time.process_time if args.clock == "cpu" else time.perf_counter
+    old, old_c = rr_reference.load()
+    engines = [e for e in args.engines.split(",") if e]
+    sets = set(args.sets.split(","))
+    rounds = args.rounds
+    if args.quick:
+        sets -= {"5", "hard"}
+        rounds = 1
+    if "c" in engines and (old_c is None or not new_solver.accelerator_available()):
+        print(
+            "C engine not built (python setup.py build_ext --inplace) or no compiler for the reference", file=sys.stderr
+        )
         return 2
-    run(engines, args.budget, args.bfs_states, args.repeat)
+    print(
+        f"reference: benchmarks/rr_reference (solver before issue 16); C reference built: {old_c is not None}; "
+        f"random set seed {SEED}; engines {', '.join(engines)}; cpus {os.cpu_count()}; timer: {args.clock} time"
+    )
+    groups: list[tuple[str, str, list[Item]]] = []
+    if "random" in sets:
+        groups.append(
+            (
+                "random",
+                f"random 4-robot positions on 1A2A3A4A (seed {SEED}) + the 8-move one",
+                [*random_positions(), eight_move()],
+            )
+        )
+    if "4" in sets:
+        groups.append(("4", "boards.json 4-robot positions", boards_json(4)))
+    if "5" in sets:
+        groups.append(("5", "boards.json 5-robot positions", boards_json(5)))
+    for key, label, items in groups:
+        cold = warm(items, old)
+        print(f"\n{label}: per-board/target tables built untimed first (cold: old {fmt(cold[0])}, new {fmt(cold[1])})")
+        for engine in engines:
+            n_rounds = rounds if engine == "c" else (1 if args.quick else args.python_rounds)
+            budget = None if engine == "c" else args.budget
+            res = compare(label, items, engine, old, n_rounds, budget)
+            if key == "random":
+                o, n = res["old"]["issue-8-move"], res["new"]["issue-8-move"]
+                print(f"  the issue's 8-move position: old {fmt(o)}  new {fmt(n)}  ({n / o:.2f}x)")
+                void_checks(label.split(" (")[0], items, engine, old, 3 if engine == "c" else 1)
+    if "hard" in sets:
+        hard(engines, args.python_hard_budget, args.python_hard_reference)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Optimal Ricochet Robots solver (plain optimum, RR-MIN-0) and the void check of the minimum-moves rule (RR-MIN-1).
 
-Techniques shared by the strong solvers (fogleman/Ricochet, DriftingDroids):
+Techniques (the first ones shared by the strong solvers, fogleman/Ricochet and DriftingDroids):
 
 * wall stops precomputed per cell and direction (``_Tables.stop``); robots are obstacles checked by a range test;
 * a per-cell lower bound from a robot-free backward search from the target in which a robot may stop anywhere
@@ -8,11 +8,22 @@ Techniques shared by the strong solvers (fogleman/Ricochet, DriftingDroids):
 * iterative deepening with a transposition table keyed on the active robot plus the sorted other robots (the
   non-active robots are interchangeable obstacles; for the vortex every robot is active, so the key is the
   sorted tuple of all robots; under the diagonal variant colours matter and the key keeps them in order);
-* when the bound equals the moves left, only an active robot may move;
-* no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals).
+* when the bound equals the moves left (a *tight* node), only the active robot moves, one bound closer each
+  time, the others standing still: a single-robot search on its cell with no table;
+* with one move to spare, another robot's move must enter or leave the active robot's corridor (the cells of the
+  slides of its shortest relaxed paths); with two, the one-extra-move corridor, or reach the corridor next, or
+  change the slide of a robot that can; else it could only pad a shorter solution;
+* two consecutive moves of different robots that do not see each other are searched in one order only (lower
+  robot first: the search's own order, so the first optimal sequence in that order is never dropped);
+* no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals);
+* an upper bound from a breadth-first search of the active robot alone (the others standing still): once every
+  depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
+* per-board state (stops, rays, bound and corridor tables, the C engine's argument bytes) cached across calls by
+  board identity, so a call on a known board pays no hashing of the board.
 
-The solver is a plain synchronous pure function: no globals are mutated (tables are cached per board in a
-thread-safe ``lru_cache``), time is read only from an injected ``clock``. An optional C accelerator
+The solver is a plain synchronous pure function: the only shared state is caches of per-board tables (an
+``lru_cache`` and a small dict keyed by board identity, both thread-safe), time is read only from an injected
+``clock``. An optional C accelerator
 (``bot.rules.ricochet._fastsolve``) is used when it is built and the position has no active diagonal; results are
 cross-checked against this module in the tests.
 """
@@ -20,7 +31,9 @@ cross-checked against this module in the tests.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Sequence
+import sys
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
@@ -32,7 +45,9 @@ from bot.rules.ricochet.moves import DIRECTIONS, slide_path
 _N, _E, _S, _W = 0, 1, 2, 3
 _REVERSE = (_S, _W, _N, _E)
 _INF = 255
-TT_LIMIT = 2_000_000  # transposition-table entries of the Python search (~350 MB); when full it starts afresh
+TT_LIMIT = 4_000_000  # transposition-table entries of the Python search (~110 bytes each, ~450 MB): when full,
+# the entries with the fewest moves left are evicted (the deep ones, which save the most work, are kept)
+SOLO_AFTER_NODES = 400  # the Python search runs the solo breadth-first search once it has spent this many nodes
 NO_LIMIT = 60  # more moves than any position needs (the hardest known positions take 25-30)
 
 ProgressCallback = Callable[[int, int], None]
@@ -150,6 +165,131 @@ def lower_bounds(
     return tuple(bound)
 
 
+_CELL_BITS = tuple(1 << (c + 8) for c in range(SIZE * SIZE))
+_CELL_BIT = tuple(1 << c for c in range(SIZE * SIZE))  # a robot's bit in a state key (above the active cell)
+
+
+class _BoardData:
+    """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
+
+    __slots__ = ("_bounds", "_corridors", "_rays", "board", "stops", "tables")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.tables = _tables(board)
+        self.stops = b"".join(bytes(row) for row in self.tables.stop)
+        self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
+        self._corridors: dict[int, tuple[tuple[int, ...], tuple[int, ...], bytes]] = {}
+        self._rays: tuple[tuple[int, ...], ...] = ()
+
+    def rays(self) -> tuple[int, ...]:
+        """Per cell, the bits of its four robot-free slides."""
+        return self.ray_dirs()[4]
+
+    def ray_dirs(self) -> tuple[tuple[int, ...], ...]:
+        """Per direction (N, E, S, W) and cell, the bits of its robot-free slide; index 4: all four."""
+        if not self._rays:
+            self._rays = _rays(self.tables.stop)
+        return self._rays
+
+    def corridors(self, target_cell: int) -> tuple[tuple[int, ...], tuple[int, ...], bytes]:
+        """(corridor, corridor with one extra move, both and the rays packed for the C engine)."""
+        got = self._corridors.get(target_cell)
+        if got is None:
+            bound = self.bounds(target_cell)[0]
+            corr = _corridors(self.tables.stop, bound)
+            corr1 = _corridors(self.tables.stop, bound, corr)
+            packed = _pack(corr) + _pack(corr1) + _pack(self.rays())
+            got = self._corridors[target_cell] = (corr, corr1, packed)
+        return got
+
+    def bounds(self, target_cell: int) -> tuple[tuple[int, ...], bytes]:
+        got = self._bounds.get(target_cell)
+        if got is None:
+            table = lower_bounds(self.board, target_cell)
+            got = self._bounds[target_cell] = (table, bytes(table))
+        return got
+
+
+def _corridors(
+    stop: tuple[tuple[int, ...], ...], bound: tuple[int, ...], spare: tuple[int, ...] | None = None
+) -> tuple[int, ...]:
+    """Per cell c, a bit mask of c's corridor: the cells of every robot-free slide that starts a shortest relaxed
+    path from c (a slide whose segment holds a cell one bound closer to the target), over all such paths. A robot
+    outside the corridor of the active robot's cell changes none of the slides of its shortest paths. With
+    ``spare`` (the corridors) the same over relaxed paths with at most one move more than the shortest: a step one
+    bound closer keeps the allowance, a level step uses it."""
+    by_level: dict[int, list[int]] = {}
+    for c, b in enumerate(bound):
+        if 0 < b < _INF:
+            by_level.setdefault(b, []).append(c)
+    corr = [0] * (SIZE * SIZE)
+    steps = (-SIZE, 1, SIZE, -1)
+    for level in sorted(by_level):
+        for c in by_level[level]:
+            acc = 0
+            for d in range(4):
+                st = stop[d][c]
+                seg = via = 0
+                useful = False
+                x = c
+                while x != st:
+                    x += steps[d]
+                    seg |= 1 << x
+                    if bound[x] == level - 1:
+                        useful = True
+                        via |= corr[x]
+                    elif spare is not None and bound[x] == level:
+                        useful = True
+                        via |= spare[x]
+                if useful:
+                    acc |= seg | via
+            corr[c] = acc
+    return tuple(corr)
+
+
+def _rays(stop: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """Per direction and cell, a bit mask of the cells of its robot-free slide (start excluded, wall stop
+    included); a fifth entry: the four together."""
+    steps = (-SIZE, 1, SIZE, -1)
+    out: list[list[int]] = [[], [], [], [], []]
+    for c in range(SIZE * SIZE):
+        every = 0
+        for d in range(4):
+            acc = 0
+            x = c
+            while x != stop[d][c]:
+                x += steps[d]
+                acc |= 1 << x
+            out[d].append(acc)
+            every |= acc
+        out[4].append(every)
+    return tuple(tuple(t) for t in out)
+
+
+def _pack(masks: tuple[int, ...]) -> bytes:
+    """256-bit masks as 4 native-endian 64-bit words each (the C engine's ``uint64_t[256][4]``)."""
+    word = (1 << 64) - 1
+    return b"".join(((m >> (64 * w)) & word).to_bytes(8, sys.byteorder) for m in masks for w in range(4))
+
+
+_BOARDS: dict[int, _BoardData] = {}
+_BOARDS_MAX = 64
+
+
+def _board_data(board: Board) -> _BoardData:
+    """The cached state of ``board``, looked up by identity (hashing a board costs microseconds; a board object
+    reused across calls, as in a game, is found at once). Equal but distinct boards share the ``lru_cache``d
+    tables underneath. Thread-safe: single dict operations under the GIL; a race only builds an entry twice."""
+    data = _BOARDS.get(id(board))
+    if data is None or data.board is not board:
+        data = _BoardData(board)
+        if len(_BOARDS) >= _BOARDS_MAX:
+            _BOARDS.clear()
+        _BOARDS[id(board)] = data
+    return data
+
+
 def _prepare(board: Board, position: Position) -> tuple[list[str], list[int], int, list[int]]:
     colours = [c for c, _ in position.robots]
     cells = [r * SIZE + c for _, (r, c) in position.robots]
@@ -181,18 +321,22 @@ class _Search:
         self.colours, self.cells, self.target, self.active = _prepare(board, position)
         self.n = len(self.cells)
         self.diag = diagonal_variant and bool(board.diagonals)
-        self.tables = _tables(board)
+        data = _board_data(board)
+        self.tables = data.tables
         if self.diag:  # colours cross their own diagonals: one bound table per colour
             self.bounds = [lower_bounds(board, self.target, c, True) for c in self.colours]
         else:
-            shared = lower_bounds(board, self.target)
+            shared = data.bounds(self.target)[0]
             self.bounds = [shared] * len(self.colours)
+        self.data = data
         self.vortex = position.target.colour == VORTEX_COLOUR
         self.clock = clock
         self.deadline = deadline
         self.node_budget = node_budget
         self.nodes = 0
-        self.tt: dict[tuple[int, ...], int] = {}
+        self.tt: dict[Any, int] = {}  # int keys in tight_dfs, tuples in the diagonal search
+        self.tt_limit = TT_LIMIT
+        self.evictions = 0
         self.path: list[tuple[int, int]] = []
         self.limit = 0
         if self.diag:
@@ -329,89 +473,200 @@ class _Search:
         return False
 
     def tight_dfs(self) -> Callable[[int, int, int], bool]:
-        """The same search as ``dfs`` without diagonals, written as one closure over local tables (about twice
-        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline; a robot
-        never blocks itself because every range test excludes its own cell)."""
+        """The same search as ``dfs`` without diagonals, written as one closure over local tables (several times
+        as fast in CPython: no attribute look-ups or helper calls per node, moves generated inline; a robot never
+        blocks itself because every range test excludes its own cell). A state
+        is one integer: the active robot's cell plus a bit per other robot's cell (for the vortex a bit per
+        robot), updated per move, so the table key needs no sorting."""
         stop_n, stop_e, stop_s, stop_w = self.tables.stop
         cells = self.cells
         target = self.target
         active = self.active
         is_active = [i in active for i in range(self.n)]
-        robots = range(self.n)
+        order = range(self.n)
         tt = self.tt
         path = self.path
         vortex = self.vortex
         a = -1 if vortex else active[0]
         bounds = self.bounds[0] if vortex else self.bounds[a]
+        bit = _CELL_BITS
         tick = self.tick
         counter = [0]
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
+        limit = self.tt_limit
+        corr, corr1, _packed = self.data.corridors(target)
+        ray_dirs = self.data.ray_dirs()
+        rays = ray_dirs[4]
+        cell_bit = _CELL_BIT
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
             on it, so each active robot needs one slide computed, not four."""
             for i in active:
-                p = cells[i]
-                if p >> 4 == tr:
-                    if target > p:
-                        d, s = 1, stop_e[p]
-                        for o in cells:
-                            if p < o <= s:
-                                s = o - 1
-                    else:
-                        d, s = 3, stop_w[p]
-                        for o in cells:
-                            if s <= o < p:
-                                s = o + 1
-                elif p & 15 == tc:
-                    if target > p:
-                        d, s = 2, stop_s[p]
-                        for o in cells:
-                            if p < o <= s and not (o - p) & 15:
-                                s = o - 16
-                    else:
-                        d, s = 0, stop_n[p]
-                        for o in cells:
-                            if s <= o < p and not (p - o) & 15:
-                                s = o + 16
-                else:
-                    continue
-                if s == target:
+                d = finish_one(i)
+                if d >= 0:
                     return (i, d)
             return None
 
-        def dfs(left: int, last_r: int, last_d: int) -> bool:
+        def finish_one(i: int) -> int:
+            """The direction of a one-move finish of robot ``i``, or -1."""
+            p = cells[i]
+            if p >> 4 == tr:
+                if target > p:
+                    d, s = 1, stop_e[p]
+                    for o in cells:
+                        if p < o <= s:
+                            s = o - 1
+                else:
+                    d, s = 3, stop_w[p]
+                    for o in cells:
+                        if s <= o < p:
+                            s = o + 1
+            elif p & 15 == tc:
+                if target > p:
+                    d, s = 2, stop_s[p]
+                    for o in cells:
+                        if p < o <= s and not (o - p) & 15:
+                            s = o - 16
+                else:
+                    d, s = 0, stop_n[p]
+                    for o in cells:
+                        if s <= o < p and not (p - o) & 15:
+                            s = o + 16
+            else:
+                return -1
+            return d if s == target else -1
+
+        def slides(p: int) -> list[tuple[int, int]]:
+            """(direction, stop) of every move of the robot on ``p``, the others standing where they are."""
+            out = []
+            s = stop_n[p]
+            if s != p:
+                for o in cells:
+                    if s <= o < p and not (p - o) & 15:
+                        s = o + 16
+                if s != p:
+                    out.append((0, s))
+            s = stop_e[p]
+            for o in cells:
+                if p < o <= s:
+                    s = o - 1
+            if s != p:
+                out.append((1, s))
+            s = stop_s[p]
+            if s != p:
+                for o in cells:
+                    if p < o <= s and not (o - p) & 15:
+                        s = o - 16
+                if s != p:
+                    out.append((2, s))
+            s = stop_w[p]
+            for o in cells:
+                if s <= o < p:
+                    s = o + 1
+            if s != p:
+                out.append((3, s))
+            return out
+
+        def tight(i: int, left: int, failed: set[int]) -> bool:
+            """A tight node (bound == moves left): robot ``i``, whose own bound is the moves left, must finish with
+            every move its own, each one bound closer, the others standing still. So the state is its cell alone:
+            ``failed`` holds the cells already shown to fail in this sub-search. No table, no key; a reversal or
+            repeat can never be one bound closer, so no last-move rule is needed."""
             if left == 1:
-                last = finish()
-                if last is not None:
-                    path.append(last)
-                    return True
+                d = finish_one(i)
+                if d < 0:
+                    return False
+                path.append((i, d))
+                return True
+            p = cells[i]
+            if p in failed:
                 return False
+            counter[0] += 1
+            for d, s in slides(p):
+                if bounds[s] != left - 1:
+                    continue
+                cells[i] = s
+                path.append((i, d))
+                if tight(i, left - 1, failed):
+                    cells[i] = p
+                    return True
+                path.pop()
+                cells[i] = p
+            failed.add(p)
+            return False
+
+        def useless_for_others(i: int, p: int, s: int, left: int) -> bool:
+            """Vortex, one spare move: robot ``i``'s move p -> s stays outside the corridor of every other robot
+            that could finish with one move to spare."""
+            for f, c in enumerate(cells):
+                if f != i and bounds[c] == left - 1 and ((corr[c] >> p) & 1 or (corr[c] >> s) & 1):
+                    return False
+            return True
+
+        def evict() -> None:
+            """Memory cap: drop the entries with the fewest moves left (cheap to search again) until at most half
+            the table is left; the deep entries, which save the most work, stay."""
+            counts = Counter(tt.values())
+            dropped, threshold = 0, -1
+            for left in sorted(counts):
+                dropped += counts[left]
+                threshold = left
+                if dropped * 2 >= len(tt):
+                    break
+            for key in [k for k, v in tt.items() if v <= threshold]:
+                del tt[key]
+            self.evictions += 1
+
+        def matters_with_two_spare(i: int, p: int, s: int) -> bool:
+            """Two spare moves, a move of the non-active robot ``i`` from ``p`` to ``s``: it matters only if it
+            enters or leaves the active robot's one-extra-move corridor, or the same robot reaches its corridor
+            next, or it changes the slide of another robot that can enter or leave the corridor."""
+            ca = cells[a]
+            wide = corr1[ca]
+            if (wide >> p) & 1 or (wide >> s) & 1:
+                return True
+            narrow = corr[ca]
+            if rays[s] & narrow:
+                return True
+            return any(
+                j != i
+                and j != a
+                and ((narrow >> u) & 1 or rays[u] & narrow)
+                and ((rays[u] >> p) & 1 or (rays[u] >> s) & 1)
+                for j, u in enumerate(cells)
+            )
+
+        def dfs(left: int, last_r: int, last_d: int, last_from: int, key: int) -> bool:
             counter[0] += 1
             if not counter[0] & 1023:
                 self.nodes = counter[0]
                 tick()
             if vortex:
                 h = min([bounds[c] for c in cells])
-                key: tuple[int, ...] = tuple(sorted(cells))
+                if h > left:
+                    return False
             else:
-                ca = cells[a]
-                h = bounds[ca]
-                rest = cells[:a] + cells[a + 1 :]
-                rest.sort()
-                key = (ca, *rest)
-            if h > left:
+                h = bounds[cells[a]]  # never above left: the parent skips active moves the bound would cut
+            if h == left:
+                counter[0] -= 1  # counted by tight()
+                for i in active:  # noqa: SIM110 - a plain loop: no generator frame per node
+                    if bounds[cells[i]] == left and tight(i, left, set()):
+                        return True
                 return False
             seen = tt.get(key)
-            if seen is not None and seen >= left:
-                return False
-            if seen is None and len(tt) >= TT_LIMIT:
-                tt.clear()  # memory cap: start a fresh table (recent states are the useful ones)
+            if seen is not None:
+                if seen >= left:
+                    return False
+            elif len(tt) >= limit:
+                evict()
             tt[key] = left
-            movers = active if h == left else robots
-            deeper = left > 1
-            for i in movers:
+            last_ray = seen_last = 0
+            if last_r >= 0:
+                last_ray = ray_dirs[last_d][last_from]
+                seen_last = cell_bit[last_from] | cell_bit[cells[last_r]]
+            for i in order:
                 p = cells[i]
                 act = is_active[i]
                 for d in range(4):
@@ -439,6 +694,11 @@ class _Search:
                                 s = o + 1
                     if s == p:
                         continue
+                    if i < last_r and not (ray_dirs[d][p] & seen_last or (last_ray >> p) & 1 or (last_ray >> s) & 1):
+                        # the last move (a higher robot) and this one do not see each other (neither's start or
+                        # stop on the other's robot-free slide): the same state in either order; the lower robot
+                        # first is the order searched
+                        continue
                     if act:
                         if s == target:
                             path.append((i, d))
@@ -449,9 +709,19 @@ class _Search:
                         # one move will be left for the active robot: this move helps only by stopping it beside
                         # the target or by clearing its row/column
                         continue
+                    elif (
+                        h == left - 1 and not vortex and not (corr[cells[a]] >> p) & 1 and not (corr[cells[a]] >> s) & 1
+                    ):
+                        # one spare move: every other move left is the active robot's along its corridor, which
+                        # this move neither enters nor leaves, so it would only pad a solution it has alone
+                        continue
+                    if vortex and h == left - 1 and bounds[s] >= left and useless_for_others(i, p, s, left):
+                        continue  # the same for the vortex: i cannot finish after it, nor help another robot
+                    if not act and not vortex and h == left - 2 and not matters_with_two_spare(i, p, s):
+                        continue
+                    cells[i] = s
                     if left == 2:
                         # the child has one move left: test the finish here instead of a call, a key and a probe
-                        cells[i] = s
                         last = finish()
                         cells[i] = p
                         if last is not None:
@@ -459,33 +729,92 @@ class _Search:
                             path.append(last)
                             return True
                         continue
-                    if deeper:
-                        cells[i] = s
-                        path.append((i, d))
-                        if dfs(left - 1, i, d):
+                    path.append((i, d))
+                    if not vortex and (bounds[s] if i == a else h) == left - 1:
+                        # a tight child: straight to the single-robot search (no frame, key or probe for it)
+                        if tight(a, left - 1, set()):
                             cells[i] = p
                             return True
-                        path.pop()
-                        cells[i] = p
+                    else:
+                        child = key + s - p if i == a else key ^ bit[p] ^ bit[s]
+                        seen = tt.get(child)
+                        if seen is not None and seen >= left - 1:
+                            counter[0] += 1  # a table hit, settled here without a call
+                        elif dfs(left - 1, i, d, p, child):
+                            cells[i] = p
+                            return True
+                    path.pop()
+                    cells[i] = p
             return False
 
         def run_depth(left: int, last_r: int, last_d: int) -> bool:
+            if left == 1:
+                last = finish()
+                if last is not None:
+                    path.append(last)
+                return last is not None
             counter[0] = self.nodes
+            key = 0
+            for i, c in enumerate(cells):
+                key += c if i == a else bit[c]
             try:
-                return dfs(left, last_r, last_d)
+                return dfs(left, last_r, last_d, 0, key)
             finally:
                 self.nodes = counter[0]
 
         return run_depth
 
+    def solo(self, max_moves: int) -> list[tuple[int, int]] | None:
+        """Breadth-first search of each active robot alone, the others standing still: a shortest such solution
+        within ``max_moves``, or None. An upper bound of the optimum (exact when no other robot needs to move)."""
+        cells = self.cells
+        best: list[tuple[int, int]] | None = None
+        for i in self.active:
+            start = cells[i]
+            came: dict[int, tuple[int, int]] = {start: (-1, -1)}
+            frontier = [start]
+            depth = 0
+            found = -1
+            while frontier and found < 0 and depth < max_moves and (best is None or depth + 1 < len(best)):
+                depth += 1
+                nxt = []
+                for c in frontier:
+                    cells[i] = c
+                    for d, s in self.moves_from(i):
+                        if s not in came:
+                            came[s] = (c, d)
+                            if s == self.target:
+                                found = s
+                            nxt.append(s)
+                frontier = nxt
+            cells[i] = start
+            if found >= 0:
+                moves: list[tuple[int, int]] = []
+                c = found
+                while c != start:
+                    c, d = came[c]
+                    moves.append((i, d))
+                best = moves[::-1]
+        return best
+
     def run(self, max_moves: int, progress: ProgressCallback | None, first: int = 1) -> int | None:
-        """Iterative deepening up to ``max_moves``; returns the optimum or None. Raises _Budget."""
+        """Iterative deepening up to ``max_moves``; returns the optimum or None. Raises _Budget.
+
+        Once the search has spent ``SOLO_AFTER_NODES`` nodes, the solo breadth-first search gives an upper bound:
+        when every depth below it has failed, its path is optimal and that last depth is not searched."""
         if self.solved_now():
             return 0
         search = self.dfs if self.diag else self.tight_dfs()
+        solo: list[tuple[int, int]] | None = None
+        solo_done = self.diag
         for limit in range(max(1, first), max_moves + 1):
             self.limit = limit
             del self.path[:]
+            if not solo_done and self.nodes >= SOLO_AFTER_NODES:
+                solo, solo_done = self.solo(max_moves), True
+            if solo is not None and len(solo) <= limit:  # every shorter depth failed: the solo path is optimal
+                self.path.extend(solo)
+                return len(solo)
             if search(limit, -1, 0):
                 return limit
             if progress is not None:
@@ -493,29 +822,23 @@ class _Search:
         return None
 
 
+_FAST: list[ModuleType | None] = []  # the C accelerator module (or None), looked up once
+
+
 def _fast_module() -> ModuleType | None:
-    try:
-        from bot.rules.ricochet import _fastsolve  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _fastsolve  # type: ignore[no-any-return]
+    if not _FAST:
+        try:
+            from bot.rules.ricochet import _fastsolve  # type: ignore[attr-defined]
+        except ImportError:
+            _FAST.append(None)
+        else:
+            _FAST.append(_fastsolve)
+    return _FAST[0]
 
 
 def accelerator_available() -> bool:
     """True when the optional C accelerator is built and importable."""
     return _fast_module() is not None
-
-
-@lru_cache(maxsize=512)
-def _fast_tables(board: Board, target_cell: int) -> tuple[bytes, bytes, bytes]:
-    stops = b"".join(bytes(row) for row in _tables(board).stop)
-    return bytes(board.masks), bytes(lower_bounds(board, target_cell)), stops
-
-
-def _fast_args(board: Board, position: Position) -> tuple[Any, ...]:
-    _colours, cells, target_cell, active = _prepare(board, position)
-    masks, bounds, stops = _fast_tables(board, target_cell)
-    return (masks, bounds, stops, cells, target_cell, active)
 
 
 def _use_fast(board: Board, diagonal_variant: bool, engine: str) -> ModuleType | None:
@@ -551,15 +874,12 @@ def solve(
     """
     if time_budget is not None and clock is None:
         raise BoardError("time_budget_needs_clock", time_budget)
-    colours = [c for c, _ in position.robots]
     fast = _use_fast(board, diagonal_variant, engine)
-    if fast is not None and node_budget is None and time_budget is None and progress is None:
-        found = fast.solve(*_fast_args(board, position), max_moves, -1)
-        return _fast_result(found, colours, max_moves)
     deadline = None if time_budget is None or clock is None else clock() + time_budget
-    search = _Search(board, position, diagonal_variant, clock, deadline, node_budget)
     if fast is not None:
-        return _solve_fast_budgeted(fast, board, position, search, max_moves, progress, colours)
+        return _solve_fast(fast, board, position, max_moves, node_budget, clock, deadline, progress)
+    colours = [c for c, _ in position.robots]
+    search = _Search(board, position, diagonal_variant, clock, deadline, node_budget)
     try:
         optimum = search.run(max_moves, progress)
     except _Budget:
@@ -572,37 +892,48 @@ def solve(
     return SolveResult(SolveStatus.SOLVED, moves, optimum, optimum, search.nodes, "python")
 
 
-def _fast_result(found: Any, colours: Sequence[str], max_moves: int) -> SolveResult:
-    status, path, nodes, bound = found
-    if status == 0:
-        moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
-        return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
-    if status == 1:
-        return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
-    return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
-
-
-def _solve_fast_budgeted(
+def _solve_fast(
     fast: ModuleType,
     board: Board,
     position: Position,
-    search: _Search,
     max_moves: int,
+    node_budget: int | None,
+    clock: Callable[[], float] | None,
+    deadline: float | None,
     progress: ProgressCallback | None,
-    colours: Sequence[str],
 ) -> SolveResult:
-    """C engine under a budget: the injected clock and the progress callback are called from inside the search."""
-    args = _fast_args(board, position)
-    limit = -1 if search.node_budget is None else search.node_budget
-    deadline = search.deadline if search.deadline is not None else 0.0
-    clock = search.clock if search.deadline is not None else None
-    status, path, nodes, depth = fast.solve(*args, max_moves, -1, limit, clock, deadline, progress)
+    """The C engine; under a budget the injected clock and the progress callback are called from inside it. Without
+    one the call is a few microseconds of overhead: cached board state, no search object."""
+    colours, cells, target_cell, active = _prepare(board, position)
+    data = _board_data(board)
+    table, bound_bytes = data.bounds(target_cell)
+    corridors = data.corridors(target_cell)[2]
+    if node_budget is None and deadline is None and progress is None:
+        status, path, nodes, depth = fast.solve(
+            bound_bytes, data.stops, corridors, cells, target_cell, active, max_moves
+        )
+    else:
+        limit = -1 if node_budget is None else node_budget
+        timer = clock if deadline is not None else None
+        status, path, nodes, depth = fast.solve(
+            bound_bytes,
+            data.stops,
+            corridors,
+            cells,
+            target_cell,
+            active,
+            max_moves,
+            limit,
+            timer,
+            deadline or 0.0,
+            progress,
+        )
     if status == 0:
         moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
         return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
     if status == 1:
         return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
-    bound = max(depth, search.bound(), 1)
+    bound = max(depth, min(table[cells[i]] for i in active), 1)
     return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, nodes, "c")
 
 
@@ -620,8 +951,7 @@ def exists_solution(
         return False
     fast = _use_fast(board, diagonal_variant, engine)
     if fast is not None:
-        status, _path, _nodes, _bound = fast.solve(*_fast_args(board, position), max_moves, -1)
-        return bool(status == 0)
+        return _solve_fast(fast, board, position, max_moves, None, None, None, None).status is SolveStatus.SOLVED
     search = _Search(board, position, diagonal_variant, None, None, None)
     return search.run(max_moves, None) is not None
 

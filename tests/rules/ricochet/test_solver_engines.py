@@ -1,0 +1,210 @@
+"""Issue 16: the faster solver keeps every optimum (RR-MIN-0, RR-MIN-1) — engines compared on seeded random
+positions, the pruning and table policies checked against independent baselines."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from bot.rules.ricochet.board import Board, Position
+from bot.rules.ricochet.moves import replay
+from bot.rules.ricochet.solver import (
+    SolveStatus,
+    _Search,
+    accelerator_available,
+    bfs_solve,
+    exists_solution,
+    solve,
+)
+from tests.rules.ricochet._positions import benchmark_positions
+
+needs_c = pytest.mark.skipif(not accelerator_available(), reason="C accelerator not built")
+EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # issue 16's 8-move position
+
+
+def _random_positions(board: Board, count: int, robots: int, seed: int) -> list[Position]:
+    """Seeded random positions: robots on distinct cells off the central block and off the drawn target."""
+    rng = random.Random(seed)
+    colours = ("red", "green", "blue", "yellow", "silver")[:robots]
+    out = []
+    for _ in range(count):
+        target = rng.choice(board.targets)
+        free = [
+            (r, c)
+            for r in range(16)
+            for c in range(16)
+            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
+        ]
+        out.append(Position.make(dict(zip(colours, rng.sample(free, robots), strict=True)), list(target)))
+    return out
+
+
+def _reaches(board: Board, position: Position, moves: tuple[tuple[str, str], ...]) -> bool:
+    robots = dict(replay(board, position.robot_map, moves)[-1].robots) if moves else position.robot_map
+    t = position.target
+    cells = robots.values() if t.colour == "any" else [robots[t.colour]]
+    return (t.row, t.col) in cells
+
+
+BOARDS = {name: board for name, board, _p, _s in benchmark_positions()}
+BOARD_A = next(b for n, b in BOARDS.items() if n.startswith("A-"))
+BOARD_B = next(b for n, b in BOARDS.items() if n.startswith("B_"))
+SAMPLE = [
+    *(("A4", BOARD_A, p) for p in _random_positions(BOARD_A, 40, 4, 1616)),
+    *(("B4", BOARD_B, p) for p in _random_positions(BOARD_B, 20, 4, 1617)),
+    *(("A5", BOARD_A, p) for p in _random_positions(BOARD_A, 10, 5, 1618)),
+]
+
+
+def test_rr_min_0_python_engine_matches_the_plain_bfs_on_seeded_random_positions() -> None:
+    """RR-MIN-0: the pruned Python search (corridor, solo upper bound, integer keys) against a plain BFS with no
+    pruning at all, on every seeded position the BFS settles within its budget."""
+    checked = 0
+    for _tag, board, position in SAMPLE:
+        baseline = bfs_solve(board, position, max_moves=5, node_budget=15_000)
+        if baseline is None:
+            continue
+        result = solve(board, position, engine="python", max_moves=8)
+        assert result.optimal_moves == baseline, position.to_notation()
+        assert result.moves is not None and _reaches(board, position, result.moves)
+        checked += 1
+    assert checked >= 15
+
+
+@needs_c
+def test_rr_min_0_c_and_python_engines_agree_on_seeded_random_positions() -> None:
+    """RR-MIN-0: both engines give the same optimum on 70 seeded random positions (4 and 5 robots, two boards), and
+    each returned list reaches the target in that many moves."""
+    for _tag, board, position in SAMPLE:
+        c = solve(board, position, engine="c")
+        assert c.status is SolveStatus.SOLVED and c.moves is not None
+        assert _reaches(board, position, c.moves)
+        if c.optimal_moves is not None and c.optimal_moves > 8:
+            continue  # the C result alone is checked here; the slow suite covers long ones in Python
+        py = solve(board, position, engine="python")
+        assert py.optimal_moves == c.optimal_moves, position.to_notation()
+        assert py.moves is not None and _reaches(board, position, py.moves)
+
+
+@needs_c
+def test_rr_min_1_void_checks_of_both_engines_agree_on_seeded_random_positions() -> None:
+    """RR-MIN-1: exists_solution(m - 1) agrees between the engines for m = 2..6 (the solo upper bound answers many
+    of these without a search)."""
+    for _tag, board, position in SAMPLE[:30]:
+        for limit in (1, 2, 3, 4, 5):
+            assert exists_solution(board, position, limit, engine="c") == exists_solution(
+                board, position, limit, engine="python"
+            ), (position.to_notation(), limit)
+
+
+@pytest.mark.parametrize("engine", ["python", "c"])
+def test_rr_min_0_the_issue_8_move_position_is_solved_without_searching_its_last_depth(engine: str) -> None:
+    """RR-MIN-0: yellow alone needs 8 moves; once depths 1-7 fail, the solo breadth-first path is optimal, so depth 8
+    (the most expensive) is never searched: well under the 45,081 nodes of the search before issue 16."""
+    if engine == "c" and not accelerator_available():
+        pytest.skip("C accelerator not built")
+    board = Board.parse("1A2A3A4A")
+    position = Position.parse(EIGHT_MOVE)
+    result = solve(board, position, engine=engine)
+    assert result.optimal_moves == 8
+    assert result.moves is not None and _reaches(board, position, result.moves)
+    assert result.nodes < 15_000
+
+
+def test_rr_min_0_a_tiny_python_table_evicts_and_still_finds_the_optimum() -> None:
+    """RR-MIN-0: the Python table's memory cap evicts its shallow entries instead of clearing; the optimum is the
+    same, only the work grows."""
+    _name, board, position, spec = next(p for p in benchmark_positions() if p[3]["optimal_moves"] == 9)
+    search = _Search(board, position, False, None, None, None)
+    search.tt_limit = 500
+    assert search.run(60, None) == spec["optimal_moves"]
+    assert search.evictions > 0
+    assert len(search.tt) <= 500
+
+
+@needs_c
+def test_rr_min_0_the_c_engine_reuses_its_table_and_survives_a_nested_call() -> None:
+    """RR-MIN-0: a solve called from inside another solve's progress callback (same thread) gets its own table;
+    the outer search goes on with its table intact; repeated calls on one thread give identical results."""
+    _name, board, position, spec = next(p for p in benchmark_positions() if p[3]["optimal_moves"] >= 9)
+    inner: list[int | None] = []
+    small = next(p for p in benchmark_positions() if p[3]["optimal_moves"] == 6)
+
+    def progress(depth: int, nodes: int) -> None:
+        inner.append(solve(small[1], small[2], engine="c").optimal_moves)
+
+    outer = solve(board, position, progress=progress, engine="c")
+    assert outer.optimal_moves == spec["optimal_moves"]
+    assert inner and set(inner) == {6}
+    again = [solve(board, position, engine="c") for _ in range(3)]
+    assert {(r.optimal_moves, r.nodes) for r in again} == {(spec["optimal_moves"], again[0].nodes)}
+
+
+@needs_c
+def test_rr_min_0_the_c_engine_is_thread_safe_with_per_thread_tables() -> None:
+    chosen = [p for p in benchmark_positions() if 6 <= p[3]["optimal_moves"] <= 10][:16]
+    results: dict[str, int | None] = {}
+
+    def work(item: tuple[str, Board, Position, dict[str, int]]) -> None:
+        results[item[0]] = solve(item[1], item[2], engine="c").optimal_moves
+
+    threads = [threading.Thread(target=work, args=(item,)) for item in chosen]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert results == {name: spec["optimal_moves"] for name, _b, _p, spec in chosen}
+
+
+def _reference() -> Any:
+    """The solver as it was before issue 16 (benchmarks/rr_reference), with its own C build; None without one."""
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "benchmarks"
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    import rr_reference
+
+    solver, fast = rr_reference.load()
+    return solver if fast is not None else None
+
+
+@pytest.mark.slow
+@needs_c
+def test_rr_min_0_the_new_c_engine_matches_the_pre_issue_16_engine_on_600_seeded_positions() -> None:
+    """RR-MIN-0: every pruning rule added by issue 16 keeps the optimum: 600 seeded random positions (three boards,
+    4 and 5 robots, every target including the vortex) solved by the new C engine and by the frozen reference."""
+    ref = _reference()
+    if ref is None:
+        pytest.skip("no C compiler for the reference engine")
+    boards = [BOARD_A, BOARD_B, Board.parse("1C2C3C4C")]
+    checked = 0
+    for k, board in enumerate(boards):
+        for robots, count in ((4, 150), (5, 50)):
+            for position in _random_positions(board, count, robots, 7000 + 10 * k + robots):
+                new = solve(board, position, engine="c")
+                old = ref.solve(board, position, engine="c")
+                assert new.optimal_moves == old.optimal_moves, position.to_notation()
+                assert new.moves is not None and _reaches(board, position, new.moves)
+                checked += 1
+    assert checked == 600
+
+
+@pytest.mark.slow
+def test_rr_min_0_the_python_engine_matches_a_plain_bfs_on_seeded_positions_up_to_7_moves() -> None:
+    """RR-MIN-0: the pruned Python search against the plain BFS (no bound, no pruning) on 80 seeded positions of
+    two boards, wherever the BFS settles them within 300k states."""
+    checked = 0
+    for k, board in enumerate([BOARD_A, Board.parse("1C2C3C4C")]):
+        for position in _random_positions(board, 40, 4, 8000 + k):
+            baseline = bfs_solve(board, position, max_moves=7, node_budget=300_000)
+            if baseline is None:
+                continue
+            result = solve(board, position, engine="python", max_moves=9)
+            assert result.optimal_moves == baseline, position.to_notation()
+            checked += 1
+    assert checked >= 40
