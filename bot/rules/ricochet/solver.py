@@ -274,16 +274,23 @@ def _pack(masks: tuple[int, ...]) -> bytes:
 
 
 _BOARDS: dict[int, _BoardData] = {}
+_BOARDS_BY_VALUE: dict[Board, _BoardData] = {}
 _BOARDS_MAX = 64
 
 
 def _board_data(board: Board) -> _BoardData:
-    """The cached state of ``board``, looked up by identity (hashing a board costs microseconds; a board object
-    reused across calls, as in a game, is found at once). Equal but distinct boards share the ``lru_cache``d
-    tables underneath. Thread-safe: single dict operations under the GIL; a race only builds an entry twice."""
+    """The cached state of ``board``: looked up by identity first (hashing a board costs microseconds; a board
+    object reused across calls, as in a game, is found at once), then by value — the bot builds a new but equal
+    ``Board`` for every ``/rr`` command, which must not rebuild the per-target bound and corridor tables (tens of
+    milliseconds in Python). Thread-safe: single dict operations under the GIL; a race only builds an entry twice."""
     data = _BOARDS.get(id(board))
     if data is None or data.board is not board:
-        data = _BoardData(board)
+        data = _BOARDS_BY_VALUE.get(board)
+        if data is None:
+            data = _BoardData(board)
+            if len(_BOARDS_BY_VALUE) >= _BOARDS_MAX:
+                _BOARDS_BY_VALUE.clear()
+            _BOARDS_BY_VALUE[board] = data
         if len(_BOARDS) >= _BOARDS_MAX:
             _BOARDS.clear()
         _BOARDS[id(board)] = data

@@ -208,3 +208,17 @@ def test_rr_min_0_the_python_engine_matches_a_plain_bfs_on_seeded_positions_up_t
             assert result.optimal_moves == baseline, position.to_notation()
             checked += 1
     assert checked >= 40
+
+
+def test_rr_min_0_an_equal_board_built_again_reuses_its_per_board_tables():
+    """The bot builds a new ``Board`` for every /rr command: an equal board must find the per-board and per-target
+    tables already built (identity first, then value), and a different board must not."""
+    from bot.rules.ricochet.solver import _board_data
+
+    first = Board.from_json({"quadrants": ["1A", "2A", "3A", "4A"]})
+    again = Board.from_json({"quadrants": ["1A", "2A", "3A", "4A"]})
+    other = Board.from_json({"quadrants": ["1B", "2A", "3A", "4A"]})
+    assert again is not first and _board_data(again) is _board_data(first)
+    assert _board_data(other) is not _board_data(first)
+    position = Position.parse(EIGHT_MOVE)
+    assert solve(first, position).optimal_moves == solve(again, position).optimal_moves == 8
