@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import statistics
 import subprocess
@@ -45,6 +44,7 @@ import rr_reference  # noqa: E402
 from bot.rules.ricochet import solver as new_solver  # noqa: E402
 from bot.rules.ricochet.board import Board, Position  # noqa: E402
 from tests.rules.ricochet._positions import benchmark_positions, hard_positions  # noqa: E402
+from tests.rules.ricochet._positions import random_positions as seeded_positions  # noqa: E402
 
 SEED = 16
 EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # the issue's 8-move position, 1A2A3A4A
@@ -53,20 +53,8 @@ Item = tuple[str, Board, Position, "int | None"]  # name, board, position, expec
 
 def random_positions(count: int = 200, seed: int = SEED) -> list[Item]:
     board = Board.parse("1A2A3A4A")
-    rng = random.Random(seed)
-    out: list[Item] = []
-    for i in range(count):
-        target = rng.choice(board.targets)
-        free = [
-            (r, c)
-            for r in range(16)
-            for c in range(16)
-            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
-        ]
-        cells = rng.sample(free, 4)
-        robots = dict(zip(("red", "green", "blue", "yellow"), cells, strict=True))
-        out.append((f"random-{i}", board, Position.make(robots, list(target)), None))
-    return out
+    drawn = seeded_positions(board, count, 4, seed)  # the tests' generator: the same positions for the same seed
+    return [(f"random-{i}", board, position, None) for i, position in enumerate(drawn)]
 
 
 def eight_move() -> Item:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.rules.data import load_json
@@ -29,3 +30,20 @@ def hard_positions() -> list[tuple[str, Board, Position, dict[str, Any]]]:
         (f"hard-{p['optimal_moves']}", board_of(p["quadrants"]), Position.make(p["robots"], p["target"]), p)
         for p in DATA["known_hard_positions"]
     ]
+
+
+def random_positions(board: Board, count: int, robots: int, seed: int) -> list[Position]:
+    """Seeded random positions: robots on distinct cells off the central block and off the drawn target."""
+    rng = random.Random(seed)
+    colours = ("red", "green", "blue", "yellow", "silver")[:robots]
+    out = []
+    for _ in range(count):
+        target = rng.choice(board.targets)
+        free = [
+            (r, c)
+            for r in range(16)
+            for c in range(16)
+            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
+        ]
+        out.append(Position.make(dict(zip(colours, rng.sample(free, robots), strict=True)), list(target)))
+    return out

@@ -3,7 +3,6 @@ positions, the pruning and table policies checked against independent baselines.
 
 from __future__ import annotations
 
-import random
 import threading
 from typing import Any
 
@@ -19,27 +18,10 @@ from bot.rules.ricochet.solver import (
     exists_solution,
     solve,
 )
-from tests.rules.ricochet._positions import benchmark_positions
+from tests.rules.ricochet._positions import benchmark_positions, random_positions
 
 needs_c = pytest.mark.skipif(not accelerator_available(), reason="C accelerator not built")
 EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # issue 16's 8-move position
-
-
-def _random_positions(board: Board, count: int, robots: int, seed: int) -> list[Position]:
-    """Seeded random positions: robots on distinct cells off the central block and off the drawn target."""
-    rng = random.Random(seed)
-    colours = ("red", "green", "blue", "yellow", "silver")[:robots]
-    out = []
-    for _ in range(count):
-        target = rng.choice(board.targets)
-        free = [
-            (r, c)
-            for r in range(16)
-            for c in range(16)
-            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
-        ]
-        out.append(Position.make(dict(zip(colours, rng.sample(free, robots), strict=True)), list(target)))
-    return out
 
 
 def _reaches(board: Board, position: Position, moves: tuple[tuple[str, str], ...]) -> bool:
@@ -53,13 +35,13 @@ BOARDS = {name: board for name, board, _p, _s in benchmark_positions()}
 BOARD_A = next(b for n, b in BOARDS.items() if n.startswith("A-"))
 BOARD_B = next(b for n, b in BOARDS.items() if n.startswith("B_"))
 SAMPLE = [
-    *(("A4", BOARD_A, p) for p in _random_positions(BOARD_A, 40, 4, 1616)),
-    *(("B4", BOARD_B, p) for p in _random_positions(BOARD_B, 20, 4, 1617)),
-    *(("A5", BOARD_A, p) for p in _random_positions(BOARD_A, 10, 5, 1618)),
+    *(("A4", BOARD_A, p) for p in random_positions(BOARD_A, 40, 4, 1616)),
+    *(("B4", BOARD_B, p) for p in random_positions(BOARD_B, 20, 4, 1617)),
+    *(("A5", BOARD_A, p) for p in random_positions(BOARD_A, 10, 5, 1618)),
 ]
 
 
-def test_rr_min_0_python_engine_matches_the_plain_bfs_on_seeded_random_positions() -> None:
+def test_rr_min_0_python_engine_matches_the_plain_bfs_on_seededrandom_positions() -> None:
     """RR-MIN-0: the pruned Python search (corridor, solo upper bound, integer keys) against a plain BFS with no
     pruning at all, on every seeded position the BFS settles within its budget."""
     checked = 0
@@ -75,7 +57,7 @@ def test_rr_min_0_python_engine_matches_the_plain_bfs_on_seeded_random_positions
 
 
 @needs_c
-def test_rr_min_0_c_and_python_engines_agree_on_seeded_random_positions() -> None:
+def test_rr_min_0_c_and_python_engines_agree_on_seededrandom_positions() -> None:
     """RR-MIN-0: both engines give the same optimum on 70 seeded random positions (4 and 5 robots, two boards), and
     each returned list reaches the target in that many moves."""
     for _tag, board, position in SAMPLE:
@@ -90,7 +72,7 @@ def test_rr_min_0_c_and_python_engines_agree_on_seeded_random_positions() -> Non
 
 
 @needs_c
-def test_rr_min_1_void_checks_of_both_engines_agree_on_seeded_random_positions() -> None:
+def test_rr_min_1_void_checks_of_both_engines_agree_on_seededrandom_positions() -> None:
     """RR-MIN-1: exists_solution(m - 1) agrees between the engines for m = 2..6 (the solo upper bound answers many
     of these without a search)."""
     for _tag, board, position in SAMPLE[:30]:
@@ -185,7 +167,7 @@ def test_rr_min_0_the_new_c_engine_matches_the_pre_issue_16_engine_on_600_seeded
     checked = 0
     for k, board in enumerate(boards):
         for robots, count in ((4, 150), (5, 50)):
-            for position in _random_positions(board, count, robots, 7000 + 10 * k + robots):
+            for position in random_positions(board, count, robots, 7000 + 10 * k + robots):
                 new = solve(board, position, engine="c")
                 old = ref.solve(board, position, engine="c")
                 assert new.optimal_moves == old.optimal_moves, position.to_notation()
@@ -200,7 +182,7 @@ def test_rr_min_0_the_python_engine_matches_a_plain_bfs_on_seeded_positions_up_t
     two boards, wherever the BFS settles them within 300k states."""
     checked = 0
     for k, board in enumerate([BOARD_A, Board.parse("1C2C3C4C")]):
-        for position in _random_positions(board, 40, 4, 8000 + k):
+        for position in random_positions(board, 40, 4, 8000 + k):
             baseline = bfs_solve(board, position, max_moves=7, node_budget=300_000)
             if baseline is None:
                 continue
