@@ -70,9 +70,11 @@ typedef struct {
     PyThreadState *tstate; /* saved while the GIL is released */
     Table *tt;
     int corridors;                 /* the three tables below were given (else no corridor pruning) */
-    const uint64_t (*corr)[4];  /* cells of the slides of the shortest relaxed paths from a cell */
-    const uint64_t (*corr1)[4]; /* the same over relaxed paths with at most one move more than the shortest */
-    const uint64_t (*rays)[4];  /* the cells of the four robot-free slides from a cell */
+    const uint64_t (*rays)[4];      /* the cells of the four robot-free slides from a cell */
+    const uint64_t (*crossed)[4];   /* cells the slides of the shortest relaxed paths cross, each up to its stop */
+    const uint64_t (*blockers)[4];  /* the cell just past each such stop that is not a wall stop */
+    const uint64_t (*crossed1)[4];  /* the same two over relaxed paths with at most one move more than the */
+    const uint64_t (*blockers1)[4]; /* shortest */
     int path_r[MAXDEPTH];
     int path_d[MAXDEPTH];
     uint8_t path_from[MAXDEPTH], path_to[MAXDEPTH]; /* start and stop of each move of the dfs path */
@@ -320,24 +322,24 @@ static int solo_bfs(const Search *s, int max_moves, int *out_r, int *out_d) {
 
 static inline int has_bit(const uint64_t *mask, int cell) { return (int)((mask[cell >> 6] >> (cell & 63)) & 1); }
 
-static inline int in_corridor(const Search *s, int a, int cell) { return has_bit(s->corr[a], cell); }
 
 static inline int meets(const uint64_t *x, const uint64_t *y) {
     return ((x[0] & y[0]) | (x[1] & y[1]) | (x[2] & y[2]) | (x[3] & y[3])) != 0;
 }
 
-/* Two spare moves (bound == left - 2), a move of the non-active robot i from p to q, the active robot on a. With at
-   most two moves of other robots left, this one matters only if it enters or leaves a slide of a relaxed path of the
-   active robot with at most one extra move (corr1), or it lets the same robot reach the corridor next (one slide
-   from q meets it), or it changes the slide of another robot that can enter or leave the corridor (p or q on one
-   of that robot's slides). Else it could only pad a shorter solution. */
+/* Two spare moves (bound == left - 2), a move of the non-active robot i from p to q, the active robot on a. After
+   it at most one move is not the active robot's one bound closer. It matters only if it leaves a crossed cell or
+   enters a blocker cell of the active robot's relaxed paths with at most one extra move (crossed1, blockers1: the
+   active robot can then follow alone), or the same robot can next stop on a blocker cell of the shortest paths
+   (one slide from q meets them), or it changes the slide of another robot that can next leave a crossed cell or
+   stop on a blocker cell (p or q on one of that robot's slides). Else it could only pad a shorter solution. */
 static int matters_with_two_spare(const Search *s, int i, int p, int q, int a) {
-    if (has_bit(s->corr1[a], p) || has_bit(s->corr1[a], q)) return 1;
-    if (meets(s->rays[q], s->corr[a])) return 1;
+    if (has_bit(s->crossed1[a], p) || has_bit(s->blockers1[a], q)) return 1;
+    if (meets(s->rays[q], s->blockers[a])) return 1;
     for (int j = 0; j < s->n; j++) {
         if (j == i || s->is_active[j]) continue;
         int u = s->pos[j];
-        if (!has_bit(s->corr[a], u) && !meets(s->rays[u], s->corr[a])) continue;
+        if (!has_bit(s->crossed[a], u) && !meets(s->rays[u], s->blockers[a])) continue;
         if (has_bit(s->rays[u], p) || has_bit(s->rays[u], q)) return 1;
     }
     return 0;
@@ -349,7 +351,7 @@ static int matters_with_two_spare(const Search *s, int i, int p, int q, int a) {
 static inline int useless_for_others(const Search *s, int i, int p, int q, int left) {
     for (int f = 0; f < s->n; f++) {
         if (f == i || s->bound[s->pos[f]] != left - 1) continue;
-        if (in_corridor(s, s->pos[f], p) || in_corridor(s, s->pos[f], q)) return 0;
+        if (has_bit(s->crossed[s->pos[f]], p) || has_bit(s->blockers[s->pos[f]], q)) return 0;
     }
     return 1;
 }
@@ -519,8 +521,8 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
             } else if (left == 2 && !near_target(s, q) && (p >> 4) != (s->pos[single] >> 4) &&
                        (p & 15) != (s->pos[single] & 15)) {
                 continue; /* with one move left this can neither stop the active robot nor clear its line */
-            } else if (h == left - 1 && s->corridors && !in_corridor(s, s->pos[single], p) &&
-                       !in_corridor(s, s->pos[single], q)) {
+            } else if (h == left - 1 && s->corridors && !has_bit(s->crossed[s->pos[single]], p) &&
+                       !has_bit(s->blockers[s->pos[single]], q)) {
                 /* one spare move: every other move left is the active robot's along its corridor, which this move
                    neither enters nor leaves, so it would only pad a solution the active robot has alone */
                 continue;
@@ -667,15 +669,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     int is_private = 0;
     PyObject *result = NULL;
     memset(&s, 0, sizeof s);
-    if (bounds.len != 256 || stops.len != 1024 || (corridors.len != 0 && corridors.len != 3 * 256 * 32)) {
-        PyErr_SetString(PyExc_ValueError, "bounds: 256 bytes, stops: 4 x 256, corridors: empty or 3 x 256 x 32");
+    if (bounds.len != 256 || stops.len != 1024 || (corridors.len != 0 && corridors.len != 5 * 256 * 32)) {
+        PyErr_SetString(PyExc_ValueError, "bounds: 256 bytes, stops: 4 x 256, corridors: empty or 5 x 256 x 32");
         goto done_buffers;
     }
     if (corridors.len) {
         const uint64_t (*tables)[4] = (const uint64_t (*)[4])corridors.buf;
-        s.corr = tables;
-        s.corr1 = tables + 256;
-        s.rays = tables + 512;
+        s.rays = tables;
+        s.crossed = tables + 256;
+        s.blockers = tables + 512;
+        s.crossed1 = tables + 768;
+        s.blockers1 = tables + 1024;
         s.corridors = 1;
     }
     if (target < 0 || target > 255) {

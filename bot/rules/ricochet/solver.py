@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.rules.ricochet.board import DELTA, SIZE, VORTEX_COLOUR, WALL_BIT, Board, BoardError, Position
 from bot.rules.ricochet.moves import DIRECTIONS, slide_path
@@ -172,14 +172,16 @@ _CELL_BIT = tuple(1 << c for c in range(SIZE * SIZE))  # a robot's bit in a stat
 class _BoardData:
     """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
 
-    __slots__ = ("_bounds", "_corridors", "_rays", "board", "stops", "tables")
+    __slots__ = ("_below", "_bounds", "_corridors", "_rays", "_useful", "board", "stops", "tables")
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.tables = _tables(board)
         self.stops = b"".join(bytes(row) for row in self.tables.stop)
         self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
-        self._corridors: dict[int, tuple[tuple[int, ...], tuple[int, ...], bytes]] = {}
+        self._below: dict[int, list[int]] = {}
+        self._useful: dict[int, list[tuple[tuple[int, int, int], ...]]] = {}
+        self._corridors: dict[int, Corridors] = {}
         self._rays: tuple[tuple[int, ...], ...] = ()
 
     def rays(self) -> tuple[int, ...]:
@@ -192,15 +194,50 @@ class _BoardData:
             self._rays = _rays(self.tables.stop)
         return self._rays
 
-    def corridors(self, target_cell: int) -> tuple[tuple[int, ...], tuple[int, ...], bytes]:
-        """(corridor, corridor with one extra move, both and the rays packed for the C engine)."""
+    def corridors(self, target_cell: int) -> Corridors:
+        """The crossed cells and blocker cells of the active robot's shortest relaxed paths and of those with one
+        extra move (see ``_crossed_and_blockers``), and those four with the rays packed for the C engine."""
         got = self._corridors.get(target_cell)
         if got is None:
             bound = self.bounds(target_cell)[0]
-            corr = _corridors(self.tables.stop, bound)
-            corr1 = _corridors(self.tables.stop, bound, corr)
-            packed = _pack(corr) + _pack(corr1) + _pack(self.rays())
-            got = self._corridors[target_cell] = (corr, corr1, packed)
+            crossed, blockers = _crossed_and_blockers(self.tables.stop, bound)
+            crossed1, blockers1 = _crossed_and_blockers(self.tables.stop, bound, (crossed, blockers))
+            packed = b"".join(_pack(t) for t in (self.rays(), crossed, blockers, crossed1, blockers1))
+            got = self._corridors[target_cell] = Corridors(crossed, blockers, crossed1, blockers1, packed)
+        return got
+
+    def useful(self, target_cell: int) -> list[tuple[tuple[int, int, int], ...]]:
+        """Per cell, (direction, robot-free ray, wall stop) of each slide whose ray holds a cell one bound closer:
+        the only slides a tight path can take from there."""
+        got = self._useful.get(target_cell)
+        if got is None:
+            bound = self.bounds(target_cell)[0]
+            rays = self.ray_dirs()
+            stop = self.tables.stop
+            got = []
+            for c, b in enumerate(bound):
+                closer = 0
+                if 0 < b < _INF:
+                    closer = sum(1 << x for x, bx in enumerate(bound) if bx == b - 1)
+                got.append(tuple((d, rays[d][c], stop[d][c]) for d in range(4) if rays[d][c] & closer))
+            self._useful[target_cell] = got
+        return got
+
+    def below(self, target_cell: int) -> list[int]:
+        """Per number of moves k, the bit mask of the cells whose bound is below k."""
+        got = self._below.get(target_cell)
+        if got is None:
+            table = self.bounds(target_cell)[0]
+            level = [0] * (NO_LIMIT + 2)
+            for c, b in enumerate(table):
+                if b < NO_LIMIT + 1:
+                    level[b + 1] |= 1 << c
+            got = []
+            acc = 0
+            for m in level:
+                acc |= m
+                got.append(acc)
+            self._below[target_cell] = got
         return got
 
     def bounds(self, target_cell: int) -> tuple[tuple[int, ...], bytes]:
@@ -211,41 +248,61 @@ class _BoardData:
         return got
 
 
-def _corridors(
-    stop: tuple[tuple[int, ...], ...], bound: tuple[int, ...], spare: tuple[int, ...] | None = None
-) -> tuple[int, ...]:
-    """Per cell c, a bit mask of c's corridor: the cells of every robot-free slide that starts a shortest relaxed
-    path from c (a slide whose segment holds a cell one bound closer to the target), over all such paths. A robot
-    outside the corridor of the active robot's cell changes none of the slides of its shortest paths. With
-    ``spare`` (the corridors) the same over relaxed paths with at most one move more than the shortest: a step one
-    bound closer keeps the allowance, a level step uses it."""
+class Corridors(NamedTuple):
+    crossed: tuple[int, ...]
+    blockers: tuple[int, ...]
+    crossed1: tuple[int, ...]
+    blockers1: tuple[int, ...]
+    packed: bytes
+
+
+def _crossed_and_blockers(
+    stop: tuple[tuple[int, ...], ...],
+    bound: tuple[int, ...],
+    spare: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per cell c, two bit masks over the shortest relaxed paths from c (each move a robot-free slide that may stop
+    at any cell of its segment, one bound closer each time): ``crossed``, the cells each slide of such a path
+    crosses up to and including its stop (another robot there cuts the slide short), and ``blockers``, the cell
+    just past each stop that is not the slide's wall stop (a robot there is what stops it).
+
+    A path of the active robot with every move one bound closer (a tight path) that exists with the other robots
+    in one place and not in another needs some robot to have left a ``crossed`` cell or entered a ``blockers`` cell
+    of its start. The masks of a cell include those of every cell one bound closer on such a path, so the masks of
+    the active robot's cell cover every later cell of its tight paths. With ``spare`` (the masks of the shortest
+    paths) the same over relaxed paths with at most one move more than the shortest: a stop one bound closer keeps
+    the allowance, a stop at the same bound uses it."""
     by_level: dict[int, list[int]] = {}
     for c, b in enumerate(bound):
         if 0 < b < _INF:
             by_level.setdefault(b, []).append(c)
-    corr = [0] * (SIZE * SIZE)
+    crossed = [0] * (SIZE * SIZE)
+    blockers = [0] * (SIZE * SIZE)
     steps = (-SIZE, 1, SIZE, -1)
     for level in sorted(by_level):
         for c in by_level[level]:
-            acc = 0
+            acc_c = acc_b = 0
             for d in range(4):
                 st = stop[d][c]
-                seg = via = 0
-                useful = False
+                step = steps[d]
+                seg = 0
                 x = c
                 while x != st:
-                    x += steps[d]
+                    x += step
                     seg |= 1 << x
                     if bound[x] == level - 1:
-                        useful = True
-                        via |= corr[x]
+                        via_c, via_b = crossed[x], blockers[x]
                     elif spare is not None and bound[x] == level:
-                        useful = True
-                        via |= spare[x]
-                if useful:
-                    acc |= seg | via
-            corr[c] = acc
-    return tuple(corr)
+                        via_c, via_b = spare[0][x], spare[1][x]
+                    else:
+                        continue
+                    acc_c |= seg | via_c
+                    acc_b |= via_b
+                    if x != st:
+                        acc_b |= 1 << (x + step)
+            crossed[c] = acc_c
+            blockers[c] = acc_b
+    return tuple(crossed), tuple(blockers)
 
 
 def _rays(stop: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
@@ -502,10 +559,13 @@ class _Search:
         tr, tc = divmod(target, SIZE)
         near = {r * SIZE + c for r, c in ((tr - 1, tc), (tr + 1, tc), (tr, tc - 1), (tr, tc + 1))}
         limit = self.tt_limit
-        corr, corr1, _packed = self.data.corridors(target)
+        crossed, blockers, crossed1, blockers1, _packed = self.data.corridors(target)
         ray_dirs = self.data.ray_dirs()
         rays = ray_dirs[4]
         cell_bit = _CELL_BIT
+        near_mask = sum(1 << c for c in near if 0 <= c < SIZE * SIZE)
+        below = self.data.below(target)
+        useful = self.data.useful(target)
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -545,62 +605,34 @@ class _Search:
                 return -1
             return d if s == target else -1
 
-        def slides(p: int) -> list[tuple[int, int]]:
-            """(direction, stop) of every move of the robot on ``p``, the others standing where they are."""
-            out = []
-            s = stop_n[p]
-            if s != p:
-                for o in cells:
-                    if s <= o < p and not (p - o) & 15:
-                        s = o + 16
-                if s != p:
-                    out.append((0, s))
-            s = stop_e[p]
-            for o in cells:
-                if p < o <= s:
-                    s = o - 1
-            if s != p:
-                out.append((1, s))
-            s = stop_s[p]
-            if s != p:
-                for o in cells:
-                    if p < o <= s and not (o - p) & 15:
-                        s = o - 16
-                if s != p:
-                    out.append((2, s))
-            s = stop_w[p]
-            for o in cells:
-                if s <= o < p:
-                    s = o + 1
-            if s != p:
-                out.append((3, s))
-            return out
-
-        def tight(i: int, left: int, failed: set[int]) -> bool:
-            """A tight node (bound == moves left): robot ``i``, whose own bound is the moves left, must finish with
-            every move its own, each one bound closer, the others standing still. So the state is its cell alone:
-            ``failed`` holds the cells already shown to fail in this sub-search. No table, no key; a reversal or
+        def tight(i: int, p: int, left: int, failed: set[int], occ: int) -> bool:
+            """A tight node (bound == moves left): robot ``i`` on ``p``, whose bound is the moves left, must finish
+            with every move its own, each one bound closer, the others (``occ``, their bits) standing still. So the
+            state is its cell alone: ``failed`` holds the cells already shown to fail in this sub-search. No table,
+            no key; only the slides whose robot-free ray holds a cell one bound closer are tried, and a reversal or
             repeat can never be one bound closer, so no last-move rule is needed."""
-            if left == 1:
-                d = finish_one(i)
-                if d < 0:
-                    return False
-                path.append((i, d))
-                return True
-            p = cells[i]
             if p in failed:
                 return False
             counter[0] += 1
-            for d, s in slides(p):
-                if bounds[s] != left - 1:
+            closer = left - 1
+            for d, r, st in useful[p]:
+                m = occ & r  # the robots on the ray: the nearest one stops the slide
+                if not m:
+                    s = st
+                elif d == 0:
+                    s = m.bit_length() + 15
+                elif d == 1:
+                    s = (m & -m).bit_length() - 2
+                elif d == 2:
+                    s = (m & -m).bit_length() - 17
+                else:
+                    s = m.bit_length()
+                if bounds[s] != closer:
                     continue
-                cells[i] = s
                 path.append((i, d))
-                if tight(i, left - 1, failed):
-                    cells[i] = p
+                if not closer or tight(i, s, closer, failed, occ):
                     return True
                 path.pop()
-                cells[i] = p
             failed.add(p)
             return False
 
@@ -608,7 +640,7 @@ class _Search:
             """Vortex, one spare move: robot ``i``'s move p -> s stays outside the corridor of every other robot
             that could finish with one move to spare."""
             for f, c in enumerate(cells):
-                if f != i and bounds[c] == left - 1 and ((corr[c] >> p) & 1 or (corr[c] >> s) & 1):
+                if f != i and bounds[c] == left - 1 and ((crossed[c] >> p) & 1 or (blockers[c] >> s) & 1):
                     return False
             return True
 
@@ -627,20 +659,22 @@ class _Search:
             self.evictions += 1
 
         def matters_with_two_spare(i: int, p: int, s: int) -> bool:
-            """Two spare moves, a move of the non-active robot ``i`` from ``p`` to ``s``: it matters only if it
-            enters or leaves the active robot's one-extra-move corridor, or the same robot reaches its corridor
-            next, or it changes the slide of another robot that can enter or leave the corridor."""
+            """Two spare moves, a move of the non-active robot ``i`` from ``p`` to ``s``: after it at most one
+            move is not the active robot's one bound closer. It matters only if it leaves a crossed cell or enters
+            a blocker cell of the active robot's paths with at most one extra move (so the active robot can follow
+            it alone), or the same robot can next stop on a blocker cell of the shortest paths, or it changes the
+            slide of another robot that can next leave a crossed cell or stop on a blocker cell."""
             ca = cells[a]
-            wide = corr1[ca]
-            if (wide >> p) & 1 or (wide >> s) & 1:
+            if (crossed1[ca] >> p) & 1 or (blockers1[ca] >> s) & 1:
                 return True
-            narrow = corr[ca]
-            if rays[s] & narrow:
+            cross = crossed[ca]
+            block = blockers[ca]
+            if rays[s] & block:
                 return True
             return any(
                 j != i
                 and j != a
-                and ((narrow >> u) & 1 or rays[u] & narrow)
+                and ((cross >> u) & 1 or rays[u] & block)
                 and ((rays[u] >> p) & 1 or (rays[u] >> s) & 1)
                 for j, u in enumerate(cells)
             )
@@ -654,12 +688,17 @@ class _Search:
                 h = min([bounds[c] for c in cells])
                 if h > left:
                     return False
+                occ = key >> 8
+                ca = -1
             else:
-                h = bounds[cells[a]]  # never above left: the parent skips active moves the bound would cut
+                ca = cells[a]
+                h = bounds[ca]  # never above left: the parent skips active moves the bound would cut
+                occ = (key >> 8) | cell_bit[ca]
             if h == left:
                 counter[0] -= 1  # counted by tight()
-                for i in active:  # noqa: SIM110 - a plain loop: no generator frame per node
-                    if bounds[cells[i]] == left and tight(i, left, set()):
+                for i in active:  # a plain loop: no generator frame per node
+                    c = cells[i]
+                    if bounds[c] == left and tight(i, c, left, set(), occ ^ cell_bit[c]):
                         return True
                 return False
             seen = tt.get(key)
@@ -673,35 +712,47 @@ class _Search:
             if last_r >= 0:
                 last_ray = ray_dirs[last_d][last_from]
                 seen_last = cell_bit[last_from] | cell_bit[cells[last_r]]
+            commute_mask = last_ray | seen_last
+            spare_one = h == left - 1 and not vortex
+            if not vortex:
+                reach = below[left]
+                crossing = crossed[ca]
+                blocking = blockers[ca]
             for i in order:
                 p = cells[i]
                 act = is_active[i]
+                # Pre-tests on the robot-free ray of a move (its stop lies on it), before the slide is computed:
+                # each only drops moves that a rule below drops after the slide as well.
+                # a lower robot than the last one commutes with that move unless its ray meets it
+                meet = commute_mask if i < last_r and not (last_ray >> p) & 1 else -1
+                if act:
+                    need = -1 if vortex else reach  # the stop must be closer than the moves left
+                elif vortex:
+                    need = -1
+                elif left == 2:
+                    need = -1 if p >> 4 == ca >> 4 or p & 15 == ca & 15 else near_mask
+                elif spare_one and not (crossing >> p) & 1:
+                    need = blocking  # one spare move: the stop must be a blocker's cell
+                else:
+                    need = -1
                 for d in range(4):
                     if i == last_r and (d == last_d or d == _REVERSE[last_d]):
                         continue
+                    r = ray_dirs[d][p]
+                    if not r & meet or not r & need:
+                        continue  # also a wall right there (an empty ray)
+                    m = occ & r  # the robots on the ray: the nearest one stops the slide
                     if d == 0:
-                        s = stop_n[p]
-                        for o in cells:
-                            if s <= o < p and not (p - o) & 15:
-                                s = o + 16
+                        s = m.bit_length() + 15 if m else stop_n[p]
                     elif d == 1:
-                        s = stop_e[p]
-                        for o in cells:
-                            if p < o <= s:
-                                s = o - 1
+                        s = (m & -m).bit_length() - 2 if m else stop_e[p]
                     elif d == 2:
-                        s = stop_s[p]
-                        for o in cells:
-                            if p < o <= s and not (o - p) & 15:
-                                s = o - 16
+                        s = (m & -m).bit_length() - 17 if m else stop_s[p]
                     else:
-                        s = stop_w[p]
-                        for o in cells:
-                            if s <= o < p:
-                                s = o + 1
+                        s = m.bit_length() if m else stop_w[p]
                     if s == p:
                         continue
-                    if i < last_r and not (ray_dirs[d][p] & seen_last or (last_ray >> p) & 1 or (last_ray >> s) & 1):
+                    if i < last_r and not (r & seen_last or (last_ray >> p) & 1 or (last_ray >> s) & 1):
                         # the last move (a higher robot) and this one do not see each other (neither's start or
                         # stop on the other's robot-free slide): the same state in either order; the lower robot
                         # first is the order searched
@@ -712,15 +763,14 @@ class _Search:
                             return True
                         if bounds[s] >= left and not vortex:
                             continue  # the child would be cut by its bound at once
-                    elif left == 2 and s not in near and (p >> 4 != cells[a] >> 4) and (p & 15 != cells[a] & 15):
+                    elif left == 2 and s not in near and (p >> 4 != ca >> 4) and (p & 15 != ca & 15):
                         # one move will be left for the active robot: this move helps only by stopping it beside
                         # the target or by clearing its row/column
                         continue
-                    elif (
-                        h == left - 1 and not vortex and not (corr[cells[a]] >> p) & 1 and not (corr[cells[a]] >> s) & 1
-                    ):
-                        # one spare move: every other move left is the active robot's along its corridor, which
-                        # this move neither enters nor leaves, so it would only pad a solution it has alone
+                    elif spare_one and not (crossing >> p) & 1 and not (blocking >> s) & 1:
+                        # one spare move: every other move left is the active robot's, each one bound closer; this
+                        # move neither leaves a cell such a slide crosses nor stops where it would stop one, so it
+                        # would only pad a solution the active robot has alone
                         continue
                     if vortex and h == left - 1 and bounds[s] >= left and useless_for_others(i, p, s, left):
                         continue  # the same for the vortex: i cannot finish after it, nor help another robot
@@ -737,13 +787,13 @@ class _Search:
                             return True
                         continue
                     path.append((i, d))
+                    child = key + s - p if i == a else key ^ bit[p] ^ bit[s]
                     if not vortex and (bounds[s] if i == a else h) == left - 1:
                         # a tight child: straight to the single-robot search (no frame, key or probe for it)
-                        if tight(a, left - 1, set()):
+                        if tight(a, cells[a], left - 1, set(), child >> 8):
                             cells[i] = p
                             return True
                     else:
-                        child = key + s - p if i == a else key ^ bit[p] ^ bit[s]
                         seen = tt.get(child)
                         if seen is not None and seen >= left - 1:
                             counter[0] += 1  # a table hit, settled here without a call
@@ -914,7 +964,7 @@ def _solve_fast(
     colours, cells, target_cell, active = _prepare(board, position)
     data = _board_data(board)
     table, bound_bytes = data.bounds(target_cell)
-    corridors = data.corridors(target_cell)[2]
+    corridors = data.corridors(target_cell).packed
     if node_budget is None and deadline is None and progress is None:
         status, path, nodes, depth = fast.solve(
             bound_bytes, data.stops, corridors, cells, target_cell, active, max_moves
