@@ -8,6 +8,7 @@ from bot.app import StewardBot
 from bot.services import Services
 from tests.cogs.test_rounds import prepare
 from tests.helpers import Harness
+from tests.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
@@ -62,7 +63,9 @@ async def test_rk_lim_1_the_preset_of_the_server_s_tournament_decides_limit_and_
     assert "Tre cavalieri: **8** armate" in tris.text and _footer(tris).startswith("NP VALORE DEI TRIS")
 
 
-async def test_bot_rul_1_during_a_live_round_only_referees_and_organizers_may_ask(harness: Harness, services: Services):
+async def test_bot_rul_1_during_a_live_round_only_referees_and_organizers_may_ask(
+    harness: Harness, services: Services, http: HttpRecorder
+):
     await prepare(harness, services, 8)
     await harness.invoke("round draw", roles=ORG, tournament="Coppa")
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")
@@ -137,7 +140,9 @@ async def test_firk_score_1_score_reads_an_attached_csv_and_draws_the_map(harnes
     assert "Attach the situation as a file or type it" in nothing.text
 
 
-async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(harness: Harness, services: Services):
+async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(
+    harness: Harness, services: Services, http: HttpRecorder
+):
     """The final situation of /report situation as a territory;owner;armies file, names = display names."""
     from tests.helpers import FakeFile
 

@@ -4,10 +4,8 @@ and every referee and head-referee command refusing who may not use it without c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
-import pytest
 from sqlalchemy import func, select
 
 from bot.app import StewardBot
@@ -22,18 +20,6 @@ from tests.helpers_http import HttpRecorder
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
 HEAD = ("Capo arbitro",)
-
-
-@pytest.fixture
-def ch(bot: StewardBot) -> ComponentHarness:
-    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
-
-
-@pytest.fixture
-def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
-    recorder = HttpRecorder(bot, guild_id=ch.guild.id)
-    yield recorder
-    recorder.close()
 
 
 async def _published(ch: ComponentHarness, services: Services) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 
 from bot.db.models import Registration, Tournament
@@ -105,6 +106,7 @@ async def test_bot_role_1_commands_outside_a_server_are_refused_politely(harness
     assert "solo in un server" in sent[-1].text
 
 
+@pytest.mark.unexpected_errors_expected
 async def test_an_unexpected_failure_shows_a_reference_not_a_traceback(harness: Harness, bot, monkeypatch, caplog):
     async def boom(*args, **kwargs):
         raise RuntimeError("database on fire")

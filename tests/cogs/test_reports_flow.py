@@ -4,11 +4,7 @@ report + sign + countersign → standings (BOT-REG-1, BOT-TAB-1, BOT-RES-1, BOT-
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
-import pytest
-
-from bot.app import StewardBot
 from bot.services import Services
 from bot.services.access import Actor
 from tests.helpers_components import ComponentHarness
@@ -17,18 +13,6 @@ from tests.helpers_http import HttpRecorder
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
 CLUBS = ("Roma", "Milano", "Torino", "Napoli")
-
-
-@pytest.fixture
-def ch(bot: StewardBot) -> ComponentHarness:
-    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
-
-
-@pytest.fixture
-def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
-    recorder = HttpRecorder(bot, guild_id=ch.guild.id)
-    yield recorder
-    recorder.close()
 
 
 async def test_bot_res_1_bot_std_1_issue15_defect_5_from_registration_to_signed_report_and_standings(

@@ -3,12 +3,9 @@ recorded ``bot.http`` (BOT-TAB-1, BOT-TAB-2, TOUR-SF-1, TOUR-FIN-1, BOT-ROLE-1, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import func, select
 
-from bot.app import StewardBot
 from bot.db.models import AuditLog, GameTable, Registration, RegistrationStatus, Round, Seat
 from bot.present.tables import tables_render_data
 from bot.services import Services
@@ -17,17 +14,9 @@ from bot.services.reports import TableRef
 from renderer.tables import layout_tables
 from tests.helpers import Harness
 from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
 from tests.services.test_rounds import report_all
 
 ORG = ("Organizzatori",)
-
-
-@pytest.fixture
-def http(bot: StewardBot, harness: Harness) -> Iterator[HttpRecorder]:
-    recorder = HttpRecorder(bot, guild_id=harness.guild.id)
-    yield recorder
-    recorder.close()
 
 
 async def rows(services: Services, model: type) -> int:
@@ -335,11 +324,6 @@ async def _bulk_players(services: Services, guild_id: int, n: int, *, team_of=No
             )  # fmt: skip
 
 
-@pytest.fixture
-def ch(bot: StewardBot) -> ComponentHarness:
-    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
-
-
 async def report_through_the_tree(ch: ComponentHarness, services: Services, number: int) -> dict[int, list[int]]:
     """Every table of round ``number`` reported as a club's referee does it: /report enter opens the modal, the table
     points go in (the last seat scores most: it wins), submitted. Returns each table's finishing order."""
@@ -396,7 +380,7 @@ async def test_np_fmt_1_an_organizer_runs_a_hundred_player_knockout_through_the_
     assert standings.lines[0].name in sent[-1].text
 
 
-async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree(ch, services):
+async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree(ch, services, http):
     """NP-TAB-1 through the tree: players register with their team; six teams of four sit at six tables of four,
     never two teammates together, in three rounds; every result is entered with /report enter; /standings shows
     the team standings beside the individual ones, each team's total the sum of its players'."""
@@ -424,6 +408,14 @@ async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree
             assert len({team_of[s.registration_id] for s in table.seats}) == 4
         assert all(f"({team_of[s.registration_id]})" in sent[-1].text for s in view.tables[0].seats)  # teams shown
         await h.invoke("round publish", roles=ORG, tournament="Coppa")
+        # the announcement names every table's players with their team; one thread per table
+        channel = h.guild.channel_id
+        announced = [
+            c for c in http.of("POST", "/channels/{channel_id}/messages") if c.path.endswith(f"{channel}/messages")
+        ]
+        assert len(announced) == number and announced[-1].files  # this round's, with the table image
+        assert all(f"({team})" in announced[-1].content for team in teams), announced[-1].content
+        assert len(http.of("POST", "/channels/{channel_id}/threads")) == 6 * number
         await report_through_the_tree(h, services, number)
         await h.invoke("round close", roles=ORG, tournament="Coppa")
     sent = await h.invoke("standings show", locale="it", tournament="Coppa")

@@ -4,11 +4,6 @@ thread, and refusals as one localised line."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from bot.app import StewardBot
 from bot.services import Services
 from tests.cogs.test_rounds import prepare
 from tests.helpers_components import ComponentHarness
@@ -16,18 +11,6 @@ from tests.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
-
-
-@pytest.fixture
-def ch(bot: StewardBot) -> ComponentHarness:
-    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
-
-
-@pytest.fixture
-def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
-    recorder = HttpRecorder(bot, guild_id=ch.guild.id)
-    yield recorder
-    recorder.close()
 
 
 def _fields(sent) -> list[str]:  # type: ignore[no-untyped-def]

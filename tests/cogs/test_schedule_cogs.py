@@ -5,12 +5,8 @@ the table's thread, and the end-of-game tracker answering the table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from sqlalchemy import func, select, update
 
-from bot.app import StewardBot
 from bot.db.models import GuildConfig, Round, ScheduledReminder
 from bot.services import Services
 from tests.cogs.test_rounds import prepare
@@ -22,18 +18,6 @@ ORG = ("Organizzatori",)
 REF = ("Arbitri",)
 EVENTS = "/guilds/{guild_id}/scheduled-events"
 EVENT = "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}"
-
-
-@pytest.fixture
-def ch(bot: StewardBot) -> ComponentHarness:
-    return ComponentHarness(bot, roles=("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori"))
-
-
-@pytest.fixture
-def http(bot: StewardBot, ch: ComponentHarness) -> Iterator[HttpRecorder]:
-    recorder = HttpRecorder(bot, guild_id=ch.guild.id)
-    yield recorder
-    recorder.close()
 
 
 async def _rows(services: Services) -> int:
