@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -65,6 +66,7 @@ class Exchange:
     answered_at: float | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
     files: list[tuple[str, int]] = field(default_factory=list)
+    message_id: int | None = None  # a component's interaction: the message that carries the component
 
     @property
     def first_response(self) -> float:
@@ -118,6 +120,9 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []  # (method, route template)
         self.commands: list[dict[str, Any]] = []
         self.channel_messages: list[dict[str, Any]] = []  # POSTed to channels (announcements, thread messages, DMs)
+        self.shown: dict[int, dict[str, Any]] = {}  # message id -> what it shows after the edits of its components
+        self.edit_jitter = 0.0  # seconds: the most a component message's edit is delayed before it lands
+        self._jitter = random.Random(15)
         self.threads: list[dict[str, Any]] = []  # also listed in GUILD_CREATE, as Discord lists the active ones
         self.dm_channels: dict[int, int] = {}  # dm channel id -> user id
         self._by_nonce: dict[tuple[int, str], Any] = {}  # (channel, nonce) -> message: enforce_nonce answers it again
@@ -208,6 +213,8 @@ class FakeDiscord:
     # ---------------------------------------------------------------------------------------- interactions
     async def interact(self, payload: dict[str, Any]) -> Exchange:
         exchange = Exchange(int(payload["id"]), payload["token"], time.perf_counter())
+        if isinstance(payload.get("message"), dict):
+            exchange.message_id = int(payload["message"]["id"])
         self.exchanges[payload["token"]] = exchange
         await self._dispatch("INTERACTION_CREATE", payload)
         return exchange
@@ -390,6 +397,14 @@ class FakeDiscord:
         self._check_message(payload, files, where="follow-up")
         if exchange is not None and time.perf_counter() - exchange.sent_at > TOKEN_SECONDS:
             self.violations.append(f"follow-up on interaction {exchange.id} after its token expired (15 min)")
+        if exchange is not None and exchange.message_id is not None and path.endswith("/messages/@original"):
+            # a component's original response is the message that carries it: Discord applies each edit in the
+            # order it arrives, so the message shows the last one; ``edit_jitter`` delays each edit by a seeded
+            # random time, as the network does, so edits sent at once may land in any order
+            if self.edit_jitter:
+                await asyncio.sleep(self._jitter.uniform(0.0, self.edit_jitter))
+            shown = self.shown.setdefault(exchange.message_id, {})
+            shown.update({k: payload[k] for k in ("content", "embeds", "components") if k in payload})
         if exchange is not None:
             exchange.followups.append(payload)
             exchange.files += files

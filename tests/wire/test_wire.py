@@ -193,12 +193,19 @@ async def test_wire_issue15_defects_4_and_5_300_sign_presses_across_75_tables(wi
         message = wire.fake._message(8_000_000 + table.number, wire.fake.guild.channel_id,
                                      {"content": "", "components": components}, [])  # fmt: skip
         presses += [(message, report.table_id, s.user_id) for s in table.seats]
+    wire.fake.edit_jitter = 0.03  # edits sent at once may land in any order, as over a real network
     sends = [wire.fake.interact(wire.fake.component_payload(m, f"report:sign:{t}", user_id=u)) for m, t, u in presses]
     exchanges = await _storm(wire, sends)
     assert len(exchanges) == 300 and all(e.first_response < 3.0 for e in exchanges)
     for table in view.tables:
         report = await wire.services.reports.lookup(staff, TableRef("Coppa", table.number))
         assert report.all_signed, table.number
+        # defect 5: the message the players read shows what the database holds — every ✅ and Countersign enabled
+        shown = wire.fake.shown[8_000_000 + table.number]
+        embed = shown["embeds"][0]
+        assert embed["description"].count("✅") == len(table.seats), (table.number, embed["description"])
+        buttons = {b["custom_id"].split(":")[1]: b for row in shown["components"] for b in row["components"]}
+        assert not buttons["countersign"].get("disabled"), table.number
     assert wire.fake.violations == []
 
 
