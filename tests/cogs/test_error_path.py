@@ -143,12 +143,27 @@ async def test_a_modal_that_fails_unexpectedly_answers_with_a_reference(
     assert sent[-1].ephemeral and "(ref " in sent[-1].text and "disk full" not in sent[-1].text
 
 
+NINES = "9" * 19  # a template's longest id: beyond any row id (and past a signed 64-bit integer)
+
+
+@pytest.mark.parametrize(
+    "forged_id",
+    [
+        f"report:sign:{NINES}",
+        f"report:countersign:{NINES}",
+        f"referee:call:{NINES}:9999",
+        f"referee:claim:{NINES}",
+        f"late:apply:{NINES}:{NINES}",
+        "rule:more:99",
+    ],
+)
 async def test_issue15_defect_14_forged_button_ids_get_a_clear_refusal_and_no_traceback(
-    ch: ComponentHarness, services: Services, http: HttpRecorder, caplog: pytest.LogCaptureFixture
+    ch: ComponentHarness, services: Services, http: HttpRecorder, caplog: pytest.LogCaptureFixture, forged_id: str
 ):
-    """Issue 15 item 14: a button id edited to an id no row can have is refused like a vanished table."""
+    """Issue 15 item 14: a button id edited to an id no row can have is refused like a vanished table, for every
+    button the bot answers after a restart (report Sign and Countersign, the referee call and its claim, a
+    latecomer's Apply, the rules desk's More articles)."""
     report, _, users = await _report_message(ch, services, http)
-    forged_id = "report:sign:" + "9" * 19  # the template's longest id: beyond any row id
     button = {"type": 2, "style": 3, "label": "Sign", "custom_id": forged_id}
     forged_message = Sent("followup", report.method, report.path, report.data | {"components": [
         {"type": 1, "components": [button]}]})  # fmt: skip
