@@ -152,6 +152,21 @@ async def test_bot_reg_1_an_organizer_imports_players_and_over_the_cap_they_wait
         assert audit.details["rows"] == 3
 
 
+async def test_issue15_defect_12_a_roster_with_nul_bytes_imports_through_the_database(services: Services):
+    """Issue 15 item 12 end to end: a NUL byte in a name, a club or a team (which PostgreSQL refuses in text and
+    which failed the whole import there) is dropped and the rows are stored, on every backend the suite runs."""
+    await setup(services)
+    outcome = await services.roster.import_csv(
+        ORGANIZER, tournament="Coppa", data=b"nome;club;squadra\nAn\x00na;Ro\x00ma;Lu\x00pi\nBruno;Milano;\x00\n"
+    )
+    assert (outcome.imported, outcome.problems) == (2, ())
+    listing = await services.registrations.list_players(GUILD, tournament="Coppa")
+    assert [(p.display_name, p.club, p.team) for p in listing.players] == [
+        ("Anna", "Roma", "Lupi"),
+        ("Bruno", "Milano", None),
+    ]
+
+
 async def test_bot_reg_1_a_file_with_one_bad_row_imports_nothing(services: Services):
     await setup(services)
     outcome = await services.roster.import_csv(
