@@ -44,6 +44,7 @@ from bot.rules.ricochet.moves import DIRECTIONS, slide_path
 
 _N, _E, _S, _W = 0, 1, 2, 3
 _REVERSE = (_S, _W, _N, _E)
+_DIRS = (_N, _E, _S, _W)
 _INF = 255
 TT_LIMIT = 4_000_000  # transposition-table entries of the Python search (~110 bytes each, ~450 MB): when full,
 # the entries with the fewest moves left are evicted (the deep ones, which save the most work, are kept)
@@ -172,7 +173,7 @@ _CELL_BIT = tuple(1 << c for c in range(SIZE * SIZE))  # a robot's bit in a stat
 class _BoardData:
     """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
 
-    __slots__ = ("_below", "_bounds", "_corridors", "_rays", "_useful", "board", "stops", "tables")
+    __slots__ = ("_below", "_bounds", "_corridors", "_rays", "_toward", "_useful", "board", "stops", "tables")
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -181,6 +182,7 @@ class _BoardData:
         self._bounds: dict[int, tuple[tuple[int, ...], bytes]] = {}
         self._below: dict[int, list[int]] = {}
         self._useful: dict[int, list[tuple[tuple[int, int, int], ...]]] = {}
+        self._toward: dict[int, list[tuple[int, ...]]] = {}
         self._corridors: dict[int, Corridors] = {}
         self._rays: tuple[tuple[int, ...], ...] = ()
 
@@ -214,13 +216,35 @@ class _BoardData:
             bound = self.bounds(target_cell)[0]
             rays = self.ray_dirs()
             stop = self.tables.stop
+            level = [0] * (_INF + 1)
+            for x, bx in enumerate(bound):
+                level[bx] |= 1 << x
             got = []
             for c, b in enumerate(bound):
-                closer = 0
-                if 0 < b < _INF:
-                    closer = sum(1 << x for x, bx in enumerate(bound) if bx == b - 1)
+                closer = level[b - 1] if 0 < b < _INF else 0
                 got.append(tuple((d, rays[d][c], stop[d][c]) for d in range(4) if rays[d][c] & closer))
             self._useful[target_cell] = got
+        return got
+
+    def toward(self, target_cell: int) -> list[tuple[int, ...]]:
+        """Per cell, the four directions, the one whose robot-free ray holds the cell of lowest bound first: the
+        order the active robot's moves are searched in (a solution is met sooner; any order is exact)."""
+        got = self._toward.get(target_cell)
+        if got is None:
+            bound = self.bounds(target_cell)[0]
+            stop = self.tables.stop
+            steps = (-SIZE, 1, SIZE, -1)
+            got = []
+            for c in range(SIZE * SIZE):
+                best = []
+                for d in range(4):
+                    x, low = c, _INF
+                    while x != stop[d][c]:
+                        x += steps[d]
+                        low = min(low, bound[x])
+                    best.append((low, d))
+                got.append(tuple(d for _, d in sorted(best)))
+            self._toward[target_cell] = got
         return got
 
     def below(self, target_cell: int) -> list[int]:
@@ -547,7 +571,7 @@ class _Search:
         target = self.target
         active = self.active
         is_active = [i in active for i in range(self.n)]
-        order = range(self.n)
+        order = sorted(range(self.n), key=lambda i: not is_active[i])  # the active robot's moves first
         tt = self.tt
         path = self.path
         vortex = self.vortex
@@ -566,6 +590,7 @@ class _Search:
         near_mask = sum(1 << c for c in near if 0 <= c < SIZE * SIZE)
         below = self.data.below(target)
         useful = self.data.useful(target)
+        toward = self.data.toward(target)
 
         def finish() -> tuple[int, int] | None:
             """A one-move finish from the current cells: only a slide along the target's row or column can end
@@ -714,7 +739,10 @@ class _Search:
                 seen_last = cell_bit[last_from] | cell_bit[cells[last_r]]
             commute_mask = last_ray | seen_last
             spare_one = h == left - 1 and not vortex
+            later: list[tuple[int, int, int, int]] = []
             if not vortex:
+                wide_c = crossed1[ca]
+                wide_b = blockers1[ca]
                 reach = below[left]
                 crossing = crossed[ca]
                 blocking = blockers[ca]
@@ -735,7 +763,7 @@ class _Search:
                     need = blocking  # one spare move: the stop must be a blocker's cell
                 else:
                     need = -1
-                for d in range(4):
+                for d in toward[p] if act else _DIRS:
                     if i == last_r and (d == last_d or d == _REVERSE[last_d]):
                         continue
                     r = ray_dirs[d][p]
@@ -776,6 +804,9 @@ class _Search:
                         continue  # the same for the vortex: i cannot finish after it, nor help another robot
                     if not act and not vortex and h == left - 2 and not matters_with_two_spare(i, p, s):
                         continue
+                    if not act and not vortex and left > 2 and not ((wide_c >> p) & 1 or (wide_b >> s) & 1):
+                        later.append((i, d, p, s))  # touches none of the active robot's paths now: after the others
+                        continue
                     cells[i] = s
                     if left == 2:
                         # the child has one move left: test the finish here instead of a call, a key and a probe
@@ -802,6 +833,23 @@ class _Search:
                             return True
                     path.pop()
                     cells[i] = p
+            for i, d, p, s in later:
+                cells[i] = s
+                path.append((i, d))
+                child = key ^ bit[p] ^ bit[s]
+                if h == left - 1:
+                    if tight(a, cells[a], left - 1, set(), child >> 8):
+                        cells[i] = p
+                        return True
+                else:
+                    seen = tt.get(child)
+                    if seen is not None and seen >= left - 1:
+                        counter[0] += 1
+                    elif dfs(left - 1, i, d, p, child):
+                        cells[i] = p
+                        return True
+                path.pop()
+                cells[i] = p
             return False
 
         def run_depth(left: int, last_r: int, last_d: int) -> bool:
