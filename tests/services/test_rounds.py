@@ -1,9 +1,11 @@
 """Rounds on a real database: draw, preview, hand changes, publish, semifinals and final
-(BOT-TAB-1, BOT-TAB-2, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1, FIRK-SEED-1, BOT-ROLE-1)."""
+(BOT-TAB-1, BOT-TAB-2, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, TOUR-SF-1, TOUR-SF-2, TOUR-FIN-1, FIRK-SEED-1,
+FIRK-SIZE-1, NP-FMT-1, NP-SCORE-2, NP-TAB-1, BOT-ROLE-1)."""
 
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from datetime import timedelta
 from typing import Any
@@ -23,12 +25,14 @@ from bot.db.models import (
     TableResult,
 )
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.present.bracket import bracket_table
 from bot.present.tables import tables_render_data
 from bot.rules.tournament.draw import evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Player
 from bot.rules.tournament.planner import DrawRequest, plan_draw
 from bot.services import Services
 from bot.services.access import Actor
+from bot.services.reports import TableRef
 
 GUILD = 111
 ORG_ROLE, REF_ROLE, HEAD_ROLE = 9001, 9002, 9003
@@ -586,6 +590,49 @@ async def test_tour_fin_1_a_winner_declining_after_the_final_is_published_is_rep
     assert [s.registration_id for s in after.tables[0].seats] == seated
 
 
+async def test_tour_fin_1_a_final_recomposed_after_a_published_decline_is_reproduced_and_its_winner_is_champion(
+    services: Services, capsys, tmp_path
+):
+    """TOUR-FIN-1 after publication: the winner of semifinal 1 declines once the final is published; the recomposed
+    final's export through `steward draw` gives the re-published table (the 2nd of semifinal 1 in place of the
+    declined winner). The final is then played and reported by a referee: the declined player's points are refused
+    (not at this table), and the final's rank 1 — the champion the announcement and the bracket name — is the
+    replacement who won it, never the player who declined."""
+    semi, orders = await semis_played(services)
+    await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    declined, replacement = orders[1][0], orders[1][1]
+    outcome = await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[declined])
+    assert outcome.republish and outcome.round.status == "published"
+    final = outcome.round
+    seated = [s.registration_id for s in final.tables[0].seats]
+    assert declined not in seated and replacement in seated
+    assert seated == [replacement] + [orders[n][0] for n in (2, 3, 4)]
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=final.number)
+    cli = steward_draw(doc, 0, capsys, tmp_path)
+    assert cli["tables"] == [seated]
+    # the final is played: the replacement wins it
+    referee = Actor(guild_id=GUILD, user_id=3, role_ids=frozenset({REF_ROLE}))
+    ref = TableRef("Coppa", 1, final.number)
+    points = {rid: str(60 - 10 * k) for k, rid in enumerate(seated)}
+    with pytest.raises(InvalidInput) as err:
+        await services.reports.enter_points(referee, ref, {**points, declined: "99"})
+    assert err.value.key == "error.report.not_at_this_table"
+    await services.reports.enter_points(referee, ref, points)
+    result = await services.reports.lookup(PLAYER, ref)
+    assert result.round_number == final.number and result.reported
+    champion = result.ranking[0]
+    assert (champion.registration_id, champion.rank) == (replacement, 1)
+    assert declined not in {s.registration_id for s in result.seats}
+    shown = await services.rounds.show(PLAYER, tournament="Coppa", number=final.number)
+    bracket = bracket_table(shown, 0, result, {})
+    assert bracket.winner is not None and bracket.players[bracket.winner].name == names[replacement]
+    with pytest.raises(Conflict) as late:  # once played, a decline changes nothing
+        await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[replacement])
+    assert late.value.key == "error.round_final_played"
+
+
 async def test_tour_fin_1_a_direct_finalist_declining_after_the_semifinals_gives_the_seat_to_the_best_second(
     services: Services,
 ):
@@ -714,8 +761,6 @@ async def test_tour_sf_2_tour_fin_1_a_direct_finalist_declining_before_the_odd_e
 
 def steward_draw(doc: dict[str, Any], seed: int, capsys: pytest.CaptureFixture[str], tmp_path: Any) -> dict[str, Any]:
     """``steward draw --seed`` through the real command line (the verifiable-draw promise)."""
-    import json
-
     from bot.cli import main
 
     path = tmp_path / "export.json"
@@ -751,8 +796,8 @@ async def test_bot_tab_1_the_published_seed_lets_anyone_redo_the_draw_with_stewa
         await report_all(services, number)
 
 
-async def _firk_last_round(services: Services, present: int) -> tuple[Any, list[int]]:
-    """A FIRK tournament of 8 after round 1; only ``present`` players come to the last round (round 2)."""
+async def _firk_round_one(services: Services) -> list[int]:
+    """A FIRK tournament of 8 after round 1 (closed, round 2 planned): the general standings, best first."""
     await setup_tournament(services, 8, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(8)})
     await services.rounds.draw(ORGANIZER, tournament="Coppa")
     await services.rounds.publish(ORGANIZER, tournament="Coppa")
@@ -760,11 +805,21 @@ async def _firk_last_round(services: Services, present: int) -> tuple[Any, list[
     await services.rounds.close(ORGANIZER, tournament="Coppa")
     await services.rounds.plan(ORGANIZER, tournament="Coppa")
     standings = await services.standings.compute(GUILD, "Coppa")
-    ranked = [line.player_id for line in standings.lines]
+    return [line.player_id for line in standings.lines]
+
+
+async def _stay_home(services: Services, players: list[int]) -> None:
+    """``players`` forfeit the planned round (they do not come)."""
     async with services.sessionmaker() as session:
         regs = {r.id: r for r in (await session.execute(select(Registration))).scalars()}
-    for rid in ranked[present:]:  # the lowest-ranked ones stay home
+    for rid in players:
         await services.checkins.forfeit(Actor(guild_id=GUILD, user_id=regs[rid].user_id), tournament="Coppa")
+
+
+async def _firk_last_round(services: Services, present: int) -> tuple[Any, list[int]]:
+    """A FIRK tournament of 8 after round 1; only ``present`` players come to the last round (round 2)."""
+    ranked = await _firk_round_one(services)
+    await _stay_home(services, ranked[present:])  # the lowest-ranked ones stay home
     view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
     return view, ranked[:present]
 
@@ -790,9 +845,44 @@ async def test_firk_size_1_five_present_the_fifth_of_the_standings_sits_out_and_
     assert len(again) == len(result)
 
 
-def _table_ref(table: int) -> Any:
-    from bot.services.reports import TableRef
+@pytest.mark.parametrize(
+    ("absent", "overall", "points"),
+    [((3, 7, 8), 6, 1.0), ((1, 7, 8), 6, 1.0), ((6, 7, 8), 5, 15.0)],
+    ids=["third-absent", "first-absent", "control-fifth-sits-out"],
+)
+async def test_firk_size_1_five_present_the_sitter_scores_15_only_if_5th_overall_else_1(
+    services: Services, absent: tuple[int, ...], overall: int, points: float, capsys, tmp_path
+):
+    """FIRK-SIZE-1 (FIRK §9: "il 5° giocatore in classifica fra quelli presenti non giocherà e prenderà 15 punti nel
+    caso sia classificato 5° in classifica generale (altrimenti 1 punto)"): the players at ``absent`` places of the
+    general standings stay home for the last round. With the 3rd (or the 1st) absent, the 5th of those present is 6th
+    overall: he sits out with 1 point, not 15; only when places 1–5 all come is the sitter 5th overall (15). The
+    points are on the sit-out table's report and in the general standings, and `steward draw` gives the tables."""
+    ranked = await _firk_round_one(services)
+    before = await services.standings.compute(GUILD, "Coppa")
+    assert [line.rank for line in before.lines] == list(range(1, 9))  # no shared place: "5th overall" is one player
+    await _stay_home(services, [ranked[place - 1] for place in absent])
+    present = [rid for place, rid in enumerate(ranked, start=1) if place not in absent]
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    sitter = present[4]
+    assert ranked.index(sitter) + 1 == overall
+    assert [[s.registration_id for s in t.seats] for t in view.tables] == [present[:4], [sitter]]
+    assert [t.special for t in view.tables] == [None, "sit_out"]
+    report = await services.reports.lookup(PLAYER, TableRef("Coppa", 2, 2))
+    assert [(s.registration_id, s.rank, s.tournament_points) for s in report.seats] == [(sitter, 1, points)]
+    async with services.sessionmaker() as session:
+        row = (await session.execute(select(TableResult).where(TableResult.registration_id == sitter)
+                                     .order_by(TableResult.id.desc()))).scalars().first()  # fmt: skip
+    assert row is not None and row.tiebreak == {"decided_by": "sit_out", "overall_rank": overall}
+    after = await services.standings.compute(GUILD, "Coppa")
+    gained = after.line_of(sitter).points - before.line_of(sitter).points
+    assert gained == pytest.approx(points)
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == [present[:4], [sitter]] and cli["special_tables"] == {"2": "sit_out"}
 
+
+def _table_ref(table: int) -> Any:
     return TableRef("Coppa", table)
 
 
@@ -1004,6 +1094,84 @@ async def test_np_fmt_1_a_winner_who_withdraws_is_replaced_by_the_next_of_the_ta
     seated = {s.registration_id for t in nxt.tables for s in t.seats}
     assert seated == {second} | {orders[n][0] for n in range(2, 6)}
     assert nxt.knockout is not None and nxt.knockout.final
+
+
+# NP-SCORE-2 at a knockout table: the two tied on objective points are "tied" and "winner"; the others score less.
+# In each case the tie-break that decides comes before one that would have picked the other player.
+_NP_TIES = {
+    "outside_objective_value": (  # 10 = 10 objective points; outside: Europa Meridionale 6 > Giappone 2
+        {"Cina": 10, "India": 10, "Giappone": 20},
+        {"Ontario": 1, "Groenlandia": 1, "Europa Meridionale": 1},
+        None,
+    ),
+    "objective_armies": (  # outside 2 = 2; objective armies 8 > 3 (all armies would say 33 > 9)
+        {"Cina": 2, "India": 1, "Giappone": 30},
+        {"Ontario": 4, "Groenlandia": 4, "Argentina": 1},
+        None,
+    ),
+    "all_armies": (  # outside 2 = 2, objective armies 3 = 3; all armies 8 > 4
+        {"Cina": 2, "India": 1, "Giappone": 1},
+        {"Ontario": 2, "Groenlandia": 1, "Argentina": 5},
+        None,
+    ),
+    "dice_roll": (  # everything level: the dice the referee records decide
+        {"Cina": 2, "India": 1, "Giappone": 1},
+        {"Ontario": 2, "Groenlandia": 1, "Argentina": 1},
+        (2, 5),
+    ),
+}
+
+
+@pytest.mark.parametrize("decider", list(_NP_TIES))
+async def test_np_fmt_1_np_score_2_a_knockout_tie_on_objective_points_is_decided_by_np_tie_breaks(
+    services: Services, decider: str, capsys, tmp_path
+):
+    """NP-FMT-1 with NP-SCORE-2: a knockout table (25 players → 5 tables of 5 → the final of 5) reported as a
+    RisiKo! final situation (the `/report situation` service call) where two players have the same objective points
+    (10 each: Cina + India, Ontario + Groenlandia). NP's tie-breaks in order — value of territories outside the
+    objective, armies on the objective, all armies, the dice — rank them; the tie-break winner is the one seated in
+    the next round and the other is not (no shared first place to refuse). The tie's winner is the player
+    with the higher id (and later name), and the tie-break that decides comes before one that would pick the other."""
+    await setup_knockout(services, 25)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    referee = Actor(guild_id=GUILD, user_id=3, role_ids=frozenset({REF_ROLE}))
+    first = view.tables[0]
+    by_id = sorted(first.seats, key=lambda s: s.registration_id)
+    tied, winner, rest = by_id[0], by_id[-1], by_id[1:-1]
+    tied_terr, winner_terr, dice = _NP_TIES[decider]
+    others = [  # 7, 4 and 2 objective points: below the tie
+        ({"Brasile": 3, "Venezuela": 3}, ["Brasile", "Venezuela"]),
+        ({"Egitto": 3}, ["Egitto", "Congo"]),
+        ({"Madagascar": 3}, ["Madagascar", "Siam"]),
+    ]
+    players = [
+        {"name": tied.name, "territories": tied_terr, "objective": ["Cina", "India"]},
+        {"name": winner.name, "territories": winner_terr, "objective": ["Ontario", "Groenlandia"]},
+        *({"name": s.name, "territories": terr, "objective": obj} for s, (terr, obj) in zip(rest, others, strict=True)),
+    ]
+    situation: dict[str, Any] = {"players": players}
+    if dice is not None:
+        situation["dice"] = {tied.name: dice[0], winner.name: dice[1]}
+    report = await services.reports.enter_situation(referee, TableRef("Coppa", 1, 1), json.dumps(situation))
+    line = {s.registration_id: s for s in report.seats}
+    assert report.kind == "situation"
+    assert line[winner.registration_id].table_points == line[tied.registration_id].table_points == 10
+    assert (line[winner.registration_id].rank, line[tied.registration_id].rank) == (1, 2)
+    assert line[winner.registration_id].decided_by == decider
+    winners = {first.number: winner.registration_id}
+    for table in view.tables[1:]:  # the other tables typed as table points: the last seat wins each
+        ids = [s.registration_id for s in table.seats]
+        await services.reports.enter_points(referee, TableRef("Coppa", table.number, 1),
+                                            {rid: str(10 + 5 * k) for k, rid in enumerate(ids)})  # fmt: skip
+        winners[table.number] = ids[-1]
+    final = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert final.knockout is not None and final.knockout.final
+    seated = {s.registration_id for t in final.tables for s in t.seats}
+    assert seated == set(winners.values()) and tied.registration_id not in seated
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    cli = steward_draw(doc, final.seed, capsys, tmp_path)
+    assert cli["tables"] == [[s.registration_id for s in t.seats] for t in final.tables]
 
 
 async def test_np_fmt_1_a_table_with_nobody_left_gives_its_seat_to_the_best_runner_up(services: Services):
