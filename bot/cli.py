@@ -160,7 +160,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(func(args))
+        code = int(func(args))
+        sys.stdout.flush()  # inside the try: a closed pipe shows here, not as an "Exception ignored" at exit
+        return code
+    except BrokenPipeError:
+        # The reader closed the pipe early (e.g. `steward draw ... | head`): not an error worth a traceback. (Before
+        # the clause below, which would catch it first: BrokenPipeError is an Exception.)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as exc:
         known = start_up_failure(exc)
         if known is None:
@@ -168,11 +176,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         message, code = known
         sys.stderr.write(f"error: {message}\n")
         return code
-    except BrokenPipeError:
-        # The reader closed the pipe early (e.g. `steward draw ... | head`): not an error worth a traceback.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

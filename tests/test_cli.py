@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.server
+import io
 import os
 import subprocess
 import sys
@@ -284,3 +285,14 @@ def test_bot_rul_1_steward_rule_meets_its_contract_and_refuses_bad_input_with_on
         assert main(["rule", "--json"]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("error:") and "\n" not in err
+
+
+def test_a_reader_that_closes_the_pipe_early_ends_quietly_with_exit_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/cli.md: `steward … | head` ends quietly with exit 0 when the reader closes the pipe early — no
+    BrokenPipeError traceback (the clause that says so used to come after a broader one that caught it first)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone: the first write fails with EPIPE
+    with os.fdopen(write_end, "w") as closed:
+        monkeypatch.setattr(sys, "stdout", closed)
+        monkeypatch.setattr(sys, "stdin", io.StringIO('{"attacker_dice": 3, "defender_dice": 2}'))
+        assert main(["risiko", "odds", "--json"]) == 0

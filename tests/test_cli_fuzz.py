@@ -42,8 +42,78 @@ DOCUMENTS: dict[str, list[str]] = {
     "render/tables.json": ["render", "tables"],
     "render/bracket.json": ["render", "bracket"],
     "render/rr-board.json": ["render", "rr-board"],
+    "render/rr-board-moves.json": ["render", "rr-board"],  # the engine shape, replayed (defect 9)
     "render/risiko-map.json": ["render", "risiko-map"],
+    # the same file, another documented form of the command: round 3 over a seeded round-2 history
+    "draw/n64_s1.json@round3": ["draw", "--seed", "1", "--round", "3"],
+    # documented forms with no example file of their own (INLINE below)
+    "draw/semifinal": ["draw", "--seed", "1"],
+    "draw/final": ["draw", "--seed", "1"],
+    "standings/ricochet": ["standings"],
 }
+
+_CLUBS = ("Roma", "Milano", "Roma", "Napoli", "Milano", None, "Torino", "Roma")
+INLINE: dict[str, Any] = {
+    # a semifinal round's export as the bot stores it (FinalsRequest.to_json): TOUR-SF-1 bands, 4 tables
+    "draw/semifinal": {
+        "schema": "steward-tournament/1",
+        "kind": "semifinal",
+        "preset": "risiko-ufficiali-2018",
+        "ranking": list(range(1, 17)),
+        "clubs": [[pid, _CLUBS[pid % len(_CLUBS)]] for pid in range(1, 17)],
+        "tables": 4,
+    },
+    # a final's export: three semifinal tables, a direct finalist and a declined winner (TOUR-FIN-1 chain)
+    "draw/final": {
+        "schema": "steward-tournament/1",
+        "kind": "final",
+        "preset": "risiko-ufficiali-2018",
+        "groups": [
+            {
+                "label": "all",
+                "tables": [1, 2, 3],
+                "orders": [[2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]],
+                "direct_finalist": 1,
+            }
+        ],
+        "standings": list(range(1, 16)),
+        "declined": [3],
+    },
+    # standings in their Ricochet Robots form: tokens, a forfeit and a disqualification with left_at
+    "standings/ricochet": {
+        "preset": "ricochet-v3.3",
+        "games": [
+            {
+                "round": 1,
+                "table": 1,
+                "players": [
+                    {"id": "anna", "game_points": 5},
+                    {"id": "bruno", "game_points": 3},
+                    {"id": "carla", "game_points": 2, "status": "forfeit", "left_at": 4},
+                ],
+            },
+            {
+                "round": 2,
+                "table": 1,
+                "players": [
+                    {"id": "bruno", "game_points": 6},
+                    {"id": "anna", "game_points": 4},
+                    {"id": "dario", "game_points": 0, "status": "disqualified", "left_at": 1},
+                ],
+            },
+        ],
+        "deductions": [{"player": "bruno", "points": 1, "code": "late"}],
+        "withdrawn": ["carla"],
+    },
+}
+
+
+def _document(name: str) -> Any:
+    """The base document of a ``DOCUMENTS`` entry: an inline one, or the example file (``file@variant``)."""
+    if name in INLINE:
+        return copy.deepcopy(INLINE[name])
+    return json.loads((EXAMPLES / name.partition("@")[0]).read_text(encoding="utf-8"))
+
 
 LEAVES = (
     st.none()
@@ -125,7 +195,7 @@ def _run(args: list[str], document: Any, tmp: Path) -> tuple[int, str]:
 def test_issue15_defects_8_to_11_fuzzed_documents_answer_0_or_2_with_one_line(
     name: str, data: st.DataObject, tmp_path_factory: Any
 ) -> None:
-    base = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    base = _document(name)
     paths = [(), *_paths(base)]
     path = data.draw(st.sampled_from(paths), label="path")
     action = data.draw(st.sampled_from(["replace", "replace", "drop", "extra"]), label="action")
@@ -161,10 +231,99 @@ def test_issue15_defects_9_and_10_type_confusion_is_one_line_quoting_at_most_80_
 ) -> None:
     """Defect 9 (a robot cell `null`, `"moves": [5]`, `games` not a list, a null round…) and defect 10 (error
     lines quote at most ~80 characters of the bad value): each is exit 2 with one line naming what is wrong."""
-    base = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    base = _document(name)
     code, err = _run(DOCUMENTS[name], _mutate(base, path, "replace", value), tmp_path)
     assert code == 2 and says in err and err.count("\n") == 1, err
     assert max(len(x) for x in err.replace('"', "'").split("'")) <= 120
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_every_fuzzed_document_is_accepted_as_it_is(name: str, tmp_path: Path) -> None:
+    """The fuzz's starting points are documents the command accepts (exit 0): otherwise every mutation would only
+    test the refusal of a document that was already wrong."""
+    code, err = _run(DOCUMENTS[name], _document(name), tmp_path)
+    assert code == 0 and err == "", err
+
+
+@pytest.mark.parametrize(
+    ("cell", "shows"),
+    [
+        (None, "[None, 5]"),  # was TypeError: int() argument must be ... not 'NoneType' (exit 1)
+        (10**11, "[100000000000, 5]"),  # was IndexError: tuple index out of range (exit 1)
+        ([1], "[[1], 5]"),  # was TypeError (exit 1)
+        ("a", "[a, 5]"),  # was exit 2 with Python's own "invalid literal for int() with base 10: 'a'"
+        ("5", "[5, 5]"),  # a string is not a coordinate either, even when it holds digits
+        (1.5, "[1.5, 5]"),  # was silently drawn (defect 11)
+        (True, "[True, 5]"),  # was silently drawn as 1 (defect 11)
+        (-1, "[-1, 5]"),
+    ],
+)
+def test_issue15_defect_9_and_11_render_rr_board_moves_form_checks_robot_cells_as_rr_solve_does(
+    cell: Any, shows: str, tmp_path: Path
+) -> None:
+    """Defects 9 and 11: `steward render rr-board` fed the documented moves form (the engine shape of
+    `rr verify`) checks each robot cell with the same validation as `steward rr solve` — exit 2, one line naming
+    the robot and its cell, the same line `rr solve` gives, no image written; never a traceback, Python's own
+    message or a cell read some other way."""
+    base = _document("render/rr-board-moves.json")
+    code, err = _run(
+        DOCUMENTS["render/rr-board-moves.json"], _mutate(base, ("robots", "red", 0), "replace", cell), tmp_path
+    )
+    assert code == 2 and err == f"error: cell_out_of_board: 'red {shows}'\n", err
+    assert not (tmp_path / "out.png").exists()
+    solve = _document("rr/solve.json")
+    same = _run(DOCUMENTS["rr/solve.json"], _mutate(solve, ("robots", "red", 0), "replace", cell), tmp_path)
+    assert same == (code, err)  # one validation, shared: the same document part gets the same answer
+
+
+@pytest.mark.parametrize(
+    ("robots", "says"),
+    [
+        ({"red": None}, "bad_robot_cell: 'red None'"),
+        ({"red": [1, 2, 3]}, "bad_robot_cell: 'red [1, 2, 3]'"),
+        ({"red": "15,5"}, "bad_robot_cell: \"red '15,5'\""),
+        ({"purple": [0, 0]}, "unknown_robot_colour: 'purple'"),
+        ({"red": [7, 7]}, "robot_on_central_block: 'red [7, 7]'"),
+        ({"red": [0, 0], "blue": [0, 0]}, "robots_share_cell: 'red and blue at [0, 0]'"),
+        ([[15, 5]], "robots must map colour to [row, col]"),
+    ],
+)
+def test_issue15_defect_9_render_rr_board_moves_form_refuses_a_robot_the_engine_refuses(
+    robots: Any, says: str, tmp_path: Path
+) -> None:
+    """Defect 9: the robots of the moves form are a position the engine accepts — a known colour, a
+    `[row, col]` pair, not on the central block, no two on one cell (as `rr solve|verify|board`)."""
+    doc = {**_document("render/rr-board-moves.json"), "robots": robots, "moves": []}
+    code, err = _run(DOCUMENTS["render/rr-board-moves.json"], doc, tmp_path)
+    assert code == 2 and err.startswith("error: ") and says in err and err.count("\n") == 1, err
+
+
+def test_issue15_defect_9_render_rr_board_moves_form_checks_robots_on_a_board_without_targets(
+    tmp_path: Path,
+) -> None:
+    """The robot check needs no target: a board of explicit walls with no targets still draws its robots, and
+    still refuses two robots on one cell (`rr board` would take its first target as the stand-in)."""
+    board = {"cell_walls": [[""] * 16 for _ in range(16)], "targets": []}
+    doc = {"board": board, "robots": {"red": [0, 0], "blue": [3, 3]}, "moves": [["red", "E"]]}
+    assert _run(["render", "rr-board"], doc, tmp_path) == (0, "")
+    code, err = _run(["render", "rr-board"], {**doc, "robots": {"red": [0, 0], "blue": [0, 0]}}, tmp_path)
+    assert code == 2 and err == "error: robots_share_cell: 'red and blue at [0, 0]'\n", err
+    # `steward rr board` shares the check (it took the board's first target as the stand-in: IndexError)
+    code, err = _run(["rr", "board"], {"board": board, "robots": {"red": [0, 0], "blue": [3, 3]}}, tmp_path)
+    assert (code, err) == (0, "")
+    code, err = _run(["rr", "board"], {"board": board, "robots": {"red": [0, 0], "blue": [0, 0]}}, tmp_path)
+    assert code == 2 and err == "error: robots_share_cell: 'red and blue at [0, 0]'\n", err
+
+
+def test_issue15_defect_10_render_rr_board_moves_form_quotes_at_most_80_characters_of_a_bad_cell(
+    tmp_path: Path,
+) -> None:
+    """Defect 10: a 5,000-character robot cell is named in one line that quotes at most ~80 characters of it."""
+    base = _document("render/rr-board-moves.json")
+    doc = _mutate(base, ("robots", "red", 0), "replace", "x" * 5000)
+    code, err = _run(DOCUMENTS["render/rr-board-moves.json"], doc, tmp_path)
+    assert code == 2 and err.startswith("error: cell_out_of_board: 'red ") and err.count("\n") == 1, err[:400]
+    assert "x" * 81 not in err and len(err) <= 300
 
 
 def test_issue15_defect_9_a_player_twice_at_a_previous_table_and_an_image_too_large_are_refused(tmp_path: Path):
@@ -300,7 +459,7 @@ def _tolerated(path: tuple[Any, ...], original: Any, replacement: Any) -> bool:
 def test_issue15_defect_11_no_document_silently_reads_a_value_of_the_wrong_type(name: str, tmp_path: Path) -> None:
     """Every leaf of every documented example, given as another JSON type ("444" for [4, 4, 4], 4.5 or "4" for 4,
     a name as a list…), is refused with exit 2 — never read some other way (defects 9 and 11)."""
-    base = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    base = _document(name)
     accepted = []
     for path in _paths(base):
         original: Any = base

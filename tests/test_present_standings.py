@@ -17,3 +17,8 @@ def test_bot_std_1_issue15_defect_12_standings_csv_neutralises_formula_cells_and
     cells = [r.split(";") for r in rows[1:]]
     assert cells[0][2] == "'+Club" and cells[1][2] == "'@Roma"
     assert cells[0][1].startswith("\"'=HYPERLINK") and cells[1][4] == "-7"
+    # a name or team starting with "-" (or a tab or a carriage return) is text too; a number stays a number
+    lines = (_line(1, "-2+3", "-Team", 5.0), _line(2, "\tAnna", "\rRoma", 4.0))
+    view = StandingsView(1, "Coppa", "risiko-firk-1", "risiko", 2, lines, (), (), 0)
+    data = standings_csv(view, "it").decode("utf-8-sig")
+    assert "'-2+3" in data and "'-Team" in data and "'\tAnna" in data and "'\rRoma" in data

@@ -34,8 +34,8 @@ _ALIASES = {alias: column for column, aliases in COLUMNS.items() for alias in al
 EXPORT_HEADER = ("nome", "club", "squadra", "famiglia", "discord id", "stato")
 # A cell starting with = + - @ is a formula to a spreadsheet: the export quotes it with a leading apostrophe
 # (shown as text, never run) and the import removes exactly that apostrophe, so the pair stays a round trip.
-_FORMULA = re.compile(r"'*[=+\-@]")
-_QUOTED_FORMULA = re.compile(r"'+[=+\-@]")
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")  # OWASP's list: a tab or carriage return can start a formula too
+_QUOTED_FORMULA = re.compile(r"'+[=+\-@\t\r]")
 
 
 def defuse_formula(text: str) -> str:

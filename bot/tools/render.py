@@ -109,6 +109,7 @@ def _rr_board_input(data: Any) -> Any:
     try:
         from bot.rules.ricochet.board import Board
         from bot.rules.ricochet.moves import replay
+        from bot.tools.rr import parse_target, robot_cells
     except ImportError:  # pragma: no cover - the engine ships with the package
         raise BadInput("the Ricochet Robots engine is not available: give cell_walls and targets instead") from None
     if not isinstance(data["board"], Mapping):
@@ -117,18 +118,13 @@ def _rr_board_input(data: Any) -> Any:
     if not isinstance(variant, bool):
         raise BadInput(f"diagonal_variant must be true or false, got {variant!r}")
     board = Board.from_json(data["board"])
-    robots = data["robots"]
-    if not isinstance(robots, Mapping):
-        raise BadInput(f"robots must map colour to [row, col], got {robots!r:.60}")
+    target = None
+    if data.get("target") is not None:  # the same target parser as `steward rr solve` (either form it accepts)
+        target = parse_target(board, data["target"])
+    robots = robot_cells(board, data["robots"], target)
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise BadInput(f"moves must be a list of [colour, direction], got {moves!r:.60}")
     steps = replay(board, robots, moves, diagonal_variant=variant)
-    active = None
-    target = data.get("target")
-    if target is not None:  # the same target parser as `steward rr solve` (either form it accepts)
-        from bot.tools.rr import parse_target
-
-        found = parse_target(board, target)
-        active = (found.row, found.col)
+    active = None if target is None else (target.row, target.col)
     return rr_board_data(board, robots, steps, active_target=active, diagonal_variant=variant, title=data.get("title"))

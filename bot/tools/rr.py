@@ -253,6 +253,25 @@ def board_text(board: Board, robots: Mapping[str, tuple[int, int]] | None = None
     return "\n".join(lines)
 
 
+def robot_cells(board: Board, raw: Any, target: Target | None) -> dict[str, tuple[int, int]]:
+    """The robots of a document, checked as ``steward rr solve|verify`` check a position (issue 15, defects 9 and
+    11): ``Position.make`` (a known colour, ``[row, col]`` of two JSON integers on the board — ``null``, ``1.5``,
+    ``true``, ``"5"``, ``[1]`` or ``10**11`` are refused, never coerced) and ``validate_position`` (not on the
+    central block, no two on one cell). Without a target the board's first one stands in for it; a board with no
+    target at all checks the robots alone. The one check of ``rr board`` and ``render rr-board``."""
+    if not isinstance(raw, Mapping):
+        raise BadInput(f"robots must map colour to [row, col], got {raw!r:.60}")
+    anchor = target if target is not None else next(iter(board.targets), None)
+    position = Position.make(raw, list(anchor) if anchor is not None else [0, 0, "any", "vortex"])
+    try:
+        validate_position(board, position)
+    except BoardError as exc:
+        # no target anywhere: the stand-in is not on the board, and the robots, checked before it, passed
+        if exc.code != "target_not_on_board" or anchor is not None:
+            raise
+    return position.robot_map
+
+
 def _board_one(data: Mapping[str, Any]) -> dict[str, Any]:
     # the solve/verify shapes are accepted too (their extra fields are ignored here), so one file serves all three
     optional = ("robots", "target", "moves", "declared", "check_void", *_OPTIONAL)
@@ -263,12 +282,7 @@ def _board_one(data: Mapping[str, Any]) -> dict[str, Any]:
     if "target" in data:
         target = parse_target(board, data["target"])
     if "robots" in data:
-        raw = data["robots"]
-        if not isinstance(raw, Mapping):
-            raise BadInput(f"robots must be an object of colour: [row, col], got {raw!r}")
-        pos = Position.make(raw, list(target or board.targets[0]))
-        validate_position(board, pos)
-        robots = pos.robot_map
+        robots = robot_cells(board, data["robots"], target)
     out = board.to_json()
     if board.quadrants is not None:
         out.update(board.without_quadrants().to_json())

@@ -275,8 +275,8 @@ class FinalsDocument(_Doc):
                 raise ValueError("a semifinal needs 'ranking'")
         elif not self.groups:
             raise ValueError("a final needs the semifinal 'groups'")
-        if any(pair[0] is None for pair in self.clubs):
-            raise ValueError("clubs: each pair is [player id, club or null]")
+        if any(pair[0] is None or not isinstance(pair[1], str | None) for pair in self.clubs):
+            raise ValueError("clubs: each pair is [player id, club name or null]")
         everyone = [
             *self.ranking,
             *self.standings,
@@ -284,6 +284,7 @@ class FinalsDocument(_Doc):
             *(pair[0] for pair in self.clubs if pair[0] is not None),
         ]
         everyone += [pid for g in self.groups for order in g.orders for pid in order]
+        everyone += [g.direct_finalist for g in self.groups if g.direct_finalist is not None]
         if (pid := _mixed(everyone)) is not None:
             raise ValueError(f"player id {pid!r} is not of the same kind as the others (all numbers or all names)")
         for name, ids in (("ranking", self.ranking), ("standings", self.standings)):

@@ -2,6 +2,7 @@
 
 import io
 import json
+import time
 
 import pytest
 
@@ -157,3 +158,26 @@ def test_issue15_defect_11_points_refuse_what_no_table_scores(capsys, monkeypatc
     assert main(["risiko", "points", "--json"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and says in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    ("command", "payload", "field", "says"),
+    [
+        # was 70 s and 541 MB: a RisiKo! deck holds 42 territory cards and 2 jolly, no hand more than 44
+        ("cards", {"preset": "risiko-firk-1", "cards_in_hand": 100_000_000}, "cards_in_hand", "at most 44"),
+        ("cards", {"preset": "risiko-firk-1", "cards_in_hand": 45}, "cards_in_hand", "at most 44"),
+        # was 8 s of exact fractions: 300 a side is already more than double the UFF/FIRK army limit
+        ("odds", {"attackers": 500, "defenders": 500}, "attackers", "at most 300"),
+        ("odds", {"attackers": 10, "defenders": 301}, "defenders", "at most 300"),
+    ],
+)
+def test_issue15_defect_10_cards_and_odds_past_what_the_game_allows_are_refused_at_once_with_the_limit(
+    capsys, monkeypatch, command, payload, field, says
+):
+    """Defect 10: every input is bounded by what the game allows — a hand of 100,000,000 cards or odds of
+    500 × 500 armies end at once with exit 2 and one line naming the field and its limit, no traceback."""
+    started = time.perf_counter()
+    code, _, err = run(capsys, monkeypatch, command, payload)
+    assert time.perf_counter() - started < 2.0  # refused before any work, not after computing
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert f"{field}=" in err and says in err and "Traceback" not in err, err
