@@ -586,6 +586,7 @@ class _Search:
         crossed, blockers, crossed1, blockers1, _packed = self.data.corridors(target)
         ray_dirs = self.data.ray_dirs()
         rays = ray_dirs[4]
+        cell_rays = list(zip(*ray_dirs[:4], strict=True))  # per cell, its four rays
         cell_bit = _CELL_BIT
         near_mask = sum(1 << c for c in near if 0 <= c < SIZE * SIZE)
         below = self.data.below(target)
@@ -683,27 +684,6 @@ class _Search:
                 del tt[key]
             self.evictions += 1
 
-        def matters_with_two_spare(i: int, p: int, s: int) -> bool:
-            """Two spare moves, a move of the non-active robot ``i`` from ``p`` to ``s``: after it at most one
-            move is not the active robot's one bound closer. It matters only if it leaves a crossed cell or enters
-            a blocker cell of the active robot's paths with at most one extra move (so the active robot can follow
-            it alone), or the same robot can next stop on a blocker cell of the shortest paths, or it changes the
-            slide of another robot that can next leave a crossed cell or stop on a blocker cell."""
-            ca = cells[a]
-            if (crossed1[ca] >> p) & 1 or (blockers1[ca] >> s) & 1:
-                return True
-            cross = crossed[ca]
-            block = blockers[ca]
-            if rays[s] & block:
-                return True
-            return any(
-                j != i
-                and j != a
-                and ((cross >> u) & 1 or rays[u] & block)
-                and ((rays[u] >> p) & 1 or (rays[u] >> s) & 1)
-                for j, u in enumerate(cells)
-            )
-
         def dfs(left: int, last_r: int, last_d: int, last_from: int, key: int) -> bool:
             counter[0] += 1
             if not counter[0] & 1023:
@@ -739,6 +719,8 @@ class _Search:
                 seen_last = cell_bit[last_from] | cell_bit[cells[last_r]]
             commute_mask = last_ray | seen_last
             spare_one = h == left - 1 and not vortex
+            two_spare = h == left - 2 and not vortex
+            helpers = None  # two spare moves: the other robots that can next leave a crossed or reach a blocker cell
             later: list[tuple[int, int, int, int]] = []
             if not vortex:
                 wide_c = crossed1[ca]
@@ -763,10 +745,12 @@ class _Search:
                     need = blocking  # one spare move: the stop must be a blocker's cell
                 else:
                     need = -1
+                skip = (last_d, _REVERSE[last_d]) if i == last_r else ()  # no repeat, no reversal
+                ray = cell_rays[p]
                 for d in toward[p] if act else _DIRS:
-                    if i == last_r and (d == last_d or d == _REVERSE[last_d]):
+                    if d in skip:
                         continue
-                    r = ray_dirs[d][p]
+                    r = ray[d]
                     if not r & meet or not r & need:
                         continue  # also a wall right there (an empty ray)
                     m = occ & r  # the robots on the ray: the nearest one stops the slide
@@ -802,8 +786,24 @@ class _Search:
                         continue
                     if vortex and h == left - 1 and bounds[s] >= left and useless_for_others(i, p, s, left):
                         continue  # the same for the vortex: i cannot finish after it, nor help another robot
-                    if not act and not vortex and h == left - 2 and not matters_with_two_spare(i, p, s):
-                        continue
+                    # Two spare moves: after this move of a non-active robot at most one move is not the active
+                    # robot's one bound closer. It matters only if it leaves a crossed cell or enters a blocker
+                    # cell of the active robot's paths with at most one extra move (the active robot can then
+                    # follow alone), or the same robot can next stop on a blocker cell of the shortest paths, or
+                    # it changes the slide of another robot that can next leave a crossed cell or stop on a
+                    # blocker cell. Else it could only pad a shorter solution.
+                    if two_spare and not act and not ((wide_c >> p) & 1 or (wide_b >> s) & 1 or rays[s] & blocking):
+                        if helpers is None:
+                            helpers = [
+                                (j, rays[u])
+                                for j, u in enumerate(cells)
+                                if j != a and ((crossing >> u) & 1 or rays[u] & blocking)
+                            ]
+                        for j, ru in helpers:
+                            if j != i and ((ru >> p) & 1 or (ru >> s) & 1):
+                                break
+                        else:
+                            continue
                     if not act and not vortex and left > 2 and not ((wide_c >> p) & 1 or (wide_b >> s) & 1):
                         later.append((i, d, p, s))  # touches none of the active robot's paths now: after the others
                         continue
