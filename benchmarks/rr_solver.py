@@ -176,9 +176,7 @@ def warm(items: list[Item], old: ModuleType) -> tuple[float, float]:
     t1 = time.perf_counter()
     for _n, board, pos, _e in items:
         cell = pos.target.row * 16 + pos.target.col
-        data = new_solver._board_data(board)
-        data.bounds(cell)
-        data.corridors(cell)
+        new_solver._board_data(board).prepare(cell)
     return t1 - t0, time.perf_counter() - t1
 
 

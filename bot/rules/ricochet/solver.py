@@ -173,7 +173,18 @@ _CELL_BIT = tuple(1 << c for c in range(SIZE * SIZE))  # a robot's bit in a stat
 class _BoardData:
     """Per-board state reused across calls: wall stops, the C engine's stop bytes, bound tables per target."""
 
-    __slots__ = ("_below", "_bounds", "_corridors", "_rays", "_toward", "_useful", "board", "stops", "tables")
+    __slots__ = (
+        "_below",
+        "_bounds",
+        "_cell_rays",
+        "_corridors",
+        "_rays",
+        "_toward",
+        "_useful",
+        "board",
+        "stops",
+        "tables",
+    )
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -183,8 +194,23 @@ class _BoardData:
         self._below: dict[int, list[int]] = {}
         self._useful: dict[int, list[tuple[tuple[int, int, int], ...]]] = {}
         self._toward: dict[int, list[tuple[int, ...]]] = {}
+        self._cell_rays: list[tuple[int, int, int, int]] = []
         self._corridors: dict[int, Corridors] = {}
         self._rays: tuple[tuple[int, ...], ...] = ()
+
+    def prepare(self, target_cell: int) -> None:
+        """Build every table a search for ``target_cell`` reads (a game pays this once per board and target)."""
+        self.corridors(target_cell)
+        self.below(target_cell)
+        self.useful(target_cell)
+        self.toward(target_cell)
+        self.cell_rays()
+
+    def cell_rays(self) -> list[tuple[int, int, int, int]]:
+        """Per cell, the bits of its four robot-free slides (N, E, S, W)."""
+        if not self._cell_rays:
+            self._cell_rays = list(zip(*self.ray_dirs()[:4], strict=True))
+        return self._cell_rays
 
     def rays(self) -> tuple[int, ...]:
         """Per cell, the bits of its four robot-free slides."""
@@ -586,7 +612,7 @@ class _Search:
         crossed, blockers, crossed1, blockers1, _packed = self.data.corridors(target)
         ray_dirs = self.data.ray_dirs()
         rays = ray_dirs[4]
-        cell_rays = list(zip(*ray_dirs[:4], strict=True))  # per cell, its four rays
+        cell_rays = self.data.cell_rays()
         cell_bit = _CELL_BIT
         near_mask = sum(1 << c for c in near if 0 <= c < SIZE * SIZE)
         below = self.data.below(target)
