@@ -501,7 +501,7 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
         if (s->path_r[k] > higher) higher = s->path_r[k];
     /* first pass: every move that survives the pruning, finishes tested at once, children's slots prefetched (the
        table probe is the search's main cost: a cache miss, now overlapped with the work of the siblings) */
-    int mv_i[4 * MAXR], mv_d[4 * MAXR], mv_q[4 * MAXR], mv_pri[4 * MAXR], nmv = 0;
+    int mv_i[4 * MAXR], mv_d[4 * MAXR], mv_q[4 * MAXR], mv_closer[4 * MAXR], nmv = 0;
     uint64_t mv_key[4 * MAXR];
     for (int i = 0; i < s->n; i++) {
         int p = s->pos[i];
@@ -557,22 +557,22 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
             mv_d[nmv] = d;
             mv_q[nmv] = q;
             mv_key[nmv] = child;
-            /* search order (any order is exact; a solution is met sooner): a robot's move one bound closer, then
-               the moves that leave a crossed cell or enter a blocker cell of the active robot's paths, then the
-               rest */
-            if (s->bound[q] < s->bound[p])
-                mv_pri[nmv] = 0;
-            else if (!s->vortex && s->corridors &&
-                     (has_bit(s->crossed1[s->pos[single]], p) || has_bit(s->blockers1[s->pos[single]], q)))
-                mv_pri[nmv] = 1;
-            else
-                mv_pri[nmv] = 2;
+            /* search order: robot by robot (the active robot is robot 0, solver.py numbers it so), which is also the
+               order of commuting moves (see commuted_away: that order is what keeps every optimum); within a robot,
+               its moves one bound closer first (a solution is met sooner) */
+            mv_closer[nmv] = s->bound[q] < s->bound[p];
             nmv++;
         }
     }
-    for (int pri = 0, k = 0; pri < 3; k = 0, pri++)
-    for (; k < nmv; k++) {
-        if (mv_pri[k] != pri) continue;
+    int ord[4 * MAXR], nord = 0;
+    for (int k0 = 0, k1; k0 < nmv; k0 = k1) { /* each robot's moves, generated together: closer ones first */
+        for (k1 = k0; k1 < nmv && mv_i[k1] == mv_i[k0]; k1++)
+            if (mv_closer[k1]) ord[nord++] = k1;
+        for (int k = k0; k < k1; k++)
+            if (!mv_closer[k]) ord[nord++] = k;
+    }
+    for (int o = 0; o < nord; o++) {
+        int k = ord[o];
         int i = mv_i[k], p = s->pos[i];
         s->pos[i] = (uint8_t)mv_q[k];
         s->path_r[s->plen] = i;

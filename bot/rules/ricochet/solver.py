@@ -412,12 +412,15 @@ def _prepare(board: Board, position: Position) -> tuple[list[str], list[int], in
         raise BoardError("target_not_on_board", list(t))
     target_cell = t.row * SIZE + t.col
     if t.colour == VORTEX_COLOUR:
-        active = list(range(len(colours)))
-    else:
-        if t.colour not in colours:
-            raise BoardError("active_robot_missing", t.colour)
-        active = [colours.index(t.colour)]
-    return colours, cells, target_cell, active
+        return colours, cells, target_cell, list(range(len(colours)))
+    if t.colour not in colours:
+        raise BoardError("active_robot_missing", t.colour)
+    # The active robot is numbered 0: both engines search a node's moves robot by robot in this numbering, which is
+    # also the order of commuting moves (a lower robot first), so its moves come first and the argument that keeps
+    # every optimum (docs/ricochet.md) holds. Moves name robots by colour, so the numbering is internal.
+    k = colours.index(t.colour)
+    order = [k, *(i for i in range(len(colours)) if i != k)]
+    return [colours[i] for i in order], [cells[i] for i in order], target_cell, [0]
 
 
 class _Search:
@@ -597,7 +600,7 @@ class _Search:
         target = self.target
         active = self.active
         is_active = [i in active for i in range(self.n)]
-        order = sorted(range(self.n), key=lambda i: not is_active[i])  # the active robot's moves first
+        order = range(self.n)  # robot by robot (the active one is robot 0): the order of commuting moves too
         tt = self.tt
         path = self.path
         vortex = self.vortex
@@ -747,7 +750,6 @@ class _Search:
             spare_one = h == left - 1 and not vortex
             two_spare = h == left - 2 and not vortex
             helpers = None  # two spare moves: the other robots that can next leave a crossed or reach a blocker cell
-            later: list[tuple[int, int, int, int]] = []
             if not vortex:
                 wide_c = crossed1[ca]
                 wide_b = blockers1[ca]
@@ -830,9 +832,6 @@ class _Search:
                                 break
                         else:
                             continue
-                    if not act and not vortex and left > 2 and not ((wide_c >> p) & 1 or (wide_b >> s) & 1):
-                        later.append((i, d, p, s))  # touches none of the active robot's paths now: after the others
-                        continue
                     cells[i] = s
                     if left == 2:
                         # the child has one move left: test the finish here instead of a call, a key and a probe
@@ -859,23 +858,6 @@ class _Search:
                             return True
                     path.pop()
                     cells[i] = p
-            for i, d, p, s in later:
-                cells[i] = s
-                path.append((i, d))
-                child = key ^ bit[p] ^ bit[s]
-                if h == left - 1:
-                    if tight(a, cells[a], left - 1, set(), child >> 8):
-                        cells[i] = p
-                        return True
-                else:
-                    seen = tt.get(child)
-                    if seen is not None and seen >= left - 1:
-                        counter[0] += 1
-                    elif dfs(left - 1, i, d, p, child):
-                        cells[i] = p
-                        return True
-                path.pop()
-                cells[i] = p
             return False
 
         def run_depth(left: int, last_r: int, last_d: int) -> bool:
@@ -1009,7 +991,6 @@ def solve(
     deadline = None if time_budget is None or clock is None else clock() + time_budget
     if fast is not None:
         return _solve_fast(fast, board, position, max_moves, node_budget, clock, deadline, progress)
-    colours = [c for c, _ in position.robots]
     search = _Search(board, position, diagonal_variant, clock, deadline, node_budget)
     try:
         optimum = search.run(max_moves, progress)
@@ -1019,7 +1000,7 @@ def solve(
         return SolveResult(SolveStatus.BUDGET_EXHAUSTED, None, None, bound, search.nodes, "python")
     if optimum is None:
         return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, search.nodes, "python")
-    moves = tuple((colours[i], DIRECTIONS[d]) for i, d in search.path)
+    moves = tuple((search.colours[i], DIRECTIONS[d]) for i, d in search.path)
     return SolveResult(SolveStatus.SOLVED, moves, optimum, optimum, search.nodes, "python")
 
 
