@@ -193,7 +193,9 @@ def peak_rss_kib() -> int:
 
 
 def child(impl: str, engine: str, name: str, budget: float) -> None:
-    """Subprocess: solve one hard position, print time, optimum and peak RSS as JSON."""
+    """Subprocess: solve one hard position, print its elapsed time, optimum and peak RSS as JSON."""
+    global TIMER
+    TIMER = time.perf_counter  # the hard positions report elapsed time, as a user waits for them
     mod = rr_reference.load()[0] if impl == "old" else new_solver
     items = {n: (b, p) for n, b, p, _s in hard_positions() + benchmark_positions()}
     board, pos = items[name]
@@ -222,7 +224,9 @@ def run_child(impl: str, engine: str, name: str, budget: float) -> dict[str, Any
 
 
 def hard(engines: list[str], python_budget: float, python_reference: bool) -> None:
-    print("\n== hard positions: one subprocess each; time and peak RSS of that process (Python itself ~30 MiB) ==")
+    print(
+        "\n== hard positions: one subprocess each; elapsed time and peak RSS of that process (Python itself ~30 MiB) =="
+    )
     for name, _b, _p, spec in hard_positions():
         for engine in engines:
             impls = ["old", "new"] if engine == "c" or python_reference else ["new"]

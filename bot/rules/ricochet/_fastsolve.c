@@ -1,10 +1,12 @@
 /* Optional C accelerator of bot.rules.ricochet.solver (same algorithm as the pure-Python _Search, no diagonals).
  *
- * solve(bounds: bytes[256], stops: bytes[4 * 256], corridors: bytes[3 * 256 * 32] or b"", cells: sequence[int],
+ * solve(bounds: bytes[256], stops: bytes[4 * 256], corridors: bytes[5 * 256 * 32] or b"", cells: sequence[int],
  *       target: int, active: sequence[int], max_moves: int, node_limit: int = -1, clock: callable | None = None,
  *       deadline: float = 0.0, progress: callable | None = None) -> (status, path, nodes, bound)
- * corridors: three tables of 256 masks of 256 bits (4 native uint64 each): the corridor, the corridor with one
- * extra move, the robot-free rays of each cell (built and cached per board and target by solver.py).
+ * corridors: five tables of 256 masks of 256 bits (4 native uint64 each): the robot-free rays of each cell; the
+ * cells the slides of its shortest relaxed paths cross (each up to its stop) and the blocker cells just past each
+ * stop that is not a wall stop; the same two over the paths with one extra move (built and cached per board and
+ * target by solver.py, which also numbers the active robot 0).
  * status 0: solved, path = [(robot index, direction 0..3 = N E S W), ...] optimal;
  * status 1: no solution up to max_moves; status 2: node_limit reached or clock() > deadline, bound = first
  * unfinished depth. The injected clock is called (with the GIL) every 2^18 nodes; progress(depth_done, nodes) after
@@ -12,8 +14,9 @@
  *
  * The search: iterative deepening with a transposition table, the robot-free "stop anywhere" lower bound of the
  * active robot, only active moves when the bound equals the moves left; with one spare move, no move of another
- * robot that neither enters nor leaves the active robot's corridor (the cells of the slides of its shortest relaxed
- * paths: such a move could only pad a solution the active robot has alone); an upper bound from a breadth-first
+ * robot that neither leaves a crossed cell nor stops on a blocker cell of the active robot (such a move could only
+ * pad a solution the active robot has alone), with two the rule of matters_with_two_spare; commuting moves in one
+ * order, the order every node's moves are searched in (robot by robot); an upper bound from a breadth-first
  * search of the active robot alone (the others standing still): when every depth below it fails, that path is
  * optimal and the last (most expensive) depth is never searched.
  *
@@ -69,7 +72,7 @@ typedef struct {
     PyObject *progress;    /* progress(depth_done, nodes) (borrowed) or NULL */
     PyThreadState *tstate; /* saved while the GIL is released */
     Table *tt;
-    int corridors;                 /* the three tables below were given (else no corridor pruning) */
+    int corridors;                  /* the five tables below were given (else no such pruning) */
     const uint64_t (*rays)[4];      /* the cells of the four robot-free slides from a cell */
     const uint64_t (*crossed)[4];   /* cells the slides of the shortest relaxed paths cross, each up to its stop */
     const uint64_t (*blockers)[4];  /* the cell just past each such stop that is not a wall stop */
@@ -346,8 +349,9 @@ static int matters_with_two_spare(const Search *s, int i, int p, int q, int a) {
 }
 
 
-/* vortex, one spare move: does a move of robot i (p -> q) stay outside the corridor of every other robot that could
-   finish with one move to spare (bound == left - 1)? (A robot with bound == left needs every move itself.) */
+/* vortex, one spare move: does a move of robot i (p -> q) leave no crossed cell and reach no blocker cell of every
+   other robot that could finish with one move to spare (bound == left - 1)? (A robot with bound == left needs every
+   move itself.) */
 static inline int useless_for_others(const Search *s, int i, int p, int q, int left) {
     for (int f = 0; f < s->n; f++) {
         if (f == i || s->bound[s->pos[f]] != left - 1) continue;
@@ -523,8 +527,9 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
                 continue; /* with one move left this can neither stop the active robot nor clear its line */
             } else if (h == left - 1 && s->corridors && !has_bit(s->crossed[s->pos[single]], p) &&
                        !has_bit(s->blockers[s->pos[single]], q)) {
-                /* one spare move: every other move left is the active robot's along its corridor, which this move
-                   neither enters nor leaves, so it would only pad a solution the active robot has alone */
+                /* one spare move: every other move left is the active robot's, one bound closer each; this move
+                   neither leaves a cell such a slide crosses nor stops where it would stop one, so it would only pad
+                   a solution the active robot has alone */
                 continue;
             }
             if (!s->vortex && !s->is_active[i] && h == left - 2 && s->corridors &&

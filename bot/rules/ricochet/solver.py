@@ -10,16 +10,21 @@ Techniques (the first ones shared by the strong solvers, fogleman/Ricochet and D
   sorted tuple of all robots; under the diagonal variant colours matter and the key keeps them in order);
 * when the bound equals the moves left (a *tight* node), only the active robot moves, one bound closer each
   time, the others standing still: a single-robot search on its cell with no table;
-* with one move to spare, another robot's move must enter or leave the active robot's corridor (the cells of the
-  slides of its shortest relaxed paths); with two, the one-extra-move corridor, or reach the corridor next, or
-  change the slide of a robot that can; else it could only pad a shorter solution;
+* with one move to spare, another robot's move must leave a cell the active robot's shortest relaxed paths cross
+  (up to each stop) or stop on a blocker cell (just past a stop that is not a wall stop); with two, the same for
+  the paths with one extra move, or the same robot reaches a blocker cell next, or it changes the slide of a robot
+  that can; else it could only pad a shorter solution;
 * two consecutive moves of different robots that do not see each other are searched in one order only (lower
-  robot first: the search's own order, so the first optimal sequence in that order is never dropped);
+  robot first). The active robot is numbered 0 and every node's moves are searched robot by robot in that
+  numbering (only a robot's own moves are reordered, one bound closer first): the commuting rule's order is the
+  search's own, so the first optimal sequence in that order is never dropped;
 * no immediate reversal and no repeat of a robot's last direction (both are redundant without diagonals);
 * an upper bound from a breadth-first search of the active robot alone (the others standing still): once every
   depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
-* per-board state (stops, rays, bound and corridor tables, the C engine's argument bytes) cached across calls by
-  board identity, so a call on a known board pays no hashing of the board.
+* per-board state (stops, rays, bound, crossed and blocker tables, the C engine's argument bytes) cached across
+  calls by board identity, then value, so a call on a known board pays no table building;
+* this engine tests each move on its robot-free ray before computing the slide, and slides from a bit mask of the
+  robots (docs/ricochet.md).
 
 The solver is a plain synchronous pure function: the only shared state is caches of per-board tables (an
 ``lru_cache`` and a small dict keyed by board identity, both thread-safe), time is read only from an injected
@@ -388,8 +393,8 @@ _BOARDS_MAX = 64
 def _board_data(board: Board) -> _BoardData:
     """The cached state of ``board``: looked up by identity first (hashing a board costs microseconds; a board
     object reused across calls, as in a game, is found at once), then by value — the bot builds a new but equal
-    ``Board`` for every ``/rr`` command, which must not rebuild the per-target bound and corridor tables (tens of
-    milliseconds in Python). Thread-safe: single dict operations under the GIL; a race only builds an entry twice."""
+    ``Board`` for every ``/rr`` command, which must not rebuild the per-target tables (tens of milliseconds in
+    Python). Thread-safe: single dict operations under the GIL; a race only builds an entry twice."""
     data = _BOARDS.get(id(board))
     if data is None or data.board is not board:
         data = _BOARDS_BY_VALUE.get(board)
@@ -692,7 +697,8 @@ class _Search:
             return False
 
         def useless_for_others(i: int, p: int, s: int, left: int) -> bool:
-            """Vortex, one spare move: robot ``i``'s move p -> s stays outside the corridor of every other robot
+            """Vortex, one spare move: robot ``i``'s move p -> s leaves no crossed cell and reaches no blocker cell
+            of every other robot
             that could finish with one move to spare."""
             for f, c in enumerate(cells):
                 if f != i and bounds[c] == left - 1 and ((crossed[c] >> p) & 1 or (blockers[c] >> s) & 1):
