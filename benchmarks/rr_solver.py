@@ -16,7 +16,7 @@ positions always report elapsed time). Printed: old and new median/p90/p99/max, 
 new/old, and the distribution of per-position ratios new/old. Every optimum is checked: new == old == the peers'
 (boards.json), else the run stops with an error.
 
-    python benchmarks/rr_solver.py                 # everything (~15 min on a 2-core machine)
+    python benchmarks/rr_solver.py                 # everything (~12 min on a 2-core machine)
     python benchmarks/rr_solver.py --quick         # random set and boards.json 4 robots, one round (~2 min)
     python benchmarks/rr_solver.py --sets random --engines c --rounds 7
 """

@@ -97,7 +97,7 @@ def test_rr_min_0_the_24_and_25_move_positions_are_solved_exactly(
 def test_rr_min_0_the_python_engine_solves_the_24_and_25_move_positions_exactly(
     name: str, board: Board, position: Position, spec: dict[str, Any]
 ) -> None:
-    """RR-MIN-0 in pure Python (about 3-4 minutes and ~430 MB each since issue 16; unfinished before)."""
+    """RR-MIN-0 in pure Python (about 45-80 s and ~420 MB each since issue 16; unfinished before)."""
     _check(board, position, spec, "python")
 
 
