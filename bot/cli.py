@@ -49,6 +49,8 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
     settings = get_settings()
     result = upgrade_to_head(settings.database_url)
     where = settings.safe_database_url()
+    if result.backup is not None:
+        print(f"backup of revision {result.before} written to {result.backup}")
     if not result.changed:
         print(f"{where} already at revision {result.after}: nothing to do")
     elif result.before is None:
@@ -58,6 +60,59 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
             f"upgraded {where} from revision {result.before} to {result.after}"
             f" ({len(result.created_tables)} new tables)"
         )
+    return 0
+
+
+def _cmd_db_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bot.db import backup
+    from bot.settings import get_settings
+
+    settings = get_settings()
+    target = Path(args.path)
+    try:
+        source = backup.sqlite_file(settings.database_url)
+        if source is None:
+            backup.backup_postgres(settings.database_url, target)
+            print(f"backup of {settings.safe_database_url()} written to {target} (pg_dump, custom format)")
+            return 0
+        done = backup.backup_sqlite(source, target)
+    except backup.BackupError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    print(
+        f"backup of {source} at revision {done.revision} written to {done.path}"
+        f" ({done.tables} tables, {done.rows} rows; integrity check ok)"
+    )
+    return 0
+
+
+def _cmd_db_restore(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bot.db import backup
+    from bot.db.migrate import revisions
+    from bot.settings import get_settings
+
+    settings = get_settings()
+    source = Path(args.path)
+    try:
+        target = backup.sqlite_file(settings.database_url)
+        if target is None:
+            backup.restore_postgres(settings.database_url, source)
+            print(f"restored {settings.safe_database_url()} from {source} (pg_restore, one transaction)")
+            return 0
+        done, kept = backup.restore_sqlite(source, target, known_revisions=revisions())
+    except backup.BackupError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if kept is not None:
+        print(f"the database it replaced is kept as {kept}")
+    print(
+        f"restored {target} from {source}: revision {done.revision}, {done.tables} tables, {done.rows} rows"
+        " (the next start upgrades it if this version is newer)"
+    )
     return 0
 
 
@@ -84,6 +139,17 @@ def build_parser() -> argparse.ArgumentParser:
     db_sub = p_db.add_subparsers(dest="db_command", metavar="ACTION")
     p_up = db_sub.add_parser("upgrade", help="apply migrations to DATABASE_URL (default: the embedded SQLite file)")
     p_up.set_defaults(func=_cmd_db_upgrade)
+    p_backup = db_sub.add_parser(
+        "backup", help="a consistent copy of the database while the bot runs (SQLite: online backup API; "
+        "PostgreSQL: pg_dump)",
+    )  # fmt: skip
+    p_backup.add_argument("path", help="the new file to write (an existing file is never overwritten)")
+    p_backup.set_defaults(func=_cmd_db_backup)
+    p_restore = db_sub.add_parser(
+        "restore", help="replace the database with a backup (stop the bot first; SQLite keeps the replaced file)"
+    )
+    p_restore.add_argument("path", help="a file written by 'steward db backup' (or an upgrade's .bak)")
+    p_restore.set_defaults(func=_cmd_db_restore)
 
     def _db_help(args: argparse.Namespace) -> int:
         p_db.print_help()

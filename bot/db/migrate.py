@@ -15,9 +15,11 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
+from bot.db.backup import backup_before_upgrade, require_sqlite_folder, sqlite_file
 from bot.settings import normalise_database_url
 
 VERSION_TABLE = "alembic_version"
@@ -40,9 +42,9 @@ def migrations_dir() -> Path:
     raise FileNotFoundError("migrations folder (env.py, versions/) not found next to the bot package")
 
 
-def alembic_config(database_url: str) -> Config:
+def alembic_config(database_url: str, *, script_location: Path | None = None) -> Config:
     cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_dir()))
+    cfg.set_main_option("script_location", str(script_location or migrations_dir()))
     # Passed as an attribute, not an ini option: URLs may contain '%' which configparser would interpolate.
     cfg.attributes["database_url"] = normalise_database_url(database_url)
     return cfg
@@ -55,6 +57,7 @@ class UpgradeResult:
     before: str | None
     after: str | None
     created_tables: tuple[str, ...] = field(default=())
+    backup: Path | None = None  # the copy of the SQLite file written before a real upgrade
 
     @property
     def changed(self) -> bool:
@@ -77,13 +80,28 @@ async def _state(database_url: str) -> tuple[str | None, frozenset[str]]:
         await engine.dispose()
 
 
-def upgrade_to_head(database_url: str) -> UpgradeResult:
-    """Apply every migration and say what changed. Blocking: call it through ``asyncio.to_thread`` from async code."""
+def revisions(script_location: Path | None = None) -> list[str]:
+    """Every revision of the migration scripts, oldest first."""
+    script = ScriptDirectory.from_config(alembic_config("sqlite:///unused.db", script_location=script_location))
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def upgrade_to_head(database_url: str, *, script_location: Path | None = None, backup: bool = True) -> UpgradeResult:
+    """Apply every pending migration, in one transaction, and say what changed. Before changing an SQLite database
+    that holds data at an older revision, a consistent copy is written next to it (``<file>.rev<revision>.bak``).
+    Blocking: call it through ``asyncio.to_thread`` from async code."""
+    require_sqlite_folder(database_url)
     before, tables_before = asyncio.run(_state(database_url))
-    command.upgrade(alembic_config(database_url), "head")
+    config = alembic_config(database_url, script_location=script_location)
+    head = ScriptDirectory.from_config(config).get_current_head()
+    saved: Path | None = None
+    path = sqlite_file(database_url)
+    if backup and path is not None and before is not None and before != head and path.is_file():
+        saved = backup_before_upgrade(path, before)
+    command.upgrade(config, "head")
     after, tables_after = asyncio.run(_state(database_url))
     created = tuple(sorted(tables_after - tables_before - {VERSION_TABLE}))
-    return UpgradeResult(before=before, after=after, created_tables=created)
+    return UpgradeResult(before=before, after=after, created_tables=created, backup=saved)
 
 
 async def _write_probe(database_url: str) -> None:
@@ -103,4 +121,5 @@ async def _write_probe(database_url: str) -> None:
 def check_writable(database_url: str) -> None:
     """Raise the driver's error now if the database cannot be written (a read-only file or mount, a read-only
     replica), instead of on a player's first command. Writes nothing: the probe's no-op update is rolled back."""
+    require_sqlite_folder(database_url)
     asyncio.run(_write_probe(database_url))

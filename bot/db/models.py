@@ -382,8 +382,9 @@ class ScheduledReminder(SQLModel, table=True):
     due_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     status: str = Field(default=ReminderStatus.PENDING.value, max_length=16)
     late: bool = Field(default=False, nullable=False)  # fell due while no bot process was running
-    claimed_at: datetime | None = _when()
+    claimed_at: datetime | None = _when()  # when the current claim (a lease) was taken or last renewed
     claimed_by: str | None = Field(default=None, max_length=64)
+    attempts: int = Field(default=0, nullable=False, sa_column_kwargs={"server_default": "0"})  # claims so far
     delivered_at: datetime | None = _when()
     outcome: str | None = Field(default=None, max_length=200)  # why dropped/cancelled, or what failed
     created_by: int | None = _snowflake()

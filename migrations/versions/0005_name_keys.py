@@ -4,6 +4,7 @@ Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-25 03:02:08.632524
 """
+import unicodedata
 from typing import Sequence, Union
 
 from alembic import op
@@ -18,14 +19,21 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 ENTERED = "status IN ('registered', 'validated', 'waitlisted')"
+_INVISIBLE = frozenset({"Cf", "Cc", "Co", "Cs"})
+
+
+def name_key(value: str) -> str:
+    """The name key as this revision defined it (a frozen copy: a migration must not change when the code does):
+    NFC without invisible characters, white space squashed, then NFKC, case-folded, NFKC."""
+    normal = unicodedata.normalize("NFC", value)
+    visible = " ".join("".join(ch for ch in normal if unicodedata.category(ch) not in _INVISIBLE).split())
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
 
 
 def _backfill(table: str, text_column: str, scope: str, entered_only: bool, length: int) -> None:
     """Every row's key from its name, cut to the column as the ORM cuts it; a key already taken in the same scope (a
     duplicate the old check-then-insert let through) ends with the row id instead, so the unique index can be built
     without touching what people see."""
-    from bot.rules.text import name_key
-
     bind = op.get_bind()
     status = ", status" if entered_only else ""
     rows = bind.execute(sa.text(f"SELECT id, {scope}, {text_column}{status} FROM {table} ORDER BY id")).all()
