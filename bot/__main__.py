@@ -24,7 +24,11 @@ def run_bot() -> int:
     from bot.app import create_bot
     from bot.db.migrate import check_writable, upgrade_to_head
 
-    upgrade_to_head(settings.database_url)
+    upgraded = upgrade_to_head(settings.database_url)
+    if upgraded.backup is not None:
+        log.warning("backup of revision %s written to %s before the upgrade", upgraded.before, upgraded.backup)
+    if upgraded.changed:
+        log.warning("database upgraded from revision %s to %s", upgraded.before, upgraded.after)
     check_writable(settings.database_url)
     client = create_bot(settings, apply_migrations=False)
     log.info("starting; database %s", settings.safe_database_url())
