@@ -267,7 +267,8 @@ class ScheduleService(BaseService):
         except ScheduleError as exc:
             raise schedule_refusal(exc) from None
         async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            require(actor, config, StaffRole.ADMIN)  # a server setting, like the roles (/setup)
             config = await repo.get_or_create_guild_config(
                 session=session, guild_id=actor.guild_id, locale=actor.locale
             )

@@ -13,6 +13,7 @@ from sqlalchemy import select
 from bot.db.models import ReminderKind, ReminderStatus, Round, ScheduledReminder, Tournament
 from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
+from bot.services.access import Actor
 from tests.conftest import FakeClock
 from tests.services.test_reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
 
@@ -59,14 +60,16 @@ async def test_bot_sch_1_the_night_the_clocks_change_is_refused_with_the_times_t
 
 async def test_bot_sch_1_the_server_zone_reads_the_time_and_an_unknown_zone_is_refused(services: Services):
     b = await build_tournament(services)
-    assert await services.schedules.set_timezone(ORGANIZER, "Europe/London") == "Europe/London"
+    admin = Actor(guild_id=GUILD, user_id=40, is_admin=True)
+    assert await services.schedules.set_timezone(admin, "Europe/London") == "Europe/London"
     done = await services.schedules.schedule_round(ORGANIZER, tournament=b.name, start=START)
     assert done.start == datetime(2026, 12, 5, 21, 0, tzinfo=UTC)
     with pytest.raises(InvalidInput) as caught:
-        await services.schedules.set_timezone(ORGANIZER, "Roma/Centro")
+        await services.schedules.set_timezone(admin, "Roma/Centro")
     assert caught.value.key == "error.schedule.timezone_unknown"
-    with pytest.raises(PermissionDenied):
-        await services.schedules.set_timezone(REFEREE, "Europe/Rome")
+    for staff in (REFEREE, ORGANIZER):  # a server setting: administrators only, like /setup roles
+        with pytest.raises(PermissionDenied):
+            await services.schedules.set_timezone(staff, "Europe/Rome")
 
 
 async def test_bot_sch_1_a_round_under_way_cannot_move_and_a_past_time_is_refused(services: Services, clock: FakeClock):
