@@ -1,7 +1,10 @@
 """Call the referee (BOT-RUL-2): a table asks for a referee; the first referee to claim the call takes it.
 
-A call is a row; the claim is one conditional UPDATE (``claimed_by`` set only while empty), so two referees
-pressing "I'm on it" at the same moment cannot both take it — the second is told who did.
+Who may call: a player seated in the round, for their own table, and the staff (referees, organizers) for any
+table. A table has at most one open call: the table's row is locked first, so of two players pressing at the same
+moment one makes the call and the other is shown it (who called, when). A call is a row; the claim is one
+conditional UPDATE (``claimed_by`` set only while empty), so two referees pressing "I'm on it" at the same moment
+cannot both take it — the second is told who did.
 """
 
 from __future__ import annotations
@@ -9,15 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
 
 from bot.db import repo
-from bot.db.models import GameTable, RefereeCall, Round, Tournament
-from bot.errors import Conflict, NotFound
-from bot.services._base import BaseService, clean_text, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.db.models import GameTable, RefereeCall, Round, RoundStatus, Tournament
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
+from bot.services.access import Actor, StaffRole, has_role, require
 
 NOTE_MAX = 200
 
@@ -34,6 +35,12 @@ class CallView:
     referee_role_id: int | None  # the role the call pings (the one mention this bot makes on purpose)
     claimed_by: int | None
     created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutcome:
+    view: CallView
+    created: bool  # False: the table already had a call no referee has taken (``view`` is that call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,62 +70,88 @@ class CallService(BaseService):
             created_at=call.created_at,
         )
 
-    async def _caller_table(self, session: AsyncSession, t: Tournament, user_id: int) -> tuple[Round, GameTable] | None:
-        """The caller's table in the latest published round (a player calling from their table)."""
-        assert t.id is not None
-        reg = await repo.get_registration_for_user(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, user_id=user_id
-        )
-        if reg is None or reg.id is None:
-            return None
-        return await repo.seat_in_latest_round(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, published_only=True
-        )
-
     async def call(
         self, actor: Actor, *, tournament: str, table: int | None = None, note: str | None = None
-    ) -> CallView:
-        """Call a referee to ``table`` of the latest round (default: the caller's own table)."""
+    ) -> CallOutcome:
+        """Call a referee to ``table`` of the tournament's published round (default: the caller's own table)."""
         text = clean_text(note, field="note", max_len=NOTE_MAX, required=False)
+        return await retry_when_locked(lambda: self._call(actor, tournament, None, table, text))
+
+    async def call_from_table(self, actor: Actor, *, round_id: int, table_number: int) -> CallOutcome:
+        """The thread's button: the round and table are the button's (an old round's thread calls nobody)."""
+        if not 0 < round_id < 2**31:  # a forged button id: no row can have it
+            raise NotFound("error.call.no_such_table", table=table_number, tournament="?")
+        return await retry_when_locked(lambda: self._call(actor, None, round_id, table_number, None))
+
+    async def _call(
+        self, actor: Actor, tournament: str | None, round_id: int | None, table: int | None, note: str | None
+    ) -> CallOutcome:
         async with self._sessionmaker() as session, session.begin():
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            where = await self._caller_table(session, t, actor.user_id)
-            if table is not None:
-                rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
-                latest = max(rounds, key=lambda r: r.number, default=None)
-                tables = (
-                    await repo.list_tables(session=session, guild_id=t.guild_id, round_id=latest.id)
-                    if latest and latest.id
-                    else []
-                )
-                found = next((gt for gt in tables if gt.number == table), None)
-                if latest is None or found is None:
-                    raise NotFound("error.call.no_such_table", table=table, tournament=t.name)
-                where = (latest, found)
-            call = RefereeCall(
-                guild_id=actor.guild_id,
-                tournament_id=t.id,
-                round_id=where[0].id if where else None,
-                table_id=where[1].id if where else None,
-                caller_id=actor.user_id,
-                note=text,
-                created_at=self._clock(),
-            )
+            t, rnd = await self._round(session, actor, tournament, round_id)
+            assert t.id is not None and rnd.id is not None
+            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+            staff = has_role(actor, config, StaffRole.REFEREE) or has_role(actor, config, StaffRole.ORGANIZER)
+            own = await self._own_table(session, t, rnd, actor.user_id)
+            if not staff:
+                if own is None:
+                    raise PermissionDenied("error.call.not_seated", tournament=t.name)
+                if table is not None and table != own.number:
+                    raise PermissionDenied("error.call.not_your_table", table=table, own=own.number)
+            if table is None and own is None:
+                raise InvalidInput("error.call.which_table")
+            target = own if table is None else await self._table(session, t, rnd, table)
+            assert target is not None and target.id is not None
+            await repo.lock_table(session=session, guild_id=actor.guild_id, table_id=target.id)
+            already = await repo.open_call_at_table(session=session, guild_id=actor.guild_id, table_id=target.id)
+            if already is not None:
+                return CallOutcome(await self._view(session, already), created=False)
+            call = RefereeCall(guild_id=actor.guild_id, tournament_id=t.id, round_id=rnd.id, table_id=target.id,
+                               caller_id=actor.user_id, note=note, created_at=self._clock())  # fmt: skip
             session.add(call)
             await session.flush()
-            return await self._view(session, call)
+            return CallOutcome(await self._view(session, call), created=True)
 
-    async def call_from_table(self, actor: Actor, *, round_id: int, table_number: int) -> CallView:
-        """The thread's button: the round and table are the button's."""
-        async with self._sessionmaker() as session:
-            rnd = await session.get(Round, round_id) if 0 < round_id < 2**31 else None
+    async def _round(
+        self, session: AsyncSession, actor: Actor, tournament: str | None, round_id: int | None
+    ) -> tuple[Tournament, Round]:
+        """The round being played: the button's own, or the tournament's latest published one."""
+        if round_id is not None:
+            rnd = await session.get(Round, round_id)
             if rnd is None or rnd.guild_id != actor.guild_id:
-                raise NotFound("error.call.no_such_table", table=table_number, tournament="?")
+                raise NotFound("error.call.no_such_table", table="?", tournament="?")
             t = await session.get(Tournament, rnd.tournament_id)
             assert t is not None
-            name = t.name
-        return await self.call(actor, tournament=name, table=table_number)
+        else:
+            assert tournament is not None
+            t = await tournament_or_404(session, actor.guild_id, tournament)
+            assert t.id is not None
+            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
+            if rnd is None:
+                raise Conflict("error.call.no_round_in_play", tournament=t.name)
+        if rnd.status != RoundStatus.PUBLISHED.value:
+            raise Conflict("error.call.round_over", tournament=t.name, round=rnd.number)
+        return t, rnd
+
+    async def _own_table(self, session: AsyncSession, t: Tournament, rnd: Round, user_id: int) -> GameTable | None:
+        """The caller's table in the round, if they are seated in it."""
+        assert t.id is not None
+        reg = await repo.get_registration_for_user(session=session, guild_id=t.guild_id, tournament_id=t.id,
+                                                   user_id=user_id)  # fmt: skip
+        if reg is None or reg.id is None:
+            return None
+        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id or 0)
+        seats = await repo.list_seats_for_tables(session=session, guild_id=t.guild_id,
+                                                 table_ids=[x.id for x in tables if x.id is not None])  # fmt: skip
+        mine = {s.table_id for s in seats if s.registration_id == reg.id}
+        return next((x for x in tables if x.id in mine), None)
+
+    async def _table(self, session: AsyncSession, t: Tournament, rnd: Round, number: int) -> GameTable:
+        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id or 0)
+        found = next((gt for gt in tables if gt.number == number), None)
+        if found is None:
+            raise NotFound("error.call.no_such_table", table=number, tournament=t.name)
+        return found
 
     async def claim(self, actor: Actor, call_id: int) -> ClaimOutcome:
         """The first referee to claim the call takes it; later claims are told who did (one UPDATE, no race)."""
@@ -127,20 +160,12 @@ class CallService(BaseService):
             require(actor, config, StaffRole.REFEREE)
             if not 0 < call_id < 2**31:  # a forged button id: no row can have it
                 raise NotFound("error.call.not_found", call=call_id)
-            result = await session.execute(
-                update(RefereeCall)
-                .where(
-                    col(RefereeCall.id) == call_id,
-                    col(RefereeCall.guild_id) == actor.guild_id,
-                    col(RefereeCall.claimed_by).is_(None),
-                )
-                .values(claimed_by=actor.user_id, claimed_at=self._clock())
-            )
+            taken = await repo.claim_call(session=session, guild_id=actor.guild_id, call_id=call_id,
+                                          referee_id=actor.user_id, at=self._clock())  # fmt: skip
             call = await session.get(RefereeCall, call_id)
             if call is None or call.guild_id != actor.guild_id:
                 raise NotFound("error.call.not_found", call=call_id)
             await session.refresh(call)
-            taken = bool(result.rowcount)  # type: ignore[attr-defined]
             if not taken and call.claimed_by == actor.user_id:
                 raise Conflict("error.call.already_yours")
             return ClaimOutcome(await self._view(session, call), taken)

@@ -1,6 +1,7 @@
 """Call the referee (BOT-RUL-2): ``/referee`` or the button under each table's thread message pings the server's
 referee role — the one mention this bot makes on purpose — with the tournament, round and table; the first referee
-to press "I'm on it" takes the call and the message says who did.
+to press "I'm on it" takes the call and the message says who did. A seated player calls for their own table, the
+staff for any; a table with an open call is not called again (the second caller is told who called and when).
 
 Both buttons are ``DynamicItem`` s whose custom ids hold only ids, so they keep working after a restart.
 """
@@ -15,11 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, bot_of, safe, server_locale, tr
+from bot.cogs._common import actor_of, bot_of, discord_timestamp, safe, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import TableNumber, Tournament
 from bot.i18n import t
-from bot.services.calls import CallView
+from bot.services.calls import CallOutcome, CallView
 
 
 def call_text(view: CallView, locale: str) -> str:
@@ -45,7 +46,18 @@ def _mentions(view: CallView) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, users=False, roles=roles)
 
 
-async def post_call(interaction: discord.Interaction[Any], view: CallView) -> None:
+async def post_call(interaction: discord.Interaction[Any], outcome: CallOutcome) -> None:
+    """A new call: the caller is told privately, the referees publicly (the role ping). A table that already has
+    an open call: the caller is told who called and when, and nobody is pinged again."""
+    view = outcome.view
+    if not outcome.created:
+        await interaction.followup.send(
+            tr(interaction, "call.already_open", table=view.table_number, caller=f"<@{view.caller_id}>",
+               when=discord_timestamp(view.created_at, "R")),
+            ephemeral=True,
+        )  # fmt: skip
+        return
+    await interaction.followup.send(tr(interaction, "call.sent", table=view.table_number), ephemeral=True)
     locale = await server_locale(interaction)  # a public message: the server's language
     await interaction.followup.send(
         call_text(view, locale)[:2000], view=claim_view(view, locale), allowed_mentions=_mentions(view)
@@ -76,10 +88,10 @@ class CallButton(
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer()  # acknowledge first
-        view = await bot_of(interaction).services.calls.call_from_table(
+        outcome = await bot_of(interaction).services.calls.call_from_table(
             actor_of(interaction), round_id=self.round_id, table_number=self.table
         )
-        await post_call(interaction, view)
+        await post_call(interaction, outcome)
 
 
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:claim:(?P<call>[0-9]{1,19})"):
@@ -123,7 +135,9 @@ class CallCog(commands.Cog):
     @app_commands.command(name="referee")
     @app_commands.guild_only()
     @app_commands.describe(
-        tournament="The tournament", table="Table number (default: your table)", note="What it is about"
+        tournament="The tournament",
+        table="Table number (default: your table; staff: any table)",
+        note="What it is about",
     )
     async def referee(
         self,
@@ -134,6 +148,6 @@ class CallCog(commands.Cog):
     ) -> None:
         """Call a referee to a table: the referees are pinged and the first one takes it."""
         actor = actor_of(interaction)
-        await interaction.response.defer(thinking=True)
-        view = await self.bot.services.calls.call(actor, tournament=tournament, table=table, note=note)
-        await post_call(interaction, view)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the refusals and the receipt are private
+        outcome = await self.bot.services.calls.call(actor, tournament=tournament, table=table, note=note)
+        await post_call(interaction, outcome)

@@ -4,6 +4,7 @@ One module per feature area so areas developed in parallel never edit the same f
 re-exports them all. Every function takes a keyword-only ``session`` and filters on ``guild_id``.
 """
 
+from bot.db.repo.calls import *  # noqa: F403
 from bot.db.repo.core import *  # noqa: F403
 from bot.db.repo.registrations import *  # noqa: F403
 from bot.db.repo.reports import *  # noqa: F403
