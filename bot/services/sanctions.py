@@ -37,7 +37,7 @@ from bot.rules.sanctions import (
     sanction_kinds,
 )
 from bot.rules.sanctions import Proposal as RuleProposal
-from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.registrations import find_player
 from bot.services.report_lines import rescore_table
@@ -338,15 +338,24 @@ class SanctionService(BaseService):
         await rescore_table(session, table, t)
 
     async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
-        """Only the head referee revokes a sanction; its consequences are undone and the standings follow."""
+        """Only the head referee revokes a sanction; its consequences are undone and the standings follow. The
+        revoke is one conditional UPDATE: of two at once (or a revoke and an appeal's decision) one wins."""
         why = clean_text(reason, field="reason", max_len=REASON_MAX)
+        assert why is not None
+        return await retry_when_locked(lambda: self._revoke(actor, case_number, why))
+
+    async def _revoke(self, actor: Actor, case_number: int, why: str) -> SanctionView:
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.HEAD_REFEREE)
+            won = await repo.sanction_revoke_once(session=session, guild_id=actor.guild_id, case_number=case_number,
+                                                  at=self._clock(), by=actor.user_id, reason=why)  # fmt: skip
             s = await self._case(session, actor, case_number)
-            if s.revoked_at is not None:
+            await session.refresh(s)
+            if not won:
+                if s.appeal_state == AppealState.OVERTURNED.value:
+                    raise Conflict("error.sanction.already_annulled", case=case_number)
                 raise Conflict("error.sanction.already_revoked", case=case_number)
-            s.revoked_at, s.revoked_by, s.revoke_reason = self._clock(), actor.user_id, why
             await self._undo(session, s)
             await session.flush()
             await self._rescore(session, s)
@@ -362,6 +371,10 @@ class SanctionService(BaseService):
     async def appeal(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
         """The sanctioned player appeals to the head referee within the preset's window (RR 11, BOT-SAN-3)."""
         why = clean_text(reason, field="reason", max_len=REASON_MAX)
+        assert why is not None
+        return await retry_when_locked(lambda: self._appeal(actor, case_number, why))
+
+    async def _appeal(self, actor: Actor, case_number: int, why: str) -> SanctionView:
         async with self._sessionmaker() as session, session.begin():
             s = await self._case(session, actor, case_number)
             reg = await session.get(Registration, s.registration_id)
@@ -372,12 +385,12 @@ class SanctionService(BaseService):
             rules = appeal_rules(_rules(t))
             if not rules.appealable:
                 raise Conflict("error.sanction.no_appeal", tournament=t.name)
-            if s.revoked_at is not None or s.appeal_state != AppealState.NONE.value:
-                raise Conflict("error.sanction.appeal_closed", case=case_number)
             if self._clock() > s.created_at + timedelta(minutes=rules.appeal_window_minutes):
                 raise Conflict("error.sanction.appeal_late", minutes=rules.appeal_window_minutes)
-            s.appeal_state, s.appeal_reason, s.appealed_at = AppealState.PENDING.value, why, self._clock()
-            await session.flush()
+            if not await repo.sanction_appeal_once(session=session, guild_id=actor.guild_id, case_number=case_number,
+                                                   at=self._clock(), reason=why):  # fmt: skip
+                raise Conflict("error.sanction.appeal_closed", case=case_number)
+            await session.refresh(s)
             await self._audit(session, actor, "sanction.appeal", s, reason=why)
             return await self._view(session, s)
 
@@ -388,26 +401,38 @@ class SanctionService(BaseService):
         text = clean_text(note, field="note", max_len=REASON_MAX, required=False)
         if decision not in (*APPEAL_DECISIONS, "changed"):
             raise InvalidInput("error.sanction.bad_decision", value=decision[:30])
+        return await retry_when_locked(lambda: self._decide(actor, case_number, decision, text, kind))
+
+    async def _decide(
+        self, actor: Actor, case_number: int, decision: str, text: str | None, kind: str | None
+    ) -> SanctionView:
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.HEAD_REFEREE)
             s = await self._case(session, actor, case_number)
-            if s.appeal_state != AppealState.PENDING.value:
-                raise Conflict("error.sanction.no_pending_appeal", case=case_number)
             t = await session.get(Tournament, s.tournament_id)
             assert t is not None
+            changed_kind: str | None = None
             if decision == "changed":
                 if not kind:
                     raise InvalidInput("error.sanction.kind_needed")
                 try:
-                    s.kind = check_kind(_rules(t), kind)
+                    changed_kind = check_kind(_rules(t), kind)
                 except SanctionError as exc:
                     raise _rule_error(exc) from None
                 state = AppealState.CHANGED
             else:
                 state = AppealState.UPHELD if decision == "upheld" else AppealState.OVERTURNED
-            s.appeal_state, s.appeal_note = state.value, text
-            s.appeal_decided_by, s.appeal_decided_at = actor.user_id, self._clock()
+            won = await repo.sanction_decide_once(session=session, guild_id=actor.guild_id, case_number=case_number,
+                                                  state=state.value, note=text, by=actor.user_id,
+                                                  at=self._clock())  # fmt: skip
+            await session.refresh(s)
+            if not won:
+                if s.revoked_at is not None:
+                    raise Conflict("error.sanction.already_revoked", case=case_number)
+                raise Conflict("error.sanction.no_pending_appeal", case=case_number)
+            if changed_kind is not None:
+                s.kind = changed_kind
             if state is AppealState.OVERTURNED:
                 await self._undo(session, s)
             await session.flush()

@@ -251,3 +251,52 @@ async def test_tour_fin_1_bot_san_2_a_semifinal_winner_disqualified_is_replaced_
     seated = [s.registration_id for s in final.tables[0].seats]
     assert winner not in seated and orders[1][1] in seated  # the 2nd of that semifinal takes the seat
     assert names[winner] in final.declined
+
+
+async def _outcomes(calls: list) -> tuple[list, list]:  # type: ignore[type-arg]
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    won = [r for r in results if not isinstance(r, BaseException)]
+    lost = [r for r in results if isinstance(r, BaseException)]
+    assert all(isinstance(e, Conflict) for e in lost), [repr(e) for e in lost if not isinstance(e, Conflict)]
+    return won, lost
+
+
+async def test_bot_san_3_of_fifty_concurrent_revokes_one_wins_and_undoes_once(services: Services):
+    """Two head referees (25 presses each) revoking one disqualification: one revoke, one audit entry, the player's
+    status restored once; every other press is told the case is already revoked."""
+    b = await _firk_round(services)
+    for _ in range(3):
+        await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="pact")
+    heads = [Actor(guild_id=GUILD, user_id=43 + i % 2, role_ids=frozenset({HEAD_ROLE})) for i in range(50)]
+    won, lost = await _outcomes([services.sanctions.revoke(h, case_number=3, reason=f"r{i}") for i, h in
+                                 enumerate(heads)])  # fmt: skip
+    assert len(won) == 1 and len(lost) == 49
+    assert {e.key for e in lost} == {"error.sanction.already_revoked"}
+    async with services.sessionmaker() as session:
+        actions = [a.action for a in (await session.execute(select(AuditLog))).scalars()]
+        row = (await session.execute(select(Sanction).where(Sanction.case_number == 3))).scalar_one()
+    assert actions.count("sanction.revoke") == 1 and row.revoke_reason == won[0].revoke_reason
+
+
+async def test_bot_san_3_a_revoke_and_an_appeal_decision_at_once_one_wins(services: Services):
+    """A pending appeal: a revoke and 'upheld' and 'annulled' decisions pressed together — exactly one of them
+    changes the case; a decided or revoked case refuses the others."""
+    b = await build_tournament(services, preset="ricochet-v3.3", game="ricochet", rounds=ROUNDS)
+    await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None, infraction="misconduct")
+    appeals = [services.sanctions.appeal(player(b.users["Anna"]), case_number=1, reason=f"non ero io {i}")
+               for i in range(20)]  # fmt: skip
+    won, lost = await _outcomes(appeals)
+    assert len(won) == 1 and {e.key for e in lost} == {"error.sanction.appeal_closed"}
+    calls = []
+    for i in range(10):
+        calls.append(services.sanctions.revoke(HEAD, case_number=1, reason=f"revoca {i}"))
+        calls.append(services.sanctions.decide_appeal(HEAD, case_number=1, decision="upheld"))
+        calls.append(services.sanctions.decide_appeal(HEAD, case_number=1, decision="annulled"))
+    won, lost = await _outcomes(calls)
+    assert len(won) == 1 and len(lost) == 29
+    async with services.sessionmaker() as session:
+        row = (await session.execute(select(Sanction))).scalar_one()
+        actions = [a.action for a in (await session.execute(select(AuditLog))).scalars()]
+    changes = actions.count("sanction.revoke") + actions.count("sanction.appeal_decided")
+    assert changes == 1
+    assert (row.revoked_at is not None) != (row.appeal_state != "pending")  # revoked, or decided: never both

@@ -6,18 +6,22 @@ Names carry the area (``sanction_*``) so the star re-export never shadows anothe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import GuildConfig, Sanction
+from bot.db.models import AppealState, GuildConfig, Sanction
 
 __all__ = [
     "sanction_allocate_case_number",
+    "sanction_appeal_once",
     "sanction_by_case",
     "sanction_count_offences",
+    "sanction_decide_once",
     "sanction_list",
+    "sanction_revoke_once",
 ]
 
 
@@ -70,3 +74,62 @@ async def sanction_list(
         query = query.where(col(Sanction.table_id) == table_id)
     result = await session.execute(query.order_by(col(Sanction.case_number)))
     return result.scalars().all()
+
+
+# "Once only" changes of a case: each is one conditional UPDATE whose WHERE is the state it starts from, so of two
+# head referees (or a revoke and a decision) pressing at the same moment exactly one changes the row; the other's
+# UPDATE matches nothing and the caller explains why from the row as it now is.
+
+
+async def sanction_revoke_once(
+    *, session: AsyncSession, guild_id: int, case_number: int, at: datetime, by: int, reason: str
+) -> bool:
+    """Revoke a case still in force (not revoked, not annulled on appeal); False when it was not."""
+    result = await session.execute(
+        update(Sanction)
+        .where(
+            col(Sanction.guild_id) == guild_id,
+            col(Sanction.case_number) == case_number,
+            col(Sanction.revoked_at).is_(None),
+            col(Sanction.appeal_state) != AppealState.OVERTURNED.value,
+        )
+        .values(revoked_at=at, revoked_by=by, revoke_reason=reason)
+        .returning(col(Sanction.id))
+    )
+    return result.first() is not None
+
+
+async def sanction_appeal_once(
+    *, session: AsyncSession, guild_id: int, case_number: int, at: datetime, reason: str
+) -> bool:
+    """Open the appeal of a case in force that was never appealed; False when it was not."""
+    result = await session.execute(
+        update(Sanction)
+        .where(
+            col(Sanction.guild_id) == guild_id,
+            col(Sanction.case_number) == case_number,
+            col(Sanction.revoked_at).is_(None),
+            col(Sanction.appeal_state) == AppealState.NONE.value,
+        )
+        .values(appeal_state=AppealState.PENDING.value, appeal_reason=reason, appealed_at=at)
+        .returning(col(Sanction.id))
+    )
+    return result.first() is not None
+
+
+async def sanction_decide_once(
+    *, session: AsyncSession, guild_id: int, case_number: int, state: str, note: str | None, by: int, at: datetime
+) -> bool:
+    """Decide a pending appeal of a case not revoked meanwhile; False when there was none."""
+    result = await session.execute(
+        update(Sanction)
+        .where(
+            col(Sanction.guild_id) == guild_id,
+            col(Sanction.case_number) == case_number,
+            col(Sanction.revoked_at).is_(None),
+            col(Sanction.appeal_state) == AppealState.PENDING.value,
+        )
+        .values(appeal_state=state, appeal_note=note, appeal_decided_by=by, appeal_decided_at=at)
+        .returning(col(Sanction.id))
+    )
+    return result.first() is not None
