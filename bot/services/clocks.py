@@ -37,7 +37,7 @@ from bot.db.models import (
     TableClock,
     Tournament,
 )
-from bot.errors import Conflict, InvalidInput, NotFound
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.rules import clock as rules_clock
 from bot.rules.clock import Announcement, ClockError, ClockRules, ClockState, Ending
 from bot.rules.errors import RuleError
@@ -331,6 +331,7 @@ class ClockService(BaseService):
         now = self._clock()
         async with self._sessionmaker() as session:
             t, rnd, tables = await self._where(session, actor, tournament, table)
+            tables = await self._readable(session, actor, rnd, tables, table)
             rows = (
                 await session.execute(
                     select(TableClock).where(col(TableClock.table_id).in_([x.id for x in tables if x.id is not None]))
@@ -341,6 +342,34 @@ class ClockService(BaseService):
             if table is not None and not views:
                 raise Conflict("error.clock.not_started", table=table)
             return views
+
+    async def _readable(
+        self, session: AsyncSession, actor: Actor, rnd: Round, tables: list[GameTable], asked: int | None
+    ) -> list[GameTable]:
+        """Who may read the clocks: referees and organizers every table; a player seated in the round their own
+        table only (the clock of another table is the referees' business); anyone else nothing."""
+        config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+        if has_role(actor, config, StaffRole.REFEREE) or has_role(actor, config, StaffRole.ORGANIZER):
+            return tables
+        own = await self._own_table(session, actor, rnd)
+        if own is None:
+            require(actor, config, StaffRole.REFEREE)  # neither staff nor seated: the role it takes
+        assert own is not None
+        if asked is not None and asked != own.number:
+            raise PermissionDenied("error.clock.not_your_table", table=asked, own=own.number)
+        return [own]
+
+    async def _own_table(self, session: AsyncSession, actor: Actor, rnd: Round) -> GameTable | None:
+        assert rnd.id is not None
+        reg = await repo.get_registration_for_user(session=session, guild_id=rnd.guild_id,
+                                                   tournament_id=rnd.tournament_id, user_id=actor.user_id)  # fmt: skip
+        if reg is None or reg.id is None:
+            return None
+        tables = await repo.list_tables(session=session, guild_id=rnd.guild_id, round_id=rnd.id)
+        seats = await repo.list_seats_for_tables(session=session, guild_id=rnd.guild_id,
+                                                 table_ids=[x.id for x in tables if x.id is not None])  # fmt: skip
+        mine = {s.table_id for s in seats if s.registration_id == reg.id}
+        return next((x for x in tables if x.id in mine), None)
 
     async def record(self, actor: Actor, *, tournament: str, table: int | None, event: dict[str, Any]) -> TrackerStep:
         """Record one event of the end of the game at ``table`` (default: the actor's own table) by a player of the

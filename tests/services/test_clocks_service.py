@@ -194,3 +194,23 @@ async def test_rr_int_1_a_pause_over_four_hours_is_called_a_replay_and_a_shorter
     assert view.interruption_verdict == "replay"
     with pytest.raises(Conflict):
         await services.clocks.record(REFEREE, tournament=b.name, table=1, event={"event": "turn_ended"})
+
+
+async def test_bot_role_1_clock_status_is_the_staff_s_and_a_player_reads_their_own_table_only(services: Services):
+    """`/clock status` and `/endgame status`: referees and organizers read every table; a seated player their own
+    table only (asked for another, refused); a member who plays nothing here is refused."""
+    from tests.services.test_reports_fixtures import ORGANIZER, OUTSIDER
+
+    b = await build_tournament(services, rounds={1: [FOUR[0], ["Elio", "Fabio", "Gino", "Ugo"]]})
+    await services.clocks.start(REFEREE, tournament=b.name)
+    assert [v.table_number for v in await services.clocks.status(REFEREE, tournament=b.name)] == [1, 2]
+    assert [v.table_number for v in await services.clocks.status(ORGANIZER, tournament=b.name)] == [1, 2]
+    anna = player(b.users["Anna"])
+    assert [v.table_number for v in await services.clocks.status(anna, tournament=b.name)] == [1]
+    assert [v.table_number for v in await services.clocks.status(anna, tournament=b.name, table=1)] == [1]
+    with pytest.raises(PermissionDenied) as refused:
+        await services.clocks.status(anna, tournament=b.name, table=2)
+    assert refused.value.key == "error.clock.not_your_table" and refused.value.params == {"table": 2, "own": 1}
+    with pytest.raises(PermissionDenied) as refused:
+        await services.clocks.status(OUTSIDER, tournament=b.name)
+    assert refused.value.key == "error.permission"
