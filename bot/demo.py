@@ -357,8 +357,8 @@ async def _schedule_at_work(services: Services, name: str, organizer: Actor, out
     say("demo.schedule.pending", count=len(listing.pending), when=", ".join(_hhmm(x.due_at) for x in listing.pending))
     assert isinstance(services.clock, DemoClock)
     services.clock.advance(timedelta(minutes=60))
-    for reminder_id in await services.deliveries.claim_due("demo"):
-        delivery = await services.deliveries.prepare(reminder_id)
+    while (reminder_id := await services.deliveries.claim_next("demo")) is not None:
+        delivery = await services.deliveries.prepare(reminder_id, "demo")
         if delivery is None:
             continue
         if delivery.kind == "round_reminder":
@@ -368,7 +368,7 @@ async def _schedule_at_work(services: Services, name: str, organizer: Actor, out
                 say("demo.schedule.missing", count=len(delivery.missing_check_ins))
         else:
             say("demo.schedule.posted", id=reminder_id, text=delivery.message or "")
-        await services.deliveries.finish(reminder_id)
+        await services.deliveries.finish(reminder_id, "demo")
 
 
 async def _clock_at_work(

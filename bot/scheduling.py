@@ -3,12 +3,17 @@
 It lives outside the cog packages on purpose: an extension unloaded or reloaded drops its modules from
 ``sys.modules``, and the jobs name this module's functions as text, so its registry of live runners must stay.
 
-At start-up (``StewardBot.setup_hook``) the runner reconciles — rows that fell due while no bot ran are marked late —
-then gives APScheduler (3.x ``AsyncIOScheduler``, in-memory) one ``DateTrigger`` job per pending row, referring to
-the row by id only, plus a sweep every minute that claims whatever is due (rows planned by another process, or
-a wake-up that came a moment early). ``misfire_grace_time=None`` and ``coalesce=True`` on purpose: a wake-up that
-is late for any reason still runs, once; whether anything is *sent* is decided by the row's claim
-(:mod:`bot.services.deliveries`), so two processes on one PostgreSQL never send a row twice.
+At start-up (``StewardBot.setup_hook``) the runner reconciles — rows that fell due while no bot ran are marked late,
+claims whose lease ran out are reported — then gives APScheduler (3.x ``AsyncIOScheduler``, in-memory) one
+``DateTrigger`` job per pending row, referring to the row by id only, plus a sweep every ``sweep_seconds`` that
+claims whatever is due (rows planned by another process, a wake-up that came a moment early, a row whose runner
+died). ``misfire_grace_time=None`` and ``coalesce=True`` on purpose: a wake-up that is late for any reason still
+runs, once; whether anything is *sent* is decided by the row's claim (:mod:`bot.services.deliveries`).
+
+A runner claims ONE row, sends it and confirms it, then claims the next, renewing the claim's lease while it sends;
+a process that dies holds one row, which any runner takes again once the lease has run out (within lease + sweep,
+90 s by default). Every message of a row carries a nonce derived from the row (and the player, for a DM): a message
+Discord made but the dead process never confirmed is answered, when sent again, with the message already made.
 
 Sending uses ``PartialMessageable`` channels (no cache or fetch needed), DMs through ``POST /users/@me/channels``,
 and ``AllowedMentions.none()``: a reminder pings nobody.
@@ -16,12 +21,15 @@ and ``AllowedMentions.none()``: a reminder pings nobody.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import io
 import logging
 import os
 import socket
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,7 +40,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.cogs.schedule.texts import delivery_text
 from bot.db.models import ReminderKind
 from bot.services.access import Actor
-from bot.services.deliveries import DM_REFUSED, Delivery
+from bot.services.deliveries import DM_REFUSED, LEASE, Delivery
 
 if TYPE_CHECKING:
     from bot.app import StewardBot
@@ -40,8 +48,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RUNNERS: dict[str, Runner] = {}  # the live runners by key: jobs carry the key and a row id, nothing else
-SWEEP_SECONDS = 60
-CLAIM_BATCH = 50
+# With the 60-second lease a dead process's row is taken again within ~90 s: Discord recognises a nonce only
+# "within the past few minutes", so the resend of a message it made is still answered with that message.
+SWEEP_SECONDS = 30.0
+
+
+def channel_nonce(reminder_id: int) -> str:
+    """The nonce of a row's channel post: the same at every attempt (at most 25 characters, Discord's limit)."""
+    return f"rem{reminder_id}"
+
+
+def dm_nonce(reminder_id: int, user_id: int) -> str:
+    """The nonce of a row's DM to one player, the same at every attempt. A digest, as the two snowflakes together
+    can exceed Discord's 25 characters: "dm" and 22 hex digits."""
+    return "dm" + hashlib.blake2b(f"{reminder_id}:{user_id}".encode(), digest_size=11).hexdigest()
+
+
+class ClaimLost(Exception):
+    """The row's lease could not be renewed: another runner took it over; stop sending it."""
 
 
 async def fire(runner_key: str, reminder_id: int) -> None:
@@ -59,9 +83,18 @@ async def sweep(runner_key: str) -> None:
 
 
 class Runner:
-    def __init__(self, bot: StewardBot, *, worker: str | None = None) -> None:
+    def __init__(
+        self,
+        bot: StewardBot,
+        *,
+        worker: str | None = None,
+        lease: timedelta = LEASE,
+        sweep_seconds: float = SWEEP_SECONDS,
+    ) -> None:
         self.bot = bot
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self.lease = lease  # a claim not renewed for this long is taken again by any runner
+        self.sweep_seconds = sweep_seconds
         self.scheduler: AsyncIOScheduler | None = None
         self.started_at: datetime | None = None
         self.sent: list[int] = []  # rows this process delivered (diagnostics and tests)
@@ -76,11 +109,15 @@ class Runner:
         """Reconcile with the table, then (``wake``) start APScheduler with a job per pending row and the sweep
         (``paused``: jobs are planned but none runs — for inspection)."""
         self.started_at = self.services.clock()
-        late, stuck = await self.services.deliveries.reconcile(self.started_at)
-        if late:
-            log.warning("%d reminder(s) fell due while the bot was offline: sending them late, once", late)
-        if stuck:
-            log.warning("reminder(s) %s were claimed by a process that stopped before confirming: not resent", stuck)
+        found = await self.services.deliveries.reconcile(lease=self.lease)
+        if found.late:
+            log.warning("%d reminder(s) fell due while the bot was offline: sending them late, once", found.late)
+        if found.retried:
+            log.warning("reminder(s) %s were claimed by a process that stopped before confirming: sending them "
+                        "again (what Discord already made is not made twice)", list(found.retried))  # fmt: skip
+        if found.abandoned:
+            log.error("reminder(s) %s failed at every attempt: given up, visible in /schedule list",
+                      list(found.abandoned))  # fmt: skip
         RUNNERS[self.worker] = self
         if not wake:
             return
@@ -90,7 +127,7 @@ class Runner:
         for reminder_id, due in await self.services.deliveries.pending():
             self.wake_at(reminder_id, due)
         self.scheduler.add_job(
-            "bot.scheduling:sweep", IntervalTrigger(seconds=SWEEP_SECONDS, timezone=UTC),
+            "bot.scheduling:sweep", IntervalTrigger(seconds=self.sweep_seconds, timezone=UTC),
             id="sweep", args=[self.worker], replace_existing=True,
         )  # fmt: skip
         self.scheduler.start(paused=paused)
@@ -123,45 +160,80 @@ class Runner:
     # ------------------------------------------------------------------------------------------- delivery
 
     async def fire(self, reminder_id: int) -> bool:
-        if not await self.services.deliveries.claim(reminder_id, self.worker):
+        if not await self.services.deliveries.claim(reminder_id, self.worker, lease=self.lease):
             return False  # another process, or the sweep, took it; or it moved and is no longer due
         await self.deliver(reminder_id)
         return True
 
     async def run_due(self) -> list[int]:
-        """Claim and send every due row, in batches; the rows this process took."""
+        """Claim and send due rows one at a time until none is left; the rows this process took."""
         taken: list[int] = []
-        while True:
-            batch = await self.services.deliveries.claim_due(self.worker, limit=CLAIM_BATCH)
-            if not batch:
-                return taken
-            for reminder_id in batch:
-                await self.deliver(reminder_id)
-            taken.extend(batch)
+        while (reminder_id := await self.services.deliveries.claim_next(self.worker, lease=self.lease)) is not None:
+            await self.deliver(reminder_id)
+            taken.append(reminder_id)
+        return taken
 
     async def deliver(self, reminder_id: int) -> None:
-        """Send one claimed row; a failure is recorded on the row (never retried: the claim is spent)."""
+        """Send one claimed row, renewing its lease meanwhile; a failure leaves the row claimed, and once the lease
+        has run out a runner tries it again (up to the service's MAX_ATTEMPTS)."""
+        lost = asyncio.Event()
+        keeper = asyncio.create_task(self._keep_lease(reminder_id, lost))
         try:
-            delivery = await self.services.deliveries.prepare(reminder_id)
+            delivery = await self.services.deliveries.prepare(reminder_id, self.worker)
             if delivery is None:
-                return  # dropped (its round started) or moved: logged by the service
-            problems = await self._send(delivery)
-            await self.services.deliveries.finish(reminder_id, outcome=", ".join(problems) or None)
-            self.sent.append(reminder_id)
-        except Exception:  # a row must never take the runner down; it stays 'claimed', visible in /schedule list
+                return  # dropped (its round started), moved, or no longer ours: logged by the service
+            problems = await self._send(delivery, lost)
+            if await self.services.deliveries.finish(reminder_id, self.worker, outcome=", ".join(problems) or None):
+                self.sent.append(reminder_id)
+            else:
+                log.warning("reminder %s was taken over by another runner before %s confirmed it", reminder_id,
+                            self.worker)  # fmt: skip
+        except ClaimLost:
+            log.warning("reminder %s: %s lost its claim while sending; the runner that took it finishes it",
+                        reminder_id, self.worker)  # fmt: skip
+        except Exception:  # a row must never take the runner down; it stays 'claimed' and is retried after the lease
             log.exception("delivering reminder %s failed", reminder_id)
+        finally:
+            keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeper
 
-    async def _send(self, d: Delivery) -> list[str]:
+    async def _keep_lease(self, reminder_id: int, lost: asyncio.Event) -> None:
+        """Renew the claim three times per lease while the row is sent (a channel post and maybe dozens of DMs), so
+        a slow but live send is never taken over; ``lost`` tells the sender when another runner has it."""
+        every = self.lease.total_seconds() / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                if not await self.services.deliveries.renew(reminder_id, self.worker):
+                    lost.set()
+                    return
+            except Exception as exc:  # the database is away for a moment: try again at the next beat
+                log.warning("renewing the claim on reminder %s failed: %s", reminder_id, exc)
+
+    async def _send(self, d: Delivery, lost: asyncio.Event) -> list[str]:
+        """DMs first, the channel post last: each DM is recorded as soon as Discord made it and the post is
+        confirmed by ``finish`` right after it, so a crash leaves at most one message made but unrecorded — sent
+        again within lease + sweep with the same nonce, while Discord still answers it with the message it made."""
         problems: list[str] = []
         if d.kind == ReminderKind.REGISTRATION_CLOSE.value and not d.registration_closed:
             return ["already_closed"]
         text = delivery_text(d)
+        for user_id in d.dm_user_ids:
+            if lost.is_set():
+                raise ClaimLost
+            problems.extend(await self._dm(d, user_id, text))
         if d.channel_id is not None:
             files = await self._image(d)
+            if lost.is_set():
+                raise ClaimLost
             channel = self.bot.get_partial_messageable(d.channel_id, guild_id=d.guild_id)
             try:
                 await channel.send(
-                    text[:2000], files=files or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()
+                    text[:2000],
+                    files=files or discord.utils.MISSING,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=channel_nonce(d.reminder_id),
                 )
             except discord.Forbidden:
                 problems.append("channel:forbidden")
@@ -169,15 +241,15 @@ class Runner:
                 problems.append(f"channel:http {exc.status}")
         else:
             problems.append("no_channel")
-        for user_id in d.dm_user_ids:
-            problems.extend(await self._dm(d, user_id, text))
         return problems
 
     async def _dm(self, d: Delivery, user_id: int, text: str) -> list[str]:
         try:
-            data = await self.bot.http.start_private_message(user_id)
+            data = await self.bot.http.start_private_message(user_id)  # Discord's one DM channel with the player
             dm = self.bot.get_partial_messageable(int(data["id"]))
-            await dm.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+            await dm.send(
+                text[:2000], allowed_mentions=discord.AllowedMentions.none(), nonce=dm_nonce(d.reminder_id, user_id)
+            )
         except discord.Forbidden:  # the player does not accept DMs from this server: recorded, never retried
             await self.services.deliveries.record_dm(d.reminder_id, user_id, ok=False, error=DM_REFUSED)
             return []

@@ -1,14 +1,23 @@
 """Delivering the schedule's rows (BOT-SCH-1, BOT-SCH-2): the bot's runner side, for any number of processes on one
 database.
 
-* ``reconcile(started_at)`` at start-up marks the rows that fell due while no process ran as *late*;
-* ``claim`` / ``claim_due`` take rows with one conditional UPDATE … RETURNING (pending → claimed; on PostgreSQL the
-  due rows are first selected ``FOR UPDATE SKIP LOCKED``), so each row is taken by exactly one process;
+* ``reconcile`` at start-up marks the rows that fell due while no process ran as *late*, and reports the claims
+  whose lease ran out (their process stopped before confirming);
+* ``claim_next`` / ``claim`` take ONE row with one conditional UPDATE … RETURNING: a row that is pending and due, or
+  claimed with a lease that ran out (``claimed_at`` older than ``lease``: its process died) and fewer than
+  ``MAX_ATTEMPTS`` claims. Each claim counts in ``attempts``. On PostgreSQL the row is picked ``FOR UPDATE SKIP
+  LOCKED``, so runners never wait on each other; each row is taken by exactly one process at a time;
+* ``renew`` pushes the lease while the runner sends (a slow but live send is never taken over);
 * ``prepare`` says what to send — or drops a round reminder whose round has already started (logged, never sent);
   the registration close and a clock's time-up are carried out there, in the same transaction;
-* ``record_dm`` keeps one row per reminder and player (a failed DM is recorded once, never retried);
-* ``finish`` marks the row delivered. A process that dies between claim and finish leaves the row ``claimed``:
-  visible in ``/schedule list``, and never sent a second time.
+* ``record_dm`` keeps one row per reminder and player (a DM recorded is never sent again);
+* ``finish`` marks the row delivered, only for the worker that holds the claim.
+
+A process that dies between claim and finish leaves the row ``claimed``; once its lease has run out any live runner
+takes it again. What was sent but not recorded is sent again with the same nonce, which Discord answers with the
+message already made (the runner's side, :mod:`bot.scheduling`).
+
+Due and lease comparisons read the database's ``now()`` on PostgreSQL when the services run on the system clock.
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
@@ -33,18 +42,38 @@ from bot.db.models import (
     Round,
     RoundStatus,
     ScheduledReminder,
+    TableClock,
     Tournament,
     TournamentStatus,
+    utcnow,
 )
+from bot.db.repo import reminders
+from bot.db.repo.reminders import Instant
+from bot.rules.clock import Announcement
 from bot.rules.schedule import CHECK_IN_LIST_OFFSET
-from bot.services._base import BaseService
+from bot.services._base import BaseService, retry_when_locked
 from bot.services.clocks import clock_call
 from bot.services.schedules import config_of
 
 log = logging.getLogger(__name__)
 
 LATE_GRACE = timedelta(minutes=2)  # a row due this shortly before a start-up is not called late
+# A claim not renewed for this long belongs to a process that died: any runner takes the row again. The runner
+# renews it several times per lease while it sends, so only a dead (or cut-off) process loses it.
+LEASE = timedelta(seconds=60)
+# A row whose sending keeps failing (a crash every time, an error that repeats) is given up after this many claims,
+# rather than tried for ever; it stays visible as claimed in /schedule list.
+MAX_ATTEMPTS = 5
 DM_REFUSED = "forbidden"  # the outcome of a DM Discord refused (the user does not accept DMs from the server)
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciled:
+    """What a start-up found: rows newly marked late, and expired claims (retried, or given up on)."""
+
+    late: int
+    retried: tuple[int, ...] = ()
+    abandoned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,81 +114,75 @@ class DeliveryService(BaseService):
             rows = await session.execute(query.order_by(col(ScheduledReminder.due_at)).limit(limit))
             return [(int(i), d) for i, d in rows.all() if i is not None]
 
-    async def reconcile(self, started_at: datetime) -> tuple[int, list[int]]:
+    def _now(self, session: AsyncSession) -> Instant:
+        """The instant due rows and leases are measured against. On PostgreSQL with the system clock (production)
+        the database's ``now()``: runners on several machines then agree on what is due and whose lease ran out,
+        whatever their own clocks say. A clock a test injects (or SQLite, one process) is the process's."""
+        if self._clock is utcnow and session.get_bind().dialect.name == "postgresql":
+            return func.now()
+        return self._clock()
+
+    async def reconcile(self, *, lease: timedelta = LEASE) -> Reconciled:
         """At start-up: pending rows that fell due while no process ran are marked late (they will be sent once,
-        saying so). Returns how many, and the rows a crashed process left claimed without confirming (logged)."""
+        saying so). Also reports the claims whose lease ran out — their process stopped before confirming — which a
+        runner takes again (or, after ``MAX_ATTEMPTS``, gives up on). A claim within its lease is a live runner's."""
         async with self._sessionmaker() as session, session.begin():
-            marked = await session.execute(
-                update(ScheduledReminder)
-                .where(
-                    col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
-                    col(ScheduledReminder.due_at) < started_at - LATE_GRACE,
-                    col(ScheduledReminder.late).is_(False),
-                )
-                .values(late=True)
-                .returning(col(ScheduledReminder.id))
-            )
-            late = len(marked.all())
-            stuck = await session.execute(
-                select(col(ScheduledReminder.id)).where(col(ScheduledReminder.status) == ReminderStatus.CLAIMED.value)
-            )
-            return late, [int(i) for i in stuck.scalars().all() if i is not None]
+            now = self._now(session)
+            late = await reminders.mark_late(session=session, due_before=now - LATE_GRACE)
+            expired = await reminders.expired_claims(session=session, stale_before=now - lease)
+        return Reconciled(
+            late=late,
+            retried=tuple(i for i, attempts in expired if attempts < MAX_ATTEMPTS),
+            abandoned=tuple(i for i, attempts in expired if attempts >= MAX_ATTEMPTS),
+        )
 
-    async def claim(self, reminder_id: int, worker: str) -> bool:
-        """Take one due row for ``worker``; False when another process (or an earlier wake-up) took it."""
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            won = await session.execute(
-                update(ScheduledReminder)
-                .where(
-                    col(ScheduledReminder.id) == reminder_id,
-                    col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
-                    col(ScheduledReminder.due_at) <= now,
-                )
-                .values(status=ReminderStatus.CLAIMED.value, claimed_at=now, claimed_by=worker[:64])
-                .returning(col(ScheduledReminder.id))
-            )
-            return won.first() is not None
+    async def claim(self, reminder_id: int, worker: str, *, lease: timedelta = LEASE) -> bool:
+        """Take row ``reminder_id`` for ``worker`` if it is claimable (due, or its claim's lease ran out); False when
+        another process (or an earlier wake-up) holds it, or it is not due."""
+        return await self._claim(worker, lease, reminder_id) is not None
 
-    async def claim_due(self, worker: str, *, limit: int = 50) -> list[int]:
-        """Take up to ``limit`` due rows for ``worker`` (the runner's sweep). On PostgreSQL the candidates are
-        locked ``FOR UPDATE SKIP LOCKED``, so two processes sweeping at once take disjoint rows without waiting;
-        elsewhere a candidate another caller took first is simply not returned (and the next ones are tried)."""
-        for _ in range(8):  # candidates all lost to concurrent sweeps: look again (bounded)
-            now = self._clock()
+    async def claim_next(self, worker: str, *, lease: timedelta = LEASE) -> int | None:
+        """Take the soonest claimable row for ``worker``: one row at a time, so a process that dies holds at most
+        one row, which any runner takes again once the lease has run out."""
+        return await self._claim(worker, lease, None)
+
+    async def _claim(self, worker: str, lease: timedelta, reminder_id: int | None) -> int | None:
+        async def attempt() -> tuple[int, int] | None:
             async with self._sessionmaker() as session, session.begin():
-                candidates = (
-                    await session.execute(
-                        select(col(ScheduledReminder.id))
-                        .where(col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
-                               col(ScheduledReminder.due_at) <= now)
-                        .order_by(col(ScheduledReminder.due_at), col(ScheduledReminder.id))
-                        .limit(limit)
-                        .with_for_update(skip_locked=True)
-                    )
-                ).scalars().all()  # fmt: skip
-                if not candidates:
-                    return []
-                won = await session.execute(
-                    update(ScheduledReminder)
-                    .where(col(ScheduledReminder.id).in_(list(candidates)),
-                           col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
-                    .values(status=ReminderStatus.CLAIMED.value, claimed_at=now, claimed_by=worker[:64])
-                    .returning(col(ScheduledReminder.id))
-                )  # fmt: skip
-                got = {int(i) for i in won.scalars().all() if i is not None}
-                taken = [int(i) for i in candidates if i is not None and int(i) in got]  # soonest first
-            if taken:
-                return taken
-        return []
+                now = self._now(session)
+                return await reminders.claim_reminder(session=session, worker=worker, now=now,
+                                                      stale_before=now - lease, max_attempts=MAX_ATTEMPTS,
+                                                      reminder_id=reminder_id)  # fmt: skip
 
-    async def prepare(self, reminder_id: int) -> Delivery | None:
-        """What to send for a claimed row; None when it is dropped (its round already started) — logged, never
-        sent. The registration close is carried out here, in the same transaction."""
+        won = await retry_when_locked(attempt)
+        if won is None:
+            return None
+        taken, attempts = won
+        if attempts > 1:
+            log.warning("reminder %s taken again by %s (attempt %d): its previous claim's lease ran out", taken,
+                        worker, attempts)  # fmt: skip
+        return taken
+
+    async def renew(self, reminder_id: int, worker: str) -> bool:
+        """Renew ``worker``'s lease on a row it is sending; False when it lost the claim (another runner took it)."""
+
+        async def attempt() -> bool:
+            async with self._sessionmaker() as session, session.begin():
+                return await reminders.renew_claim(session=session, reminder_id=reminder_id, worker=worker,
+                                                   now=self._now(session))  # fmt: skip
+
+        return await retry_when_locked(attempt)
+
+    async def prepare(self, reminder_id: int, worker: str) -> Delivery | None:
+        """What to send for a row ``worker`` holds; None when it is dropped (its round already started) — logged,
+        never sent — or the claim is no longer ``worker``'s. The registration close and a clock's time-up are
+        carried out here, in the same transaction; a resend after a crash (``attempts`` > 1) still announces what
+        its first attempt carried out."""
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
-            row = await session.get(ScheduledReminder, reminder_id)
-            if row is None or row.status != ReminderStatus.CLAIMED.value:
+            # locked (PostgreSQL): a runner taking the row over after an expired lease waits for this transaction
+            row = await session.get(ScheduledReminder, reminder_id, with_for_update=True)
+            if row is None or row.status != ReminderStatus.CLAIMED.value or row.claimed_by != worker[:64]:
                 return None
             locale, _, _ = await config_of(session, row.guild_id)
             t = await session.get(Tournament, row.tournament_id) if row.tournament_id else None
@@ -198,16 +221,38 @@ class DeliveryService(BaseService):
                     t.status, closed = TournamentStatus.REGISTRATION_CLOSED.value, True
                     await repo.add_audit(session=session, guild_id=row.guild_id, actor_id=None,
                                          action="tournament.registration_closed", entity="tournament",
-                                         entity_id=t.id, details={"deadline": row.due_at.isoformat()})  # fmt: skip
+                                         entity_id=t.id, details={"deadline": row.due_at.isoformat(),
+                                                                  "reminder_id": reminder_id})  # fmt: skip
+                elif t is not None and t.id is not None and row.attempts > 1:
+                    # the first attempt closed registration, then died before posting: say it now
+                    closed = await reminders.registration_closed_by(
+                        session=session, guild_id=row.guild_id, tournament_id=t.id, reminder_id=reminder_id
+                    )
                 base["registration_closed"] = closed
             elif row.kind == ReminderKind.CLOCK.value:
-                details = await clock_call(session, row, now)
+                details = await self._clock_call(session, row, now)
                 if details is None:
                     row.status, row.outcome, row.delivered_at = ReminderStatus.DROPPED.value, "clock_moved", now
                     return None
                 base |= {"table_number": details.pop("table_number"), "round_number": details.pop("round_number"),
                          "call": row.call, "details": details}  # fmt: skip
             return Delivery(**base)
+
+    async def _clock_call(self, session: AsyncSession, row: ScheduledReminder, now: datetime) -> dict[str, Any] | None:
+        """The clock's call, also on a resend: the first attempt recorded the time-up on the clock (which makes
+        ``clock_call`` see a call already made) and died before posting. Its time-up, recorded at or after this
+        row fell due, is set aside for the check and put back, so the resend carries the same call."""
+        if row.attempts > 1 and row.call != Announcement.RR_REPLAY.value:
+            clock = (
+                await session.execute(select(TableClock).where(col(TableClock.table_id) == row.table_id))
+            ).scalar_one_or_none()
+            if clock is not None and clock.time_up_at is not None and clock.time_up_at >= row.due_at - LATE_GRACE:
+                first = clock.time_up_at
+                clock.time_up_at = None
+                details = await clock_call(session, row, now)
+                clock.time_up_at = first
+                return details
+        return await clock_call(session, row, now)
 
     async def _round_players(self, session: AsyncSession, t: Tournament, rnd: Round) -> list[Registration]:
         """Who the reminder is for: the players seated in the round once it is drawn, else the active entrants."""
@@ -261,13 +306,9 @@ class DeliveryService(BaseService):
                 return False
             return True
 
-    async def finish(self, reminder_id: int, *, outcome: str | None = None) -> None:
-        """The row was sent (``outcome`` notes a partial failure, e.g. the channel refused the bot)."""
+    async def finish(self, reminder_id: int, worker: str, *, outcome: str | None = None) -> bool:
+        """The row was sent (``outcome`` notes a partial failure, e.g. the channel refused the bot). Only the worker
+        holding the claim confirms it: False (and nothing changes) for one whose lease ran out and was taken over."""
         async with self._sessionmaker() as session, session.begin():
-            await session.execute(
-                update(ScheduledReminder)
-                .where(col(ScheduledReminder.id) == reminder_id,
-                       col(ScheduledReminder.status) == ReminderStatus.CLAIMED.value)
-                .values(status=ReminderStatus.DELIVERED.value, delivered_at=self._clock(),
-                        outcome=outcome[:200] if outcome else None)
-            )  # fmt: skip
+            return await reminders.finish_claim(session=session, reminder_id=reminder_id, worker=worker,
+                                                now=self._now(session), outcome=outcome)  # fmt: skip

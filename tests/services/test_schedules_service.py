@@ -5,6 +5,7 @@ many try at once."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -27,6 +28,12 @@ async def rows(services: Services, **where: object) -> list[ScheduledReminder]:
         for key, value in where.items():
             query = query.where(getattr(ScheduledReminder, key) == value)
         return list((await session.execute(query)).scalars().all())
+
+
+async def claimed(worker: str, services: Services) -> AsyncIterator[int]:
+    """Every row ``worker`` can claim now, one claim at a time (as the runner takes them)."""
+    while (taken := await services.deliveries.claim_next(worker)) is not None:
+        yield taken
 
 
 async def test_bot_sch_1_a_round_s_reminders_follow_its_start_and_move_with_it(services: Services):
@@ -108,7 +115,7 @@ async def test_bot_reg_2_the_deadline_closes_registration_by_itself(services: Se
     assert not await services.deliveries.claim(close.id or 0, "w1")  # not due yet
     clock.now = created.registration_deadline
     assert await services.deliveries.claim(close.id or 0, "w1")
-    delivery = await services.deliveries.prepare(close.id or 0)
+    delivery = await services.deliveries.prepare(close.id or 0, "w1")
     assert delivery is not None and delivery.registration_closed
     async with services.sessionmaker() as session:
         t = (await session.execute(select(Tournament).where(Tournament.name == "Open"))).scalar_one()
@@ -141,8 +148,8 @@ async def test_bot_sch_1_concurrent_sweeps_take_disjoint_rows_and_together_every
 
     async def sweep(worker: str) -> list[int]:
         mine: list[int] = []
-        while batch := await services.deliveries.claim_due(worker, limit=13):
-            mine += batch
+        while (taken := await services.deliveries.claim_next(worker)) is not None:
+            mine.append(taken)
         return mine
 
     takes = await asyncio.gather(*(sweep(f"w{i}") for i in range(20)))
@@ -156,9 +163,9 @@ async def test_bot_sch_1_a_round_reminder_due_after_its_round_started_is_dropped
     b = await build_tournament(services)
     done = await services.schedules.schedule_round(ORGANIZER, tournament=b.name, start=START)
     clock.now = START_UTC + timedelta(minutes=1)  # the bot slept through every reminder and the start
-    ids = await services.deliveries.claim_due("w1")
+    ids = [i async for i in claimed("w1", services)]
     assert len(ids) == 3
-    assert [await services.deliveries.prepare(i) for i in ids] == [None, None, None]
+    assert [await services.deliveries.prepare(i, "w1") for i in ids] == [None, None, None]
     assert {r.status for r in await rows(services, round_id=done.round_id)} == {"dropped"}
 
 
@@ -170,13 +177,13 @@ async def test_bot_sch_1_a_dm_is_recorded_once_per_reminder_and_player(services:
     assert not await services.deliveries.record_dm(first, 1000, ok=True)  # the unique pair: never twice
     clock.now = done.reminders[0].due_at
     assert await services.deliveries.claim(first, "w1")
-    delivery = await services.deliveries.prepare(first)
+    delivery = await services.deliveries.prepare(first, "w1")
     assert delivery is not None and 1000 not in delivery.dm_user_ids
     assert set(delivery.dm_user_ids) == {1001, 1002, 1003}
     second = done.reminders[1].reminder_id
     clock.now = done.reminders[1].due_at
     await services.deliveries.claim(second, "w1")
-    later = await services.deliveries.prepare(second)
+    later = await services.deliveries.prepare(second, "w1")
     assert later is not None and 1000 not in later.dm_user_ids  # DMs refused once: not tried again this tournament
 
 
