@@ -50,6 +50,7 @@ from bot.db.models import (
 from bot.db.repo import reminders
 from bot.db.repo.reminders import Instant
 from bot.rules.clock import Announcement
+from bot.rules.risiko.endgame import EndState
 from bot.rules.schedule import CHECK_IN_LIST_OFFSET
 from bot.services._base import BaseService, retry_when_locked
 from bot.services.clocks import clock_call
@@ -251,6 +252,10 @@ class DeliveryService(BaseService):
                 clock.time_up_at = None
                 details = await clock_call(session, row, now)
                 clock.time_up_at = first
+                if details is not None and clock.tracker and "current" not in details:
+                    tracker = EndState.parse(clock.tracker)  # stepped to the time-up by the first attempt
+                    if tracker.time_up and not tracker.ended:
+                        details["current"] = tracker.players[tracker.current]
                 return details
         return await clock_call(session, row, now)
 
