@@ -87,6 +87,7 @@ class ReminderLine:
     claimed_by: str | None
     delivered_at: datetime | None
     outcome: str | None
+    attempts: int = 0  # claims so far: more than one when a runner died and another sent it again
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,7 @@ async def _lines(session: AsyncSession, rows: Sequence[ScheduledReminder]) -> li
                 round_number=rnd.number if rnd else None, table_number=table.number if table else None,
                 due_at=row.due_at, offset_minutes=row.offset_minutes, call=row.call, image=row.image,
                 message=row.message, late=row.late, claimed_at=row.claimed_at, claimed_by=row.claimed_by,
-                delivered_at=row.delivered_at, outcome=row.outcome,
+                delivered_at=row.delivered_at, outcome=row.outcome, attempts=row.attempts,
             )
         )  # fmt: skip
     return out

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import select, update
@@ -16,12 +18,16 @@ from bot.app import StewardBot, create_bot
 from bot.db.models import CheckIn, DmDelivery, GameTable, GuildConfig, ScheduledReminder
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
+from bot.services.deliveries import MAX_ATTEMPTS
 from bot.settings import Settings
+from tests.cogs.test_rounds import prepare
 from tests.conftest import FakeClock
-from tests.helpers_http import HttpRecorder
+from tests.helpers_components import ComponentHarness
+from tests.helpers_http import HttpRecorder, SimulatedCrash
 from tests.services.test_reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
 
 CHANNEL = 880_000_000_000_001
+ORG_ROLES = ("Organizzatori",)
 T = datetime(2026, 12, 5, 18, 0, tzinfo=UTC)  # 19:00 in Rome
 
 
@@ -30,7 +36,7 @@ def rome(instant: datetime) -> datetime:
     return (instant + timedelta(hours=1)).replace(tzinfo=None)
 
 
-async def _bot(database_url: str, clock: FakeClock) -> tuple[StewardBot, Services]:
+async def _bot(database_url: str, clock: Callable[[], datetime]) -> tuple[StewardBot, Services]:
     services = Services(make_sessionmaker(make_engine(database_url)), clock)
     bot = create_bot(Settings(database_url=database_url), services=services, apply_migrations=False,
                      sync_commands=False, start_scheduler=False)  # fmt: skip
@@ -222,3 +228,143 @@ async def test_bot_sch_2_the_clock_call_reaches_the_table_thread_at_the_moved_mi
     (view,) = await services.clocks.status(REFEREE, tournament=b.name, table=1)
     assert view.called_at == clock.now and view.tracker is not None and view.tracker["time_up"]
     http.close()
+
+
+async def test_bot_sch_1_a_runner_dead_mid_send_is_replaced_after_its_lease_and_resends_with_the_same_nonces(
+    services: Services, clock: FakeClock, bot: StewardBot, monkeypatch: pytest.MonkeyPatch
+):
+    """The first runner dies right after Discord made the third DM (before recording it). Once its lease has run out
+    a second runner takes the row (attempt 2): the recorded DMs are not sent again, the unrecorded one is sent again
+    with the same nonce — which Discord answers with the message it already made — and the channel post once."""
+    clock.now = T
+    b = await build_tournament(services, rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
+    await _channel(services)
+    done = await services.schedules.schedule_round(ORGANIZER, tournament=b.name, start=rome(T + timedelta(hours=2)))
+    http = HttpRecorder(bot, guild_id=GUILD)
+    first = runner_module.Runner(bot, worker="first")
+    second = runner_module.Runner(bot, worker="second")
+    record_dm = services.deliveries.record_dm
+    recorded: list[int] = []
+
+    async def dies_at_the_third(reminder_id: int, user_id: int, **kwargs: Any) -> bool:
+        if len(recorded) == 2:
+            raise SimulatedCrash("killed after Discord made the third DM")
+        recorded.append(user_id)
+        return await record_dm(reminder_id, user_id, **kwargs)
+
+    monkeypatch.setattr(services.deliveries, "record_dm", dies_at_the_third)
+    clock.now = done.start - timedelta(hours=1)
+    with pytest.raises(SimulatedCrash):
+        await first.run_due()
+    monkeypatch.setattr(services.deliveries, "record_dm", record_dm)
+    assert len(http.dms()) == 3 and channel_posts(http) == []  # DMs first: the channel post comes last
+    assert await second.run_due() == []  # the dead runner's lease is still running
+    clock.advance(seconds=first.lease.total_seconds() + 1)
+    (reminder,) = await second.run_due()
+    posts = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.path == f"/channels/{CHANNEL}/messages"]
+    assert [p.body["nonce"] for p in posts] == [runner_module.channel_nonce(reminder)]
+    assert all(p.body["enforce_nonce"] for p in posts)
+    to_players = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c not in posts]
+    dms = [(http.dm_channels[int(c.path.split("/")[2])], c.body["nonce"]) for c in to_players]
+    third = dms[2][0]
+    assert Counter(u for u, _ in dms) == Counter({**{u: 1 for u in b.users.values()}, third: 2})
+    assert all(nonce == runner_module.dm_nonce(reminder, u) for u, nonce in dms)  # the same nonce at each attempt
+    assert len({nonce for _, nonce in dms}) == 4 and all(len(n) <= 25 for _, n in dms)
+    async with services.sessionmaker() as session:
+        row = await session.get(ScheduledReminder, reminder)
+        oks = (await session.execute(select(DmDelivery.user_id).where(DmDelivery.ok))).scalars().all()  # type: ignore[arg-type]
+    assert row is not None and (row.status, row.attempts, row.claimed_by) == ("delivered", 2, "second")
+    assert sorted(oks) == sorted(b.users.values())
+    assert second.sent == [reminder] and first.sent == []
+    http.close()
+
+
+async def test_bot_sch_1_a_slow_send_renews_its_lease_and_no_other_runner_takes_the_row(
+    services: Services, database_url: str
+):
+    """A live runner whose channel post takes five lease-lengths keeps its claim (renewed three times per lease): a
+    second runner sweeping all the while takes nothing, and the row is sent once, at the first attempt."""
+    b = await build_tournament(services)
+    await _channel(services)
+
+    def ticking() -> datetime:  # real time, but not the system clock the services would swap for the database's
+        return datetime.now(UTC)
+
+    live, live_services = await _bot(database_url, ticking)
+    async with live_services.sessionmaker() as session, session.begin():
+        row = ScheduledReminder(guild_id=GUILD, tournament_id=b.tournament_id, kind="announcement",
+                                channel_id=CHANNEL, message="lento", due_at=ticking())  # fmt: skip
+        session.add(row)
+    http = HttpRecorder(live, guild_id=GUILD)
+    answer = http.request
+
+    async def slow(route: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(2.5)
+        return await answer(route, **kwargs)
+
+    live.http.request = slow  # type: ignore[method-assign]
+    lease = timedelta(seconds=0.5)
+    sender = runner_module.Runner(live, worker="slow", lease=lease)
+    sweeper = runner_module.Runner(live, worker="sweeper", lease=lease)
+    sending = asyncio.create_task(sender.run_due())
+    await asyncio.sleep(0.1)  # the sender has claimed the row and is posting it
+    swept: list[int] = []
+    while not sending.done():
+        swept += await sweeper.run_due()
+        await asyncio.sleep(0.02)
+    assert await sending == [row.id] and swept == []
+    assert len(channel_posts(http)) == 1
+    async with live_services.sessionmaker() as session:
+        done = await session.get(ScheduledReminder, row.id)
+    assert done is not None and (done.status, done.attempts, done.claimed_by) == ("delivered", 1, "slow")
+    http.close()
+    await live.close()
+    await live_services.sessionmaker.kw["bind"].dispose()
+
+
+async def test_bot_sch_1_schedule_list_tells_a_live_claim_from_a_dead_one_and_shows_a_resend(
+    ch: ComponentHarness, services: Services, clock: FakeClock, bot: StewardBot, http: HttpRecorder
+):
+    """/schedule list: a claim within its lease is "not confirmed yet"; past it, its runner "stopped" and the row
+    will be sent again; a row sent at the second attempt says "resent after a restart (attempt 2)"."""
+    clock.now = T
+    await prepare(ch, services, 4)
+    async with services.sessionmaker() as session, session.begin():
+        await session.execute(update(GuildConfig).values(announcement_channel_id=CHANNEL))
+    for text in ("primo", "secondo"):
+        await ch.invoke("announce", roles=ORG_ROLES, locale="it", tournament="Coppa", at="2026-12-05 19:30", text=text)
+    clock.now = T + timedelta(hours=1)
+    dead = await services.deliveries.claim_next("crashed-host:41")
+    assert dead is not None
+    clock.advance(seconds=bot.runner.lease.total_seconds() + 1)
+    live = await services.deliveries.claim_next("live-host:42")  # the expired claim comes first: taken over …
+    assert live == dead
+    assert await services.deliveries.finish(live, "live-host:42")  # … and sent: attempt 2
+    claimed_live = await services.deliveries.claim_next("live-host:42")
+    assert claimed_live is not None
+    clock.advance(seconds=1)
+    assert await services.deliveries.claim_next("other-host:43") is None  # only the live claim is left: kept
+    *_, listing = await ch.invoke("schedule list", roles=ORG_ROLES, locale="it")
+    assert f"`#{claimed_live}` Annuncio" in listing.text
+    assert "da live-host:42, non ancora confermato" in listing.text
+    assert "inviato · reinviato dopo un riavvio (tentativo 2)" in listing.text
+    clock.advance(seconds=bot.runner.lease.total_seconds())  # live-host:42 stops renewing: its lease runs out
+    *_, listing = await ch.invoke("schedule list", roles=ORG_ROLES, locale="it")
+    assert "da live-host:42, che si è fermato prima di confermare: verrà reinviato" in listing.text
+    assert "non ancora confermato" not in listing.text
+    assert await bot.runner.run_due() == [claimed_live]
+    *_, listing = await ch.invoke("schedule list", roles=ORG_ROLES, locale="en-US")
+    assert "Waiting (0)" in listing.text
+    assert listing.text.count("sent · resent after a restart (attempt 2)") == 2
+    assert [c.body["nonce"] for c in http.of("POST", "/channels/{channel_id}/messages")] == [
+        runner_module.channel_nonce(claimed_live)
+    ]
+    async with services.sessionmaker() as session, session.begin():  # a row whose every attempt died
+        await session.execute(
+            update(ScheduledReminder)
+            .where(ScheduledReminder.id == claimed_live)  # type: ignore[arg-type]
+            .values(status="claimed", attempts=MAX_ATTEMPTS, claimed_at=T, claimed_by="crash-loop:7")
+        )
+    *_, listing = await ch.invoke("schedule list", roles=ORG_ROLES, locale="en-US")
+    assert f"given up after {MAX_ATTEMPTS} failed attempts (the last <t:" in listing.text
+    assert listing.text.count("resent after a restart") == 1

@@ -134,11 +134,16 @@ class ScheduleCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.bot.services.schedules.overview(actor, tournament=tournament)
         locale = locale_of(interaction)
+        now, lease = self.bot.services.clock(), self.bot.runner.lease
         parts = [tr(interaction, "schedule.list.zone", zone=found.timezone)]
         parts.append("**" + tr(interaction, "schedule.list.pending", count=len(found.pending)) + "**")
-        parts += [line_text(x, locale) for x in found.pending] or [tr(interaction, "schedule.list.none")]
+        parts += [line_text(x, locale, now=now, lease=lease) for x in found.pending] or [
+            tr(interaction, "schedule.list.none")
+        ]
         parts.append("**" + tr(interaction, "schedule.list.recent") + "**")
-        parts += [line_text(x, locale) for x in found.recent] or [tr(interaction, "schedule.list.none")]
+        parts += [line_text(x, locale, now=now, lease=lease) for x in found.recent] or [
+            tr(interaction, "schedule.list.none")
+        ]
         text, shown = "", 0
         for part in parts:
             if len(text) + len(part) + 1 > LIST_BUDGET:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import discord
 
 from bot.cogs._common import safe
 from bot.db.models import ReminderKind
 from bot.i18n import t
-from bot.services.deliveries import Delivery
+from bot.services.deliveries import MAX_ATTEMPTS, Delivery
 from bot.services.schedules import ReminderLine
 
 MISSING_BUDGET = 1200  # characters of "not checked in yet" names before "… and N more"
@@ -66,8 +66,9 @@ def delivery_text(d: Delivery) -> str:
     return text
 
 
-def line_text(line: ReminderLine, locale: str) -> str:
-    """One row of ``/schedule list``: id, what, when, and its state."""
+def line_text(line: ReminderLine, locale: str, *, now: datetime, lease: timedelta) -> str:
+    """One row of ``/schedule list``: id, what, when, and its state. A claim within its ``lease`` is being sent; one
+    past it belongs to a runner that stopped, and is sent again (up to MAX_ATTEMPTS claims)."""
     what = t(f"schedule.kind.{line.kind}", locale)
     where = []
     if line.tournament_name:
@@ -82,11 +83,19 @@ def line_text(line: ReminderLine, locale: str) -> str:
         where.append(t(f"clock.call_name.{line.call}", locale))
     head = f"`#{line.reminder_id}` {what} — {' · '.join(where)}"
     state = t(f"schedule.status.{line.status}", locale)
+    resent = line.attempts > 1  # a runner died holding it, and another took it again
     if line.status == "claimed" and line.claimed_at is not None:
-        state = t("schedule.status.claimed_at", locale, when=discord.utils.format_dt(line.claimed_at, "R"),
-                  worker=safe(line.claimed_by or "?"))  # fmt: skip
+        taken = {"when": discord.utils.format_dt(line.claimed_at, "R"), "worker": safe(line.claimed_by or "?")}
+        if now - line.claimed_at <= lease:
+            state = t("schedule.status.claimed_at", locale, **taken)
+        elif line.attempts >= MAX_ATTEMPTS:
+            state, resent = t("schedule.status.claimed_abandoned", locale, attempts=line.attempts, **taken), False
+        else:
+            state = t("schedule.status.claimed_expired", locale, **taken)
     stamp = line.delivered_at if line.delivered_at is not None else line.due_at
     extra = " · " + t("schedule.late", locale) if line.late else ""
+    if resent:
+        extra += " · " + t("schedule.resent", locale, attempt=line.attempts)
     outcome = f" · {safe(line.outcome)}" if line.outcome else ""
     stamps = f"{discord.utils.format_dt(stamp, 'f')} ({discord.utils.format_dt(stamp, 'R')})"
     return f"{head}\n  {stamps} · {state}{extra}{outcome}"
