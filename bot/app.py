@@ -79,6 +79,7 @@ class StewardBot(commands.Bot):
     async def setup_hook(self) -> None:
         if self._apply_migrations:
             await asyncio.to_thread(upgrade_to_head, self.settings.database_url)
+        self.services.workers.start()  # the worker processes start now, not on a member's first heavy command
         await self.load_all()
         if self._sync_commands:
             if self.settings.dev_guild_id:

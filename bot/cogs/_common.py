@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -57,6 +58,12 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         is_admin=is_admin,
         locale=locale_of(interaction),
     )
+
+
+def one_heavy_call(interaction: discord.Interaction[Any]) -> AbstractAsyncContextManager[None]:
+    """Around a command's heavy calculation: one per member at a time (a second is refused at once, so one member
+    cannot fill the workers everybody shares)."""
+    return bot_of(interaction).services.workers.for_user(interaction.guild_id or 0, interaction.user.id)
 
 
 def safe(text: str | None) -> str:

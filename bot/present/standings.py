@@ -5,15 +5,16 @@ Services return a ``StandingsView`` (data only); the cogs and the demo turn it i
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 from dataclasses import dataclass
+from functools import partial
 
 from bot.i18n import t
 from bot.present.numbers import format_data_number
 from bot.services.players_csv import defuse_formula
 from bot.services.standings import StandingsView
+from bot.workers import default_workers
 from renderer import render_standings
 from renderer.models import StandingRow, StandingsData
 
@@ -72,7 +73,7 @@ async def standings_image(
     """The standings rendered as PNG pages off the event loop; only the first pages that fit together in
     ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
     data = standings_render_data(view, date=date, locale=locale)
-    pages = await asyncio.to_thread(render_standings, data, locale=locale, rows_per_page=rows_per_page)
+    pages = await default_workers().thread(partial(render_standings, data, locale=locale, rows_per_page=rows_per_page))
     kept: list[bytes] = []
     used = 0
     for page in pages[:max_pages]:

@@ -15,3 +15,15 @@ class RuleError(ValueError):
         super().__init__(f"{code}: {value!r}")
         self.code = code
         self.value = value
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled with its attributes, whatever the subclass's constructor takes: a refusal computed in a worker
+        process reaches the caller as the same error."""
+        return (_rebuild, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild(cls: type[RuleError], args: tuple[object, ...], state: dict[str, object]) -> RuleError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error

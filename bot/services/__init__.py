@@ -29,6 +29,7 @@ from bot.services.sanctions import SanctionService
 from bot.services.schedules import ScheduleService
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
+from bot.workers import Workers, default_workers
 
 Clock = Callable[[], datetime]
 
@@ -38,6 +39,7 @@ class Services:
     sessionmaker: async_sessionmaker[AsyncSession]
     clock: Clock = utcnow
     seed_source: Callable[[], int] = new_seed  # draw seeds: the OS by default; a seeded source in the demo
+    workers: Workers = field(default_factory=default_workers)  # the bounded executors of the CPU-heavy work
     guilds: GuildService = field(init=False)
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
@@ -58,21 +60,21 @@ class Services:
     scoring: ScoringDesk = field(init=False)
 
     def __post_init__(self) -> None:
-        self.guilds = GuildService(self.sessionmaker, self.clock)
-        self.tournaments = TournamentService(self.sessionmaker, self.clock)
-        self.registrations = RegistrationService(self.sessionmaker, self.clock)
-        self.roster = RosterService(self.sessionmaker, self.clock)
-        self.sanctions = SanctionService(self.sessionmaker, self.clock)
-        self.calls = CallService(self.sessionmaker, self.clock)
-        self.latecomers = LatecomerService(self.sessionmaker, self.clock)
-        self.checkins = CheckInService(self.sessionmaker, self.clock)
-        self.standings = StandingsService(self.sessionmaker, self.clock)
-        self.reports = ReportService(self.sessionmaker, self.clock)
-        self.rounds = RoundService(self.sessionmaker, self.clock, self.seed_source)
-        self.schedules = ScheduleService(self.sessionmaker, self.clock)
-        self.clocks = ClockService(self.sessionmaker, self.clock)
-        self.deliveries = DeliveryService(self.sessionmaker, self.clock)
-        self.rules = RulesDeskService(self.sessionmaker, self.clock)
-        self.adjudicators = AdjudicatorService(self.sessionmaker, self.clock)
-        self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock)
-        self.scoring = ScoringDesk(self.sessionmaker, self.clock)
+        self.guilds = GuildService(self.sessionmaker, self.clock, workers=self.workers)
+        self.tournaments = TournamentService(self.sessionmaker, self.clock, workers=self.workers)
+        self.registrations = RegistrationService(self.sessionmaker, self.clock, workers=self.workers)
+        self.roster = RosterService(self.sessionmaker, self.clock, workers=self.workers)
+        self.sanctions = SanctionService(self.sessionmaker, self.clock, workers=self.workers)
+        self.calls = CallService(self.sessionmaker, self.clock, workers=self.workers)
+        self.latecomers = LatecomerService(self.sessionmaker, self.clock, workers=self.workers)
+        self.checkins = CheckInService(self.sessionmaker, self.clock, workers=self.workers)
+        self.standings = StandingsService(self.sessionmaker, self.clock, workers=self.workers)
+        self.reports = ReportService(self.sessionmaker, self.clock, workers=self.workers)
+        self.rounds = RoundService(self.sessionmaker, self.clock, self.seed_source, workers=self.workers)
+        self.schedules = ScheduleService(self.sessionmaker, self.clock, workers=self.workers)
+        self.clocks = ClockService(self.sessionmaker, self.clock, workers=self.workers)
+        self.deliveries = DeliveryService(self.sessionmaker, self.clock, workers=self.workers)
+        self.rules = RulesDeskService(self.sessionmaker, self.clock, workers=self.workers)
+        self.adjudicators = AdjudicatorService(self.sessionmaker, self.clock, workers=self.workers)
+        self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock, workers=self.workers)
+        self.scoring = ScoringDesk(self.sessionmaker, self.clock, workers=self.workers)

@@ -15,14 +15,21 @@ from bot.db.models import Tournament
 from bot.errors import InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError
 from bot.rules.text import name_key, visible_text
+from bot.workers import Workers, default_workers
 
 T = TypeVar("T")
 
 
 class BaseService:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        workers: Workers | None = None,
+    ) -> None:
         self._sessionmaker = sessionmaker
         self._clock = clock
+        self._workers = workers or default_workers()  # CPU-heavy work: never on the event loop
 
 
 def clean_text(value: str | None, *, field: str, max_len: int, required: bool = True) -> str | None:

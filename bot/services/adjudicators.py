@@ -8,11 +8,11 @@ latest RisiKo! tournament's, else the boxed rules (cited from the NP rulebook, w
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -32,7 +32,7 @@ from bot.rules.ricochet.moves import Step, replay
 from bot.rules.risiko import cards as cards_mod
 from bot.rules.risiko import dice as dice_mod
 from bot.rules.risiko import limits as limits_mod
-from bot.rules.risiko.config import BOXED_DICE, RisikoRules
+from bot.rules.risiko.config import BOXED_DICE, DiceRules, RisikoRules
 from bot.rules.risiko.scoring import ScoredSituation, score_situation, situation_document
 from bot.rules.rulebook import Article, cite
 from bot.rules.ruleset import load_ruleset
@@ -56,6 +56,26 @@ def refusal(exc: RuleError) -> InvalidInput:
 
 def percent(x: Fraction) -> str:
     return f"{float(x) * 100:.2f}"
+
+
+ODDS_BUDGET = 20.0  # seconds: 300 armies a side takes about 1 s of CPU
+SCORE_BUDGET = 20.0
+VERIFY_BUDGET = 10.0
+SOLVE_MARGIN = 10.0  # beyond the preset's own search budget
+
+
+def battle_values(attackers: int, defenders: int, dice_rules: DiceRules) -> dict[str, object]:
+    """A whole battle's exact odds, as the answer shows them (run in a worker process: plain data in and out)."""
+    odds = dice_mod.battle_odds(attackers, defenders, dice_rules)
+    return {"kind": "battle", "attackers": attackers, "defenders": defenders,
+            "attacker_wins": percent(odds.attacker_wins), "defender_holds": percent(odds.defender_holds),
+            "expected_attacker_losses": f"{float(odds.expected_attacker_losses):.2f}",
+            "expected_defender_losses": f"{float(odds.expected_defender_losses):.2f}"}  # fmt: skip
+
+
+def scored_text(text: str, rules: RisikoRules) -> ScoredSituation:
+    """A final situation typed or attached, read and scored (run in a worker process)."""
+    return score_situation(situation_document(text), rules, also_allowed=("preset",))
 
 
 async def latest_tournament(
@@ -159,11 +179,8 @@ class AdjudicatorService(BaseService):
             elif attackers is not None and defenders is not None:
                 if attackers > BATTLE_MAX or defenders > BATTLE_MAX:
                     raise RuleError("battle_too_large", max(attackers, defenders))
-                odds = dice_mod.battle_odds(attackers, defenders, dice_rules)
-                values = {"kind": "battle", "attackers": attackers, "defenders": defenders,
-                          "attacker_wins": percent(odds.attacker_wins), "defender_holds": percent(odds.defender_holds),
-                          "expected_attacker_losses": f"{float(odds.expected_attacker_losses):.2f}",
-                          "expected_defender_losses": f"{float(odds.expected_defender_losses):.2f}"}  # fmt: skip
+                values = await self._workers.compute(battle_values, attackers, defenders, dice_rules,
+                                                     budget=ODDS_BUDGET)  # fmt: skip
             else:
                 raise RuleError("odds_need_dice_or_armies", "")
         except RuleError as exc:
@@ -277,9 +294,9 @@ class RicochetAdjudicator(BaseService):
         name, rules = await self._rules(actor)
         board, position = self._position(quadrants, robots, target)
         try:
-            verdict = await asyncio.to_thread(
-                rr_verify.verify, board, position, [list(m) for m in moves], minimum_moves=rules.minimum_moves,
-                declared=declared, diagonal_variant=rules.diagonal_variant,
+            verdict = await self._workers.thread(
+                partial(rr_verify.verify, board, position, [list(m) for m in moves], minimum_moves=rules.minimum_moves,
+                        declared=declared, diagonal_variant=rules.diagonal_variant), budget=VERIFY_BUDGET,
             )  # fmt: skip
         except RuleError as exc:
             raise InvalidInput("error.adjudicator.rr_moves", value=str(exc.value)[:80]) from None
@@ -297,9 +314,10 @@ class RicochetAdjudicator(BaseService):
         await AdjudicatorService(self._sessionmaker, self._clock)._allowed(actor)
         name, rules = await self._rules(actor)
         board, position = self._position(quadrants, robots, target)
-        result = await asyncio.to_thread(
-            rr_solver.solve, board, position, time_budget=float(rules.solve_budget_seconds), clock=time.perf_counter,
-            diagonal_variant=rules.diagonal_variant,
+        result = await self._workers.compute(
+            partial(rr_solver.solve, board, position, time_budget=float(rules.solve_budget_seconds),
+                    clock=time.perf_counter, diagonal_variant=rules.diagonal_variant),
+            budget=rules.solve_budget_seconds + SOLVE_MARGIN,
         )  # fmt: skip
         moves = [tuple(m) for m in result.moves] if result.moves is not None else []
         steps = tuple(
@@ -331,8 +349,7 @@ class ScoringDesk(BaseService):
         if name is None or rules is None:
             raise InvalidInput("error.rule.which_preset")
         try:
-            document = situation_document(text)
-            scored = score_situation(document, rules, also_allowed=("preset",))
+            scored = await self._workers.compute(scored_text, text, rules, budget=SCORE_BUDGET)
         except DocumentError as exc:
             raise InvalidInput(f"error.json.{exc.code}", field="situation", value=str(exc.value)[:80]) from None
         except RuleError as exc:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from sqlalchemy import select
 from sqlmodel import col
@@ -16,6 +17,8 @@ from bot.rules.rulebook import Article
 from bot.rules.rulebook.search import QUERY_MAX, SearchError, search
 from bot.services._base import BaseService, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
+
+SEARCH_BUDGET = 10.0  # seconds; a search takes milliseconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +53,13 @@ class RulesDeskService(BaseService):
             raise InvalidInput("error.rule.which_preset")
         return latest.preset
 
-    def ask(self, preset: str, query: str, *, limit: int = 3, offset: int = 0, lang: str | None = None) -> Ruling:
-        """The articles of ``preset`` that answer ``query``, from ``offset`` on (pure and fast: no database)."""
+    async def ask(self, preset: str, query: str, *, limit: int = 3, offset: int = 0, lang: str | None = None) -> Ruling:
+        """The articles of ``preset`` that answer ``query``, from ``offset`` on (no database; the search runs in the
+        heavy thread pool: a few milliseconds each, but a burst of hundreds must not hold the event loop)."""
         try:
-            language, found = search(query, preset, limit=offset + limit, lang=lang)
+            language, found = await self._workers.thread(
+                partial(search, query, preset, limit=offset + limit, lang=lang), budget=SEARCH_BUDGET
+            )
         except SearchError as exc:
             raise InvalidInput(f"error.rule.{exc.code}", max=QUERY_MAX) from None
         return Ruling(preset, " ".join(query.split()), language, tuple((m.article, m.score) for m in found[offset:]))

@@ -11,10 +11,10 @@ Other services (``bot.services.rounds`` seeding the semifinals) call :meth:`Stan
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -172,19 +172,18 @@ class StandingsService(BaseService):
         by_table: dict[tuple[int, int], list[TableEntry]] = defaultdict(list)
         deductions: list[Deduction] = []
         unconfirmed: set[int] = set()
-        players: list[int] = []
-        for rnd, table, result in rows:
-            if before_round is not None and rnd.number >= before_round:
+        players: dict[int, None] = {}  # in order of appearance
+        for seat in rows:
+            result = seat.result
+            if before_round is not None and seat.round_number >= before_round:
                 continue
             if result.tournament_points is None or result.table_rank is None:
                 continue
-            assert table.id is not None
-            if not table.locked:
-                unconfirmed.add(table.id)
+            if not seat.table_locked:
+                unconfirmed.add(seat.table_id)
             pid = result.registration_id
-            if pid not in players:
-                players.append(pid)
-            by_table[(rnd.number, table.number)].append(
+            players.setdefault(pid, None)
+            by_table[(seat.round_number, seat.table_number)].append(
                 TableEntry(
                     player=pid,
                     order=result.table_rank,
@@ -194,7 +193,7 @@ class StandingsService(BaseService):
                 )
             )
             if result.points_adjustment:
-                deductions.append(Deduction(pid, -result.points_adjustment, "adjustment", rnd.number))
+                deductions.append(Deduction(pid, -result.points_adjustment, "adjustment", seat.round_number))
         deductions += await self._sanction_deductions(session, tournament, before_round)
         results = [GameResult(r, tb, tuple(entries)) for (r, tb), entries in sorted(by_table.items())]
         withdrawn = {
@@ -209,18 +208,20 @@ class StandingsService(BaseService):
         if rules.teams:
             teams = {rid: r.team for rid, r in registrations.items() if r.team and rid in players}
         try:
-            standings = await asyncio.to_thread(
-                compute_standings,
-                results,
-                players=players,
-                tie_breakers=rules.tie_breakers,
-                deductions=deductions,
-                withdrawn=withdrawn,
-                disqualified=disqualified,
-                withdrawal_deduction=rules.withdrawal_deduction,
-                teams=teams,
-                disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
-                knockout=rules.knockout,
+            standings = await self._workers.in_transaction(
+                partial(
+                    compute_standings,
+                    results,
+                    players=list(players),
+                    tie_breakers=rules.tie_breakers,
+                    deductions=deductions,
+                    withdrawn=withdrawn,
+                    disqualified=disqualified,
+                    withdrawal_deduction=rules.withdrawal_deduction,
+                    teams=teams,
+                    disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
+                    knockout=rules.knockout,
+                )
             )
         except TournamentError as exc:
             raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None

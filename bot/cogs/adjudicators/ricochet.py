@@ -12,16 +12,18 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from functools import partial
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of
+from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of, one_heavy_call
 from bot.errors import InvalidInput
 from bot.i18n import t
 from bot.services.adjudicators import RRAnswer
+from bot.workers import default_workers
 from renderer import render_rr_board
 from renderer.adapters import rr_board_data
 
@@ -71,7 +73,7 @@ def parse_moves(text: str) -> list[tuple[str, str]]:
 async def board_file(answer: RRAnswer, locale: str, title: str) -> discord.File:
     data = rr_board_data(answer.board, answer.robots, answer.steps, active_target=answer.target,
                          diagonal_variant=answer.diagonal_variant, title=title)  # fmt: skip
-    png = await asyncio.to_thread(render_rr_board, data, locale=locale)
+    png = await default_workers().thread(partial(render_rr_board, data, locale=locale))
     return discord.File(io.BytesIO(png), filename="board.png")
 
 
@@ -112,8 +114,9 @@ class RicochetCog(commands.Cog):
             parse_moves(moves),
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        answer = await self.bot.services.ricochet.verify(actor, quadrants=quadrants, robots=placed, target=goal,
-                                                         moves=steps, declared=declared)  # fmt: skip
+        async with one_heavy_call(interaction):
+            answer = await self.bot.services.ricochet.verify(actor, quadrants=quadrants, robots=placed, target=goal,
+                                                             moves=steps, declared=declared)  # fmt: skip
         loc, v = locale_of(interaction), answer.values
         lines = [t(f"rr.verify.{v['code']}", loc, moves=v["moves"], minimum=v["minimum"], declared=declared or "—")]
         if v["void"]:
@@ -137,12 +140,13 @@ class RicochetCog(commands.Cog):
         quadrants, placed, goal = board.upper().split(), parse_robots(robots), parse_target(target)
         await interaction.response.defer(ephemeral=True, thinking=True)
         loc = locale_of(interaction)
-        task = asyncio.create_task(self.bot.services.ricochet.solve(actor, quadrants=quadrants, robots=placed,
-                                                                    target=goal))  # fmt: skip
-        done, _ = await asyncio.wait({task}, timeout=PROGRESS_AFTER)
-        if not done:  # a long search: say so while it runs
-            await interaction.edit_original_response(content=t("rr.solve.searching", loc))
-        answer = await task
+        async with one_heavy_call(interaction):
+            task = asyncio.create_task(self.bot.services.ricochet.solve(actor, quadrants=quadrants, robots=placed,
+                                                                        target=goal))  # fmt: skip
+            done, _ = await asyncio.wait({task}, timeout=PROGRESS_AFTER)
+            if not done:  # a long search: say so while it runs
+                await interaction.edit_original_response(content=t("rr.solve.searching", loc))
+            answer = await task
         v = answer.values
         if v["status"] == "solved":
             notation = " ".join(f"{str(c)[0].upper()}{d}" for c, d in v["moves"])  # type: ignore[attr-defined]

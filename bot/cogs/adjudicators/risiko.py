@@ -3,9 +3,9 @@ the army limit's consequence, a set's value; each answer cites the article it ap
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
+from functools import partial
 from typing import Any, Literal
 
 import discord
@@ -13,13 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, safe, send
+from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, one_heavy_call, safe, send
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
 from bot.rules.risiko.scoring import ScoredSituation
 from bot.services.adjudicators import Answer
+from bot.workers import default_workers
 from renderer import render_risiko_map
 from renderer.adapters import risiko_map_data
 
@@ -138,10 +139,11 @@ class RisikoCog(commands.Cog):
         """Exact odds of a roll or a battle."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        answer = await self.bot.services.adjudicators.odds(
-            actor, preset=preset, attackers=attackers, defenders=defenders,
-            attack_dice=attack_dice, defence_dice=defence_dice,
-        )  # fmt: skip
+        async with one_heavy_call(interaction):
+            answer = await self.bot.services.adjudicators.odds(
+                actor, preset=preset, attackers=attackers, defenders=defenders,
+                attack_dice=attack_dice, defence_dice=defence_dice,
+            )  # fmt: skip
         loc, v = locale_of(interaction), answer.values
         if v["kind"] == "roll":
             title = t("adjudicator.odds.roll_title", loc, attack=v["attack_dice"], defence=v["defence_dice"])
@@ -217,7 +219,7 @@ async def map_file(scored: ScoredSituation, locale: str, title: str) -> discord.
     owners = [(p.name, dict(p.territories)) for p in scored.situation.players]
     strip = sorted({t for p in scored.table.players for t in p.strip})
     data = risiko_map_data(owners, title=title, doubled_strip=strip)
-    png = await asyncio.to_thread(render_risiko_map, data, locale=locale)
+    png = await default_workers().thread(partial(render_risiko_map, data, locale=locale))
     return discord.File(io.BytesIO(png), filename="map.png")
 
 
@@ -254,7 +256,8 @@ class ScoreCog(commands.Cog):
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await attached_text(file, situation)
-        answer = await self.bot.services.scoring.score(actor, text=text, preset=preset)
+        async with one_heavy_call(interaction):
+            answer = await self.bot.services.scoring.score(actor, text=text, preset=preset)
         loc = locale_of(interaction)
         title = t("adjudicator.score.title", loc, rules=t(f"choice.{answer.preset}", loc))
         out = discord.Embed(title=title[:256], description="\n".join(score_lines(answer.scored, loc))[:4096],

@@ -3,8 +3,8 @@ sees their own games (BOT-RES-1)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
+from functools import partial
 
 import discord
 from discord import app_commands
@@ -18,6 +18,7 @@ from bot.cogs.reports.embeds import my_games_embed
 from bot.cogs.reports.modal import ReportModal
 from bot.i18n import t
 from bot.services.reports import ReportView, TableRef
+from bot.workers import default_workers
 from renderer import render_risiko_map
 from renderer.adapters import risiko_map_data
 
@@ -97,5 +98,5 @@ async def report_map(view: ReportView, locale: str) -> discord.File:
     title = t("report.map_title", locale, tournament=view.tournament_name, round=view.round_number,
               table=view.table_number)  # fmt: skip
     data = risiko_map_data([(name, dict(held)) for name, held in view.map_owners], title=title)
-    png = await asyncio.to_thread(render_risiko_map, data, locale=locale)
+    png = await default_workers().thread(partial(render_risiko_map, data, locale=locale))
     return discord.File(io.BytesIO(png), filename=f"map-{view.round_number}-{view.table_number}.png")

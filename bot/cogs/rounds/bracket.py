@@ -3,9 +3,9 @@ semifinal tables with their winners, the final's players and seeds (ranks in the
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,6 +15,7 @@ from bot.present.bracket import bracket_render_data
 from bot.services.access import Actor
 from bot.services.reports import ReportView, TableRef
 from bot.services.rounds import RoundView
+from bot.workers import default_workers
 from renderer import render_bracket
 
 if TYPE_CHECKING:
@@ -42,5 +43,5 @@ async def final_bracket(bot: StewardBot, guild_id: int, final: RoundView, locale
     seeds = {line.name: line.rank for line in standings.lines}
     date = services.clock().date().isoformat()
     data = bracket_render_data(semis, reports, final, None, seeds, date=date)
-    png = await asyncio.to_thread(render_bracket, data, locale=locale)
+    png = await default_workers().thread(partial(render_bracket, data, locale=locale))
     return discord.File(io.BytesIO(png), filename=f"bracket-{final.number}.png")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import discord
@@ -14,6 +14,7 @@ from bot.cogs._common import ROME, safe
 from bot.i18n import t
 from bot.present.tables import tables_render_data
 from bot.services.rounds import RoundView
+from bot.workers import default_workers
 from renderer.models import TablesData
 from renderer.tables import render_tables_pages
 
@@ -67,7 +68,7 @@ async def table_images(view: RoundView, locale: str, *, now: datetime) -> list[d
     """The table cards as PNG pages, rendered off the event loop."""
     if not any(t.seats for t in view.tables):
         return []
-    pages = await asyncio.to_thread(render_tables_pages, tables_data(view, now=now), locale=locale)
+    pages = await default_workers().thread(partial(render_tables_pages, tables_data(view, now=now), locale=locale))
     return [
         discord.File(io.BytesIO(png), filename=f"tavoli-{view.number}-{i}.png")
         for i, png in enumerate(pages[:MAX_IMAGES], start=1)

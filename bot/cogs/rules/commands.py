@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import EMBED_COLOUR, actor_of, bot_of, locale_of, safe, send, server_locale, tr
+from bot.cogs._common import EMBED_COLOUR, actor_of, bot_of, locale_of, one_heavy_call, safe, send, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import TableNumber, Tournament
 from bot.errors import InvalidInput
@@ -74,7 +74,7 @@ class MoreArticles(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ru
         if found is None or found["preset"] not in PRESET_NAMES:
             raise InvalidInput("error.rule.question_lost")
         locale = locale_of(interaction)
-        ruling = bot_of(interaction).services.rules.ask(found["preset"], found["question"], limit=PAGE + 1,
+        ruling = await bot_of(interaction).services.rules.ask(found["preset"], found["question"], limit=PAGE + 1,
                                                         offset=self.offset)  # fmt: skip
         shown = Ruling(ruling.preset, ruling.query, ruling.language, ruling.matches[:PAGE])
         await interaction.edit_original_response(
@@ -116,7 +116,8 @@ class RuleCog(commands.Cog):
         services = self.bot.services
         name = await services.rules.preset_for(actor.guild_id, preset=preset.value if preset else None,
                                                tournament=tournament)  # fmt: skip
-        ruling = services.rules.ask(name, question, limit=PAGE + 1)
+        async with one_heavy_call(interaction):
+            ruling = await services.rules.ask(name, question, limit=PAGE + 1)
         locale = locale_of(interaction)
         shown = Ruling(ruling.preset, ruling.query, ruling.language, ruling.matches[:PAGE])
         if table is not None and tournament is not None and shown.matches:

@@ -189,10 +189,11 @@ def validate_table(players: Sequence[PlayerSituation], board: Board) -> None:
     """Names unique, each territory owned once, armies positive, cards not negative."""
     if not players:
         raise RisikoError("no_players", [])
-    names = [p.name for p in players]
-    for name in names:
-        if names.count(name) > 1:
-            raise RisikoError("player_listed_twice", name)
+    seen: set[str] = set()
+    for p in players:
+        if p.name in seen:
+            raise RisikoError("player_listed_twice", p.name)
+        seen.add(p.name)
     owner: dict[str, str] = {}
     for p in players:
         if p.cards < 0:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import threading
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -246,9 +247,18 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-@cache
+_STEMMERS = threading.local()
+
+
 def _stemmer(lang: str) -> snowballstemmer.Stemmer:
-    return snowballstemmer.stemmer("italian" if lang == "it" else "english")
+    """One stemmer per language *and thread*: a Snowball stemmer keeps its word in itself while it works, so two
+    threads sharing one corrupt each other's words (seen as IndexError under a burst of questions)."""
+    mine: dict[str, snowballstemmer.Stemmer] | None = getattr(_STEMMERS, "by_lang", None)
+    if mine is None:
+        mine = _STEMMERS.by_lang = {}
+    if lang not in mine:
+        mine[lang] = snowballstemmer.stemmer("italian" if lang == "it" else "english")
+    return mine[lang]
 
 
 def tokens(text: str, lang: str) -> list[str]:

@@ -43,6 +43,7 @@ from bot.services.rounds.views import (
     new_seed,
 )
 from bot.services.standings import StandingsService
+from bot.workers import Workers
 
 # --------------------------------------------------------------------------------------------------- helpers
 
@@ -91,8 +92,9 @@ class RoundBase(BaseService):
         sessionmaker: async_sessionmaker[AsyncSession],
         clock: Callable[[], datetime],
         seed_source: Callable[[], int] = new_seed,
+        workers: Workers | None = None,
     ) -> None:
-        super().__init__(sessionmaker, clock)
+        super().__init__(sessionmaker, clock, workers)
         # Where draw seeds come from: the OS by default; the demo and tests inject a seeded source.
         self._seed_source = seed_source
 

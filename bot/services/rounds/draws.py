@@ -5,7 +5,6 @@ BOT-TAB-1, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, FIRK-SIZE-1: the planner (bot.rule
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -184,7 +183,7 @@ class DrawsMixin(RoundBase):
 
     async def _compute(self, request: DrawRequest, seed: int) -> PlannedDraw:
         try:
-            return await asyncio.to_thread(plan_draw, request, seed)
+            return await self._workers.in_transaction(plan_draw, request, seed)
         except TournamentError as exc:
             raise _engine_error(exc) from None
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections import defaultdict
 from dataclasses import replace
 
@@ -77,7 +76,7 @@ class FinalsMixin(RoundBase):
         request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(field), clubs, count,
                                 declined=tuple(declined))  # fmt: skip
         try:
-            planned_tables, groups = await asyncio.to_thread(plan_semifinals, request, seed)
+            planned_tables, groups = await self._workers.in_transaction(plan_semifinals, request, seed)
         except TournamentError as exc:
             raise _engine_error(exc) from None
         all_tables = [tuple(int(p) for p in x) for x in planned_tables]
