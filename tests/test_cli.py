@@ -276,12 +276,15 @@ def test_bot_rul_1_steward_rule_meets_its_contract_and_refuses_bad_input_with_on
     out = _json.loads(capsys.readouterr().out)
     assert out["locale"] == "en" and out["matches"][0]["article"] == "4.9" and out["matches"][0]["score"] == 1.0
     assert {"article", "title", "summary", "score"} <= set(out["matches"][0])
-    monkeypatch.setattr("sys.stdin", io.StringIO('{"preset": "risiko-firk-1", "query": "ho 8 carte", "limit": 5}'))
+    monkeypatch.setattr(
+        "sys.stdin",
+        io.TextIOWrapper(io.BytesIO(b'{"preset": "risiko-firk-1", "query": "ho 8 carte", "limit": 5}')),
+    )
     assert main(["rule", "--json"]) == 0
     assert len(_json.loads(capsys.readouterr().out)["matches"]) <= 5
     for bad in ('{"preset": "risiko-firk-1"}', '{"preset": "monopoly", "query": "x"}',
                 '{"preset": "risiko-firk-1", "query": "x", "limit": 99}', "not json"):  # fmt: skip
-        monkeypatch.setattr("sys.stdin", io.StringIO(bad))
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((bad).encode())))
         assert main(["rule", "--json"]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("error:") and "\n" not in err
@@ -294,5 +297,17 @@ def test_a_reader_that_closes_the_pipe_early_ends_quietly_with_exit_0(monkeypatc
     os.close(read_end)  # the reader is gone: the first write fails with EPIPE
     with os.fdopen(write_end, "w") as closed:
         monkeypatch.setattr(sys, "stdout", closed)
-        monkeypatch.setattr(sys, "stdin", io.StringIO('{"attacker_dice": 3, "defender_dice": 2}'))
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"attacker_dice": 3, "defender_dice": 2}')))
         assert main(["risiko", "odds", "--json"]) == 0
+
+
+def test_input_that_is_not_utf8_is_one_line_from_a_file_or_standard_input(tmp_path, capsys):
+    """A non-UTF-8 file or pipe used to end in a UnicodeDecodeError traceback (whatever the terminal's locale)."""
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"preset": "risiko-firk-1", "query": "dadi \xc3\x28"}')
+    assert main(["rule", "--input", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "error: input file is not UTF-8 text (byte 44 cannot be read)\n"
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "rule"], input=bad.read_bytes(), capture_output=True,
+                          env={**os.environ, "LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0"}, check=False)  # fmt: skip
+    assert done.returncode == 2 and done.stderr == b"error: standard input is not UTF-8 text (byte 44 cannot be read)\n"

@@ -33,7 +33,7 @@ def test_rr_wd_1_the_bot_and_steward_standings_give_the_same_places_and_points(c
             }
         ],
     }
-    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(doc)))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((json.dumps(doc)).encode())))
     assert main(["standings", "--json"]) == 0
     cli = {row["player"]: row["points"] for row in json.loads(capsys.readouterr().out)["standings"]}
     assert cli == {pid: pts for pid, (_, pts) in bot.items()}

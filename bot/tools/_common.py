@@ -43,12 +43,17 @@ def read_input(args: argparse.Namespace) -> Any:
     path = getattr(args, "input", None)
     try:
         if path:
-            with open(path, encoding="utf-8-sig") as fh:
-                text = fh.read()
+            with open(path, "rb") as fh:
+                raw = fh.read()
         else:
-            text = sys.stdin.read()
+            raw = sys.stdin.buffer.read()  # bytes: what the terminal's locale would do with bad UTF-8 varies
     except OSError as exc:
         raise BadInput(f"cannot read input file {path!r}: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        where = "input file" if path else "standard input"
+        raise BadInput(f"{where} is not UTF-8 text (byte {exc.start + 1} cannot be read)") from None
     if not text.strip():
         raise BadInput("empty input: expected a JSON document")
     try:

@@ -144,6 +144,9 @@ async def test_firk_score_1_score_reads_an_attached_csv_and_draws_the_map(harnes
     assert bad.ephemeral and "“Atlantide” is not a territory of the map" in bad.text
     *_, nothing = await harness.invoke("score", locale="en-US", preset="risiko-firk-1")
     assert "Attach the situation as a file or type it" in nothing.text
+    huge = b"Cina;" + b"A" * 140_000 + b";5\n"  # one field over the csv module's 128 KiB: a line, not an error ref
+    *_, refused = await harness.invoke("score", locale="en-US", preset="risiko-firk-1", file=FakeFile("t.csv", huge))
+    assert refused.ephemeral and "row 1" in refused.text and "field larger than field limit" in refused.text
 
 
 async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(

@@ -664,7 +664,11 @@ def situation_from_csv(text: str) -> dict[str, Any]:
     import csv
     import io
 
-    rows = [r for r in csv.reader(io.StringIO(text.replace(";", ","))) if any(cell.strip() for cell in r)]
+    reader = csv.reader(io.StringIO(text.replace(";", ",")))
+    try:
+        rows = [r for r in reader if any(cell.strip() for cell in r)]
+    except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
+        raise RisikoError("csv_row_invalid", f"row {reader.line_num}: {str(exc)[:60]}") from None
     if not rows:
         raise RisikoError("csv_empty", "")
     if len(rows) > SITUATION_CSV_MAX_ROWS:
