@@ -112,7 +112,10 @@ def create_bot(
 ) -> StewardBot:
     """Build the bot without connecting. Services default to an engine on ``settings.database_url``."""
     if services is None:
-        services = Services(make_sessionmaker(make_engine(settings.database_url)))
+        engine = make_engine(
+            settings.database_url, pool_size=settings.database_pool_size, pool_timeout=settings.database_pool_timeout
+        )
+        services = Services(make_sessionmaker(engine))
     return StewardBot(
         settings,
         services,

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, description="sync commands to this server only (instant)")
     default_locale: Literal["it", "en"] = Field(default="it", description="language when a user's is unknown")
     log_level: str = Field(default="INFO")
+    database_pool_size: int = Field(default=10, ge=1, le=200, description="database connections kept per process")
+    database_pool_timeout: float = Field(
+        default=10.0, gt=0, le=300, description="seconds a command waits for a connection before 'busy, try again'"
+    )
 
     @field_validator("database_url")
     @classmethod

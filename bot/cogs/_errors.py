@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs._common import safe
+from bot.db.session import is_busy
 from bot.errors import UserFacingError
 from bot.i18n import TRANSLATED_PARAMS, normalise_locale, render_error, t
 
@@ -63,6 +64,10 @@ def error_message(interaction: discord.Interaction[Any], error: BaseException, *
         return t("error.permission_generic", locale)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, seconds=round(error.retry_after))
+    if is_busy(error):  # a rush: the database's connections or its writer lock stayed taken past the wait
+        log.warning("%s: the database was busy (user=%s guild=%s)", where, interaction.user.id if interaction.user
+                    else None, interaction.guild_id)  # fmt: skip
+        return t("error.busy", locale)
     ref = uuid.uuid4().hex[:8]
     log.error(
         "%s failed (ref %s) user=%s guild=%s",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -21,9 +22,24 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str, *, echo: bool = False) -> AsyncEngine:
+POOL_SIZE = 10  # connections kept open; PostgreSQL's default allows 100 across every process
+POOL_TIMEOUT = 10.0  # seconds a use case waits for a free connection before it is answered "busy"
+
+
+def make_engine(
+    url: str, *, echo: bool = False, pool_size: int = POOL_SIZE, pool_timeout: float = POOL_TIMEOUT
+) -> AsyncEngine:
+    """The engine of the bot and the CLI. A rush of hundreds of commands queues for the pool's connections; a wait
+    longer than ``pool_timeout`` raises and is answered "busy, try again" (:func:`is_busy`), never an error."""
     url = normalise_database_url(url)
-    engine = create_async_engine(url, echo=echo, pool_pre_ping=not url.startswith("sqlite"))
+    engine = create_async_engine(
+        url,
+        echo=echo,
+        pool_pre_ping=not url.startswith("sqlite"),
+        pool_size=pool_size,
+        max_overflow=pool_size,
+        pool_timeout=pool_timeout,
+    )
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
@@ -31,6 +47,21 @@ def make_engine(url: str, *, echo: bool = False) -> AsyncEngine:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def is_busy(error: BaseException) -> bool:
+    """The database could not be had in time: every pooled connection stayed taken past the pool's timeout, or
+    SQLite's writer lock past its busy timeout. Nothing was written; the person can simply try again."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sa_exc.TimeoutError):
+            return True
+        if isinstance(current, sa_exc.OperationalError) and "database is locked" in str(current.orig).lower():
+            return True
+        current = getattr(current, "original", None) or current.__cause__
+    return False
 
 
 def _sqlite_migration_pragmas(dbapi_connection: Any, connection_record: Any) -> None:

@@ -159,25 +159,26 @@ class RegistrationService(BaseService):
         assert name is not None
         now = self._clock()
         async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first: the cap
+            # The refusals that need no lock first; the tournament's lock last, held only for the count and the
+            # write (a rush of hundreds queues for as short a time as possible), and the state checked again under it.
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.PLAYER)
             t = await tournament_or_404(session, actor.guild_id, tournament)
             assert t.id is not None
-            if t.status != TournamentStatus.REGISTRATION_OPEN.value:
-                raise Conflict("error.registration_closed", tournament=t.name)
-            if t.registration_deadline is not None and now > t.registration_deadline:
-                raise Conflict("error.registration_deadline_passed", tournament=t.name)
-            existing = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
-            )
-            if existing is not None and existing.status not in (RegistrationStatus.WITHDRAWN.value,):
-                raise Conflict("error.already_registered", tournament=t.name, status=existing.status)
+            self._open_for_entries(t, now)
             clash = await repo.get_registration_by_name(
                 session=session, guild_id=actor.guild_id, tournament_id=t.id, display_name=name
             )
             if clash is not None and clash.user_id != actor.user_id:
                 raise Conflict("error.name_taken", name=name)
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)
+            await session.refresh(t)
+            self._open_for_entries(t, now)
+            existing = await repo.get_registration_for_user(
+                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+            )
+            if existing is not None and existing.status not in (RegistrationStatus.WITHDRAWN.value,):
+                raise Conflict("error.already_registered", tournament=t.name, status=existing.status)
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
             waitlisted = t.cap is not None and active >= t.cap
             status = RegistrationStatus.WAITLISTED if waitlisted else RegistrationStatus.REGISTERED
@@ -218,6 +219,13 @@ class RegistrationService(BaseService):
                 active_count=active + (0 if waitlisted else 1),
                 cap=t.cap,
             )
+
+    @staticmethod
+    def _open_for_entries(t: Tournament, now: datetime) -> None:
+        if t.status != TournamentStatus.REGISTRATION_OPEN.value:
+            raise Conflict("error.registration_closed", tournament=t.name)
+        if t.registration_deadline is not None and now > t.registration_deadline:
+            raise Conflict("error.registration_deadline_passed", tournament=t.name)
 
     async def list_players(self, guild_id: int, *, tournament: str) -> PlayerList:
         async with self._sessionmaker() as session:
