@@ -5,8 +5,11 @@ to its gateway (HELLO → heartbeat/ACK → IDENTIFY → READY → GUILD_CREATE)
 INTERACTION_CREATE for commands, autocomplete and components, and answers through the real HTTP routes: callbacks
 (JSON and multipart), follow-ups, edits of the original response, channel messages, threads, DMs and scheduled
 events. ``rate_limit`` makes a route answer 429 with ``Retry-After`` (and ``Via``, as Discord's edge does). As
-Discord does, ids carry their time, a message sent again with the same ``nonce`` (``enforce_nonce``) answers the
-message already made, and GUILD_CREATE lists the threads (a bot that restarts sees the ones it made).
+Discord does, ids carry their time, a message sent again to the same channel with the same ``nonce``
+(``enforce_nonce``) within ``nonce_window`` seconds answers the message already made (counted in ``deduplicated``),
+a DM channel asked for again is the same channel, and GUILD_CREATE lists the threads (a bot that restarts sees the
+ones it made). ``message_latency`` delays each channel message and DM channel by a seeded network jitter on the way
+in and again on the way back, so a process killed mid-send may die after Discord made the message.
 
 Every Discord rule the bot breaks is recorded in ``violations`` and the tests assert there are none: the first
 response later than 3 s after the interaction, content over 2000 characters, embeds over their limits, more than
@@ -125,7 +128,13 @@ class FakeDiscord:
         self._jitter = random.Random(15)
         self.threads: list[dict[str, Any]] = []  # also listed in GUILD_CREATE, as Discord lists the active ones
         self.dm_channels: dict[int, int] = {}  # dm channel id -> user id
-        self._by_nonce: dict[tuple[int, str], Any] = {}  # (channel, nonce) -> message: enforce_nonce answers it again
+        self._dm_of: dict[int, int] = {}  # user id -> their DM channel: Discord keeps one per user
+        # (channel, nonce) -> (message, when made): enforce_nonce answers it again within the window. Discord checks
+        # a nonce "in the past few minutes" without saying how many: two, to be on the safe side.
+        self._by_nonce: dict[tuple[int, str], tuple[Any, float]] = {}
+        self.nonce_window = 120.0
+        self.deduplicated: list[tuple[int, str]] = []  # (channel, nonce) of every POST answered with an old message
+        self.message_latency = 0.0  # seconds: the most a message or DM channel is delayed each way
         self.exchanges: dict[str, Exchange] = {}  # by token
         self.rate_limits: dict[str, list[float]] = {}  # route template -> retry_after values still to serve
         self.served_429: list[str] = []
@@ -416,17 +425,27 @@ class FakeDiscord:
     async def _original(self, *_: Any) -> dict[str, Any]:
         return self._message(snowflake(), self.guild.channel_id, {}, [])
 
+    async def _latency(self) -> None:
+        if self.message_latency:
+            await asyncio.sleep(self._jitter.uniform(0.0, self.message_latency))
+
     async def _channel_message(self, path: str, r: web.Request, payload: Any, files: list[tuple[str, int]]) -> Any:
+        await self._latency()  # on the way in
         channel_id = int(path.split("/")[2])
         nonce = payload.get("nonce") if r.method == "POST" and payload.get("enforce_nonce") else None
-        if nonce is not None and (channel_id, str(nonce)) in self._by_nonce:  # Discord: the message already made
-            return self._by_nonce[(channel_id, str(nonce))]
+        key = (channel_id, str(nonce))
+        seen = self._by_nonce.get(key) if nonce is not None else None
+        if seen is not None and time.monotonic() - seen[1] <= self.nonce_window:  # Discord: the message already made
+            self.deduplicated.append(key)
+            await self._latency()
+            return seen[0]
         self._check_message(payload, files, where=f"message in {channel_id}")
         record = {**payload, "channel_id": channel_id, "files": files}
         self.channel_messages.append(record)
         message = self._message(snowflake(), channel_id, payload, files)
         if nonce is not None:
-            self._by_nonce[(channel_id, str(nonce))] = message
+            self._by_nonce[key] = (message, time.monotonic())
+        await self._latency()  # made: the answer is on its way back (a process killed now never learns of it)
         return message
 
     async def _thread(self, path: str, _r: web.Request, payload: Any, _files: Any) -> dict[str, Any]:
@@ -447,9 +466,11 @@ class FakeDiscord:
         return thread
 
     async def _dm(self, _path: str, _r: web.Request, payload: Any, _files: Any) -> dict[str, Any]:
+        await self._latency()
         user_id = int(payload.get("recipient_id", 0))
-        channel_id = snowflake()
+        channel_id = self._dm_of.setdefault(user_id, snowflake())  # asked again: the same channel
         self.dm_channels[channel_id] = user_id
+        await self._latency()
         user = {"id": str(user_id), "username": "player", "discriminator": "0", "avatar": None}
         return {"id": str(channel_id), "type": 1, "last_message_id": None, "recipients": [user]}
 
