@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import pkgutil
 from typing import Any
@@ -12,13 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import bot.cogs
-from bot.cogs._errors import reply_error
+from bot.cogs._errors import expired_message, reply_error
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
+EXPIRED_GRACE = 2.0  # seconds: a component or form nothing answered by then has no live handler (Discord allows 3)
 
 
 def discover_cogs() -> list[str]:
@@ -67,6 +69,7 @@ class StewardBot(commands.Bot):
         self._sync_commands = sync_commands
         self._start_scheduler = start_scheduler
         self.runner = Runner(self)  # schedules and reminders: rows in our tables, APScheduler only wakes the bot
+        self.expired_grace = EXPIRED_GRACE
 
     async def load_all(self) -> None:
         """Set the translator and load every cog (no network: tests call this directly)."""
@@ -96,6 +99,22 @@ class StewardBot(commands.Bot):
     async def close(self) -> None:
         await self.runner.stop()
         await super().close()
+
+    async def on_interaction(self, interaction: discord.Interaction[StewardBot]) -> None:
+        """A button, menu or form that nothing answers — one of a view that lived in a process since stopped, or a
+        form left open past its time — is answered that it expired and which command to run again, instead of
+        Discord's "This interaction failed". Every live handler acknowledges at once, so one still silent after
+        ``expired_grace`` seconds has none."""
+        if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            return
+        await asyncio.sleep(self.expired_grace)
+        if interaction.response.is_done():
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        log.info("interaction %s (%s) had no handler: answered as expired", interaction.id, custom_id[:40])
+        with contextlib.suppress(discord.HTTPException):  # answered meanwhile, or too late for Discord
+            await interaction.response.send_message(expired_message(interaction, custom_id), ephemeral=True)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))

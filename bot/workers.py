@@ -71,8 +71,10 @@ def _cores() -> int:
 _PRELOAD = ("bot.rules.risiko.dice", "bot.rules.risiko.scoring", "bot.rules.ricochet.solver")
 
 
-def _warm() -> None:
-    """A process worker's start: import what the heavy calls use, so the first call does not pay for it."""
+def _warm(owner: int) -> None:
+    """A process worker's start: import what the heavy calls use, so the first call does not pay for it; and leave
+    when the bot process that owns the pool is gone (killed, it cannot shut its pool down)."""
+    threading.Thread(target=_exit_with, args=(owner,), daemon=True, name="owner-watch").start()
     import bot.rules.ricochet.solver
     import bot.rules.risiko.dice
     import bot.rules.risiko.scoring
@@ -86,7 +88,8 @@ class Workers:
 
     processes: int = field(default_factory=_cores)
     threads: int = field(default_factory=lambda: min(4, _cores() + 2))
-    admission_seconds: float = 10.0
+    admission_seconds: float = 10.0  # the thread pool's: images and searches take well under a second each
+    compute_admission_seconds: float = 45.0  # the process pool's: a solve may take seconds (the member sees progress)
     _process_pool: concurrent.futures.ProcessPoolExecutor | None = field(default=None, init=False, repr=False)
     _thread_pool: concurrent.futures.ThreadPoolExecutor | None = field(default=None, init=False, repr=False)
     _txn_pool: concurrent.futures.ThreadPoolExecutor | None = field(default=None, init=False, repr=False)
@@ -106,7 +109,7 @@ class Workers:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(list(_PRELOAD))
                 self._process_pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.processes, mp_context=context, initializer=_warm
+                    max_workers=self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
                 )
             return self._process_pool
 
@@ -147,15 +150,21 @@ class Workers:
     # -------------------------------------------------------------------------------------------- running
 
     async def _run(
-        self, kind: str, size: int, executor: concurrent.futures.Executor, budget: float | None, call: Callable[[], T]
+        self,
+        kind: str,
+        size: int,
+        executor: concurrent.futures.Executor,
+        budget: float | None,
+        call: Callable[[], T],
+        admission: float,
     ) -> T:
         """Wait (bounded) for a free worker, run ``call`` there and wait for it within ``budget``. The worker is
         given back when the call ends, also when the member was answered "too big" before that."""
         slot = self._slot(kind, size)
         try:
-            await asyncio.wait_for(slot.acquire(), self.admission_seconds)
+            await asyncio.wait_for(slot.acquire(), admission)
         except TimeoutError:
-            raise Busy(seconds=round(self.admission_seconds)) from None
+            raise Busy(seconds=round(admission)) from None
         try:
             future = asyncio.get_running_loop().run_in_executor(executor, call)
         except BaseException:
@@ -172,11 +181,13 @@ class Workers:
 
     async def compute(self, fn: Callable[..., T], /, *args: Any, budget: float | None = 30.0) -> T:
         """``fn(*args)`` in a worker process: ``fn`` a module-level function, ``args`` plain data (both pickle)."""
-        return await self._run("process", self.processes, self._processes(), budget, _Call(fn, args))
+        return await self._run(
+            "process", self.processes, self._processes(), budget, _Call(fn, args), self.compute_admission_seconds
+        )
 
     async def thread(self, fn: Callable[..., T], /, *args: Any, budget: float | None = 60.0) -> T:
         """``fn(*args)`` in the heavy thread pool (images, search, verification)."""
-        return await self._run("thread", self.threads, self._threads(), budget, _Call(fn, args))
+        return await self._run("thread", self.threads, self._threads(), budget, _Call(fn, args), self.admission_seconds)
 
     async def in_transaction(self, fn: Callable[..., T], /, *args: Any) -> T:
         """``fn(*args)`` for a use case whose transaction is open: its own pool, no admission wait and no budget
@@ -215,6 +226,19 @@ def _consume(future: asyncio.Future[Any]) -> None:
 
 def _noop() -> None:
     return None
+
+
+def _exit_with(owner: int, every: float = 2.0) -> None:
+    import time
+
+    while True:
+        time.sleep(every)
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # pragma: no cover - alive, under another user
+            continue
 
 
 _DEFAULT: Workers | None = None

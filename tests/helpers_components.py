@@ -116,15 +116,19 @@ class ComponentHarness(Harness):
         roles: tuple[str, ...] = (),
         admin: bool = False,
         locale: str = "en-US",
+        values: list[str] | None = None,
     ) -> list[Sent]:
-        """Click the button ``custom_id`` of a message discord.py sent earlier (as recorded)."""
+        """Click the button ``custom_id`` of a message discord.py sent earlier (as recorded); with ``values``, choose
+        them in the select menu ``custom_id``."""
         message_id = getattr(message, "message_id", None)
         assert message_id is not None, "that request created no message"
         assert custom_id in self.custom_ids(message), f"{custom_id!r} not among {self.custom_ids(message)}"
         body = {**message.data, "components": self.components_of(message)}
         msg = _message_payload(self.guild.channel_id, body)
         msg["id"] = str(message_id)
-        data = {"custom_id": custom_id, "component_type": 2}
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        if values is not None:
+            data = {"custom_id": custom_id, "component_type": 3, "values": values}
         payload = self._base(3, data, user_id, roles, admin, locale) | {"message": msg}
         return await self._dispatch(payload)
 

@@ -121,3 +121,26 @@ class GuardedView(discord.ui.View):
         self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
     ) -> None:
         await reply_error(interaction, error, where=f"view item {type(item).__name__}")
+
+
+# What to run again for a control nothing answers any more (its custom id's prefix → the command, by catalogue key).
+REDO: dict[str, str] = {
+    "report:enter:": "report enter",
+    "report:correct:": "review correct",
+    "sanction:": "sanction give",
+}
+
+
+def slash(qualified_name: str, locale: str) -> str:
+    """A command as the reader types it in their language: "report enter" → "/referto inserisci"."""
+    parts = qualified_name.split()
+    return "/" + " ".join(t(f"cmd.{' '.join(parts[: i + 1])}.name", locale) for i in range(len(parts)))
+
+
+def expired_message(interaction: discord.Interaction[Any], custom_id: str) -> str:
+    """The line for a button, menu or form whose handler is gone: it expired, and the command that asks again."""
+    locale = normalise_locale(interaction.locale, _default_locale(interaction))
+    command = next((key for prefix, key in REDO.items() if custom_id.startswith(prefix)), None)
+    if command is None:
+        return t("error.expired", locale)
+    return t("error.expired_redo", locale, command=slash(command, locale))

@@ -328,6 +328,31 @@ class Sanction(SQLModel, table=True):
         return self.revoked_at is None and self.appeal_state != AppealState.OVERTURNED.value
 
 
+class SanctionProposal(SQLModel, table=True):
+    """What a referee asked in ``/sanction give``, waiting for Confirm: a row, so the Confirm button and the kind
+    menu work after a restart and a sanction is written once however often Confirm is pressed (``confirmed_at`` is
+    set by one conditional UPDATE)."""
+
+    __tablename__ = "sanction_proposal"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    referee_id: int = Field(sa_type=sa.BigInteger, nullable=False)
+    tournament: str = Field(max_length=100)
+    player: str | None = Field(default=None, max_length=64)
+    user_id: int | None = _snowflake()
+    infraction: str = Field(max_length=48)
+    cards_in_hand: int = Field(default=0, nullable=False)
+    points: float | None = Field(default=None)
+    round_number: int | None = Field(default=None)
+    table_number: int | None = Field(default=None)
+    details: str | None = Field(default=None, max_length=1000)
+    kind: str | None = Field(default=None, max_length=48)  # another kind picked in the menu (an override)
+    created_at: datetime = _created()
+    confirmed_at: datetime | None = _when()
+    case_number: int | None = Field(default=None)
+
+
 class RefereeCall(SQLModel, table=True):
     """A table calling a referee (BOT-RUL-2); the first referee to claim it takes it (``claimed_by``, set once)."""
 

@@ -25,6 +25,7 @@ from bot.services.reports import ReportService
 from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
 from bot.services.rulings import RulesDeskService
+from bot.services.sanction_proposals import SanctionProposalService
 from bot.services.sanctions import SanctionService
 from bot.services.schedules import ScheduleService
 from bot.services.standings import StandingsService
@@ -45,6 +46,7 @@ class Services:
     registrations: RegistrationService = field(init=False)
     roster: RosterService = field(init=False)
     sanctions: SanctionService = field(init=False)
+    proposals: SanctionProposalService = field(init=False)
     calls: CallService = field(init=False)
     latecomers: LatecomerService = field(init=False)
     checkins: CheckInService = field(init=False)
@@ -65,6 +67,8 @@ class Services:
         self.registrations = RegistrationService(self.sessionmaker, self.clock, workers=self.workers)
         self.roster = RosterService(self.sessionmaker, self.clock, workers=self.workers)
         self.sanctions = SanctionService(self.sessionmaker, self.clock, workers=self.workers)
+        self.proposals = SanctionProposalService(self.sessionmaker, self.clock, workers=self.workers)
+        self.proposals.desk = self.sanctions
         self.calls = CallService(self.sessionmaker, self.clock, workers=self.workers)
         self.latecomers = LatecomerService(self.sessionmaker, self.clock, workers=self.workers)
         self.checkins = CheckInService(self.sessionmaker, self.clock, workers=self.workers)

@@ -39,8 +39,8 @@ from bot.rules.sanctions import (
 from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
-from bot.services.registrations import find_player
 from bot.services.report_lines import rescore_table
+from bot.services.sanction_places import round_and_table, sanctioned_player, seat_of, where
 from bot.services.sanction_views import (
     CHANGES_THE_TABLE,
     ProposalView,
@@ -56,79 +56,31 @@ POINTS_MAX = 1000.0
 APPEAL_DECISIONS = ("upheld", "annulled")
 
 
-def _rules(t: Tournament) -> Ruleset:
+def checked_details(details: str | None) -> str | None:
+    return clean_text(details, field="details", max_len=DETAILS_MAX, required=False)
+
+
+def checked_points(points: float | None) -> None:
+    if points is not None and not 0 <= abs(points) <= POINTS_MAX:
+        raise InvalidInput("error.sanction.bad_points", max=int(POINTS_MAX))
+
+
+def tournament_rules(t: Tournament) -> Ruleset:
     return load_ruleset(t.preset, t.overrides or None)
 
 
-def _rule_error(exc: SanctionError) -> InvalidInput:
+def sanction_refusal(exc: SanctionError) -> InvalidInput:
     return InvalidInput(f"error.sanction.{exc.code}", value=str(exc.value)[:60])
 
 
 class SanctionService(BaseService):
-    # ------------------------------------------------------------------------------------------ helpers
-
-    async def _player(
-        self, session: AsyncSession, t: Tournament, name: str | None, user_id: int | None
-    ) -> Registration:
-        """A player of the tournament by member or name, whatever their status: a disqualified player still has
-        a record, and can be sanctioned or appeal."""
-        assert t.id is not None
-        regs = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        wanted = (name or "").strip().casefold()
-        found = next(
-            (r for r in regs if (user_id is not None and r.user_id == user_id)
-             or (user_id is None and wanted and r.display_name.casefold() == wanted)),
-            None,
-        )  # fmt: skip
-        if found is None:
-            return await find_player(session, t, name=name, user_id=user_id)  # its refusal names what was asked
-        return found
-
-    async def _seat_of(self, session: AsyncSession, t: Tournament, reg: Registration) -> tuple[Round, int] | None:
-        """The player's table (round, table id) in the latest drawn round that seats them."""
-        assert t.id is not None and reg.id is not None
-        found = await repo.seat_in_latest_round(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id
-        )
-        return None if found is None or found[1].id is None else (found[0], found[1].id)
-
-    async def _where(
-        self, session: AsyncSession, t: Tournament, reg: Registration, round_number: int | None, table: int | None
-    ) -> tuple[int | None, int | None]:
-        """(round id, table id): the given round/table, or by default the player's current table."""
-        if round_number is None and table is None:
-            seat = await self._seat_of(session, t, reg)
-            return (seat[0].id, seat[1]) if seat else (None, None)
-        return await self._round_and_table(session, t, round_number, table)
-
-    async def _round_and_table(
-        self, session: AsyncSession, t: Tournament, round_number: int | None, table: int | None
-    ) -> tuple[int | None, int | None]:
-        """The ids of round ``round_number`` (default: the latest) and of its table ``table`` (if given)."""
-        assert t.id is not None
-        rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        rnd = (
-            next((r for r in rounds if r.number == round_number), None)
-            if round_number is not None
-            else max(rounds, key=lambda r: r.number, default=None)
-        )
-        if rnd is None or rnd.id is None:
-            raise NotFound("error.round_not_found", number=round_number or 1, tournament=t.name)
-        if table is None:
-            return rnd.id, None
-        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
-        found = next((gt for gt in tables if gt.number == table), None)
-        if found is None:
-            raise NotFound("error.sanction.no_such_table", table=table, round=rnd.number)
-        return rnd.id, found.id
-
     async def _view(self, session: AsyncSession, s: Sanction) -> SanctionView:
         t = await session.get(Tournament, s.tournament_id)
         reg = await session.get(Registration, s.registration_id)
         assert t is not None and reg is not None and reg.id is not None
         rnd = await session.get(Round, s.round_id) if s.round_id else None
         table = await session.get(GameTable, s.table_id) if s.table_id is not None else None
-        window = appeal_rules(_rules(t)).appeal_window_minutes
+        window = appeal_rules(tournament_rules(t)).appeal_window_minutes
         return SanctionView(
             case_number=s.case_number,
             tournament_name=t.name,
@@ -182,15 +134,15 @@ class SanctionService(BaseService):
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
             require(actor, config, StaffRole.REFEREE)
             t = await tournament_or_404(session, actor.guild_id, tournament)
-            reg = await self._player(session, t, player, user_id)
+            reg = await sanctioned_player(session, t, player, user_id)
             assert t.id is not None and reg.id is not None
             previous = await repo.sanction_count_offences(
                 session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
             )
             try:
-                proposal = propose(_rules(t), infraction, previous=previous, cards_in_hand=cards_in_hand)
+                proposal = propose(tournament_rules(t), infraction, previous=previous, cards_in_hand=cards_in_hand)
             except SanctionError as exc:
-                raise _rule_error(exc) from None
+                raise sanction_refusal(exc) from None
             return ProposalView(t.name, reg.display_name, previous, proposal)
 
     async def record(
@@ -209,9 +161,8 @@ class SanctionService(BaseService):
         table: int | None = None,
     ) -> SanctionView:
         """Log a sanction (referees): the ladder's proposal, or ``kind`` as an override; its consequences applied."""
-        note = clean_text(details, field="details", max_len=DETAILS_MAX, required=False)
-        if points is not None and not 0 <= abs(points) <= POINTS_MAX:
-            raise InvalidInput("error.sanction.bad_points", max=int(POINTS_MAX))
+        note = checked_details(details)
+        checked_points(points)
         async with self._sessionmaker() as session, session.begin():
             # the case number first: the server row's lock then serialises concurrent sanctions of this server
             case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)
@@ -219,23 +170,48 @@ class SanctionService(BaseService):
             require(actor, config, StaffRole.REFEREE)
             if case is None:  # pragma: no cover - require() refuses a server without its row first
                 raise PermissionDenied("error.permission_unmapped", role=StaffRole.REFEREE.value)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            reg = await self._player(session, t, player, user_id)
-            assert t.id is not None and reg.id is not None
-            ruleset = _rules(t)
-            previous = await repo.sanction_count_offences(
-                session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
-            )
-            try:
-                proposal = propose(ruleset, infraction, previous=previous, cards_in_hand=cards_in_hand)
-                chosen = check_kind(ruleset, kind) if kind else proposal.kind
-            except SanctionError as exc:
-                raise _rule_error(exc) from None
-            round_id, table_id = await self._where(session, t, reg, round_number, table)
-            return await self.record_in(
-                session, actor, t, reg, proposal, case=case, kind=chosen, points=points, details=note,
-                round_id=round_id, table_id=table_id,
+            return await self.record_request(
+                session, actor, case, tournament=tournament, player=player, user_id=user_id, infraction=infraction,
+                kind=kind, points=points, cards_in_hand=cards_in_hand, details=note, round_number=round_number,
+                table=table,
             )  # fmt: skip
+
+    async def record_request(
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        case: int,
+        *,
+        tournament: str,
+        player: str | None,
+        user_id: int | None,
+        infraction: str,
+        kind: str | None,
+        points: float | None,
+        cards_in_hand: int,
+        details: str | None,
+        round_number: int | None,
+        table: int | None,
+    ) -> SanctionView:
+        """The sanction a referee asked for, written inside the caller's transaction under case number ``case``
+        (already allocated: its lock serialises the server's sanctions). The ladder is read again now."""
+        t = await tournament_or_404(session, actor.guild_id, tournament)
+        reg = await sanctioned_player(session, t, player, user_id)
+        assert t.id is not None and reg.id is not None
+        ruleset = tournament_rules(t)
+        previous = await repo.sanction_count_offences(
+            session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
+        )
+        try:
+            proposal = propose(ruleset, infraction, previous=previous, cards_in_hand=cards_in_hand)
+            chosen = check_kind(ruleset, kind) if kind else proposal.kind
+        except SanctionError as exc:
+            raise sanction_refusal(exc) from None
+        round_id, table_id = await where(session, t, reg, round_number, table)
+        return await self.record_in(
+            session, actor, t, reg, proposal, case=case, kind=chosen, points=points, details=details,
+            round_id=round_id, table_id=table_id,
+        )  # fmt: skip
 
     async def record_in(
         self,
@@ -259,7 +235,7 @@ class SanctionService(BaseService):
             case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)
             assert case is not None  # the role check needs the server's row, so it exists
         if round_id is None and table_id is None:
-            seat = await self._seat_of(session, t, reg)
+            seat = await seat_of(session, t, reg)
             round_id, table_id = (seat[0].id, seat[1]) if seat else (None, None)
         chosen = kind or proposal.kind
         consequence = proposal.consequence if chosen == proposal.kind else consequence_of(chosen)
@@ -325,7 +301,7 @@ class SanctionService(BaseService):
         """Every sanction kind of the tournament's preset (the referee's override menu)."""
         async with self._sessionmaker() as session:
             t = await tournament_or_404(session, guild_id, tournament)
-            return sanction_kinds(_rules(t))
+            return sanction_kinds(tournament_rules(t))
 
     async def _rescore(self, session: AsyncSession, s: Sanction) -> None:
         """A sanction that changes a table's result (last of the game, out of the game, table points) re-scores
@@ -353,9 +329,11 @@ class SanctionService(BaseService):
             s = await self._case(session, actor, case_number)
             await session.refresh(s)
             if not won:
+                if s.revoked_at is not None:
+                    raise Conflict("error.sanction.already_revoked", case=case_number)
                 if s.appeal_state == AppealState.OVERTURNED.value:
                     raise Conflict("error.sanction.already_annulled", case=case_number)
-                raise Conflict("error.sanction.already_revoked", case=case_number)
+                raise Conflict("error.sanction.appeal_decided_final", case=case_number)
             await self._undo(session, s)
             await session.flush()
             await self._rescore(session, s)
@@ -382,7 +360,7 @@ class SanctionService(BaseService):
             assert reg is not None and t is not None
             if reg.user_id is None or reg.user_id != actor.user_id:
                 raise PermissionDenied("error.sanction.not_yours", case=case_number)
-            rules = appeal_rules(_rules(t))
+            rules = appeal_rules(tournament_rules(t))
             if not rules.appealable:
                 raise Conflict("error.sanction.no_appeal", tournament=t.name)
             if self._clock() > s.created_at + timedelta(minutes=rules.appeal_window_minutes):
@@ -417,9 +395,9 @@ class SanctionService(BaseService):
                 if not kind:
                     raise InvalidInput("error.sanction.kind_needed")
                 try:
-                    changed_kind = check_kind(_rules(t), kind)
+                    changed_kind = check_kind(tournament_rules(t), kind)
                 except SanctionError as exc:
-                    raise _rule_error(exc) from None
+                    raise sanction_refusal(exc) from None
                 state = AppealState.CHANGED
             else:
                 state = AppealState.UPHELD if decision == "upheld" else AppealState.OVERTURNED
@@ -451,7 +429,7 @@ class SanctionService(BaseService):
             assert t.id is not None
             round_id = table_id = None
             if round_number is not None or table is not None:
-                round_id, table_id = await self._round_and_table(session, t, round_number, table)
+                round_id, table_id = await round_and_table(session, t, round_number, table)
             rows = await repo.sanction_list(
                 session=session, guild_id=t.guild_id, tournament_id=t.id, round_id=round_id, table_id=table_id
             )
@@ -468,7 +446,7 @@ class SanctionService(BaseService):
             if not own:
                 config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
                 require(actor, config, StaffRole.REFEREE)
-            reg = await self._player(session, t, player, actor.user_id if own else user_id)
+            reg = await sanctioned_player(session, t, player, actor.user_id if own else user_id)
             rows = await repo.sanction_list(
                 session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id
             )

@@ -46,7 +46,9 @@ def read_input(args: argparse.Namespace) -> Any:
             with open(path, "rb") as fh:
                 raw = fh.read()
         else:
-            raw = sys.stdin.buffer.read()  # bytes: what the terminal's locale would do with bad UTF-8 varies
+            stream = sys.stdin  # bytes where there are: what the locale would do with bad UTF-8 varies
+            buffer = getattr(stream, "buffer", None)
+            raw = buffer.read() if buffer is not None else stream.read().encode("utf-8", "surrogateescape")
     except OSError as exc:
         raise BadInput(f"cannot read input file {path!r}: {exc.strerror}") from None
     try:

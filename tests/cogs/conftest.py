@@ -23,6 +23,7 @@ async def bot(services: Services, database_url: str) -> AsyncIterator[StewardBot
         apply_migrations=False,
         sync_commands=False,
     )
+    await client._async_setup_hook()  # the loop a started client has: events (on_interaction) are dispatched on it
     await client.load_all()
     yield client
     await client.close()

@@ -4,6 +4,7 @@ and every referee and head-referee command refusing who may not use it without c
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 from sqlalchemy import func, select
@@ -155,3 +156,44 @@ async def test_rr_late_1_the_latecomers_message_lists_each_missing_player_with_a
     refused = await ch.click(message, buttons[1], user_id=7005, locale="en-US")
     assert refused[-1].ephemeral and "Referee" in refused[-1].text
     assert await _count(services) == 1
+
+
+async def test_bot_san_2_the_proposal_s_menu_and_confirm_work_after_a_restart_and_confirm_once(
+    ch: ComponentHarness, services: Services, http: HttpRecorder
+):
+    """The proposal is a row: after a restart (the process's views gone) the referee still picks another kind and
+    confirms; fifty presses of Confirm write one case, and the others are told its number."""
+    await _published(ch, services)
+    *_, offer = await ch.invoke(
+        "sanction give", user_id=4242, roles=REF, locale="en-US", tournament="Coppa", infraction="pact",
+        player="Giocatore 01", cards_in_hand=1,
+    )  # fmt: skip
+    pick, confirm = ch.custom_ids(offer)
+    assert pick.startswith("sanction:pick:") and confirm.startswith("sanction:confirm:")
+    ch.bot._connection._view_store._views.clear()  # type: ignore[attr-defined]  # what a restart leaves
+    picked = await ch.click(offer, pick, user_id=4242, roles=REF, values=["pass_turn"])
+    assert not any(p.ephemeral and p.text for p in picked), picked  # a quiet acknowledgement
+    *_, wrong = await ch.click(offer, pick, user_id=4242, roles=REF, values=["standing_points"])  # not ARB's
+    assert wrong.ephemeral and "no sanction “standing\\_points”" in wrong.text
+    presses = await asyncio.gather(*(ch.click(offer, confirm, user_id=4242, roles=REF) for _ in range(50)))
+    assert await _count(services) == 1
+    async with services.sessionmaker() as session:
+        case = (await session.execute(select(Sanction))).scalar_one()
+    assert (case.kind, case.proposed_kind) == ("pass_turn", "verbal_warning")  # the override, kept
+    answers = {id(sent): sent for p in presses for sent in p}.values()  # concurrent clicks share the recording
+    assert sum("already confirmed as case 1" in sent.text for sent in answers) == 49
+    *_, refused = await ch.invoke("sanction give", user_id=5151, locale="en-US", tournament="Coppa",
+                                  infraction="pact", player="Giocatore 01")  # fmt: skip
+    assert refused.ephemeral and "Referee" in refused.text
+
+
+async def test_bot_san_2_an_expired_proposal_says_so_and_how_to_ask_again(
+    ch: ComponentHarness, services: Services, clock: FakeClock, http: HttpRecorder
+):
+    await _published(ch, services)
+    *_, offer = await ch.invoke("sanction give", user_id=4242, roles=REF, locale="it", tournament="Coppa",
+                                infraction="pact", player="Giocatore 01")  # fmt: skip
+    clock.advance(hours=13)
+    *_, late = await ch.click(offer, ch.custom_ids(offer)[-1], user_id=4242, roles=REF, locale="it")
+    assert late.ephemeral and "/sanzione assegna" in late.text
+    assert await _count(services) == 0

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.app import StewardBot
 from bot.db.models import TableResult
 from bot.services import Services
+from tests.helpers import Sent
 from tests.helpers_components import ComponentHarness
 from tests.services.test_reports_fixtures import build_tournament, count, results_of, table_row
 
@@ -38,7 +41,8 @@ async def entered_report(ch: ComponentHarness, services: Services, preset: str =
         modal, {"Anna": "40", "Bruno": "32", "Carla": "20", "Dario": "10"}, user_id=anna, locale="it"
     )
     report = sent[-1]
-    assert not report.ephemeral and report.body["type"] == 4
+    assert sent[0].body["type"] == 5  # acknowledged first, then the report
+    assert not report.ephemeral and report.kind == "followup"
     return b, report
 
 
@@ -221,3 +225,30 @@ async def test_bot_i18n_1_an_english_player_signing_leaves_the_report_message_in
     edit = next(x for x in sent if x.method == "PATCH")
     assert sent[0].body["type"] == 6 and "Referto — Coppa Test, turno 1, tavolo 1" in edit.text
     assert sent[-1].ephemeral and "Firma" not in sent[-1].text
+
+
+async def test_a_form_open_across_a_restart_is_answered_as_expired_naming_the_command(
+    ch: ComponentHarness, services: Services, bot: StewardBot
+):
+    """The report form lives in the process that opened it: submitted after a restart, it used to end in Discord's
+    "This interaction failed". Now the member reads that it expired and which command opens it again; nothing
+    changes. A button nobody handles any more gets the same kind of answer."""
+    b = await build_tournament(services, preset="risiko-firk-1", rounds=FOUR, guild_id=ch.guild.id)
+    anna = b.users["Anna"]
+    (modal,) = await ch.invoke("report enter", user_id=anna, locale="it", tournament="Coppa Test", table=1)
+    bot._connection._view_store._modals.clear()  # type: ignore[attr-defined]  # what a restart leaves
+    bot.expired_grace = 0.05
+    before = len(ch.adapter.sent)
+    await ch.submit(modal, {"Anna": "40", "Bruno": "32", "Carla": "20", "Dario": "10"}, user_id=anna, locale="it")
+    await asyncio.sleep(0.3)
+    (answer,) = ch.adapter.sent[before:]
+    assert answer.ephemeral and "non è più attivo" in answer.text and "/referto inserisci" in answer.text
+    assert all(r.table_points is None for r in await results_of(services, b.tables[(1, 1)]))
+    forged = Sent("followup", "POST", "/webhooks", {"content": "x", "components": [{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "?", "custom_id": "gone:button:1"}]}]})  # fmt: skip
+    forged.message_id = 4242  # type: ignore[attr-defined]
+    before = len(ch.adapter.sent)
+    await ch.click(forged, "gone:button:1", user_id=anna, locale="en-US")
+    await asyncio.sleep(0.3)
+    (answer,) = ch.adapter.sent[before:]
+    assert answer.ephemeral and answer.text.startswith("This button or form is no longer active")

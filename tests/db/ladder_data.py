@@ -373,6 +373,45 @@ def rows() -> list[tuple[str, dict[str, Any]]]:
         },
     )
     add(
+        "sanction_proposal",
+        {
+            "id": 1,
+            "guild_id": G1,
+            "referee_id": 502,
+            "tournament": "Torneo d'Autunno",
+            "player": "Bruno",
+            "user_id": None,
+            "infraction": "undeclared_pact",
+            "cards_in_hand": 3,
+            "points": None,
+            "round_number": 2,
+            "table_number": 1,
+            "details": "secondo patto",
+            "kind": None,
+            "created_at": at(3.1),
+            "confirmed_at": None,
+            "case_number": None,
+        },
+        {
+            "id": 2,
+            "guild_id": G1,
+            "referee_id": 503,
+            "tournament": "Torneo d'Autunno",
+            "player": None,
+            "user_id": 909,
+            "infraction": "undeclared_pact",
+            "cards_in_hand": 0,
+            "points": None,
+            "round_number": None,
+            "table_number": None,
+            "details": None,
+            "kind": "disqualification",
+            "created_at": at(2.4),
+            "confirmed_at": at(2.5),
+            "case_number": 3,
+        },
+    )
+    add(
         "scheduled_reminder",
         # sent before this row's revision knew statuses: delivered_at is the only trace
         {

@@ -3,14 +3,15 @@ them and decides appeals (BOT-SAN-1, BOT-SAN-2, BOT-SAN-3, RR-SAN-1, RR-REF-1, R
 
 ``/sanction give`` shows the proposal privately with a Confirm button and a menu of the preset's other kinds (an
 override); the sanction is written when the referee confirms, then announced in the table's thread (the one ping is
-the sanctioned player's).
+the sanctioned player's). The proposal is a row and both controls carry only its id: they work after a restart, and
+Confirm writes one case however often it is pressed.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
+import re
 from typing import Any
 
 import discord
@@ -18,8 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, safe, send, tr
-from bot.cogs._errors import GuardedView
+from bot.cogs._common import actor_of, bot_of, embed, locale_of, safe, send, tr
+from bot.cogs._errors import guarded
 from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber, Tournament, player_ref
 from bot.cogs.desk.announce import announce_in_thread
 from bot.cogs.desk.latecomers import latecomers_message
@@ -33,69 +34,60 @@ LIST_BUDGET = 3900
 DECISIONS = [app_commands.Choice(name=d, value=d) for d in ("upheld", "changed", "annulled")]
 
 
-@dataclass
-class _Request:
-    """What the referee typed in /sanction give, kept by the confirmation view until Confirm."""
-
-    tournament: str
-    player: str | None
-    user_id: int | None
-    infraction: str
-    cards_in_hand: int
-    points: float | None
-    round_number: int | None
-    table: int | None
-    details: str | None
-    kind: str | None = None
+def proposal_view(proposal_id: int, kinds: tuple[str, ...], proposed: str, locale: str) -> discord.ui.View:
+    """The kind menu and the Confirm button of a proposal: both carry only its id, so they work after a restart."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PickKind(proposal_id, kinds=kinds, proposed=proposed, locale=locale))
+    view.add_item(ConfirmProposal(proposal_id, label=t("sanction.confirm", locale)))
+    return view
 
 
-class ConfirmSanction(GuardedView):
-    """Confirm the proposal, or pick another kind first (recorded as an override). Acknowledges, then works."""
+class PickKind(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"sanction:pick:(?P<id>[0-9]{1,19})"):
+    """Another kind than the ladder's (recorded as an override when confirmed)."""
 
-    def __init__(self, request: _Request, kinds: tuple[str, ...], proposed: str, locale: str) -> None:
-        super().__init__(timeout=600)
-        self.request = request
-        self.locale = locale
-        self.confirmed = False  # the view lives in this process only: a second click never logs a second case
-        options = [
-            discord.SelectOption(label=kind_name(k, locale)[:100], value=k, default=k == proposed) for k in kinds[:25]
-        ]
-        self.pick: discord.ui.Select[ConfirmSanction] = discord.ui.Select(
-            placeholder=t("sanction.pick_other", locale)[:150], options=options, min_values=1, max_values=1
-        )
-        self.pick.callback = self._picked  # type: ignore[method-assign]
-        self.add_item(self.pick)
-        confirm: discord.ui.Button[ConfirmSanction] = discord.ui.Button(
-            label=t("sanction.confirm", locale)[:80], style=discord.ButtonStyle.danger
-        )
-        confirm.callback = self._confirm  # type: ignore[method-assign]
-        self.add_item(confirm)
+    def __init__(
+        self, proposal_id: int, *, kinds: tuple[str, ...] = (), proposed: str = "", locale: str = "en",
+        item: discord.ui.Select[Any] | None = None,
+    ) -> None:  # fmt: skip
+        options = [discord.SelectOption(label=kind_name(k, locale)[:100], value=k, default=k == proposed)
+                   for k in kinds[:25]]  # fmt: skip
+        super().__init__(item or discord.ui.Select(
+            placeholder=t("sanction.pick_other", locale)[:150], options=options, min_values=1, max_values=1,
+            custom_id=f"sanction:pick:{proposal_id}",
+        ))  # fmt: skip
+        self.proposal_id = proposal_id
 
-    async def _picked(self, interaction: discord.Interaction[Any]) -> None:
-        self.request.kind = self.pick.values[0]
-        await interaction.response.defer()
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickKind:
+        return cls(int(match["id"]), item=item if isinstance(item, discord.ui.Select) else None)
 
-    async def _confirm(self, interaction: discord.Interaction[Any]) -> None:
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()  # acknowledge first
+        await bot_of(interaction).services.proposals.pick(actor_of(interaction), self.proposal_id, self.item.values[0])
+
+
+class ConfirmProposal(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sanction:confirm:(?P<id>[0-9]{1,19})"):
+    """Write the proposed sanction (once, however often it is pressed), then announce it in the table's thread."""
+
+    def __init__(self, proposal_id: int, *, label: str = "Confirm / Conferma") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.danger,
+                                           custom_id=f"sanction:confirm:{proposal_id}"))  # fmt: skip
+        self.proposal_id = proposal_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ConfirmProposal:
+        return cls(int(match["id"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer()  # acknowledge first: the database work may take a moment
-        if self.confirmed:
-            return
-        self.confirmed = True
-        r = self.request
-        view = await interaction.client.services.sanctions.record(
-            actor_of(interaction),
-            tournament=r.tournament,
-            player=r.player,
-            user_id=r.user_id,
-            infraction=r.infraction,
-            kind=r.kind,
-            points=r.points,
-            cards_in_hand=r.cards_in_hand,
-            details=r.details,
-            round_number=r.round_number,
-            table=r.table,
-        )
-        self.stop()
-        await interaction.edit_original_response(embed=case_embed(view, self.locale), view=None)
+        view = await bot_of(interaction).services.proposals.confirm(actor_of(interaction), self.proposal_id)
+        await interaction.edit_original_response(embed=case_embed(view, locale_of(interaction)), view=None)
         await announce_in_thread(interaction, view)
 
 
@@ -139,20 +131,17 @@ class SanctionCog(commands.Cog):
         ref = player_ref(player, member)
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        offer = await self.bot.services.sanctions.propose(
+        offer = await self.bot.services.proposals.offer(
             actor, tournament=tournament, player=ref.name, user_id=ref.user_id, infraction=infraction,
-            cards_in_hand=cards_in_hand,
+            cards_in_hand=cards_in_hand, points=points, round_number=round, table=table, details=details,
         )  # fmt: skip
         locale = locale_of(interaction)
-        request = _Request(tournament, ref.name, ref.user_id, infraction, cards_in_hand, points, round, table, details)
-        kinds = await self.bot.services.sanctions.kinds(actor.guild_id, tournament=tournament)
         card = embed(
-            tr(interaction, "sanction.proposal.title", tournament=safe(offer.tournament_name)),
-            proposal_text(offer.proposal, offer.player_name, locale),
+            tr(interaction, "sanction.proposal.title", tournament=safe(offer.view.tournament_name)),
+            proposal_text(offer.view.proposal, offer.view.player_name, locale),
         )
-        await interaction.followup.send(
-            embed=card, view=ConfirmSanction(request, kinds, offer.proposal.kind, locale), ephemeral=True
-        )
+        view = proposal_view(offer.proposal_id, offer.kinds, offer.view.proposal.kind, locale)
+        await interaction.followup.send(embed=card, view=view, ephemeral=True)
 
     @sanction.command(name="revoke")
     @app_commands.describe(case="The case number", reason="Why (kept in the log)")

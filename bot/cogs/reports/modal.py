@@ -20,7 +20,11 @@ class ReportModal(GuardedModal):
 
     def __init__(self, view: ReportView, locale: str, *, reason: str | None = None) -> None:
         title_key = "report.modal.title_correct" if reason else "report.modal.title"
-        super().__init__(title=t(title_key, locale, table=view.table_number, round=view.round_number)[:45], timeout=900)
+        super().__init__(
+            title=t(title_key, locale, table=view.table_number, round=view.round_number)[:45],
+            timeout=900,
+            custom_id=f"report:{'correct' if reason else 'enter'}:{view.table_id}",  # named when it has expired
+        )
         self.table_id = view.table_id
         self.reason = reason
         self.fields: dict[int, discord.ui.TextInput[Any]] = {}
@@ -39,6 +43,7 @@ class ReportModal(GuardedModal):
             self.add_item(field)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(thinking=True)  # acknowledge first: the report's write may take a moment
         values = {rid: str(field.value) for rid, field in self.fields.items()}
         actor = actor_of(interaction)
         reports = bot_of(interaction).services.reports

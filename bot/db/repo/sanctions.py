@@ -12,7 +12,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import AppealState, GuildConfig, Sanction
+from bot.db.models import AppealState, GuildConfig, Sanction, SanctionProposal
 
 __all__ = [
     "sanction_allocate_case_number",
@@ -21,6 +21,7 @@ __all__ = [
     "sanction_count_offences",
     "sanction_decide_once",
     "sanction_list",
+    "sanction_proposal_confirm_once",
     "sanction_revoke_once",
 ]
 
@@ -84,14 +85,15 @@ async def sanction_list(
 async def sanction_revoke_once(
     *, session: AsyncSession, guild_id: int, case_number: int, at: datetime, by: int, reason: str
 ) -> bool:
-    """Revoke a case still in force (not revoked, not annulled on appeal); False when it was not."""
+    """Revoke a case not revoked and not decided on appeal (the head referee's decision is final: RR 11); False when
+    it was not. A pending appeal ends with the revoke (nothing is left to decide)."""
     result = await session.execute(
         update(Sanction)
         .where(
             col(Sanction.guild_id) == guild_id,
             col(Sanction.case_number) == case_number,
             col(Sanction.revoked_at).is_(None),
-            col(Sanction.appeal_state) != AppealState.OVERTURNED.value,
+            col(Sanction.appeal_state).in_((AppealState.NONE.value, AppealState.PENDING.value)),
         )
         .values(revoked_at=at, revoked_by=by, revoke_reason=reason)
         .returning(col(Sanction.id))
@@ -131,5 +133,23 @@ async def sanction_decide_once(
         )
         .values(appeal_state=state, appeal_note=note, appeal_decided_by=by, appeal_decided_at=at)
         .returning(col(Sanction.id))
+    )
+    return result.first() is not None
+
+
+async def sanction_proposal_confirm_once(
+    *, session: AsyncSession, guild_id: int, proposal_id: int, at: datetime, fresh_since: datetime
+) -> bool:
+    """Mark an open, unexpired proposal confirmed; False when it was not (already confirmed, expired, unknown)."""
+    result = await session.execute(
+        update(SanctionProposal)
+        .where(
+            col(SanctionProposal.id) == proposal_id,
+            col(SanctionProposal.guild_id) == guild_id,
+            col(SanctionProposal.confirmed_at).is_(None),
+            col(SanctionProposal.created_at) >= fresh_since,
+        )
+        .values(confirmed_at=at)
+        .returning(col(SanctionProposal.id))
     )
     return result.first() is not None
