@@ -446,6 +446,9 @@ class SanctionService(BaseService):
             if not own:
                 config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
                 require(actor, config, StaffRole.REFEREE)
+            elif await repo.get_registration_for_user(session=session, guild_id=t.guild_id, tournament_id=t.id,
+                                                      user_id=actor.user_id) is None:  # fmt: skip
+                raise Conflict("error.not_registered", tournament=t.name)  # your own record: you have no entry
             reg = await sanctioned_player(session, t, player, actor.user_id if own else user_id)
             rows = await repo.sanction_list(
                 session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id
