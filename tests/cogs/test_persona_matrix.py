@@ -193,8 +193,9 @@ async def _world(ch: ComponentHarness, services: Services) -> None:
         await session.flush()
         regs = []
         for i in range(1, 9):
-            reg = Registration(guild_id=guild, tournament_id=coppa.id, user_id=7000 + i, display_name=f"Giocatore {i}",
-                               club=("Lupi", "Orsi", None)[i % 3], status=RegistrationStatus.VALIDATED.value)  # fmt: skip
+            reg = Registration(guild_id=guild, tournament_id=coppa.id, user_id=7000 + i,
+                               display_name=f"Giocatore {i}", club=("Lupi", "Orsi", None)[i % 3],
+                               status=RegistrationStatus.VALIDATED.value)  # fmt: skip
             regs.append(reg)
         for user in (7001, 7005):
             regs.append(Registration(guild_id=guild, tournament_id=aperto.id, user_id=user,
@@ -262,8 +263,8 @@ async def _guild_rows(services: Services, guild: int) -> dict[str, int]:
         out = {}
         for table in SQLModel.metadata.sorted_tables:
             if "guild_id" in table.columns:
-                out[table.name] = int((await session.execute(
-                    select(func.count()).select_from(table).where(table.c.guild_id == guild))).scalar_one())  # fmt: skip
+                query = select(func.count()).select_from(table).where(table.c.guild_id == guild)
+                out[table.name] = int((await session.execute(query)).scalar_one())
         return out
 
 
