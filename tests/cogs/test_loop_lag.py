@@ -25,6 +25,9 @@ from tests.cogs.test_rounds import prepare
 from tests.helpers import Harness
 from tests.helpers_http import HttpRecorder
 
+# What is measured is the event loop, the same on either database: SQLite only (the rush and the wire tiers run on both).
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
 REF = ("Arbitri",)
 ORG = ("Organizzatori",)
 HARD_25 = {"board": "4B 3B 2B 1A", "robots": "R14,2 G3,0 B2,11 Y1,2", "target": "12,9 blue triangle"}
