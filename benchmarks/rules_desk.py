@@ -1,5 +1,5 @@
-"""Benchmark: the rules desk's search (BM25F over stemmed Italian and English, word pairs) against a baseline, in the
-same run.
+"""Benchmark: the rules desk's search against a word-overlap baseline, on the tuning half and on the held-out half of
+the referees' questions, in the same run.
 
     python benchmarks/rules_desk.py
 
@@ -7,8 +7,14 @@ Every question of tests/rules/rulebook/questions/ is asked to both:
 * the desk: ``bot.rules.rulebook.search.search`` (index built once per preset, then cached);
 * baseline: plain word overlap — count the question's lower-cased words found in each article's title, summary and
   keywords (both languages), best count first; no stemming, no weights.
-It prints per-query latency (median and 95th percentile, after the index is built; the first query of each preset
-pays the build, printed apart) and how often each method puts the expected article first and in its top three.
+For each half apart it prints how often each method puts the right article first and in its top three, the
+per-query latency (median and 95th percentile, after the index is built; the build is printed apart), the figures
+by source of question, and the held-out questions the desk does not answer first.
+
+The held-out half is the honest figure: the desk is tuned on the tuning half's failures only. Before any tuning on
+this split (the desk as it was, BM25F alone) the same run printed:
+    tuning   desk first 222/258 (86.0 %), top 3 247/258 (95.7 %)
+    held-out desk first 117/151 (77.5 %), top 3 140/151 (92.7 %), median 0.5 ms
 No assertions: the acceptance thresholds are in tests/rules/rulebook/test_rules_desk.py.
 """
 
@@ -18,15 +24,14 @@ import re
 import statistics
 import sys
 import time
-import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules.rulebook import for_preset
 from bot.rules.rulebook.search import _index, search
-
-QUESTIONS = Path(__file__).resolve().parents[1] / "tests" / "rules" / "rulebook" / "questions"
+from tests.rules.rulebook.asked import SOURCES, SPLITS, Question, questions, score
 
 
 def overlap(question: str, preset: str) -> list[str]:
@@ -39,53 +44,58 @@ def overlap(question: str, preset: str) -> list[str]:
     return [i for _, i in scored[:3]]
 
 
+def p95(xs: list[float]) -> float:
+    return sorted(xs)[int(0.95 * (len(xs) - 1))]
+
+
+def timed(method: Callable[[str, str], list[str]], spent: list[float]) -> Callable[[Question], list[str]]:
+    def answer(q: Question) -> list[str]:
+        start = time.perf_counter()
+        got = method(q.text, q.preset)
+        spent.append((time.perf_counter() - start) * 1000)
+        return got
+
+    return answer
+
+
+def desk(text: str, preset: str) -> list[str]:
+    return [m.article.id for m in search(text, preset, limit=3)[1]]
+
+
 def main() -> None:
-    asked = []
-    for file in sorted(QUESTIONS.glob("*.toml")):
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
-        asked += [(data["preset"], q["text"], q["article"]) for q in data["question"]]
+    asked = questions()
     builds = {}
-    for preset in sorted({p for p, _, _ in asked}):
+    for preset in sorted({q.preset for q in asked}):
         _index.cache_clear()
         start = time.perf_counter()
         _index(preset)
         builds[preset] = time.perf_counter() - start
     for preset in builds:
         _index(preset)
-    desk_ms, base_ms = [], []
-    desk = {"first": 0, "top3": 0}
-    base = {"first": 0, "top3": 0}
-    for preset, text, want in asked:
-        start = time.perf_counter()
-        _, matches = search(text, preset, limit=3)
-        desk_ms.append((time.perf_counter() - start) * 1000)
-        got = [m.article.id for m in matches]
-        start = time.perf_counter()
-        plain = overlap(text, preset)
-        base_ms.append((time.perf_counter() - start) * 1000)
-        for tally, ids in ((desk, got), (base, plain)):
-            tally["first"] += bool(ids) and ids[0] == want
-            tally["top3"] += want in ids
-    n = len(asked)
-
-    def p95(xs: list[float]) -> float:
-        return sorted(xs)[int(0.95 * (len(xs) - 1))]
-
-    print(f"{n} questions over {len(builds)} presets")
+    print(f"{len(asked)} questions over {len(builds)} presets")
     for preset, seconds in builds.items():
         print(f"  index build {preset}: {seconds * 1000:.1f} ms")
-    print(
-        f"desk     : median {statistics.median(desk_ms):.2f} ms, p95 {p95(desk_ms):.2f} ms; "
-        f"first {desk['first']}/{n} ({desk['first'] / n:.0%}), top 3 {desk['top3']}/{n} ({desk['top3'] / n:.0%})"
-    )
-    print(
-        f"baseline : median {statistics.median(base_ms):.2f} ms, p95 {p95(base_ms):.2f} ms; "
-        f"first {base['first']}/{n} ({base['first'] / n:.0%}), top 3 {base['top3']}/{n} ({base['top3'] / n:.0%})"
-    )
-    print(
-        f"ratio    : desk first-place hits / baseline = {desk['first'] / max(1, base['first']):.2f}x; "
-        f"desk median latency / baseline = {statistics.median(desk_ms) / statistics.median(base_ms):.2f}x"
-    )
+    held_out_misses = []
+    for half in SPLITS:
+        these = [q for q in asked if q.split == half]
+        print(f"\n{half} ({len(these)} questions)")
+        for name, method in (("desk", desk), ("baseline", overlap)):
+            spent: list[float] = []
+            result = score(these, timed(method, spent))
+            print(
+                f"  {name:9}: first {result.first}/{result.asked} ({result.first_rate:.1%}), "
+                f"top 3 {result.top3}/{result.asked} ({result.top3_rate:.1%}); "
+                f"median {statistics.median(spent):.2f} ms, p95 {p95(spent):.2f} ms"
+            )
+            if name == "desk":
+                held_out_misses = list(result.misses) if half == "held_out" else held_out_misses
+                for source in SOURCES:
+                    part = score([q for q in these if q.source == source], lambda q: desk(q.text, q.preset))
+                    if part.asked:
+                        print(f"    {source:10} first {part.first}/{part.asked}, top 3 {part.top3}/{part.asked}")
+    print(f"\nheld-out questions the desk does not answer first ({len(held_out_misses)}):")
+    for q, got in held_out_misses:
+        print(f"  [{q.preset}] {q.text!r} → {list(got)} (want {q.article})")
 
 
 if __name__ == "__main__":
