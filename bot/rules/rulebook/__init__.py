@@ -28,7 +28,7 @@ class RulebookError(RuleError):
 @dataclass(frozen=True, slots=True)
 class Article:
     rulebook: str  # RR, NP, ARB, UFF, FIRK
-    id: str  # in the rulebook's own numbering: "4.9", "22", "R16", "P9", "PEN", "PUNTEGGIO FINALE", "UFF Sdadata"
+    id: str  # in the rulebook's own numbering: "4.9", "22", "R16", "R27 3)", "PEN", "PUNTEGGIO FINALE", "UFF Sdadata"
     presets: tuple[str, ...]
     title: dict[str, str]  # lang → our title
     summary: dict[str, str]  # lang → our summary
