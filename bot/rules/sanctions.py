@@ -218,8 +218,9 @@ def lateness_proposal(ruleset: Ruleset, minutes_late: int) -> Proposal | None:
 @dataclass(frozen=True, slots=True)
 class TableAdjustment:
     """What a player's sanctions in force change in their table's result before it is ranked: an outcome forced
-    by the sanction (RR 13 last of the game → ``forfeit``, the last place; ARB 25 out of the game → ``withdrawn``)
-    and table points taken (ARB 13)."""
+    by the sanction (RR 13.3 last of the game → ``forfeit``, the last place; ARB 25 out of the game → ``withdrawn``;
+    a disqualification → ``disqualified``: RR 13.4 last of the game even below a forfeit, ARB 23/27 handled as a
+    withdrawal — the preset's tier, :mod:`bot.rules.outcomes`) and table points taken (ARB 13)."""
 
     outcome: str | None = None
     table_points_taken: float = 0.0
@@ -228,7 +229,9 @@ class TableAdjustment:
 FORCED_OUTCOME: Mapping[Consequence, str] = {
     Consequence.LAST_OF_GAME: "forfeit",
     Consequence.EXPELLED_FROM_GAME: "withdrawn",
+    Consequence.DISQUALIFIED: "disqualified",
 }
+SEVERITY = ("forfeit", "withdrawn", "disqualified")  # of two forced outcomes the later one here wins
 
 
 def table_adjustment(consequences: Sequence[tuple[str, float | None]]) -> TableAdjustment:
@@ -238,7 +241,8 @@ def table_adjustment(consequences: Sequence[tuple[str, float | None]]) -> TableA
     for code, points in consequences:
         consequence = Consequence(code)
         if consequence in FORCED_OUTCOME:
-            outcome = "withdrawn" if "withdrawn" in (outcome, FORCED_OUTCOME[consequence]) else "forfeit"
+            forced = FORCED_OUTCOME[consequence]
+            outcome = forced if outcome is None else max(outcome, forced, key=SEVERITY.index)
         elif consequence is Consequence.TABLE_POINTS and points:
             taken += abs(points)
     return TableAdjustment(outcome, taken)

@@ -130,7 +130,11 @@ def lines_from_entries(
 ) -> tuple[str, list[_Line]]:
     """Typed entries → the report's kind (``points`` for RisiKo!, ``ricochet``) and its ranked lines."""
     if ruleset.game == "risiko":
-        return "points", _special_points(ruleset.tournament, special, _risiko_points(ruleset.preset, seats, entries))
+        return "points", _special_points(
+            ruleset.tournament,
+            special,
+            _risiko_points(ruleset.preset, seats, entries, ruleset.tournament.disqualified_below_withdrawn),
+        )
     return "ricochet", _ricochet_points(ruleset.tournament.points_by_place, entries)
 
 
@@ -187,13 +191,14 @@ async def rescore_table(session: AsyncSession, table: GameTable, tournament: Tou
 
 
 def _risiko_points(
-    preset: Any, seats: Sequence[tuple[Seat, Registration]], entries: list[tuple[int, str, float]]
+    preset: Any, seats: Sequence[tuple[Seat, Registration]], entries: list[tuple[int, str, float]], below: bool
 ) -> list[_Line]:
-    """Table points typed in: order by points (ARB 6), players out of the game after those in play
-    (withdrawn above disqualified, ARB art. 25); a tie among players in play needs the final situation."""
+    """Table points typed in: order by points (ARB 6), players out of the game after those in play in the preset's
+    tiers (``below``: a disqualification below the withdrawals); a tie among players in play needs the final
+    situation."""
     names = {_id(r): r.display_name for _, r in seats}
     try:
-        ordered = order_typed_table(entries)
+        ordered = order_typed_table(entries, disqualified_below_withdrawn=below)
     except RisikoError as exc:
         a, b = exc.value if isinstance(exc.value, tuple) else (None, None)
         raise InvalidInput("error.report.tie_needs_situation", names=f"{names.get(a, a)}, {names.get(b, b)}") from None
@@ -258,7 +263,8 @@ def _score_situation(
     adjustments: Mapping[int, TableAdjustment] | None = None,
 ) -> tuple[list[_Line], dict[str, Any]]:
     """The final situation scored by the engine (table points, ranks, explanation), then tournament points.
-    A player a sanction put out of the game (ARB 25) is scored as withdrawn: their territories neutral.
+    A player a sanction put out of the game (ARB 25) is scored as withdrawn, their territories neutral; one it
+    disqualified as disqualified (the same tier under ARB 23, the preset decides: bot.rules.outcomes).
 
     The document is parsed by ``bot.rules.risiko.scoring.parse_situation`` — the one parser ``steward risiko
     score`` uses (docs/risiko.md); names are the players' display names (any case)."""
@@ -302,7 +308,8 @@ def _score_situation(
             raise InvalidInput("error.report.not_at_this_table", value=p.name[:64])
         adj = (adjustments or {}).get(_id(reg))
         if adj is not None and adj.outcome is not None and p.status in (Status.ACTIVE, Status.FROZEN):
-            p = replace(p, status=Status.WITHDRAWN)
+            forced = Status.DISQUALIFIED if adj.outcome == SeatOutcome.DISQUALIFIED.value else Status.WITHDRAWN
+            p = replace(p, status=forced)
         players.append(replace(p, name=reg.display_name))
         reg_of[reg.display_name] = reg
     missing = [r.display_name for _, r in seats if r.display_name not in reg_of]

@@ -14,7 +14,12 @@ from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services.players_csv import defuse_formula
 
 # These consequences change the table's result: a typed report is scored again at once (report_lines).
-CHANGES_THE_TABLE = (Consequence.LAST_OF_GAME, Consequence.EXPELLED_FROM_GAME, Consequence.TABLE_POINTS)
+CHANGES_THE_TABLE = (
+    Consequence.LAST_OF_GAME,
+    Consequence.EXPELLED_FROM_GAME,
+    Consequence.TABLE_POINTS,
+    Consequence.DISQUALIFIED,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
-from bot.db.models import AppealState, GameTable, Registration, RegistrationStatus, Round, Sanction, Tournament
+from bot.db.models import AppealState, GameTable, Registration, Round, Sanction, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.rules.ruleset import Ruleset, load_ruleset
 from bot.rules.sanctions import (
@@ -39,10 +39,9 @@ from bot.rules.sanctions import (
 from bot.rules.sanctions import Proposal as RuleProposal
 from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
-from bot.services.report_lines import rescore_table
+from bot.services.sanction_effects import change_kind, disqualify, rescore_if_needed, sanction_points, undo
 from bot.services.sanction_places import round_and_table, sanctioned_player, seat_of, where
 from bot.services.sanction_views import (
-    CHANGES_THE_TABLE,
     ProposalView,
     SanctionsExport,
     SanctionView,
@@ -239,7 +238,7 @@ class SanctionService(BaseService):
             round_id, table_id = (seat[0].id, seat[1]) if seat else (None, None)
         chosen = kind or proposal.kind
         consequence = proposal.consequence if chosen == proposal.kind else consequence_of(chosen)
-        amount = self._points(consequence, proposal, chosen, points)
+        amount = sanction_points(consequence, proposal, chosen, points)
         s = Sanction(
             guild_id=actor.guild_id,
             case_number=case,
@@ -258,60 +257,22 @@ class SanctionService(BaseService):
             points=amount,
             created_at=self._clock(),
         )
-        if consequence is Consequence.DISQUALIFIED and reg.status != RegistrationStatus.DISQUALIFIED.value:
-            s.previous_status = reg.status
-            reg.status = RegistrationStatus.DISQUALIFIED.value
+        if consequence is Consequence.DISQUALIFIED:
+            await disqualify(session, s, reg)
         session.add(s)
         await session.flush()
-        await self._rescore(session, s)
+        await rescore_if_needed(session, s)
         override = chosen != proposal.kind
         await self._audit(
             session, actor, "sanction.record", s, player=reg.id, infraction=proposal.infraction, override=override
         )
         return await self._view(session, s)
 
-    @staticmethod
-    def _points(consequence: Consequence, proposal: RuleProposal, chosen: str, points: float | None) -> float | None:
-        """Standings points from the preset (FIRK) unless the referee sets them; table points are the referee's
-        amount (ARB 13: at the referees' discretion), so they are required."""
-        if consequence is Consequence.TABLE_POINTS:
-            if points is None or points <= 0:
-                raise InvalidInput("error.sanction.points_needed", kind=chosen)
-            return float(points)
-        if consequence is Consequence.STANDING_POINTS and points is None and not proposal.standing_points:
-            raise InvalidInput("error.sanction.points_needed", kind=chosen)
-        if points is not None:
-            return -abs(float(points)) if consequence is Consequence.STANDING_POINTS else float(points)
-        return proposal.standing_points or None
-
-    async def _undo(self, session: AsyncSession, s: Sanction) -> None:
-        """Undo what the sanction applied: a disqualification gives the player back their earlier status."""
-        if s.consequence != Consequence.DISQUALIFIED.value or s.previous_status is None:
-            return
-        reg = await session.get(Registration, s.registration_id)
-        assert reg is not None and reg.id is not None
-        others = await repo.sanction_list(
-            session=session, guild_id=s.guild_id, tournament_id=s.tournament_id, registration_id=reg.id
-        )
-        still = any(o.active and o.id != s.id and o.consequence == Consequence.DISQUALIFIED.value for o in others)
-        if not still and reg.status == RegistrationStatus.DISQUALIFIED.value:
-            reg.status = s.previous_status
-
     async def kinds(self, guild_id: int, *, tournament: str) -> tuple[str, ...]:
         """Every sanction kind of the tournament's preset (the referee's override menu)."""
         async with self._sessionmaker() as session:
             t = await tournament_or_404(session, guild_id, tournament)
             return sanction_kinds(tournament_rules(t))
-
-    async def _rescore(self, session: AsyncSession, s: Sanction) -> None:
-        """A sanction that changes a table's result (last of the game, out of the game, table points) re-scores
-        the table's typed report at once, so the standings follow the sanction, its revoke or its annulment."""
-        if s.table_id is None or s.consequence not in {c.value for c in CHANGES_THE_TABLE}:
-            return
-        table = await session.get(GameTable, s.table_id)
-        t = await session.get(Tournament, s.tournament_id)
-        assert table is not None and t is not None
-        await rescore_table(session, table, t)
 
     async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
         """Only the head referee revokes a sanction; its consequences are undone and the standings follow. The
@@ -334,9 +295,9 @@ class SanctionService(BaseService):
                 if s.appeal_state == AppealState.OVERTURNED.value:
                     raise Conflict("error.sanction.already_annulled", case=case_number)
                 raise Conflict("error.sanction.appeal_decided_final", case=case_number)
-            await self._undo(session, s)
+            await undo(session, s)
             await session.flush()
-            await self._rescore(session, s)
+            await rescore_if_needed(session, s)
             await self._audit(session, actor, "sanction.revoke", s, reason=why)
             return await self._view(session, s)
 
@@ -373,16 +334,25 @@ class SanctionService(BaseService):
             return await self._view(session, s)
 
     async def decide_appeal(
-        self, actor: Actor, *, case_number: int, decision: str, note: str | None = None, kind: str | None = None
+        self,
+        actor: Actor,
+        *,
+        case_number: int,
+        decision: str,
+        note: str | None = None,
+        kind: str | None = None,
+        points: float | None = None,
     ) -> SanctionView:
-        """The head referee's final decision (RR-REF-1): upheld, changed to another kind, or annulled (undone)."""
+        """The head referee's final decision (RR-REF-1): upheld, changed to another kind (its consequence follows
+        the new kind; ``points`` for a kind that takes them), or annulled (undone)."""
         text = clean_text(note, field="note", max_len=REASON_MAX, required=False)
         if decision not in (*APPEAL_DECISIONS, "changed"):
             raise InvalidInput("error.sanction.bad_decision", value=decision[:30])
-        return await retry_when_locked(lambda: self._decide(actor, case_number, decision, text, kind))
+        checked_points(points)
+        return await retry_when_locked(lambda: self._decide(actor, case_number, decision, text, kind, points))
 
     async def _decide(
-        self, actor: Actor, case_number: int, decision: str, text: str | None, kind: str | None
+        self, actor: Actor, case_number: int, decision: str, text: str | None, kind: str | None, points: float | None
     ) -> SanctionView:
         async with self._sessionmaker() as session, session.begin():
             config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
@@ -410,11 +380,11 @@ class SanctionService(BaseService):
                     raise Conflict("error.sanction.already_revoked", case=case_number)
                 raise Conflict("error.sanction.no_pending_appeal", case=case_number)
             if changed_kind is not None:
-                s.kind = changed_kind
+                await change_kind(session, s, tournament_rules(t), changed_kind, points)
             if state is AppealState.OVERTURNED:
-                await self._undo(session, s)
+                await undo(session, s)
             await session.flush()
-            await self._rescore(session, s)
+            await rescore_if_needed(session, s)
             await self._audit(session, actor, "sanction.appeal_decided", s, decision=state.value, note=text)
             return await self._view(session, s)
 

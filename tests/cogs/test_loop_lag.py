@@ -25,7 +25,7 @@ from tests.cogs.test_rounds import prepare
 from tests.helpers import Harness
 from tests.helpers_http import HttpRecorder
 
-# What is measured is the event loop, the same on either database: SQLite only (the rush and the wire tiers run on both).
+# What is measured is the event loop, the same on either database: SQLite only (the rush and wire tiers run both).
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 REF = ("Arbitri",)

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.cogs.standings.commands import standings_text
-from bot.db.models import AuditLog, RegistrationStatus, Sanction, SeatOutcome
+from bot.db.models import AuditLog, Registration, RegistrationStatus, Sanction, SeatOutcome
 from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
@@ -300,3 +300,75 @@ async def test_bot_san_3_a_revoke_and_an_appeal_decision_at_once_one_wins(servic
     changes = actions.count("sanction.revoke") + actions.count("sanction.appeal_decided")
     assert changes == 1
     assert (row.revoked_at is not None) != (row.appeal_state != "pending")  # revoked, or decided: never both
+
+
+async def test_rr_13_4_a_disqualified_player_is_last_of_the_game_even_below_a_forfeit_and_a_revoke_restores_it(
+    services: Services,
+):
+    """RR 13.4: for the points, the player disqualified counts as last of the game; if another player of that game
+    forfeited, the disqualified one is still last and the forfeit takes the place above. The table is re-scored at
+    once (it used to keep the disqualified player first) and the revoke gives the result back."""
+    b = await build_tournament(services, preset="ricochet-v3.3", game="ricochet", rounds=ROUNDS)
+    r = b.registrations
+    tokens = {r["Anna"]: "6", r["Bruno"]: "4", r["Carla"]: "r", r["Dario"]: "1"}  # Carla forfeited the game
+    table_id = b.tables[(1, 1)]
+    await services.reports.enter_points(REFEREE, table_id, tokens)
+    before = {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert before == {"Anna": 1, "Bruno": 2, "Dario": 3, "Carla": 4}
+    case = await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None,
+                                           infraction="cheating")  # fmt: skip
+    assert case.kind == "disqualification"
+    seats = {s.name: s for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert {n: s.rank for n, s in seats.items()} == {"Bruno": 1, "Dario": 2, "Carla": 3, "Anna": 4}
+    assert seats["Anna"].outcome == "disqualified"
+    standings = {line.name: line for line in (await services.standings.compute(GUILD, b.name)).lines}
+    assert standings["Anna"].points == 0 and standings["Anna"].standing == "disqualified"
+    await services.sanctions.revoke(HEAD, case_number=case.case_number, reason="visto male")
+    assert {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats} == before
+
+
+async def test_arb_27_the_third_pact_offence_takes_the_player_out_as_in_ritiro_dal_gioco_and_an_annulment_restores(
+    services: Services,
+):
+    """ARB art. 27 third offence (official rules): excluded from the game and the tournament; at the table the
+    player is handled as in art. 25 "Ritiro dal gioco" — out of play, below everyone still playing, in the same tier
+    as a withdrawal (ARB 23). The typed report is re-scored at once; annulling on appeal restores it."""
+    b = await build_tournament(services, preset="risiko-ufficiali-2018", rounds=ROUNDS)
+    r = b.registrations
+    table_id = b.tables[(1, 1)]
+    await services.reports.enter_points(REFEREE, table_id, {r["Anna"]: "80", r["Bruno"]: "60", r["Carla"]: "40",
+                                                             r["Dario"]: "20"})  # fmt: skip
+    first = {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert first["Anna"] == 1
+    for _ in range(3):
+        case = await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None,
+                                               infraction="pact", cards_in_hand=2)  # fmt: skip
+    assert case.kind == "excluded_and_expelled" and case.consequence == "disqualified"
+    seats = {s.name: s for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert seats["Anna"].outcome == "disqualified" and seats["Anna"].rank == 4
+    assert max(s.rank for n, s in seats.items() if n != "Anna") == 3
+    await services.sanctions.appeal(player(b.users["Anna"]), case_number=case.case_number, reason="ricorso")
+    await services.sanctions.decide_appeal(HEAD, case_number=case.case_number, decision="annulled")
+    assert {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats} == first
+
+
+async def test_rr_11_a_sanction_changed_on_appeal_takes_the_consequences_of_its_new_kind(services: Services):
+    """The head referee changes a disqualification to a verbal warning on appeal (RR 11, the decision is final): the
+    player is back in the tournament and at the top of their table — the consequence follows the new kind (it used
+    to keep the disqualification's), and the table is re-scored."""
+    b = await build_tournament(services, preset="ricochet-v3.3", game="ricochet", rounds=ROUNDS)
+    r = b.registrations
+    table_id = b.tables[(1, 1)]
+    await services.reports.enter_points(REFEREE, table_id, {r["Anna"]: "6", r["Bruno"]: "4", r["Carla"]: "2",
+                                                             r["Dario"]: "1"})  # fmt: skip
+    case = await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None,
+                                           infraction="cheating")  # fmt: skip
+    assert {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats}["Anna"] == 4
+    await services.sanctions.appeal(player(b.users["Anna"]), case_number=case.case_number, reason="non ho barato")
+    changed = await services.sanctions.decide_appeal(HEAD, case_number=case.case_number, decision="changed",
+                                                     kind="verbal_warning")  # fmt: skip
+    assert (changed.kind, changed.consequence, changed.appeal_state) == ("verbal_warning", "recorded", "changed")
+    assert {s.name: s.rank for s in (await services.reports.lookup(REFEREE, table_id)).seats}["Anna"] == 1
+    async with services.sessionmaker() as session:
+        anna = (await session.execute(select(Registration).where(Registration.id == r["Anna"]))).scalar_one()
+    assert anna.status == RegistrationStatus.VALIDATED.value

@@ -127,7 +127,7 @@ class SanctionCog(commands.Cog):
         table: TableNumber | None = None,
         details: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
-        """Log a sanction: confirm the ladder's step or pick another (referees)."""
+        """Log a sanction: the ladder's step or another (referees)."""
         ref = player_ref(player, member)
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -151,7 +151,7 @@ class SanctionCog(commands.Cog):
         case: app_commands.Range[int, 1, 1_000_000],
         reason: app_commands.Range[str, 1, 500],
     ) -> None:
-        """Revoke a sanction and undo its consequences (head referee)."""
+        """Revoke a sanction and undo it (head referee)."""
         actor = actor_of(interaction)
         await interaction.response.defer(thinking=True)
         view = await self.bot.services.sanctions.revoke(actor, case_number=case, reason=reason)
@@ -163,6 +163,7 @@ class SanctionCog(commands.Cog):
         decision="Upheld, changed or annulled",
         kind="The new sanction, when changed",
         note="Reasons (kept in the log)",
+        points="Points, if the new sanction takes them",
     )
     @app_commands.choices(decision=DECISIONS)
     async def decide(
@@ -172,12 +173,13 @@ class SanctionCog(commands.Cog):
         decision: app_commands.Choice[str],
         kind: app_commands.Range[str, 1, 40] | None = None,
         note: app_commands.Range[str, 1, 500] | None = None,
+        points: app_commands.Range[float, 0, 1000] | None = None,
     ) -> None:
-        """Decide an appeal; the decision is final (head referee)."""
+        """Decide an appeal for good (head referee)."""
         actor = actor_of(interaction)
         await interaction.response.defer(thinking=True)
         view = await self.bot.services.sanctions.decide_appeal(
-            actor, case_number=case, decision=decision.value, note=note, kind=kind
+            actor, case_number=case, decision=decision.value, note=note, kind=kind, points=points
         )
         await send(interaction, embed=case_embed(view, locale_of(interaction)))
 

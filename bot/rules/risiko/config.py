@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError, load_preset
 from bot.rules.risiko.board import Board, board_for
 from bot.rules.risiko.errors import RisikoError
@@ -168,6 +169,7 @@ class ScoringRules:
     continent_external: str
     risiko_thresholds: tuple[int, ...]
     risiko_points: int
+    disqualified_below_withdrawn: bool  # the preset's [tournament] disqualified_ranks (bot.rules.outcomes)
     freeze_min_territories: int
     freeze_max_armies: int
     freeze_armies: int
@@ -318,6 +320,10 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
             continent_external=s.choice("continent_external", CONTINENT_EXTERNAL_READINGS),
             risiko_thresholds=s.ints("risiko_thresholds"),
             risiko_points=s.integer("risiko_points"),
+            disqualified_below_withdrawn=_Table(preset.section("tournament"), f"{name}:tournament").choice(
+                "disqualified_ranks", DISQUALIFIED_RANKS
+            )
+            == "below_withdrawn",
             freeze_min_territories=s.integer("freeze_min_territories"),
             freeze_max_armies=s.integer("freeze_max_armies"),
             freeze_armies=s.integer("freeze_armies"),

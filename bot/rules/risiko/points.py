@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeGuard
 
+from bot.rules.outcomes import out_of_play_tier
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.risiko.errors import RisikoError
 
@@ -97,14 +98,20 @@ def tournament_points(preset: Preset, table_points: Sequence[float]) -> list[flo
     return [round(float(p), 6) for p in tournament_points_exact(rules, table_points)]
 
 
-def order_typed_table(entries: Sequence[tuple[Any, str, float]]) -> list[tuple[Any, str, float]]:
+def order_typed_table(
+    entries: Sequence[tuple[Any, str, float]], *, disqualified_below_withdrawn: bool = False
+) -> list[tuple[Any, str, float]]:
     """The finishing order of a table from typed table points (ARB art. 6): players still in play by points, best
-    first; then those out of the game — withdrawn, then disqualified (ARB art. 25) — in the order given. ``entries``
-    are ``(player, status, points)`` with status ``played`` / ``withdrawn`` / ``disqualified``. Two players in play
-    on the same points cannot be ordered from points alone: ``RisikoError("tie_needs_situation", (a, b))`` (the
-    final situation's tie-breakers decide, NP-SCORE-2 / FIRK-TIE-1)."""
+    first; then those out of the game in the preset's tiers (:func:`bot.rules.outcomes.out_of_play_tier`: ARB art.
+    23 and 25 put a disqualification with the withdrawals), each tier in the order given. ``entries`` are
+    ``(player, status, points)`` with status ``played`` / ``withdrawn`` / ``disqualified``. Two players in play on
+    the same points cannot be ordered from points alone: ``RisikoError("tie_needs_situation", (a, b))`` (the final
+    situation's tie-breakers decide, NP-SCORE-2 / FIRK-TIE-1)."""
     active = sorted((e for e in entries if e[1] == "played"), key=lambda e: -e[2])
     for a, b in itertools.pairwise(active):
         if a[2] == b[2]:
             raise RisikoError("tie_needs_situation", (a[0], b[0]))
-    return active + [e for e in entries if e[1] == "withdrawn"] + [e for e in entries if e[1] == "disqualified"]
+    out = [e for e in entries if e[1] != "played"]
+    return active + sorted(
+        out, key=lambda e: out_of_play_tier(e[1], disqualified_below_withdrawn=disqualified_below_withdrawn)
+    )

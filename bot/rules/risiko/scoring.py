@@ -27,6 +27,7 @@ from enum import Enum
 from typing import Any
 
 from bot.rules.data import load_json
+from bot.rules.outcomes import out_of_play_tier
 from bot.rules.risiko.board import Board
 from bot.rules.risiko.config import RisikoRules, ScoringRules
 from bot.rules.risiko.errors import RisikoError
@@ -37,9 +38,6 @@ class Status(Enum):
     FROZEN = "frozen"
     WITHDRAWN = "withdrawn"
     DISQUALIFIED = "disqualified"
-
-
-OUT_OF_PLAY_ORDER = {Status.WITHDRAWN: 1, Status.DISQUALIFIED: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -583,9 +581,11 @@ def score_table(
             for x in sub:
                 ranked[x.name] = _with(x, position, decided if len(sub) == 1 else None, unresolved)
             position += len(sub)
-    # Out of play: withdrawn above disqualified; equal standing shares the rank.
-    for level in sorted({OUT_OF_PLAY_ORDER[x.status] for x in out}):
-        sub = [x for x in out if OUT_OF_PLAY_ORDER[x.status] == level]
+    # Out of play: the preset's tiers (a disqualification with the withdrawals, or below them); a tier shares the rank.
+    below = rules.scoring.disqualified_below_withdrawn
+    tier = {x.name: out_of_play_tier(x.status.value, disqualified_below_withdrawn=below) for x in out}
+    for level in sorted(set(tier.values())):
+        sub = [x for x in out if tier[x.name] == level]
         for x in sub:
             ranked[x.name] = _with(x, position, "status", None if len(sub) == 1 else "tie_unresolved")
         position += len(sub)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.schedule import DEFAULT_REMINDER_OFFSETS, MAX_OFFSET_MINUTES, MAX_OFFSETS, ScheduleError, check_offsets
 from bot.rules.tournament.model import Criterion
@@ -18,7 +19,6 @@ from bot.rules.tournament.sizes import FirkTables, KnockoutRound, knockout_plan
 from bot.rules.tournament.standings import TieBreaker
 
 FORMATS = ("italian", "knockout")
-DISQUALIFIED_RANKS = ("with_withdrawn", "below_withdrawn")
 
 
 class _Reader:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.rules.outcomes import out_of_play_tier
 from bot.rules.ricochet.game import Placement, PlayerStatus
 from bot.rules.tournament.model import PlayerId, TournamentError
 
@@ -189,7 +190,11 @@ def compute_standings(
             return Standing.WITHDRAWN
         return Standing.ACTIVE
 
-    tier = {Standing.ACTIVE: 0, Standing.WITHDRAWN: 1, Standing.DISQUALIFIED: 2 if disqualified_below_withdrawn else 1}
+    tier = {
+        s: out_of_play_tier(status, disqualified_below_withdrawn=disqualified_below_withdrawn)
+        for s, status in ((Standing.ACTIVE, "active"), (Standing.WITHDRAWN, "withdrawn"),
+                          (Standing.DISQUALIFIED, "disqualified"))
+    }  # fmt: skip
     only_one_round = len(rounds) == 1
 
     def key_for(tb: str) -> Callable[[PlayerId], float | int | None] | None:

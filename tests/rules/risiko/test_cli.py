@@ -181,3 +181,24 @@ def test_issue15_defect_10_cards_and_odds_past_what_the_game_allows_are_refused_
     assert time.perf_counter() - started < 2.0  # refused before any work, not after computing
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
     assert f"{field}=" in err and says in err and "Traceback" not in err, err
+
+
+def test_arb_23_25_steward_risiko_score_ranks_a_disqualified_player_with_the_withdrawn_as_the_standings_do(
+    capsys, monkeypatch
+):
+    """ARB art. 23 (last sentence) and 25: the command line ranks a disqualified player in the withdrawals' tier, as
+    the bot and the standings do (the preset's disqualified_ranks, one decision: bot.rules.outcomes)."""
+    payload = {
+        "preset": "risiko-firk-1",
+        "players": [
+            {"name": "Anna", "territories": {"Cina": 5}, "status": "disqualified"},
+            {"name": "Bea", "territories": {"Argentina": 3}, "status": "withdrawn"},
+            {"name": "Carla", "territories": {"India": 2}},
+        ],
+    }
+    code, out, _ = run(capsys, monkeypatch, "score", payload)
+    assert code == 0
+    assert {p["name"]: p["rank"] for p in out["players"]} == {"Anna": 2, "Bea": 2, "Carla": 1}
+    payload["overrides"] = {"tournament": {"disqualified_ranks": "below_withdrawn"}}
+    code, out, _ = run(capsys, monkeypatch, "score", payload)
+    assert {p["name"]: p["rank"] for p in out["players"]} == {"Anna": 3, "Bea": 2, "Carla": 1}

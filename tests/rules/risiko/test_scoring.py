@@ -217,13 +217,19 @@ def test_firk_tie_1_territories_then_armies_plus_four_per_card():
     assert (more_land["Bea"].rank, more_land["Bea"].decided_by) == (1, "territories")
 
 
-def test_firk_withdrawn_and_disqualified_score_zero_and_rank_last():
+def test_arb_23_25_withdrawn_and_disqualified_score_zero_rank_last_and_share_a_tier():
+    """ARB art. 23 (last sentence) and 25: a player disqualified from the game is treated as one who withdrew — the
+    same tier below the players in play (the preset's disqualified_ranks = with_withdrawn, every RisiKo! preset);
+    a preset that puts the disqualified below (RR 13.4's reading) ranks them last."""
     anna = P("Anna", ["Cina"], status=Status.DISQUALIFIED)
     bea = P("Bea", ["Ucraina"], status=Status.WITHDRAWN)
     carla = P("Carla", ["Argentina"])
     s = by_name(score_table([anna, bea, carla], FIRK))
-    assert [s[n].rank for n in ("Carla", "Bea", "Anna")] == [1, 2, 3]
+    assert [s[n].rank for n in ("Carla", "Bea", "Anna")] == [1, 2, 2]
     assert s["Anna"].table_points == 0 and s["Bea"].table_points == 0
+    below = load_rules("risiko-firk-1", {"tournament": {"disqualified_ranks": "below_withdrawn"}})
+    s = by_name(score_table([anna, bea, carla], below))
+    assert [s[n].rank for n in ("Carla", "Bea", "Anna")] == [1, 2, 3]
 
 
 def test_firk_score_1_a_territory_owned_twice_is_refused():
