@@ -99,6 +99,7 @@ class Proposal:
     armies: int = 0  # ARB 27: armies the player loses
     army_cap: int = 0  # FIRK §26: instead of cards, the player's armies are capped
     at_least: bool = False  # FIRK §26: the cards are a minimum, the referee may take more
+    cards_not_drawn: int = 0  # FIRK penalità 2: cards the player may not draw
     standing_points: float = 0.0
 
 
@@ -167,11 +168,12 @@ def propose(ruleset: Ruleset, code: str, *, previous: int, cards_in_hand: int = 
     item = infraction(ruleset, code)
     index = min(previous, len(item.ladder) - 1)
     kind = item.ladder[index]
-    cards = armies = army_cap = 0
+    cards = armies = army_cap = not_drawn = 0
     at_least = False
     if ruleset.risiko is not None and code == Ladder.PACT.value:  # ARB 27 / FIRK §26: the hand decides
         step = next_step(ruleset.risiko.sanctions, Ladder.PACT, previous, cards_in_hand)
         cards, armies, army_cap, at_least = step.cards, step.armies, step.army_cap, step.at_least
+        not_drawn = step.cards_not_drawn
     consequence = consequence_of(kind)
     points = item.standing_points
     if points and consequence is not Consequence.DISQUALIFIED:
@@ -188,6 +190,7 @@ def propose(ruleset: Ruleset, code: str, *, previous: int, cards_in_hand: int = 
         armies=armies,
         army_cap=army_cap,
         at_least=at_least,
+        cards_not_drawn=not_drawn,
         standing_points=points,
     )
 

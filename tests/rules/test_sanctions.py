@@ -96,16 +96,17 @@ def test_rk_card_1_rk_obj_1_rk_flip_1_rk_wd_1_one_step_infractions_of_arb_22_25_
 
 def test_firk_pen_1_firk_penalties_cards_or_army_cap_minus_7_minus_25_and_section_24():
     first = propose(FIRK, "pact", previous=0, cards_in_hand=3)
-    assert (first.kind, first.cards, first.at_least, first.army_cap, first.article) == (
+    assert (first.kind, first.cards_not_drawn, first.at_least, first.army_cap, first.article) == (
         "penalty_cards_or_army_cap",
         1,
         True,
         0,
         "FIRK §26",
     )
+    assert propose(FIRK, "pact", previous=0, cards_in_hand=0).cards_not_drawn == 1  # an empty hand: still a card
     capped = propose(FIRK, "pact", previous=0, cards_in_hand=7)  # more than 6 cards: an army cap instead
-    assert (capped.cards, capped.army_cap) == (0, 100)
-    assert propose(FIRK, "pact", previous=1, cards_in_hand=3).cards == 2
+    assert (capped.cards_not_drawn, capped.army_cap) == (0, 100)
+    assert propose(FIRK, "pact", previous=1, cards_in_hand=3).cards_not_drawn == 2
     assert propose(FIRK, "pact", previous=2).consequence is Consequence.EXPELLED_FROM_GAME
     disturbing = propose(FIRK, "disturbing_table", previous=0)
     assert (disturbing.consequence, disturbing.standing_points, disturbing.article) == (

@@ -32,6 +32,8 @@ def proposal_text(p: Proposal, player: str, locale: str) -> str:
     ]
     if p.cards or p.armies:
         lines.append(t("sanction.proposal.cards_armies", locale, cards=p.cards, armies=p.armies))
+    if p.cards_not_drawn:
+        lines.append(t("sanction.proposal.cards_not_drawn", locale, count=p.cards_not_drawn))
     if p.at_least:
         lines.append(t("sanction.proposal.at_least", locale))
     if p.army_cap:

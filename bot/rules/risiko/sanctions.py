@@ -28,6 +28,7 @@ class Step:
     last_rung: bool = False
     army_cap: int = 0  # FIRK §26: instead of cards, the player's armies are capped at this number
     at_least: bool = False  # FIRK §26 "una o più carte": the number is a minimum, the referee may take more
+    cards_not_drawn: int = 0  # FIRK penalità 2: cards the player may not draw (their hand is not touched)
 
 
 def sanction_kinds(rules: SanctionRules) -> tuple[str, ...]:
@@ -67,13 +68,16 @@ def next_step(rules: SanctionRules, ladder: Ladder, previous_offences: int, card
             cards, armies = rules.pact_cards_if_one, rules.pact_armies_if_one
         else:
             armies = rules.pact_armies_if_none
-    army_cap = 0
+    army_cap = not_drawn = 0
     at_least = False
     if code in ("penalty_cards_or_army_cap", "heavier_penalty_cards_or_army_cap"):  # FIRK §26, penalità 2
+        # Penalità 2 is about cards the player may *not draw*, not cards taken from the hand: an empty hand still
+        # gets its penalty. Over the preset's number of cards in hand, an army cap instead.
         at_least = True
         if rules.army_cap_cards_over and cards_in_hand > rules.army_cap_cards_over:
             army_cap = rules.army_cap
         else:
             first = code == "penalty_cards_or_army_cap"
-            cards = min(cards_in_hand, rules.pact_cards_if_one if first else rules.pact_cards_on_repeat)
-    return Step(ladder, previous_offences + 1, code, cards, armies, index == len(rungs) - 1, army_cap, at_least)
+            not_drawn = rules.pact_cards_if_one if first else rules.pact_cards_on_repeat
+    last = index == len(rungs) - 1
+    return Step(ladder, previous_offences + 1, code, cards, armies, last, army_cap, at_least, not_drawn)

@@ -45,17 +45,20 @@ def test_firk_pen_1_deliberate_over_placement_costs_25_standing_points():
 
 
 @pytest.mark.parametrize(
-    ("previous", "hand", "code", "cards", "cap"),
+    ("previous", "hand", "code", "not_drawn", "cap"),
     [
-        (0, 3, "penalty_cards_or_army_cap", 1, 0),  # FIRK §26: at least one card
+        (0, 3, "penalty_cards_or_army_cap", 1, 0),  # FIRK §26: at least one card not drawn
+        (0, 0, "penalty_cards_or_army_cap", 1, 0),  # an empty hand too: the cards are the ones not drawn
         (1, 3, "heavier_penalty_cards_or_army_cap", 2, 0),  # heavier on a repeat
+        (1, 0, "heavier_penalty_cards_or_army_cap", 2, 0),
         (0, 7, "penalty_cards_or_army_cap", 0, 100),  # more than 6 cards: an army cap of 100 instead
         (2, 3, "expelled_from_game", 0, 0),  # then expulsion from the table
         (5, 3, "expelled_from_game", 0, 0),
     ],
 )
-def test_firk_pen_1_penalties_grow_on_repeat_then_expel(previous, hand, code, cards, cap):
-    """FIRK-PEN-1 reading 7 (FIRK penalità 2, §26): one or more cards, heavier on repeat, then expulsion."""
+def test_firk_26_penalita_2_penalties_grow_on_repeat_then_expel(previous, hand, code, not_drawn, cap):
+    """FIRK-PEN-1 reading 7 (FIRK §26 refers to penalità 2): one or more cards the player may *not draw* — not cards
+    taken from the hand, so an empty hand gets its penalty too —, heavier on repeat, then expulsion."""
     step = next_step(FIRK, Ladder.PACT, previous, cards_in_hand=hand)
-    assert (step.code, step.cards, step.army_cap) == (code, cards, cap)
+    assert (step.code, step.cards_not_drawn, step.army_cap, step.cards) == (code, not_drawn, cap, 0)
     assert step.at_least == (code != "expelled_from_game")
