@@ -57,6 +57,7 @@ CONSEQUENCE_OF: Mapping[str, Consequence] = {
     "replaced_by_organizers": Consequence.RECORDED,
 }
 LATE = "late"
+SCOPES = ("tournament", "game")  # where a ladder counts earlier offences: every game of the tournament, or this one
 LATENESS_KIND: Mapping[LatenessCode, str] = {
     LatenessCode.WARNING: "verbal_warning",
     LatenessCode.FORFEIT_GAME: "forfeit_game",
@@ -77,6 +78,7 @@ class Infraction:
     article: str
     ladder: tuple[str, ...]  # sanction codes, first offence first
     standing_points: float = 0.0  # points off the general standings the sanction costs (FIRK), 0 = none
+    scope: str = "tournament"  # where earlier offences count: "tournament" (every game) or "game" (the same table)
 
     @property
     def immediate(self) -> bool:
@@ -138,7 +140,11 @@ def infractions(ruleset: Ruleset) -> tuple[Infraction, ...]:
             if not isinstance(value, int | float) or isinstance(value, bool):
                 raise PresetFieldError(f"sanctions.{spec['points']}", value, "a number")
             points = float(value)
-        out.append(Infraction(str(code), spec["article"], _ladder(table, str(spec["ladder"]), "sanctions"), points))
+        scope = spec.get("scope", "tournament")
+        if scope not in SCOPES:
+            raise PresetFieldError(f"{where}.scope", scope, ", ".join(SCOPES))
+        ladder = _ladder(table, str(spec["ladder"]), "sanctions")
+        out.append(Infraction(str(code), spec["article"], ladder, points, str(scope)))
     return tuple(out)
 
 

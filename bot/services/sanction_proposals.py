@@ -55,7 +55,8 @@ class SanctionProposalService(BaseService):
         note = checked_details(details)
         checked_points(points)
         view = await self.desk.propose(actor, tournament=tournament, player=player, user_id=user_id,
-                                       infraction=infraction, cards_in_hand=cards_in_hand)  # fmt: skip
+                                       infraction=infraction, cards_in_hand=cards_in_hand, round_number=round_number,
+                                       table=table)  # fmt: skip
         kinds = await self.desk.kinds(actor.guild_id, tournament=tournament)
         async with self._sessionmaker() as session, session.begin():
             row = SanctionProposal(guild_id=actor.guild_id, referee_id=actor.user_id, tournament=view.tournament_name,

@@ -37,6 +37,7 @@ from bot.rules.sanctions import (
     sanction_kinds,
 )
 from bot.rules.sanctions import Proposal as RuleProposal
+from bot.rules.sanctions import infraction as infraction_rules
 from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole, require
 from bot.services.sanction_effects import change_kind, disqualify, rescore_if_needed, sanction_points, undo
@@ -53,6 +54,22 @@ DETAILS_MAX = 1000
 REASON_MAX = 500
 POINTS_MAX = 1000.0
 APPEAL_DECISIONS = ("upheld", "annulled")
+
+
+async def previous_offences(
+    session: AsyncSession, t: Tournament, reg: Registration, code: str, table_id: int | None
+) -> int:
+    """The player's earlier offences the ladder counts: in the whole tournament, or — for an infraction whose text
+    counts within the game (ARB 23, UFF's forgotten sdadata roll) — at this table only."""
+    assert t.id is not None and reg.id is not None
+    try:
+        scope = infraction_rules(tournament_rules(t), code).scope
+    except SanctionError as exc:
+        raise sanction_refusal(exc) from None
+    return await repo.sanction_count_offences(
+        session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=code,
+        game=table_id, in_game_only=scope == "game",
+    )  # fmt: skip
 
 
 def checked_details(details: str | None) -> str | None:
@@ -127,6 +144,8 @@ class SanctionService(BaseService):
         user_id: int | None,
         infraction: str,
         cards_in_hand: int = 0,
+        round_number: int | None = None,
+        table: int | None = None,
     ) -> ProposalView:
         """What the ladder gives for this player's next offence of ``infraction`` (referees)."""
         async with self._sessionmaker() as session:
@@ -135,9 +154,8 @@ class SanctionService(BaseService):
             t = await tournament_or_404(session, actor.guild_id, tournament)
             reg = await sanctioned_player(session, t, player, user_id)
             assert t.id is not None and reg.id is not None
-            previous = await repo.sanction_count_offences(
-                session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
-            )
+            _, table_id = await where(session, t, reg, round_number, table)
+            previous = await previous_offences(session, t, reg, infraction, table_id)
             try:
                 proposal = propose(tournament_rules(t), infraction, previous=previous, cards_in_hand=cards_in_hand)
             except SanctionError as exc:
@@ -198,15 +216,13 @@ class SanctionService(BaseService):
         reg = await sanctioned_player(session, t, player, user_id)
         assert t.id is not None and reg.id is not None
         ruleset = tournament_rules(t)
-        previous = await repo.sanction_count_offences(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id, infraction=infraction
-        )
+        round_id, table_id = await where(session, t, reg, round_number, table)
+        previous = await previous_offences(session, t, reg, infraction, table_id)
         try:
             proposal = propose(ruleset, infraction, previous=previous, cards_in_hand=cards_in_hand)
             chosen = check_kind(ruleset, kind) if kind else proposal.kind
         except SanctionError as exc:
             raise sanction_refusal(exc) from None
-        round_id, table_id = await where(session, t, reg, round_number, table)
         return await self.record_in(
             session, actor, t, reg, proposal, case=case, kind=chosen, points=points, details=details,
             round_id=round_id, table_id=table_id,

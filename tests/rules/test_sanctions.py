@@ -193,3 +193,30 @@ def test_rk_san_1_arb_13_table_points_taken_before_the_engine_ranks_a_final_situ
     assert fined["Anna"] == (2, plain["Bruno"][1] - 1) and fined["Bruno"] == (1, plain["Bruno"][1])
     with pytest.raises(RisikoError):
         score_table(players, FIRK.risiko, penalties={"Zorro": 5})
+
+
+def test_every_infraction_of_every_preset_names_its_counting_scope_and_a_bad_one_is_refused():
+    """Each infraction says where its ladder counts earlier offences — the game (ARB 23, UFF's forgotten sdadata
+    roll) or the tournament (RR 13.2 "nel corso dello stesso torneo", and our reading where the text is silent) —
+    written in the preset beside its article; an override with another value names the field."""
+    import tomllib
+    from pathlib import Path
+
+    from bot.rules.presets import PRESET_NAMES, PresetFieldError
+    from bot.rules.ruleset import load_ruleset
+    from bot.rules.sanctions import infractions
+
+    folder = Path(__file__).resolve().parents[2] / "bot" / "rules" / "presets"
+    for name in PRESET_NAMES:
+        raw = tomllib.loads((folder / f"{name}.toml").read_text(encoding="utf-8"))["sanctions"]["infractions"]
+        assert all("scope" in spec for spec in raw.values()), name  # written, not defaulted
+    scopes = {(n, i.code): i.scope for n in PRESET_NAMES for i in infractions(load_ruleset(n))}
+    assert scopes[("risiko-ufficiali-2018", "forgotten_sdadata_roll")] == "game"
+    assert scopes[("risiko-ufficiali-2018", "over_placement")] == "game"
+    assert scopes[("risiko-ufficiali-2018", "pact")] == "tournament"
+    assert scopes[("ricochet-v3.3", "misconduct")] == "tournament"
+    bad = load_ruleset("risiko-ufficiali-2018", {"sanctions": {"infractions": {"pact": {
+        "article": "ARB 27", "ladder": "pact", "scope": "season"}}}})  # fmt: skip
+    with pytest.raises(PresetFieldError) as err:
+        infractions(bad)
+    assert err.value.field == "sanctions.infractions.pact.scope"

@@ -372,3 +372,24 @@ async def test_rr_11_a_sanction_changed_on_appeal_takes_the_consequences_of_its_
     async with services.sessionmaker() as session:
         anna = (await session.execute(select(Registration).where(Registration.id == r["Anna"]))).scalar_one()
     assert anna.status == RegistrationStatus.VALIDATED.value
+
+
+async def test_uff_sdadata_a_forgotten_roll_counts_within_the_game_and_arb_27_pacts_across_the_tournament(
+    services: Services,
+):
+    """UFF casistica "Sdadata": a player who forgets the sdadata roll again later in *the same game* is excluded —
+    a forgotten roll in an earlier game does not count (the ladder's scope is the game). ARB 27's pacts climb
+    across the tournament (our reading: the text gives no scope). Each infraction's scope is a preset field."""
+    rounds = {1: [["Anna", "Bruno", "Carla", "Dario"]], 2: [["Anna", "Carla", "Bruno", "Dario"]]}
+    b = await build_tournament(services, preset="risiko-ufficiali-2018", rounds=rounds)
+
+    async def give(infraction: str, round_number: int) -> str:
+        case = await services.sanctions.record(REFEREE, tournament=b.name, player="Anna", user_id=None,
+                                               infraction=infraction, round_number=round_number, table=1)  # fmt: skip
+        return case.kind
+
+    assert await give("forgotten_sdadata_roll", 1) == "verbal_warning"
+    assert await give("forgotten_sdadata_roll", 2) == "verbal_warning"  # another game: a first offence again
+    assert await give("forgotten_sdadata_roll", 2) == "excluded_from_game"  # the same game: the second step
+    assert await give("pact", 1) == "verbal_warning"
+    assert await give("pact", 2) == "lose_cards_or_armies"  # the tournament: the second step in the next game

@@ -48,13 +48,21 @@ async def sanction_by_case(*, session: AsyncSession, guild_id: int, case_number:
 
 
 async def sanction_count_offences(
-    *, session: AsyncSession, guild_id: int, tournament_id: int, registration_id: int, infraction: str
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    tournament_id: int,
+    registration_id: int,
+    infraction: str,
+    game: int | None = None,
+    in_game_only: bool = False,
 ) -> int:
-    """Earlier sanctions in force for the same infraction by the same player in this tournament (the ladder)."""
+    """Earlier sanctions in force for the same infraction by the same player in this tournament (the ladder); with
+    ``in_game_only``, only those at table ``game`` (an infraction whose ladder counts within the game)."""
     rows = await sanction_list(
         session=session, guild_id=guild_id, tournament_id=tournament_id, registration_id=registration_id
     )
-    return sum(1 for s in rows if s.infraction == infraction and s.active)
+    return sum(1 for s in rows if s.infraction == infraction and s.active and (not in_game_only or s.table_id == game))
 
 
 async def sanction_list(
