@@ -91,18 +91,22 @@ def check_dice_counts(
 class Superiority(Enum):
     NOT_REQUIRED = "not_required"
     SUPERIORITY = "superiority"  # the bordering own armies outnumber the defenders
-    UNSUPPORTED_STRONG = "unsupported_strong"  # parity/inferiority, single territory holding the minimum (10)
+    UNSUPPORTED_STRONG = "unsupported_strong"  # parity/inferiority, the attacking territory holds the minimum (10)
     NOT_ALLOWED = "not_allowed"
 
 
 def check_superiority(
     attacker_armies: int, supporting_armies: Sequence[int], defender_armies: int, rules: DiceRules = BOXED_DICE
 ) -> Superiority:
-    """FIRK-ATK-1 (FIRK §12): attacks only with superiority, summing every own territory bordering the target.
+    """FIRK-ATK-1 (FIRK §12): attacks only with superiority, where the attacker *may* add the armies of every own
+    territory bordering the target.
 
     ``supporting_armies`` are the armies of the attacker's OTHER territories bordering the attacked one.
-    Reading used: at parity or inferiority, an attack from a territory with no such support is allowed only when
-    that territory holds at least ``unsupported_min_armies`` (10).
+    Reading used: at parity or inferiority, the attack is allowed when the attacking territory alone holds at least
+    ``unsupported_min_armies`` (10) — the text allows it "from a territory not supported", and since adding the
+    neighbours is the attacker's option, a neighbour can never turn an allowed attack into a forbidden one (12
+    against 14 stays allowed when a 1-army territory also borders the target). ``legal`` is monotone: more
+    attacking or supporting armies never forbid an attack, more defenders never allow one.
     """
     for value in (attacker_armies, defender_armies, *supporting_armies):
         if value < 0:
@@ -111,7 +115,7 @@ def check_superiority(
         return Superiority.NOT_REQUIRED
     if attacker_armies + sum(supporting_armies) > defender_armies:
         return Superiority.SUPERIORITY
-    if not any(supporting_armies) and attacker_armies >= rules.unsupported_min_armies:
+    if attacker_armies >= rules.unsupported_min_armies:  # the attacker declares it unsupported: §12's exception
         return Superiority.UNSUPPORTED_STRONG
     return Superiority.NOT_ALLOWED
 
