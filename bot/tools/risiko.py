@@ -512,10 +512,14 @@ def text_score(r: Mapping[str, Any]) -> str:
 
 
 def compute_points(data: Any) -> dict[str, Any]:
-    check_keys(data, required=("preset", "table_points"), optional=("overrides",))
+    check_keys(data, required=("preset", "table_points"), optional=("overrides", "special", "overall_rank"))
     rules = _rules(data, required=True)
     assert rules is not None
     tps = _list(data, "table_points")
+    special = data.get("special")
+    if special is not None:  # FIRK's last-round tables: the bot's own points for them (one function)
+        return {"preset": rules.preset, "special": special,
+                "tournament_points": list(_special_points(data, special, len(tps)))}  # fmt: skip
     if not 1 <= len(tps) <= MAX_SEATS:
         raise BadInput(f"table_points: a table seats 1 to {MAX_SEATS} players, got {len(tps)} values")
     for k, value in enumerate(tps):
@@ -525,6 +529,26 @@ def compute_points(data: Any) -> dict[str, Any]:
             raise BadInput(f"table_points.{k}={value!r:.40} is beyond what a game scores (at most {COUNT_MAX})")
     exact = tournament_points_exact(rules.points, tps)
     return {"preset": rules.preset, "tournament_points": [round(float(x), 6) for x in exact]}
+
+
+def _special_points(data: Any, special: object, players: int) -> tuple[float, ...]:
+    from bot.rules.ruleset import load_ruleset
+    from bot.rules.tournament.model import TournamentError
+    from bot.rules.tournament.planner import HEAD_TO_HEAD, SIT_OUT, special_table_points
+
+    if special not in (HEAD_TO_HEAD, SIT_OUT):
+        raise BadInput(f"special: {HEAD_TO_HEAD} or {SIT_OUT}, got {special!r:.40}")
+    rank = data.get("overall_rank")
+    if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= 100_000):
+        raise BadInput(f"overall_rank: a place in the standings (1 or more), got {rank!r:.40}")
+    tournament = load_ruleset(str(data["preset"]), data.get("overrides")).tournament
+    try:
+        fixed = special_table_points(tournament, str(special), players, overall_rank=rank)
+    except TournamentError as exc:
+        raise BadInput(f"{exc.code}: {str(exc.value)[:60]} (head_to_head: two table points; sit_out: one, with "
+                       "overall_rank)") from None  # fmt: skip
+    assert fixed is not None
+    return fixed
 
 
 def text_points(r: Mapping[str, Any]) -> str:

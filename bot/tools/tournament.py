@@ -173,6 +173,8 @@ class _Game(_Doc):
     round: Annotated[StrictInt, Field(ge=1, le=1000)]
     table: Annotated[StrictInt, Field(ge=1, le=10_000)]
     players: Annotated[list[_Row], Field(min_length=1, max_length=10)]
+    special: Literal["head_to_head", "sit_out"] | None = None  # FIRK's last-round tables
+    overall_rank: Annotated[StrictInt, Field(ge=1, le=100_000)] | None = None  # the sit-out player's place
 
 
 class _Deduction(_Doc):
@@ -256,10 +258,19 @@ def _compute_standings(data: Any) -> dict[str, Any]:
             order = [places[p] for p in ids]
         else:
             from bot.rules.risiko.points import tournament_points
+            from bot.rules.tournament.model import TournamentError
+            from bot.rules.tournament.planner import special_table_points
 
-            if not all(r.table_points is not None for r in rows):
+            try:
+                fixed = special_table_points(rules, game.special, len(rows), overall_rank=game.overall_rank)
+            except TournamentError as exc:
+                raise BadInput(f"games[{g}].special: {exc.code} ({str(exc.value)[:60]})") from None
+            if fixed is not None:  # FIRK's head to head and sit-out: the bot's fixed points, not the gap formula
+                tp = list(fixed)
+            elif not all(r.table_points is not None for r in rows):
                 raise BadInput(f"games[{g}]: give tournament_points or table_points for every player")
-            tp = tournament_points(preset, [float(r.table_points or 0.0) for r in rows])
+            else:
+                tp = tournament_points(preset, [float(r.table_points or 0.0) for r in rows])
             order = list(range(1, len(rows) + 1))
         entries = tuple(
             TableEntry(pid, order[k], tp[k], rows[k].table_points, statuses[k]) for k, pid in enumerate(ids)

@@ -29,7 +29,14 @@ from bot.rules.tournament.documents import EXPORT_SCHEMA, ExportDocument, Finals
 from bot.rules.tournament.draw import draw_tables, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
 from bot.rules.tournament.seeding import compose_final, firk_round1, semifinals, split_odd_even
-from bot.rules.tournament.sizes import firk_sizes, rr_sizes, short_sizes, standard_sizes, team_overflow
+from bot.rules.tournament.sizes import (
+    firk_sit_out_points,
+    firk_sizes,
+    rr_sizes,
+    short_sizes,
+    standard_sizes,
+    team_overflow,
+)
 
 SCHEMA = EXPORT_SCHEMA
 SIT_OUT = "sit_out"
@@ -132,13 +139,24 @@ class PlannedDraw:
         return out
 
 
-def special_table_points(rules: TournamentRules, kind: str | None, players: int) -> tuple[float, ...] | None:
-    """Tournament points of a special table in finishing order, or None when the preset's usual table applies.
+def special_table_points(
+    rules: TournamentRules, kind: str | None, players: int, *, overall_rank: int | None = None
+) -> tuple[float, ...] | None:
+    """Tournament points of a special table in finishing order, or None when the preset's usual table applies. The
+    bot's report, its draw (the sit-out is scored with the draw) and ``steward risiko points`` / ``steward
+    standings`` all ask this one function.
 
     FIRK punteggio 9 (reading 3): the last round's head-to-head between the 5th and 6th gives the winner 31 and
-    the loser 15 — fixed points, not the gap formula of an ordinary table."""
+    the loser 15 — fixed points, not the gap formula of an ordinary table; FIRK §9 with five present: the 5th sits
+    out with 15 points if 5th in the standings (``overall_rank``), else 1."""
     if kind == HEAD_TO_HEAD and players == 2:
         return (rules.firk.head_to_head_winner_points, rules.firk.head_to_head_loser_points)
+    if kind == SIT_OUT and players == 1:
+        if overall_rank is None or overall_rank < 1:
+            raise TournamentError("sit_out_needs_overall_rank", overall_rank)
+        return (firk_sit_out_points(None, overall_rank=overall_rank, cfg=rules.firk).points,)
+    if kind in (HEAD_TO_HEAD, SIT_OUT):
+        raise TournamentError("special_table_size", f"{kind}: {players} players")
     return None
 
 

@@ -28,8 +28,8 @@ from bot.rules.tournament.planner import (
     DrawRequest,
     PlannedDraw,
     plan_draw,
+    special_table_points,
 )
-from bot.rules.tournament.sizes import firk_sit_out_points
 from bot.services._base import tournament_or_404
 from bot.services.access import Actor, StaffRole, has_role
 from bot.services.rounds._base import (
@@ -257,8 +257,8 @@ class DrawsMixin(RoundBase):
             return
         player = int(planned.tables[number - 1][0])
         view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t, before_round=r.number)
-        overall = next((line.rank for line in view.lines if line.player_id == player), 0)
-        points = firk_sit_out_points(player, overall_rank=overall, cfg=rules.firk).points
+        overall = next((line.rank for line in view.lines if line.player_id == player), len(view.lines) + 1)
+        (points,) = special_table_points(rules, SIT_OUT, 1, overall_rank=overall) or (0.0,)
         table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
                      if gt.number == number)  # fmt: skip
         assert table.id is not None

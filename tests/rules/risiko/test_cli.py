@@ -202,3 +202,17 @@ def test_arb_23_25_steward_risiko_score_ranks_a_disqualified_player_with_the_wit
     payload["overrides"] = {"tournament": {"disqualified_ranks": "below_withdrawn"}}
     code, out, _ = run(capsys, monkeypatch, "score", payload)
     assert {p["name"]: p["rank"] for p in out["players"]} == {"Anna": 3, "Bea": 2, "Carla": 1}
+
+
+def test_firk_punteggio_9_the_command_line_scores_the_last_round_s_special_tables_as_the_bot(capsys, monkeypatch):
+    """FIRK punteggio 9 and §9: the head to head between the 5th and 6th pays 31 / 15 and the 5th sitting out 15 if
+    5th in the standings, else 1 — the points the bot gives (one function), not the gap formula's 33 / 13."""
+    base = {"preset": "risiko-firk-1", "table_points": [40, 20]}
+    assert run(capsys, monkeypatch, "points", base)[1]["tournament_points"] == [33.0, 13.0]
+    code, out, _ = run(capsys, monkeypatch, "points", {**base, "special": "head_to_head"})
+    assert code == 0 and out["tournament_points"] == [31.0, 15.0]
+    sit = {"preset": "risiko-firk-1", "table_points": [0], "special": "sit_out"}
+    assert run(capsys, monkeypatch, "points", {**sit, "overall_rank": 5})[1]["tournament_points"] == [15.0]
+    assert run(capsys, monkeypatch, "points", {**sit, "overall_rank": 3})[1]["tournament_points"] == [1.0]
+    code, _, err = run(capsys, monkeypatch, "points", sit)
+    assert code == 2 and "sit_out_needs_overall_rank" in err

@@ -148,3 +148,22 @@ def test_cli_draw_firk_last_round_with_five_present_seats_the_top_four_and_the_f
     res = json.loads(out)
     assert res["tables"] == [[3, 1, 2, 5], [4]]  # the 5th sits out: a one-seat table scored 15 or 1 by the bot
     assert res["special_tables"] == {"2": "sit_out"} and res["report"]["notes"] == ["sit_out:4"]
+
+
+def test_firk_punteggio_9_steward_standings_scores_the_head_to_head_and_the_sit_out_as_the_bot(capsys, monkeypatch):
+    """FIRK punteggio 9 and §9 through ``steward standings``: a game marked ``head_to_head`` pays 31 / 15 and one
+    marked ``sit_out`` 15 to the 5th in the standings (1 otherwise), as the bot scores them — not the gap formula."""
+    doc = {
+        "preset": "risiko-firk-1",
+        "games": [
+            {"round": 3, "table": 2, "special": "head_to_head",
+             "players": [{"id": "e", "table_points": 40}, {"id": "f", "table_points": 20}]},
+            {"round": 3, "table": 3, "special": "sit_out", "overall_rank": 5, "players": [{"id": "g"}]},
+        ],
+    }  # fmt: skip
+    rc, out, err = _run(capsys, ["standings", "--json"], json.dumps(doc), monkeypatch)
+    assert rc == 0, err
+    assert {r["player"]: r["points"] for r in json.loads(out)["standings"]} == {"e": 31.0, "f": 15.0, "g": 15.0}
+    doc["games"][0]["special"] = None
+    rc, out, _ = _run(capsys, ["standings", "--json"], json.dumps(doc), monkeypatch)
+    assert {r["player"]: r["points"] for r in json.loads(out)["standings"]}["e"] == 33.0  # an ordinary table
