@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import func, select
 
 from bot.app import StewardBot
-from bot.db.models import Sanction
+from bot.db.models import Registration, RegistrationStatus, Sanction, Tournament
 from bot.services import Services
 from bot.services.access import Actor
 from tests.cogs.test_rounds import prepare
@@ -197,3 +197,28 @@ async def test_bot_san_2_an_expired_proposal_says_so_and_how_to_ask_again(
     *_, late = await ch.click(offer, ch.custom_ids(offer)[-1], user_id=4242, roles=REF, locale="it")
     assert late.ephemeral and "/sanzione assegna" in late.text
     assert await _count(services) == 0
+
+
+async def test_bot_san_2_the_sanction_menus_follow_the_tournament_s_overrides(ch: ComponentHarness, services: Services):
+    """A tournament whose overrides change a ladder (ARB 9's disturbing: a forced pass first) offers that kind in
+    /sanction give's menu and proposes it; its infraction menu is read from its own ruleset (overrides applied); a
+    tournament without the override keeps the shipped ladder."""
+    await prepare(ch, services, 4)
+    overrides = '{"sanctions": {"disturbing": ["forced_pass", "disqualification"]}}'
+    sent = await ch.invoke("tournament create", roles=ORG, name="Serale", preset="risiko-ufficiali-2018",
+                           overrides=overrides)  # fmt: skip
+    assert not sent[-1].ephemeral, sent[-1].text
+    offered = await ch.autocomplete("sanction give", "infraction", tournament="Serale", infraction="dist")
+    assert [c["value"] for c in offered] == ["disturbing"]
+    async with services.sessionmaker() as session, session.begin():
+        serale = (await session.execute(select(Tournament).where(Tournament.name == "Serale"))).scalar_one()
+        session.add(Registration(guild_id=ch.guild.id, tournament_id=serale.id, user_id=7100, display_name="Zeta",
+                                 status=RegistrationStatus.VALIDATED.value, registered_at=services.clock()))  # fmt: skip
+    *_, offer = await ch.invoke("sanction give", user_id=4242, roles=REF, locale="en-US", tournament="Serale",
+                                infraction="disturbing", player="Zeta")  # fmt: skip
+    menu = ch.components_of(offer)[0]["components"][0]
+    assert "forced_pass" in [o["value"] for o in menu["options"]]
+    assert next(o for o in menu["options"] if o.get("default"))["value"] == "forced_pass"
+    *_, shipped = await ch.invoke("sanction give", user_id=4242, roles=REF, locale="en-US", tournament="Coppa",
+                                  infraction="disturbing", player="Giocatore 01")  # fmt: skip
+    assert "forced_pass" not in [o["value"] for o in ch.components_of(shipped)[0]["components"][0]["options"]]

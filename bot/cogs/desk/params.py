@@ -1,5 +1,6 @@
-"""The desk's own parameters: an infraction of the tournament's preset, and a sanction kind, each suggested in
-the user's language from the preset of the tournament chosen in the same command."""
+"""The desk's own parameter: an infraction of the tournament's ruleset, suggested in the user's language from the
+preset *and the overrides* of the tournament chosen in the same command (a tournament may add or change
+infractions)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from bot.cogs._common import locale_of
 from bot.cogs._params import CHOICES_MAX
 from bot.errors import UserFacingError
 from bot.i18n import t
-from bot.rules.ruleset import load_ruleset
-from bot.rules.sanctions import infractions, sanction_kinds
+from bot.rules.ruleset import Ruleset, load_ruleset
+from bot.rules.sanctions import infractions
 
 
-async def _preset(interaction: discord.Interaction[Any]) -> str | None:
+async def _ruleset(interaction: discord.Interaction[Any]) -> Ruleset | None:
+    """The ruleset of the tournament named in the command, as the desk applies it: its preset with its overrides."""
     name = getattr(interaction.namespace, "tournament", None)
     if interaction.guild_id is None or not name:
         return None
@@ -24,7 +26,8 @@ async def _preset(interaction: discord.Interaction[Any]) -> str | None:
         detail = await interaction.client.services.tournaments.show(interaction.guild_id, str(name))
     except UserFacingError:
         return None
-    return str(detail.tournament.preset)
+    view = detail.tournament
+    return load_ruleset(str(view.preset), dict(view.overrides) or None)
 
 
 class _CodeTransformer(app_commands.Transformer):
@@ -41,19 +44,19 @@ class _CodeTransformer(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
         return str(value).strip()
 
-    def codes(self, preset: str) -> tuple[str, ...]:
+    def codes(self, ruleset: Ruleset) -> tuple[str, ...]:
         raise NotImplementedError
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], value: str, /
     ) -> list[app_commands.Choice[str]]:
-        preset = await _preset(interaction)
-        if preset is None:
+        ruleset = await _ruleset(interaction)
+        if ruleset is None:
             return []
         locale = locale_of(interaction)
         typed = str(value).casefold()
         out = []
-        for code in self.codes(preset):
+        for code in self.codes(ruleset):
             label = t(f"{self.key}.{code}", locale)
             if typed in label.casefold() or typed in code:
                 out.append(app_commands.Choice(name=label[:100], value=code))
@@ -63,16 +66,8 @@ class _CodeTransformer(app_commands.Transformer):
 class InfractionTransformer(_CodeTransformer):
     key = "sanction.infraction"
 
-    def codes(self, preset: str) -> tuple[str, ...]:
-        return tuple(i.code for i in infractions(load_ruleset(preset)))
-
-
-class KindTransformer(_CodeTransformer):
-    key = "sanction.kind"
-
-    def codes(self, preset: str) -> tuple[str, ...]:
-        return sanction_kinds(load_ruleset(preset))
+    def codes(self, ruleset: Ruleset) -> tuple[str, ...]:
+        return tuple(i.code for i in infractions(ruleset))
 
 
 InfractionCode = app_commands.Transform[str, InfractionTransformer]
-SanctionKind = app_commands.Transform[str, KindTransformer]
