@@ -212,8 +212,9 @@ async def test_bot_san_2_the_sanction_menus_follow_the_tournament_s_overrides(ch
     assert [c["value"] for c in offered] == ["disturbing"]
     async with services.sessionmaker() as session, session.begin():
         serale = (await session.execute(select(Tournament).where(Tournament.name == "Serale"))).scalar_one()
-        session.add(Registration(guild_id=ch.guild.id, tournament_id=serale.id, user_id=7100, display_name="Zeta",
-                                 status=RegistrationStatus.VALIDATED.value, registered_at=services.clock()))  # fmt: skip
+        zeta = Registration(guild_id=ch.guild.id, tournament_id=serale.id, user_id=7100, display_name="Zeta",
+                            status=RegistrationStatus.VALIDATED.value, registered_at=services.clock())  # fmt: skip
+        session.add(zeta)
     *_, offer = await ch.invoke("sanction give", user_id=4242, roles=REF, locale="en-US", tournament="Serale",
                                 infraction="disturbing", player="Zeta")  # fmt: skip
     menu = ch.components_of(offer)[0]["components"][0]
