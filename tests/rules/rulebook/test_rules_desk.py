@@ -6,7 +6,10 @@ half is the honest figure: nothing was ever tuned on it."""
 from __future__ import annotations
 
 import re
+import statistics
+import time
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,7 @@ from hypothesis import strategies as st
 
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook import LANGS, articles, for_preset
-from bot.rules.rulebook.search import SearchError, detect_language, search, tokens
+from bot.rules.rulebook.search import SearchError, detect_language, search, tokens, words
 from tests.rules.rulebook.asked import SOURCES, SPLITS, Question, questions, score
 
 RULEBOOKS = Path(__file__).resolve().parents[4] / "shared" / "rulebooks"  # beside the repository, where it exists
@@ -87,9 +90,10 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
     assert copied == []
 
 
-# What the desk reaches on each half, as measured (benchmarks/rules_desk.py prints them): never set above it.
-FIRST_AT_LEAST = {"tuning": 0.86, "held_out": 0.77}
-TOP3_AT_LEAST = {"tuning": 0.95, "held_out": 0.92}
+# What the desk reaches on each half, as measured (benchmarks/rules_desk.py prints them): never set above it. The
+# held-out half falls short of the 95 % first / 100 % top-three target: 125/151 first, 145/151 in the top three.
+FIRST_AT_LEAST = {"tuning": 0.91, "held_out": 0.82}
+TOP3_AT_LEAST = {"tuning": 0.98, "held_out": 0.96}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -120,6 +124,43 @@ def test_bot_rul_1_players_questions_find_the_right_article_first_and_in_the_top
     result = score([q for q in questions() if q.split == half], _answer)
     assert result.top3_rate >= TOP3_AT_LEAST[half], [(q.text, got) for q, got in result.misses]
     assert result.first_rate >= FIRST_AT_LEAST[half], f"first for {result.first}/{result.asked}"
+
+
+def test_bot_rul_1_a_question_takes_well_under_two_milliseconds_at_the_median():
+    """The bot calls the search once per /rule, in a worker thread: the median over every question (each the best of
+    three runs, so a busy machine does not count) stays under 2 ms."""
+    asked = questions()
+    for preset in {q.preset for q in asked}:
+        search("warm", preset)
+    spent = []
+    for q in asked:
+        runs = []
+        for _ in range(3):
+            start = time.perf_counter()
+            search(q.text, q.preset, limit=3)
+            runs.append(time.perf_counter() - start)
+        spent.append(min(runs))
+    assert statistics.median(spent) < 0.002
+
+
+def test_bot_rul_1_searches_from_many_threads_at_once_answer_as_one_thread_does():
+    """No shared mutable state: the index is built once and only read; the Snowball stemmers are per thread."""
+    asked = [q for q in questions() if q.preset == "risiko-ufficiali-2018"][:40]
+    alone = [[m.article.id for m in search(q.text, q.preset)[1]] for q in asked]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = list(pool.map(lambda q: [m.article.id for m in search(q.text, q.preset)[1]], asked * 5))
+    assert together == alone * 5
+
+
+def test_bot_rul_1_typos_missing_accents_and_either_language_s_game_words_find_the_same_article():
+    """A word no article uses is read as the article word one typo away; the game's words are one term in either
+    language ("dadi" = "dice" = "dices"), but the Italian "dice" is "says"."""
+    preset = "ricochet-v3.3"
+    right = search("il bordo del tabellone ferma il robot?", preset)[1][0].article.id
+    assert search("il bordo del tabbellone ferma il robot?", preset)[1][0].article.id == right
+    assert words("i dadi", "it")[-1] == words("the dice", "en")[-1] == words("the dices", "en")[-1]
+    assert words("dice che", "it")[0] != words("dice", "en")[0]
+    assert tokens("perche la penalita", "it") == tokens("perché la penalità", "it")
 
 
 def test_bot_rul_1_an_english_question_finds_an_article_and_the_answer_language_follows_the_question():
