@@ -424,8 +424,11 @@ def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) 
     if not candidates:
         return language, []
     reranked = sorted(_rerank(index, query_stems, weights, candidates), key=lambda x: (-x[1], x[0]))
+    # Past the re-ranked few ("More" pages on), the first stage's order: each scores below every re-ranked one.
+    first_best = total[ranked[0]]
+    rest = [(i, total[i] / first_best) for i in ranked[RERANK_DEPTH:] if total[i] > 0]
     best = reranked[0][1]
-    matches = [Match(index.articles[i], round(s / best, 3), s) for i, s in reranked[: max(1, limit)]]
+    matches = [Match(index.articles[i], round(s / best, 3), s) for i, s in (reranked + rest)[: max(1, limit)]]
     return language, matches
 
 

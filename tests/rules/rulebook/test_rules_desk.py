@@ -152,6 +152,13 @@ def test_bot_rul_1_searches_from_many_threads_at_once_answer_as_one_thread_does(
     assert together == alone * 5
 
 
+def test_bot_rul_1_more_articles_page_on_past_the_re_ranked_few_best_first():
+    _, matches = search("dadi armate territorio carte turno", "risiko-ufficiali-2018", limit=20)
+    assert len(matches) == 20
+    assert [m.score for m in matches] == sorted((m.score for m in matches), reverse=True)
+    assert matches[0].score == 1.0 and all(0 < m.score <= 1 for m in matches)
+
+
 def test_bot_rul_1_typos_missing_accents_and_either_language_s_game_words_find_the_same_article():
     """A word no article uses is read as the article word one typo away; the game's words are one term in either
     language ("dadi" = "dice" = "dices"), but the Italian "dice" is "says"."""
