@@ -216,6 +216,7 @@ class DrawDocument:
     groups: tuple[FinalsGroup, ...] = ()
     declined: tuple[int, ...] = ()
     standings_after_qualifying: tuple[int, ...] = ()
+    cut: Mapping[str, Any] | None = None  # semifinals: how a tie across the qualification cut was decided
 
     @property
     def direct_finalists(self) -> tuple[int, ...]:
@@ -244,6 +245,7 @@ class DrawDocument:
             groups=tuple(FinalsGroup.from_json(g) for g in data.get("groups") or ()),
             declined=_ints(data.get("declined")),
             standings_after_qualifying=_ints(data.get("standings_after_qualifying")),
+            cut=data.get("cut") or None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -256,6 +258,7 @@ class DrawDocument:
                 "groups": [g.to_json() for g in self.groups],
                 "declined": list(self.declined),
                 "request": dict(self.request or {}),
+                **({"cut": dict(self.cut)} if self.cut else {}),
             }
         if self.kind == "final":
             return {

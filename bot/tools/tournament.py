@@ -75,8 +75,9 @@ def _finals_from_export(data: Mapping[str, Any], seed: int) -> dict[str, Any]:
     from bot.rules.tournament.planner import FinalsRequest, plan_final, plan_semifinals
 
     request = FinalsRequest.from_json(data)
+    cut = None
     if request.kind == "semifinal":
-        tables, groups = plan_semifinals(request, seed)
+        tables, groups, cut = plan_semifinals(request, seed)
     else:
         tables, groups = plan_final(request)  # no randomness: the semifinal results and the chain decide
     report: dict[str, Any] = {
@@ -88,6 +89,8 @@ def _finals_from_export(data: Mapping[str, Any], seed: int) -> dict[str, Any]:
         "optimality": "not_applicable",
         "notes": [],
     }
+    if cut is not None:  # players level across the cut: how they were ordered (the bot's round shows the same)
+        report["cut"] = cut.to_json()
     return {"tables": [list(t) for t in tables], "groups": groups, "report": report}
 
 

@@ -51,7 +51,7 @@ def test_tour_sf_1_tour_fin_1_semifinal_and_final_reports_round_trip():
     ranking = tuple(range(1, 21))
     clubs = {p: f"C{p % 4}" for p in ranking}
     semi_request = FinalsRequest("semifinal", PRESET, {}, ranking, clubs, 4)
-    tables, groups = plan_semifinals(semi_request, 7)
+    tables, groups, _ = plan_semifinals(semi_request, 7)
     semi = DrawDocument(
         kind="semifinal",
         seed=7,

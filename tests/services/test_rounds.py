@@ -23,6 +23,7 @@ from bot.db.models import (
     Round,
     Seat,
     TableResult,
+    Tournament,
 )
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.present.bracket import bracket_table
@@ -33,6 +34,7 @@ from bot.rules.tournament.planner import DrawRequest, plan_draw
 from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import TableRef
+from tests.services import test_reports_fixtures as FX
 
 GUILD = 111
 ORG_ROLE, REF_ROLE, HEAD_ROLE = 9001, 9002, 9003
@@ -444,11 +446,27 @@ async def test_tour_sf_1_three_semifinals_send_rank_one_straight_to_the_final(se
     assert view.direct_finalists == (first,)
 
 
+async def as_seeded(services: Services, ranked: list[int], view: Any) -> list[int]:
+    """The ranking the semifinals were seeded from: the standings, with the players level across the cut in the
+    order that decided it (the round's lot or the organizer's order: ``view.cut``), never the list's own order."""
+    if view.cut is None:
+        return ranked
+    regs = (await services.registrations.list_players(GUILD, tournament="Coppa")).players
+    by_name = {p.display_name: p.id for p in regs}
+    tied = [by_name[n] for n in view.cut.tied]
+    qualified = [by_name[n] for n in view.cut.qualified]
+    group = [*qualified, *(p for p in tied if p not in qualified)]
+    start = next(i for i, p in enumerate(ranked) if p in tied)
+    rest = [p for p in ranked if p not in tied]
+    return [*rest[:start], *group, *rest[start:]]
+
+
 async def test_tour_sf_2_a_hundred_players_split_into_odd_and_even_semifinals(services: Services):
     await setup_tournament(services, 100)
     await play_two_rounds(services)
     ranked = await ranking(services)
     view = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa")
+    ranked = await as_seeded(services, ranked, view)
     assert len(view.tables) == 8
     odd = {p for t in view.tables if t.group == "odd" for p in (s.registration_id for s in t.seats)}
     even = {p for t in view.tables if t.group == "even" for p in (s.registration_id for s in t.seats)}
@@ -749,7 +767,7 @@ async def test_tour_sf_2_tour_fin_1_a_direct_finalist_declining_before_the_odd_e
     regs = (await services.registrations.list_players(GUILD, tournament="Coppa")).players
     names.update({p.id: p.display_name for p in regs})
     view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[ranked[0]])).round
-    net = ranked[1:]
+    net = await as_seeded(services, ranked[1:], view)  # players level across the cut: as the cut decided
     assert len(view.tables) == 6 and view.direct_finalists == (names[net[0]], names[net[1]])
     odd = {p for t in view.tables if t.group == "odd" for p in (s.registration_id for s in t.seats)}
     even = {p for t in view.tables if t.group == "even" for p in (s.registration_id for s in t.seats)}
@@ -1221,3 +1239,70 @@ async def test_issue15_defect_7_my_table_loads_only_the_player_s_table(services:
     assert any(s.user_id == 1040 for s in mine.table.seats)
     assert loaded.count("Seat") == len(mine.table.seats) <= 5
     assert loaded.count("Registration") <= len(mine.table.seats) + 1
+
+
+async def _level_at_the_cut(services: Services, overrides: dict[str, Any] | None = None):  # type: ignore[no-untyped-def]
+    """Twenty players after one round of five tables, each table's places paid 12 / 9 / 6 / 3: five players level
+    at each score, so the 16th semifinal seat falls among the five at 3 points (UFF/ARB have no tie-break)."""
+    from tests.services.test_reports_fixtures import build_tournament
+    from tests.services.test_standings_service import put_results
+
+    names = [f"P{i:02d}" for i in range(20)]
+    b = await build_tournament(services, name="Coppa", rounds={1: [names[k * 4 : k * 4 + 4] for k in range(5)]})
+    if overrides:
+        async with services.sessionmaker() as session, session.begin():
+            t = (await session.execute(select(Tournament).where(Tournament.name == "Coppa"))).scalar_one()
+            t.overrides = overrides
+    for k in range(5):
+        seated = names[k * 4 : k * 4 + 4]
+        await put_results(
+            services,
+            b.tables[(1, k + 1)],
+            [(b.registrations[n], 40.0 - 10 * p, p + 1, 12.0 - 3 * p, "played") for p, n in enumerate(seated)],
+        )
+    last = {n for k in range(5) for n in [names[k * 4 + 3]]}  # the five at 3 points
+    return b, last
+
+
+async def test_arb_5_a_tie_across_the_semifinal_cut_is_decided_by_a_published_lot_and_replayed_by_steward(
+    services: Services, capsys, tmp_path
+):
+    """ARB 5 (semifinals from the standings; TOUR-SF-1): five players level at 16th for one seat. UFF/ARB have no
+    tie-break, so the bot says so and a lot seeded with the round's published seed decides — not the program's list
+    order; ``steward draw`` on the round's export replays the same lot and tables."""
+    from bot.rules.tournament.cut import lot
+
+    b, last = await _level_at_the_cut(services)
+    view = await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4)
+    assert view.cut is not None and (view.cut.rank, view.cut.seats, view.cut.method) == (16, 1, "lot")
+    assert set(view.cut.tied) == last and view.cut.seed == view.seed
+    ids = {n: b.registrations[n] for n in last}
+    tied_ids = [ids[n] for n in view.cut.tied]
+    winner = next(n for n in view.cut.tied if ids[n] == lot(tied_ids, view.seed or 0)[0])
+    assert view.cut.qualified == (winner,)
+    seated = {s.name for t in view.tables for s in t.seats}
+    assert winner in seated and not (last - {winner}) & seated
+    doc = await services.rounds.export_inputs(FX.GUILD, tournament="Coppa", number=view.number)
+    cli = steward_draw(doc, view.seed or 0, capsys, tmp_path)
+    assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
+    assert cli["report"]["cut"]["qualified"] == [ids[winner]] and cli["report"]["cut"]["method"] == "lot"
+
+
+async def test_arb_5_the_organizer_may_order_the_players_level_at_the_cut_or_be_required_to(services: Services):
+    """The organizer's explicit order decides instead of the lot; a preset reading "organizer" (cut_tie) refuses to
+    seed without it, naming the tied players; an order that does not name exactly them is refused."""
+    _, last = await _level_at_the_cut(services)
+    chosen = sorted(last)[2]
+    order = [chosen, *sorted(last - {chosen})]
+    view = await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4, tie_order=order)
+    assert view.cut is not None and view.cut.method == "organizer" and view.cut.qualified == (chosen,)
+    with pytest.raises(InvalidInput) as wrong:
+        await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4, tie_order=order[:3])
+    assert wrong.value.key == "error.tournament.cut_tie_order_mismatch"
+    async with services.sessionmaker() as session, session.begin():
+        t = (await session.execute(select(Tournament).where(Tournament.name == "Coppa"))).scalar_one()
+        t.overrides = {"tournament": {"cut_tie": "organizer"}}
+    with pytest.raises(Conflict) as refused:
+        await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4)
+    assert refused.value.key == "error.tournament.cut_tie_needs_order"
+    assert set(refused.value.params["names"].split(", ")) == last

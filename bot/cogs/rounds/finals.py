@@ -28,18 +28,23 @@ class FinalsCog(commands.Cog):
 
     @finals.command(name="semifinals")
     @app_commands.describe(
-        tournament="The tournament", tables="Number of semifinal tables (3: rank 1 goes to the final)"
+        tournament="The tournament",
+        tables="Number of semifinal tables (3: rank 1 goes to the final)",
+        tie_order="Players level at the cut, best first, comma-separated (default: a lot with the round's seed)",
     )
     async def semifinals(
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
         tables: app_commands.Range[int, 3, 4] | None = None,
+        tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Seed the semifinals from the standings in bands (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.rounds.seed_semifinals(actor, tournament=tournament, tables=tables)
+        order = [n.strip() for n in (tie_order or "").split(",") if n.strip()]
+        view = await self.bot.services.rounds.seed_semifinals(actor, tournament=tournament, tables=tables,
+                                                              tie_order=order)  # fmt: skip
         await preview(interaction, view, "round.semifinals.title")
 
     @finals.command(name="final")

@@ -18,7 +18,7 @@ from bot.app import StewardBot
 from bot.cogs._common import actor_of, locale_of, safe, server_locale, tr
 from bot.cogs.desk.calls import CallButton
 from bot.cogs.rounds.bracket import final_bracket
-from bot.cogs.rounds.text import _seat_text, round_label, table_images, tables_text
+from bot.cogs.rounds.text import _seat_text, cut_text, round_label, table_images, tables_text
 from bot.i18n import t
 from bot.services.rounds import PublishJob, TableView
 
@@ -134,6 +134,8 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
                 files.append(bracket)
         head = t("round.announce.head", loc, round=label, tournament=safe(view.tournament_name))
         seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
+        if view.cut is not None:  # who took the last seats among players level at the cut, and how
+            seed = f"{cut_text(loc, view.cut)}\n{seed}"
         foot = t("round.announce.foot", loc)
         budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
         content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)[:2000]

@@ -14,6 +14,7 @@ from bot.cogs._common import ROME, safe
 from bot.i18n import t
 from bot.present.tables import tables_render_data
 from bot.services.rounds import RoundView
+from bot.services.rounds.views import CutView
 from bot.workers import default_workers
 from renderer.models import TablesData
 from renderer.tables import render_tables_pages
@@ -100,6 +101,13 @@ def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> s
     return "\n".join(lines) or t("round.no_tables", locale)
 
 
+def cut_text(locale: str, cut: CutView) -> str:
+    """Players level across the semifinals' cut, and what decided who qualifies (never the program's own order)."""
+    tied, qualified = ", ".join(safe(n) for n in cut.tied), ", ".join(safe(n) for n in cut.qualified)
+    return t(f"round.cut.{cut.method}", locale, count=cut.seats, rank=cut.rank, seed=cut.seed or "", tied=tied,
+             qualified=qualified)  # fmt: skip
+
+
 def report_text(locale: str, view: RoundView) -> str:
     report = view.report
     lines: list[str] = []
@@ -128,6 +136,10 @@ def report_text(locale: str, view: RoundView) -> str:
     if view.direct_finalists:
         names = ", ".join(safe(n) for n in view.direct_finalists)
         lines.append(t("round.direct_finalists", locale, names=names))
+    if view.cut is not None:
+        lines.append(cut_text(locale, view.cut))
+        if view.status == "drawn" and view.cut.method == "lot":  # the organizer can still choose before publishing
+            lines.append(t("round.cut.how_to_choose", locale))
     for seat in view.final_seats:
         lines.append(
             t(

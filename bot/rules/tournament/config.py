@@ -14,6 +14,7 @@ from typing import Any
 from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.schedule import DEFAULT_REMINDER_OFFSETS, MAX_OFFSET_MINUTES, MAX_OFFSETS, ScheduleError, check_offsets
+from bot.rules.tournament.cut import CUT_TIE_READINGS
 from bot.rules.tournament.model import Criterion
 from bot.rules.tournament.sizes import FirkTables, KnockoutRound, knockout_plan
 from bot.rules.tournament.standings import TieBreaker
@@ -128,6 +129,7 @@ class TournamentRules:
     disturbance_deduction: float
     disqualified_ranks: str
     points_by_place: tuple[float, ...]
+    cut_tie: str  # players level across a qualification cut: "lot" (seeded, published) or "organizer" (their order)
     firk: FirkTables
     reminder_offsets_minutes: tuple[int, ...] = DEFAULT_REMINDER_OFFSETS  # BOT-SCH-1: before each round's start
 
@@ -210,6 +212,7 @@ class TournamentRules:
             disturbance_deduction=r.number("disturbance_deduction", 0.0),
             disqualified_ranks=r.choice("disqualified_ranks", "with_withdrawn", DISQUALIFIED_RANKS),
             points_by_place=r.numbers("points_by_place", []),
+            cut_tie=r.choice("cut_tie", "lot", CUT_TIE_READINGS),
             reminder_offsets_minutes=_offsets(r),
             firk=FirkTables(
                 table_size=table,

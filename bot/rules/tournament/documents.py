@@ -265,6 +265,8 @@ class FinalsDocument(_Doc):
     groups: Annotated[list[FinalGroup], Field(max_length=MAX_PLAYERS)] = []
     standings: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
     declined: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
+    ranks: Annotated[list[Annotated[StrictInt, Field(ge=1, le=MAX_PLAYERS)]], Field(max_length=MAX_PLAYERS)] = []
+    tie_order: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> FinalsDocument:
@@ -273,6 +275,8 @@ class FinalsDocument(_Doc):
                 raise ValueError("a semifinal needs 'tables'")
             if not self.ranking:
                 raise ValueError("a semifinal needs 'ranking'")
+            if self.ranks and len(self.ranks) != len(self.ranking):
+                raise ValueError("'ranks' gives the standings rank of each 'ranking' entry: as many of them")
         elif not self.groups:
             raise ValueError("a final needs the semifinal 'groups'")
         if any(pair[0] is None or not isinstance(pair[1], str | None) for pair in self.clubs):

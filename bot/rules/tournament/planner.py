@@ -25,6 +25,7 @@ from typing import Any
 
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.cut import CutTie, resolve_cut
 from bot.rules.tournament.documents import EXPORT_SCHEMA, ExportDocument, FinalsDocument, validate
 from bot.rules.tournament.draw import draw_tables, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
@@ -370,6 +371,8 @@ class FinalsRequest:
     tables: int = 0
     groups: tuple[Mapping[str, Any], ...] = ()  # final: {"label", "tables": [numbers], "orders": [[ids]], "direct"}
     declined: tuple[PlayerId, ...] = ()
+    ranks: tuple[int, ...] = ()  # semifinal: the standings rank of each ``ranking`` entry (level players share one)
+    tie_order: tuple[PlayerId, ...] = ()  # semifinal: the organizer's order of the players level at the cut
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"schema": SCHEMA, "kind": self.kind, "preset": self.preset}
@@ -380,6 +383,10 @@ class FinalsRequest:
             doc["clubs"] = [[p, self.clubs.get(p)] for p in self.ranking]
             if self.declined:
                 doc["declined"] = list(self.declined)
+            if self.ranks:
+                doc["ranks"] = list(self.ranks)
+            if self.tie_order:
+                doc["tie_order"] = list(self.tie_order)
             doc["tables"] = self.tables
         else:
             doc["groups"] = [dict(g) for g in self.groups]
@@ -398,7 +405,8 @@ class FinalsRequest:
                 assert pid is not None  # the schema refuses a pair without a player
                 clubs[pid] = None if club is None else str(club)
             return FinalsRequest("semifinal", checked.preset, overrides, tuple(checked.ranking), clubs,
-                                 checked.tables or 0, declined=tuple(checked.declined))  # fmt: skip
+                                 checked.tables or 0, declined=tuple(checked.declined), ranks=tuple(checked.ranks),
+                                 tie_order=tuple(checked.tie_order))  # fmt: skip
         return FinalsRequest(
             "final",
             checked.preset,
@@ -423,17 +431,32 @@ def semifinal_tables_after_direct_decline(rules: TournamentRules, field: int, ta
     return tables if odd_even_halves(rules, field) else 4
 
 
-def plan_semifinals(request: FinalsRequest, seed: int) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]]]:
-    """TOUR-SF-1 bands (club separation within bands), TOUR-SF-2 odd/even halves at 100+ players: the tables, and
-    per group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle."""
+def semifinal_places(rules: TournamentRules, field: int, tables: int) -> int:
+    """How many of the ranking (net of declines) the semifinals take: the tables' seats, the direct finalist with
+    three tables (TOUR-SF-1), twice that in odd and even halves (TOUR-SF-2)."""
+    per_half = tables * rules.table_size + (1 if tables == 3 else 0)
+    return 2 * per_half if odd_even_halves(rules, field) else per_half
+
+
+def plan_semifinals(
+    request: FinalsRequest, seed: int
+) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]], CutTie | None]:
+    """TOUR-SF-1 bands (club separation within bands), TOUR-SF-2 odd/even halves at 100+ players: the tables, per
+    group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle, and how a
+    tie across the qualification cut was decided (:mod:`bot.rules.tournament.cut`)."""
     rules = load_ruleset(request.preset, request.overrides or None).tournament
     rng = random.Random(seed)
     declined = set(request.declined)
     ranking = [p for p in request.ranking if p not in declined]
+    cut: CutTie | None = None
+    if request.ranks:
+        net_ranks = [r for p, r in zip(request.ranking, request.ranks, strict=True) if p not in declined]
+        places = semifinal_places(rules, len(request.ranking), request.tables)
+        ranking, cut = resolve_cut(ranking, net_ranks, places, seed=seed, order=request.tie_order,
+                                   reading=rules.cut_tie)  # fmt: skip
     halves: list[tuple[str, list[PlayerId]]] = [("all", ranking)]
     if odd_even_halves(rules, len(request.ranking)):
-        split = split_odd_even(request.ranking, tables=request.tables, table_size=rules.table_size,
-                               withdrawn=declined)  # fmt: skip
+        split = split_odd_even(ranking, tables=request.tables, table_size=rules.table_size)
         halves = [("odd", list(split.odd)), ("even", list(split.even))]
     groups: list[dict[str, Any]] = []
     all_tables: list[tuple[PlayerId, ...]] = []
@@ -451,7 +474,7 @@ def plan_semifinals(request: FinalsRequest, seed: int) -> tuple[tuple[tuple[Play
                 "club_pairs_plain": plan.club_pairs_plain,
             }
         )
-    return tuple(all_tables), groups
+    return tuple(all_tables), groups, cut
 
 
 def plan_final(request: FinalsRequest) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]]]:

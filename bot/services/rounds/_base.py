@@ -34,6 +34,7 @@ from bot.services.access import Actor, StaffRole, require
 from bot.services.rounds._reading import tables_of
 from bot.services.rounds.knockout import knockout_advancing, knockout_refusal, knockout_view
 from bot.services.rounds.views import (
+    CutView,
     FinalSeatView,
     KnockoutView,
     RoundView,
@@ -117,7 +118,8 @@ class RoundBase(BaseService):
             by_round, by_table = await tables_of(session, t.guild_id, [r.id])
         reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
         doc = DrawDocument.from_json(r.draw_report)
-        extra_ids = [*doc.declined, *doc.direct_finalists]
+        cut_ids = [int(p) for p in (doc.cut or {}).get("tied", [])]
+        extra_ids = [*doc.declined, *doc.direct_finalists, *cut_ids]
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
         group_of = {number: group.label for group in doc.groups for number in group.tables}
         tables: list[TableView] = []
@@ -197,6 +199,7 @@ class RoundBase(BaseService):
             final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
             declined=tuple(name(x) for x in doc.declined),
             unfilled=sum(g.unfilled for g in doc.groups),
+            cut=_cut_view(doc.cut, name) if r.kind == RoundKind.SEMIFINAL.value and doc.cut else None,
             club_pairs=(sum(g.club_pairs for g in doc.groups), sum(g.club_pairs_plain for g in doc.groups))
             if r.kind == RoundKind.SEMIFINAL.value and doc.groups
             else None,
@@ -350,11 +353,17 @@ class RoundBase(BaseService):
     # ---------------------------------------------------------------------------------------- standings
 
     async def _qualifying_ranking(self, session: AsyncSession, t: Tournament, rules: TournamentRules) -> list[int]:
+        return [p for p, _ in await self._qualifying_ranks(session, t, rules)]
+
+    async def _qualifying_ranks(
+        self, session: AsyncSession, t: Tournament, rules: TournamentRules
+    ) -> list[tuple[int, int]]:
         """The standings after the qualifying rounds (ARB art. 5: semifinals and the final's recoveries use
         them), active players best first; refused while a published qualifying table has no result.
 
         The ranking itself is ``StandingsService.compute_in`` (the tournament engine's standings with
-        the preset's tie-breakers over the stored TableResults of the qualifying rounds).
+        the preset's tie-breakers over the stored TableResults of the qualifying rounds); with each player, their
+        rank — players the tie-breakers leave level share it (a tie across a cut is decided by the semifinals' draw).
         """
         assert t.id is not None
         rounds = [
@@ -376,7 +385,7 @@ class RoundBase(BaseService):
         if missing:
             raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
         view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t)
-        return [line.player_id for line in view.lines if line.standing == "active"]
+        return [(line.player_id, line.rank) for line in view.lines if line.standing == "active"]
 
     async def ranking(self, guild_id: int, *, tournament: str) -> list[int]:
         """Registration ids of the active players, best first, by the standings after the qualifying rounds."""
@@ -402,3 +411,15 @@ class RoundBase(BaseService):
             if _player_key(reg.display_name) == key:
                 return reg
         raise InvalidInput("error.round_player_not_seated", name=cleaned)
+
+
+def _cut_view(cut: Mapping[str, Any], name: Callable[[Any], str]) -> CutView:
+    seed = cut.get("seed")
+    return CutView(
+        rank=int(cut["rank"]),
+        tied=tuple(name(p) for p in cut["tied"]),
+        seats=int(cut["seats"]),
+        qualified=tuple(name(p) for p in cut["qualified"]),
+        method=str(cut["method"]),
+        seed=None if seed is None else int(seed),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -10,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.documents import DrawDocument, FinalsGroup
 from bot.db.models import (
+    Registration,
     RegistrationStatus,
     Round,
     RoundKind,
@@ -42,14 +44,18 @@ from bot.services.rounds.views import (
 class FinalsMixin(RoundBase):
     # ------------------------------------------------------------------------------------ semifinals/final
 
-    async def seed_semifinals(self, actor: Actor, *, tournament: str, tables: int | None = None) -> RoundView:
-        """Semifinal tables from the qualifying standings in bands (TOUR-SF-1), odd/even at 100+ (TOUR-SF-2)."""
+    async def seed_semifinals(
+        self, actor: Actor, *, tournament: str, tables: int | None = None, tie_order: Sequence[str] = ()
+    ) -> RoundView:
+        """Semifinal tables from the qualifying standings in bands (TOUR-SF-1), odd/even at 100+ (TOUR-SF-2). Players
+        the standings leave level across the cut are ordered by ``tie_order`` (their names, best first: the
+        organizer's choice) or else by the preset's reading (a lot seeded with the round's seed)."""
         async with self._sessionmaker() as session, session.begin():
             t = await self._config_and_tournament(session, actor, tournament)
-            return await self._seed_semifinals(session, actor, t, tables)
+            return await self._seed_semifinals(session, actor, t, tables, tie_order)
 
     async def _seed_semifinals(
-        self, session: AsyncSession, actor: Actor, t: Tournament, tables: int | None
+        self, session: AsyncSession, actor: Actor, t: Tournament, tables: int | None, tie_order: Sequence[str] = ()
     ) -> RoundView:
         assert t.id is not None
         rules = _rules(t)
@@ -68,17 +74,22 @@ class FinalsMixin(RoundBase):
         if pending:
             raise Conflict("error.round_previous_not_published", number=pending[0].number)
         declined = list(DrawDocument.from_json(semi.draw_report).declined) if semi else []
-        field = await self._qualifying_ranking(session, t, rules)
-        ranking = [p for p in field if p not in declined]
+        ranked = await self._qualifying_ranks(session, t, rules)
+        field = [p for p, _ in ranked]
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=field)
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in field}
+        order = tuple(_player_id(self._find_player(regs, n)) for n in tie_order)
         seed = self._seed_source()
         request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(field), clubs, count,
-                                declined=tuple(declined))  # fmt: skip
+                                declined=tuple(declined), ranks=tuple(r for _, r in ranked),
+                                tie_order=order)  # fmt: skip
         try:
-            planned_tables, groups = await self._workers.in_transaction(plan_semifinals, request, seed)
+            planned_tables, groups, cut = await self._workers.in_transaction(plan_semifinals, request, seed)
         except TournamentError as exc:
-            raise _engine_error(exc) from None
+            raise _cut_refusal(exc, regs) or _engine_error(exc) from None
+        ranking = [p for p in field if p not in declined]
+        if cut is not None:  # the order that decided the cut is the ranking the final's recoveries follow too
+            ranking = _with_cut(ranking, cut.tied, cut.qualified)
         all_tables = [tuple(int(p) for p in x) for x in planned_tables]
         if semi is None:
             semi = Round(
@@ -105,6 +116,7 @@ class FinalsMixin(RoundBase):
             groups=tuple(FinalsGroup.from_json(g) for g in groups),
             declined=tuple(declined),
             request=request.to_json(),  # the export: steward draw --seed reproduces these tables
+            cut=cut.to_json() if cut is not None else None,
         ).to_json()
         await session.flush()
         await self._audit(
@@ -112,7 +124,14 @@ class FinalsMixin(RoundBase):
             actor,
             "round.semifinals",
             semi,
-            {"tournament": t.name, "number": semi.number, "seed": seed, "tables": count, "groups": len(groups)},
+            {
+                "tournament": t.name,
+                "number": semi.number,
+                "seed": seed,
+                "tables": count,
+                "groups": len(groups),
+                "cut": cut.to_json() if cut is not None else None,
+            },
         )
         return await self._view(session, t, semi)
 
@@ -315,3 +334,34 @@ class FinalsMixin(RoundBase):
             session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
         )
         return any(res.table_rank is not None for res in results) or any(gt.locked for gt in tables)
+
+
+def _player_id(reg: Registration) -> int:
+    assert reg.id is not None
+    return reg.id
+
+
+def _with_cut(ranking: list[int], tied: Sequence[PlayerId], decided: Sequence[PlayerId]) -> list[int]:
+    """The ranking with the level group at the cut in the decided order (the qualified first, then the others)."""
+    group = [int(p) for p in decided] + [int(p) for p in tied if p not in decided]
+    members = set(group)
+    first = next(i for i, p in enumerate(ranking) if p in members)
+    rest = [p for p in ranking if p not in members]
+    return [*rest[:first], *group, *rest[first:]]
+
+
+def _cut_refusal(exc: TournamentError, regs: Mapping[int, Registration]) -> Conflict | InvalidInput | None:
+    """A tie order that does not fit the tie at the cut, in the organizer's words (the players by name)."""
+    value = exc.value if isinstance(exc.value, dict) else {}
+
+    def names(ids: object) -> str:
+        found = [regs[int(p)].display_name if int(p) in regs else str(p) for p in ids or ()]  # type: ignore[attr-defined]
+        return ", ".join(found)[:300]
+
+    if exc.code == "cut_tie_needs_order":
+        return Conflict("error.tournament.cut_tie_needs_order", rank=value.get("rank"), names=names(value.get("tied")))
+    if exc.code == "cut_tie_order_must_name_the_tied":
+        return InvalidInput("error.tournament.cut_tie_order_mismatch", names=names(value.get("tied")))
+    if exc.code == "cut_tie_order_without_tie":
+        return InvalidInput("error.tournament.cut_tie_order_without_tie")
+    return None

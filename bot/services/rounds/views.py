@@ -92,6 +92,19 @@ class KnockoutView:
 
 
 @dataclass(frozen=True, slots=True)
+class CutView:
+    """Players level across the semifinals' qualification cut and how it was decided (``method``: ``lot`` with the
+    round's seed, or ``organizer``): the organizer reads it before publishing, everyone in the announcement."""
+
+    rank: int
+    tied: tuple[str, ...]
+    seats: int
+    qualified: tuple[str, ...]
+    method: str
+    seed: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class RoundView:
     tournament_id: int
     tournament_name: str
@@ -113,6 +126,7 @@ class RoundView:
     club_pairs: tuple[int, int] | None = None  # semifinals: same-club pairs after / before the band shuffle
     discord_event_id: int | None = None  # the round's Discord scheduled event, when the bot made one
     knockout: KnockoutView | None = None  # NP-FMT-1: the plan from this round on (knockout tournaments)
+    cut: CutView | None = None  # semifinals: a tie across the qualification cut and how it was decided
 
     def table_of(self, registration_id: int) -> TableView | None:
         for table in self.tables:
