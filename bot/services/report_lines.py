@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
 from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
-from bot.db.models import GameTable, Registration, Round, Seat, SeatOutcome, Tournament
+from bot.db.models import CheckInStatus, GameTable, Registration, Round, Seat, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.rules.errors import RuleError
 from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
@@ -26,7 +26,7 @@ from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import order_typed_table, tournament_points
 from bot.rules.risiko.scoring import PlayerSituation, Status, parse_situation, score_table, situation_from_csv
 from bot.rules.ruleset import Ruleset, load_ruleset
-from bot.rules.sanctions import TableAdjustment, table_adjustment
+from bot.rules.sanctions import Consequence, TableAdjustment, table_adjustment
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import special_table_points
@@ -141,7 +141,9 @@ def lines_from_entries(
 async def table_adjustments(
     session: AsyncSession, guild_id: int, tournament: Tournament, table_id: int
 ) -> dict[int, TableAdjustment]:
-    """Each player's adjustment from the sanctions in force at this table (the referee's desk)."""
+    """Each player's adjustment at this table: the sanctions in force (the referee's desk), and the game a check-in
+    says the player forfeited (RR 13.5 after ten minutes, FIRK's "cannot play", ARB 3's replacement) — whatever
+    was typed for them, they did not play it."""
     assert tournament.id is not None
     sanctions = await repo.sanction_list(
         session=session, guild_id=guild_id, tournament_id=tournament.id, table_id=table_id
@@ -150,6 +152,13 @@ async def table_adjustments(
     for s in sanctions:
         if s.active:
             by_player.setdefault(s.registration_id, []).append((s.consequence, s.points))
+    table = await session.get(GameTable, table_id)
+    if table is not None:
+        seated = {s.registration_id for s in await repo.list_seats_for_tables(session=session, guild_id=guild_id,
+                                                                              table_ids=[table_id])}  # fmt: skip
+        for check in await repo.list_checkins(session=session, guild_id=guild_id, round_id=table.round_id):
+            if check.status == CheckInStatus.FORFEIT.value and check.registration_id in seated:
+                by_player.setdefault(check.registration_id, []).append((Consequence.LAST_OF_GAME.value, None))
     return {rid: table_adjustment(items) for rid, items in by_player.items()}
 
 

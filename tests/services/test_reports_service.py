@@ -349,3 +349,22 @@ async def test_bot_res_1_one_final_situation_schema_for_the_bot_and_steward_risi
         monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"preset": "risiko-firk-1", **doc})))
         assert main(["risiko", "score", "--json"]) == 2, key
         assert key in capsys.readouterr().err
+
+
+async def test_rr_13_5_a_player_whose_check_in_forfeited_the_game_is_not_scored_as_having_played(services: Services):
+    """RR 13.5 (and FIRK's "cannot play", ARB 3's replacement): a check-in says the player forfeited this game; the
+    report typed with tokens for them still ranks them out of the game — last, a forfeit — not first."""
+    from bot.db.models import CheckIn, CheckInStatus, Round
+
+    b = await build_tournament(services, preset="ricochet-v3.3", game="ricochet", rounds=FOUR)
+    r = b.registrations
+    async with services.sessionmaker() as session, session.begin():
+        rnd = (await session.execute(select(Round))).scalar_one()
+        session.add(CheckIn(guild_id=GUILD, round_id=rnd.id, registration_id=r["Anna"],
+                            status=CheckInStatus.FORFEIT.value, minutes_late=12,
+                            checked_in_at=services.clock()))  # fmt: skip
+    table_id = b.tables[(1, 1)]
+    await services.reports.enter_points(REFEREE, table_id, {r["Anna"]: "9", r["Bruno"]: "4", r["Carla"]: "2",
+                                                             r["Dario"]: "1"})  # fmt: skip
+    seats = {s.name: s for s in (await services.reports.lookup(REFEREE, table_id)).seats}
+    assert seats["Anna"].rank == 4 and seats["Anna"].outcome == "forfeit" and seats["Bruno"].rank == 1
