@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO")
     database_pool_size: int = Field(default=10, ge=1, le=200, description="database connections kept per process")
     database_pool_timeout: float = Field(
-        default=10.0, gt=0, le=300, description="seconds a command waits for a connection before 'busy, try again'"
+        default=30.0, gt=0, le=300, description="seconds a command waits for a connection before 'busy, try again'"
     )
 
     @field_validator("database_url")

@@ -23,7 +23,7 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
 
 
 POOL_SIZE = 10  # connections kept open; PostgreSQL's default allows 100 across every process
-POOL_TIMEOUT = 10.0  # seconds a use case waits for a free connection before it is answered "busy"
+POOL_TIMEOUT = 30.0  # seconds a use case waits for a free connection before it is answered "busy"
 
 
 def make_engine(
