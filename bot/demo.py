@@ -29,6 +29,7 @@ from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
 from bot.present.bracket import bracket_render_data
+from bot.present.rounds import cut_text
 from bot.present.standings import standings_csv, standings_image
 from bot.present.tables import tables_render_data
 from bot.services import Services
@@ -302,7 +303,9 @@ async def _report_round(services: Services, view: RoundView, rng: random.Random,
 HEAD_REFEREE = Actor(guild_id=DEMO_GUILD, user_id=4, display_name="Capo arbitro", role_ids=frozenset({ROLE_HEAD}))
 
 
-async def _referee_at_work(services: Services, name: str, view: RoundView, out: TextIO, locale: str) -> None:
+async def _referee_at_work(
+    services: Services, name: str, view: RoundView, organizer: Actor, out: TextIO, locale: str
+) -> None:
     """The referee's desk (BOT-SAN-1..3): a late arrival, a pact warned then sanctioned by ARB 27's ladder, the
     player's appeal, and the head referee's final decision."""
 
@@ -317,6 +320,13 @@ async def _referee_at_work(services: Services, name: str, view: RoundView, out: 
     consequence = t(f"checkin.consequence.{arrival.consequence}", locale, minutes=arrival.minutes_late,
                     cards=arrival.cards_forfeited, limit=arrival.limit_minutes)  # fmt: skip
     say("demo.desk.late", name=late.name, case=arrival.case_number or 0, consequence=consequence)
+    if arrival.consequence == "replaced_by_organizers":  # ARB 3: the organizers seat the first of the waitlist
+        players = await services.registrations.list_players(DEMO_GUILD, tournament=name)
+        waiting = next((p for p in players.players if p.status == "waitlisted"), None)
+        if waiting is not None:
+            done = await services.rounds.replace_player(organizer, tournament=name, player=late.name,
+                                                        by=waiting.display_name)  # fmt: skip
+            say("demo.desk.replaced", name=late.name, substitute=done.substitute, table=done.table_number)
     target = view.tables[0].seats[1]
     for _ in range(2):
         case = await services.sanctions.record(
@@ -477,7 +487,8 @@ async def _play(
         if number == 1:
             await _clock_at_work(services, name, published, rng, out, locale)
         if number == 2:
-            await _referee_at_work(services, name, published, out, locale)
+            await _referee_at_work(services, name, published, organizer, out, locale)
+            published = await services.rounds.show(organizer, tournament=name, number=published.number)  # reseated
         locked += await _report_round(services, published, rng, out, locale)
         tables += len(published.tables)
     image = await standings_image(
@@ -503,6 +514,8 @@ async def _play(
     semis = await services.rounds.seed_semifinals(organizer, tournament=name)
     semis = (await services.rounds.publish(organizer, tournament=name, number=semis.number)).round
     say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
+    if semis.cut is not None:  # players level across the cut: named, and what decided it
+        out.write("  " + cut_text(locale, semis.cut) + "\n")
     write("semifinals-tables.png", await asyncio.to_thread(_tables_png, semis, date, locale))
     locked += await _report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)

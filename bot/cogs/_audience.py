@@ -52,6 +52,7 @@ COMMANDS: dict[str, Audience] = {
     "round redraw": Audience.ORGANIZER,
     "round swap": Audience.ORGANIZER,
     "round move": Audience.ORGANIZER,
+    "replace": Audience.ORGANIZER,
     "round publish": Audience.ORGANIZER,
     "round close": Audience.ORGANIZER,
     "finals semifinals": Audience.ORGANIZER,

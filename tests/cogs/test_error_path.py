@@ -49,6 +49,7 @@ EXPECTED_MENU = {
     "appeal": None,
     "referee": None,
     "schedule": ORGANIZER,
+    "replace": ORGANIZER,
     "announce": ORGANIZER,
     "clock": REFEREE,
     "endgame": None,

@@ -151,6 +151,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("round plan", {"tournament": "Coppa", "start": "2027-01-10 21:00"}),
     ("round swap", {"tournament": "Coppa", "player_a": "Giocatore 1", "player_b": "Giocatore 5"}),
     ("round move", {"tournament": "Coppa", "player": "Giocatore 1", "table": 2}),
+    ("replace", {"tournament": "Coppa", "player": "Giocatore 8", "by": "Giocatore 1"}),
     ("round draw", {"tournament": "Coppa"}),
     ("round redraw", {"tournament": "Coppa"}),
     ("round publish", {"tournament": "Coppa"}),

@@ -1306,3 +1306,67 @@ async def test_arb_5_the_organizer_may_order_the_players_level_at_the_cut_or_be_
         await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4)
     assert refused.value.key == "error.tournament.cut_tie_needs_order"
     assert set(refused.value.params["names"].split(", ")) == last
+
+
+async def test_arb_3_a_late_player_is_replaced_by_a_waitlisted_one_who_plays_and_scores_in_their_place(
+    services: Services,
+):
+    """ARB 3 / UFF "Ritardi": not at the table at the start, the player is replaced by the organizers. The
+    substitute (here the first on the waitlist) takes the seat and the table is scored with them; the replaced
+    player has no result in that game and stays in the tournament; a table that reported keeps its players."""
+    await setup_tournament(services, 8)
+    async with services.sessionmaker() as session, session.begin():
+        t = (await session.execute(select(Tournament).where(Tournament.name == "Coppa"))).scalar_one()
+        session.add(Registration(guild_id=GUILD, tournament_id=t.id, user_id=1999, display_name="Riserva",
+                                 status=RegistrationStatus.WAITLISTED.value))  # fmt: skip
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    view = (await services.rounds.publish(ORGANIZER, tournament="Coppa")).round
+    late = view.tables[0].seats[2]
+    done = await services.rounds.replace_player(ORGANIZER, tournament="Coppa", player=late.name, by="Riserva")
+    assert (done.replaced, done.substitute, done.table_number) == (late.name, "Riserva", 1)
+    seated = [s.name for s in done.round.tables[0].seats]
+    assert "Riserva" in seated and late.name not in seated
+    with pytest.raises(Conflict) as twice:  # the substitute now plays in this round
+        await services.rounds.replace_player(ORGANIZER, tournament="Coppa", player=seated[0], by="Riserva")
+    assert twice.value.key == "error.round_replace_seated"
+    await report_all(services, 1)
+    with pytest.raises(Conflict) as reported:
+        await services.rounds.replace_player(ORGANIZER, tournament="Coppa", player="Riserva", by=late.name)
+    assert reported.value.key in ("error.round_replace_reported", "error.round_replace_seated")
+    standings = {line.name: line for line in (await services.standings.compute(GUILD, "Coppa")).lines}
+    assert standings["Riserva"].games == 1
+    assert late.name not in standings or standings[late.name].games == 0
+    listed = await services.registrations.list_players(GUILD, tournament="Coppa")
+    players = {p.display_name: p.status for p in listed.players}
+    assert players["Riserva"] == "validated" and players[late.name] == "validated"
+
+
+async def test_arb_3_two_hundred_replacements_at_once_seat_the_substitute_once(services: Services):
+    """Organizers pressing at once: one waitlisted substitute, two hundred replacements of the eight seated players
+    at the same time — exactly one succeeds, every other is refused, and the round
+    keeps eight seats with the substitute in one of them."""
+    import asyncio
+
+    await setup_tournament(services, 8)
+    async with services.sessionmaker() as session, session.begin():
+        t = (await session.execute(select(Tournament).where(Tournament.name == "Coppa"))).scalar_one()
+        session.add(Registration(guild_id=GUILD, tournament_id=t.id, user_id=1999, display_name="Riserva",
+                                 status=RegistrationStatus.WAITLISTED.value))  # fmt: skip
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    view = (await services.rounds.publish(ORGANIZER, tournament="Coppa")).round
+    names = [s.name for table in view.tables for s in table.seats]
+
+    async def one(i: int) -> str:
+        try:
+            await services.rounds.replace_player(ORGANIZER, tournament="Coppa", player=names[i % 8], by="Riserva")
+        except (Conflict, InvalidInput) as exc:
+            return exc.key
+        return "ok"
+
+    outcomes = Counter(await asyncio.gather(*(one(i) for i in range(200))))
+    assert outcomes["ok"] == 1 and sum(outcomes.values()) == 200
+    # the others: the substitute already plays, or (the replaced player's own calls) that player no longer sits
+    assert set(outcomes) - {"ok"} <= {"error.round_replace_seated", "error.round_player_not_seated"}
+    after = await services.rounds.show(ORGANIZER, tournament="Coppa")
+    seated = [s.name for table in after.tables for s in table.seats]
+    assert len(seated) == 8 and seated.count("Riserva") == 1

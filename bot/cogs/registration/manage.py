@@ -1,15 +1,21 @@
-"""/player add|remove|edit — organizers manage a tournament's players (BOT-REG-1, BOT-REG-2)."""
+"""/player add|remove|edit — organizers manage a tournament's players (BOT-REG-1, BOT-REG-2); /replace: a player
+not at the table at the start gives the seat to a substitute (ARB 3)."""
 
 from __future__ import annotations
+
+import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, safe, send, tr
+from bot.cogs._common import actor_of, safe, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, Tournament, player_ref
 from bot.cogs.registration.players import announce_promotion
+from bot.i18n import t
+
+log = logging.getLogger(__name__)
 
 
 class PlayerCog(commands.Cog):
@@ -138,3 +144,43 @@ class PlayerCog(commands.Cog):
                 family=safe(view.family_group) or dash,
             ),
         )
+
+
+class ReplaceCog(commands.Cog):
+    """``/replace``: its own command (the /player group is at Discord's size limit for one command)."""
+
+    def __init__(self, bot: StewardBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="replace")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_events=True)
+    @app_commands.describe(
+        tournament="The tournament",
+        player="The player not at the table at the start",
+        by="The substitute: a waitlisted or reserve player",
+    )
+    async def replace(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        player: Player,
+        by: Player,
+    ) -> None:
+        """Replace a late player at their table, before it reports (organizers; ARB 3)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        done = await self.bot.services.rounds.replace_player(actor, tournament=tournament, player=player, by=by)
+        names = {"replaced": safe(done.replaced), "substitute": safe(done.substitute), "table": done.table_number}
+        if done.thread_id is not None:  # the table hears of it in its thread; the substitute is the one ping
+            public = await server_locale(interaction)
+            who = f"<@{done.substitute_user_id}>" if done.substitute_user_id else safe(done.substitute)
+            thread = self.bot.get_partial_messageable(done.thread_id, guild_id=actor.guild_id)
+            mentions = discord.AllowedMentions(users=[discord.Object(done.substitute_user_id)]) \
+                if done.substitute_user_id else discord.AllowedMentions.none()  # fmt: skip
+            try:
+                await thread.send(t("round.replaced.thread", public, **(names | {"substitute": who})),
+                                  allowed_mentions=mentions)  # fmt: skip
+            except discord.HTTPException:  # the replacement stands; the organizer can tell the table
+                log.warning("could not tell table %s's thread of the replacement", done.table_number)
+        await send(interaction, tr(interaction, "round.replaced.done", **names), ephemeral=True)

@@ -12,6 +12,7 @@ import discord
 
 from bot.cogs._common import ROME, safe
 from bot.i18n import t
+from bot.present.rounds import cut_text as present_cut_text
 from bot.present.tables import tables_render_data
 from bot.services.rounds import RoundView
 from bot.services.rounds.views import CutView
@@ -102,10 +103,8 @@ def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> s
 
 
 def cut_text(locale: str, cut: CutView) -> str:
-    """Players level across the semifinals' cut, and what decided who qualifies (never the program's own order)."""
-    tied, qualified = ", ".join(safe(n) for n in cut.tied), ", ".join(safe(n) for n in cut.qualified)
-    return t(f"round.cut.{cut.method}", locale, count=cut.seats, rank=cut.rank, seed=cut.seed or "", tied=tied,
-             qualified=qualified)  # fmt: skip
+    """The cut's tie for Discord: the names as typed, never markdown or a ping."""
+    return present_cut_text(locale, cut, name=safe)
 
 
 def report_text(locale: str, view: RoundView) -> str:

@@ -1,4 +1,5 @@
-"""Hand changes of a drawn round: swap and move, with each criterion before -> after (BOT-TAB-2)."""
+"""Hand changes: swap and move in a drawn round, with each criterion before -> after (BOT-TAB-2); and the seat of
+a player replaced by the organizers once the round is published (ARB 3, UFF "Ritardi")."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.documents import Adjustment, DrawDocument
 from bot.db.models import (
+    CheckIn,
+    CheckInStatus,
+    Registration,
+    RegistrationStatus,
     Round,
     RoundStatus,
     Seat,
@@ -27,7 +32,11 @@ from bot.services.rounds._base import (
 )
 from bot.services.rounds.views import (
     AdjustmentView,
+    ReplacementView,
 )
+
+SUBSTITUTES = (RegistrationStatus.WAITLISTED.value, RegistrationStatus.REGISTERED.value,
+               RegistrationStatus.VALIDATED.value)  # fmt: skip
 
 
 class ChangesMixin(RoundBase):
@@ -124,3 +133,60 @@ class ChangesMixin(RoundBase):
                 tuple(p.display_name for p in players),
                 tuple(touched),
             )
+
+    async def replace_player(
+        self, actor: Actor, *, tournament: str, player: str, by: str, number: int | None = None
+    ) -> ReplacementView:
+        """ARB 3 / UFF "Ritardi": a player not at their table at the start is replaced by the organizers. The
+        substitute (a waitlisted or reserve player not seated in the round, chosen by the organizer) takes the seat
+        before the table reports; the game is scored with the substitute, and the replaced player has no result in
+        it (their check-in says they forfeited it). A waitlisted substitute becomes an entrant."""
+        async with self._sessionmaker() as session, session.begin():
+            # first: one replacement (or registration) at a time, so the seat and the waitlist are seen as they are
+            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)
+            t = await self._config_and_tournament(session, actor, tournament)
+            assert t.id is not None
+            r = await self._pick_round(session, t, number, (RoundStatus.PUBLISHED.value,))
+            if r.status != RoundStatus.PUBLISHED.value:
+                raise Conflict("error.round_replace_not_published", number=r.number)
+            tables, by_table, regs = await self._seated(session, t, r)
+            out = self._find_player(regs, player)
+            seat = next(s for seats in by_table.values() for s in seats if s.registration_id == out.id)
+            table = next(gt for gt in tables if gt.id == seat.table_id)
+            if await repo.list_report_results(session=session, guild_id=t.guild_id, table_id=table.id or 0):
+                raise Conflict("error.round_replace_reported", table=table.number)
+            entrants = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            key = " ".join(by.split()).casefold()
+            sub = next((x for x in entrants if x.display_name.casefold() == key), None)
+            if sub is None or sub.id is None:
+                raise InvalidInput("error.round_replace_unknown", name=by[:64], tournament=t.name)
+            if sub.id in regs:
+                raise Conflict("error.round_replace_seated", name=sub.display_name)
+            if sub.status not in SUBSTITUTES:
+                raise Conflict("error.round_replace_not_available", name=sub.display_name, status=sub.status)
+            assert out.id is not None and sub.id is not None
+            await self._forfeit_check_in(session, t, r, out, actor)
+            seat.registration_id = sub.id
+            if sub.status == RegistrationStatus.WAITLISTED.value:
+                sub.status = RegistrationStatus.VALIDATED.value
+            await session.flush()
+            await self._audit(session, actor, "round.replace", r, {"tournament": t.name, "number": r.number,
+                              "table": table.number, "replaced": out.id, "by": sub.id})  # fmt: skip
+            view = await self._view(session, t, r)
+            return ReplacementView(view, table.number, table.thread_id, out.display_name, out.user_id,
+                                   sub.display_name, sub.user_id)  # fmt: skip
+
+    async def _forfeit_check_in(
+        self, session: AsyncSession, t: Tournament, r: Round, reg: Registration, actor: Actor
+    ) -> None:
+        """The replaced player's game is forfeited (the check-in says so, whatever was recorded before)."""
+        assert r.id is not None and reg.id is not None
+        existing = {c.registration_id: c for c in await repo.list_checkins(session=session, guild_id=t.guild_id,
+                                                                              round_id=r.id)}  # fmt: skip
+        row = existing.get(reg.id)
+        if row is None:
+            session.add(CheckIn(guild_id=t.guild_id, round_id=r.id, registration_id=reg.id,
+                                status=CheckInStatus.FORFEIT.value, checked_in_at=self._clock(),
+                                marked_by=actor.user_id))  # fmt: skip
+        else:
+            row.status = CheckInStatus.FORFEIT.value

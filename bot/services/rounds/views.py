@@ -136,6 +136,19 @@ class RoundView:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplacementView:
+    """A player replaced at their table by the organizers (ARB 3): the round, the table, who left and who sits."""
+
+    round: RoundView
+    table_number: int
+    thread_id: int | None
+    replaced: str
+    replaced_user_id: int | None
+    substitute: str
+    substitute_user_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class DeclineView:
     """A finalist's decline (TOUR-FIN-1): the round it changed (the final, or the semifinals while the final waits
     for results), who declined, and whether the published final must be announced again."""
