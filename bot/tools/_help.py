@@ -51,7 +51,8 @@ Input: {"preset", "table_points": [points in final table order]}; optional overr
     "draw": """Draw a round's tables: each criterion against its lower bound, with the seed.
 Input: a risiko-draw-instance/1 file (as in docs/examples/draw/n64_s1.json), or the project's export
 {"schema": "steward-tournament/1", "preset", "players": [{"id", "club"?, "team"?, "name"?}],
-"round"?, "previous_round"?, "previous_standings"?, "family_pairs"?, "table_sizes"?, "overrides"?}.""",
+"round"?, "previous_round"?, "previous_standings"?, "previous_ranks"?, "family_pairs"?, "table_sizes"?,
+"overrides"?}.""",
     "standings": """Standings with every tie-break explained.
 Input: {"preset", "games": [{"round", "table", "players": [{"id", and table_points | tournament_points |
 game_points + status + left_at}]}], "deductions"?, "withdrawn"?, "disqualified"?, "teams"?, "players"?}

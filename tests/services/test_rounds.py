@@ -842,6 +842,66 @@ async def _firk_last_round(services: Services, present: int) -> tuple[Any, list[
     return view, ranked[:present]
 
 
+async def test_firk_6_8_9_reading_8_round_2_is_seated_from_the_standings_the_leader_at_table_1(
+    services: Services, capsys, tmp_path
+):
+    """FIRK §6, §8, §9 (reading 8, tournament.later_round_tables = "standings"): after round 1 the bot seats round 2
+    from the general standings — the best four at table 1 (the leader never at table 2), the next four at table 2 —
+    the export carries the standings with their ranks and `steward draw` gives the same tables."""
+    ranked = await _firk_round_one(services)
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    assert [[s.registration_id for s in t.seats] for t in view.tables] == [ranked[:4], ranked[4:]]
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    standings = await services.standings.compute(GUILD, "Coppa")
+    assert doc["previous_standings"] == ranked and doc["previous_ranks"] == [line.rank for line in standings.lines]
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == [ranked[:4], ranked[4:]] and cli["report"]["kind"] == "by_standings"
+
+
+async def test_firk_reading_8_players_level_across_a_table_boundary_are_seated_by_the_published_lot(
+    services: Services, capsys, tmp_path
+):
+    """Three tables of round 1 with the very same results: the three 2nd places share 4th place in the standings
+    and the boundary between tables 1 and 2 cuts through them. The seeded lot decides who plays table 1, the
+    organizer's preview says so with the names (both languages), and `steward draw` replays the same lot."""
+    from bot.cogs.rounds.text import report_text
+
+    await setup_tournament(services, 12, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(12)})
+    await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    async with services.sessionmaker() as session, session.begin():
+        rnd = (await session.execute(select(Round).where(Round.number == 1))).scalar_one()
+        for gt in (await session.execute(select(GameTable).where(GameTable.round_id == rnd.id))).scalars().all():
+            seats = sorted((await session.execute(select(Seat).where(Seat.table_id == gt.id))).scalars().all(),
+                           key=lambda seat: seat.position)  # fmt: skip
+            for place, seat in enumerate(seats, start=1):
+                session.add(TableResult(guild_id=GUILD, table_id=gt.id, registration_id=seat.registration_id,
+                                        table_rank=place, table_points=float(100 - 10 * place),
+                                        tournament_points=(31.0, 15.0, 7.0, 3.0)[place - 1]))  # fmt: skip
+    await services.rounds.close(ORGANIZER, tournament="Coppa")
+    await services.rounds.plan(ORGANIZER, tournament="Coppa")
+    standings = await services.standings.compute(GUILD, "Coppa")
+    assert [line.rank for line in standings.lines] == [1, 1, 1, 4, 4, 4, 7, 7, 7, 10, 10, 10]
+    seconds = {line.player_id for line in standings.lines if line.rank == 4}
+    view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
+    tables = [[s.registration_id for s in t.seats] for t in view.tables]
+    firsts = {line.player_id for line in standings.lines if line.rank == 1}
+    assert set(tables[0][:3]) == firsts and tables[0][3] in seconds and set(tables[1][:2]) == seconds - {tables[0][3]}
+    assert view.report is not None and view.report.from_standings
+    ties = dict(view.report.seat_ties)
+    assert set(ties) == {4, 7} and ties[4][0] == tables[0][3]
+    names = {s.registration_id: s.name for t in view.tables for s in t.seats}
+    for locale, said, shown in (
+        ("en", "Level at place 4", "not optimised"),
+        ("it", "Pari merito al 4° posto", "non ottimizzati"),
+    ):
+        text = report_text(locale, view)
+        assert said in text and names[ties[4][0]] in text and shown in text
+    doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=2)
+    cli = steward_draw(doc, view.seed, capsys, tmp_path)
+    assert cli["tables"] == tables and [t["rank"] for t in cli["report"]["ties"]] == [4, 7]
+
+
 async def test_firk_size_1_five_present_the_fifth_of_the_standings_sits_out_and_scores(
     services: Services, capsys, tmp_path
 ):

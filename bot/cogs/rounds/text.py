@@ -123,7 +123,17 @@ def report_text(locale: str, view: RoundView) -> str:
                     bound=c.lower_bound,
                 )
             )
-        lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
+        if report.from_standings:
+            lines.append(t("round.by_standings", locale))
+        else:
+            lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
+        names = {s.registration_id: s.name for table in view.tables for s in table.seats}
+        for rank, order in report.seat_ties:
+            who = ", ".join(safe(names.get(p, str(p))) for p in order)
+            if rank is None:
+                lines.append(t("round.seat_tie_unranked", locale, order=who))
+            else:
+                lines.append(t("round.seat_tie", locale, rank=rank, order=who))
         if report.history:
             lines.append(t("round.history", locale, count=report.history.get("rounds", 0), **report.history))
         if report.adjustments:

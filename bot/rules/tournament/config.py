@@ -98,6 +98,9 @@ def _offsets(r: _Reader) -> tuple[int, ...]:
 
 
 TIE_BREAKERS = tuple(t.value for t in TieBreaker)
+# How the tables of round 2 and later are formed: by the draw's criteria (clubs, repeats… optimised) or straight
+# from the standings before the round (table 1 = the best, FIRK §6/§8/§9 — docs/readings.md).
+LATER_ROUND_TABLES = ("criteria", "standings")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,7 @@ class TournamentRules:
     disqualified_ranks: str
     points_by_place: tuple[float, ...]
     cut_tie: str  # players level across a qualification cut: "lot" (seeded, published) or "organizer" (their order)
+    later_round_tables: str  # rounds 2+: "criteria" (the draw's criteria) or "standings" (FIRK: seated by rank)
     firk: FirkTables
     reminder_offsets_minutes: tuple[int, ...] = DEFAULT_REMINDER_OFFSETS  # BOT-SCH-1: before each round's start
 
@@ -213,6 +217,7 @@ class TournamentRules:
             disqualified_ranks=r.choice("disqualified_ranks", "with_withdrawn", DISQUALIFIED_RANKS),
             points_by_place=r.numbers("points_by_place", []),
             cut_tie=r.choice("cut_tie", "lot", CUT_TIE_READINGS),
+            later_round_tables=r.choice("later_round_tables", "criteria", LATER_ROUND_TABLES),
             reminder_offsets_minutes=_offsets(r),
             firk=FirkTables(
                 table_size=table,
@@ -226,6 +231,8 @@ class TournamentRules:
                 head_to_head_loser_points=r.number("head_to_head_loser_points", 0.0),
             ),
         )
+        if rules.later_round_tables == "standings" and rules.teams:
+            raise PresetFieldError("tournament.later_round_tables", "standings", "criteria (tournament.teams = true)")
         if rules.format not in rules.formats:
             raise PresetFieldError("tournament.format", rules.format, ", ".join(rules.formats))
         return rules, frozenset(r.consumed)

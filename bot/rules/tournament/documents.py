@@ -203,6 +203,7 @@ class ExportDocument(_Doc):
     previous_round: LegacyRound | None = None  # the older one-round form: winners = each table's first
     family_pairs: Annotated[list[Pair], Field(max_length=MAX_PLAYERS)] = []
     previous_standings: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
+    previous_ranks: Annotated[list[Annotated[int, Field(ge=1)]], Field(max_length=MAX_PLAYERS)] = []
     table_sizes: Annotated[list[Size], Field(max_length=MAX_PLAYERS)] = []
 
     @model_validator(mode="after")
@@ -227,6 +228,11 @@ class ExportDocument(_Doc):
                 raise ValueError(f"family pair names {pid!r}, who is not among the players")
         if (pid := _twice(self.previous_standings)) is not None:
             raise ValueError(f"player {pid!r} is twice in previous_standings")
+        if self.previous_ranks and (
+            len(self.previous_ranks) != len(self.previous_standings)
+            or any(a > b for a, b in zip(self.previous_ranks, self.previous_ranks[1:], strict=False))
+        ):
+            raise ValueError("previous_ranks must give one rank per previous_standings entry, never decreasing")
         return self
 
 

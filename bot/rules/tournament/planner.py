@@ -10,14 +10,19 @@ Readings this module applies (docs/readings.md):
 * FIRK §9 / punteggio 9, last round (FIRK-SIZE-1): with 5 present, the four best *of the standings* play table 1
   and the 5th sits out (a one-seat ``sit_out`` table, scored 15 if 5th overall else 1); with 6 present the 5th and
   6th *of the standings* play head to head (a two-seat ``head_to_head`` table, 31 / 15) — never a random pair.
-* FIRK punteggio 8 (reading 4): table numbers mean strength — the standings tie-break prefers the player of the
-  lower-numbered table. From round 2 on the tables are numbered by strength: the mean standings position of the
-  players before the round (lower = stronger), table 1 always a table of four (FIRK §9). Round 1 is seeded from the
-  previous tournament's standings, table 1 at the top, so its numbering already is by strength.
+* FIRK §6, §8, §9 (reading 8, ``tournament.later_round_tables = "standings"``): round 1 is seeded from the previous
+  tournament's standings, table 1 at the top; from round 2 the tables are seated from the standings before the
+  round the same way (table 1 = the best four, always of four), so the lower-numbered table is the harder game
+  FIRK §8's tie-break rewards and the leader never sits at table 2. Level players a table boundary cuts through are
+  ordered by a lot drawn with the round's seed.
+* With ``later_round_tables = "criteria"`` (FIRK overridden) the draw's criteria form the tables and they are then
+  numbered by strength (reading 4): the mean standings position of the players before the round (lower =
+  stronger), table 1 always a table of four (FIRK §9).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +30,7 @@ from typing import Any
 
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
-from bot.rules.tournament.cut import CutTie, resolve_cut
+from bot.rules.tournament.cut import CutTie, lot, resolve_cut
 from bot.rules.tournament.documents import EXPORT_SCHEMA, ExportDocument, FinalsDocument, validate
 from bot.rules.tournament.draw import draw_tables, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
@@ -59,6 +64,7 @@ class DrawRequest:
     five_table_players: tuple[PlayerId, ...] = ()  # every earlier 5-player-table player, all rounds
     family_pairs: tuple[tuple[PlayerId, PlayerId], ...] = ()  # FIRK-FAM-1
     ranking: tuple[PlayerId, ...] = ()  # best first: round 1 the previous tournament, later the standings so far
+    ranks: tuple[int, ...] = ()  # each ``ranking`` entry's standings rank (level players share one); empty = 1, 2, …
     table_sizes: tuple[int, ...] = ()  # fixed sizes (a hand-made document); empty = the preset decides
 
     @property
@@ -84,6 +90,8 @@ class DrawRequest:
             doc["family_pairs"] = [list(p) for p in self.family_pairs]
         if self.ranking:
             doc["previous_standings"] = list(self.ranking)
+        if self.ranks:
+            doc["previous_ranks"] = list(self.ranks)
         if self.table_sizes:
             doc["table_sizes"] = list(self.table_sizes)
         return doc
@@ -116,6 +124,7 @@ class DrawRequest:
             five_table_players=tuple(five),
             family_pairs=tuple((a, b) for a, b in checked.family_pairs),
             ranking=tuple(checked.previous_standings),
+            ranks=tuple(checked.previous_ranks),
             table_sizes=tuple(checked.table_sizes),
         )
 
@@ -239,6 +248,8 @@ def plan_draw(request: DrawRequest, seed: int) -> PlannedDraw:
         sizes = standard_sizes(
             len(ctx.players), table=rules.table_size, large=rules.large_table_size, large_first=rules.large_tables_first
         )
+    if request.round_no > 1 and rules.later_round_tables == "standings" and not rules.knockout:
+        return _by_standings(request, ctx, crit, seed, sizes, special)
     if rules.team_tables:
         _check_teams(ctx, sizes)
     draw = draw_tables(
@@ -311,10 +322,11 @@ def _firk_last_round(
     """FIRK §9 / punteggio 9 with 5 or 6 present: the four best of the standings at table 1; the 5th sits out (5
     present) or the 5th and 6th play head to head (6 present). Needs the standings of every present player."""
     present = set(ctx.ids)
-    order = [p for p in request.ranking if p in present]
-    if len(order) != len(present):
-        raise TournamentError("standings_needed_for_last_round", sorted(map(str, present - set(order))))
+    missing = present - set(request.ranking)
+    if missing:
+        raise TournamentError("standings_needed_for_last_round", sorted(map(str, missing)))
     top = rules.table_size
+    order, ties = standings_order(request, ctx.ids, (top,), seed)
     tables = (tuple(order[:top]), tuple(order[top:]))
     special = {2: HEAD_TO_HEAD if head_to_head else SIT_OUT}
     values = evaluate(tables[:1] if not head_to_head else tables, ctx, crit)
@@ -328,7 +340,90 @@ def _firk_last_round(
         "seed": seed,
         "notes": [HEAD_TO_HEAD if head_to_head else f"{SIT_OUT}:{order[top]}"],
     }
+    if ties:
+        report["ties"] = [tie.to_json() for tie in ties]
     return PlannedDraw(tables, report, special)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTie:
+    """Players level in the standings across a table boundary when tables are seated by rank: the lot drawn with
+    the round's seed (``cut.lot``) put ``tied`` (standings order) in ``order``."""
+
+    rank: int | None  # None: players with no standings yet (newcomers), placed after everyone ranked
+    tied: tuple[PlayerId, ...]
+    order: tuple[PlayerId, ...]
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rank": self.rank, "tied": list(self.tied), "order": list(self.order), "method": "lot",
+                "seed": self.seed}  # fmt: skip
+
+
+def standings_order(
+    request: DrawRequest, present: Sequence[PlayerId], sizes: Sequence[int], seed: int
+) -> tuple[list[PlayerId], list[SeatTie]]:
+    """The present players best first by the standings before the round, to be cut into tables of ``sizes`` in
+    turn. Players without standings (newcomers) come last. A group level in the standings (same rank: the preset's
+    tie-breakers could not part them) that a table boundary cuts through is ordered by a lot drawn with the round's
+    seed — never by the program's list order; groups inside one table keep the standings order."""
+    here = set(present)
+    ranks = dict(zip(request.ranking, request.ranks, strict=True)) if request.ranks else {
+        p: i for i, p in enumerate(request.ranking, start=1)}  # fmt: skip
+    known = [p for p in request.ranking if p in here]
+    newcomers = [p for p in present if p not in ranks]
+    order: list[PlayerId] = known + newcomers
+    rank_at: list[int | None] = [ranks[p] for p in known] + [None] * len(newcomers)
+    boundaries = set(itertools.accumulate(sizes))
+    ties: list[SeatTie] = []
+    start = 0
+    while start < len(order):
+        end = start + 1
+        while end < len(order) and rank_at[end] == rank_at[start]:
+            end += 1
+        if end - start > 1 and any(start < b < end for b in boundaries):
+            tied = tuple(order[start:end])
+            drawn = tuple(lot(tied, seed))
+            order[start:end] = drawn
+            ties.append(SeatTie(rank_at[start], tied, drawn, seed))
+        start = end
+    return order, ties
+
+
+def _by_standings(
+    request: DrawRequest,
+    ctx: DrawContext,
+    crit: tuple[Criterion, ...],
+    seed: int,
+    sizes: Sequence[int],
+    special: Mapping[int, str],
+) -> PlannedDraw:
+    """Reading 8 (FIRK §6, §8, §9; ``tournament.later_round_tables = "standings"``): from round 2 the tables are
+    seated straight from the standings before the round — the best ``sizes[0]`` at table 1 (always of four: FIRK
+    §9), the next at table 2… — so a lower number is the harder game FIRK §8's tie-break assumes and the leader
+    always plays table 1. The criteria are reported, not optimised: the standings leave no choice."""
+    order, ties = standings_order(request, ctx.ids, sizes, seed)
+    tables: list[tuple[PlayerId, ...]] = []
+    at = 0
+    for size in sizes:
+        tables.append(tuple(order[at : at + size]))
+        at += size
+    values = evaluate(tables, ctx, crit)
+    report: dict[str, Any] = {
+        "kind": "by_standings",
+        "criteria_order": [c.value for c in crit],
+        "criteria": values,
+        "lower_bound": {c.value: 0 for c in crit},
+        "bound_met": all(v == 0 for v in values.values()),
+        "optimality": Optimality.NOT_PROVEN.value,  # no choice is left: the standings decide every seat
+        "seed": seed,
+        "notes": ["seated_by_standings"],
+    }
+    if ties:
+        report["ties"] = [tie.to_json() for tie in ties]
+    if request.previous_tables:
+        report["history"] = history_of(request, ctx)
+    return PlannedDraw(tuple(tables), report, dict(special))
 
 
 def _number_by_strength(

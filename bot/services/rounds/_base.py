@@ -275,15 +275,20 @@ class RoundBase(BaseService):
             if r.family_group and r.id is not None:
                 families[r.family_group.strip().lower()].append(r.id)
         ranking: tuple[int, ...] = ()
+        ranks: tuple[int, ...] = ()
         if rules.seeded_round1 and number == 1:  # FIRK-SEED-1: the previous tournament's standings
             ranking = tuple(
                 sorted((r.id for r in players if r.id and r.previous_rank is not None),
                        key=lambda i: (next(p.previous_rank for p in players if p.id == i) or 0, i))
             )  # fmt: skip
-        elif rules.seeded_round1 and previous:  # FIRK §9 last round, reading 4: the standings before this round
+        elif (rules.seeded_round1 or rules.later_round_tables == "standings") and previous:
+            # FIRK §9 last round, reading 8 (seated by rank), reading 4: the standings before this round, with
+            # each line's rank so that the planner sees who is level
             view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t, before_round=number)
             present = {r.id for r in players}
-            ranking = tuple(line.player_id for line in view.lines if line.player_id in present)
+            lines = [line for line in view.lines if line.player_id in present]
+            ranking = tuple(line.player_id for line in lines)
+            ranks = tuple(line.rank for line in lines)
         request = DrawRequest(
             preset=t.preset,
             round_no=number,
@@ -295,6 +300,7 @@ class RoundBase(BaseService):
             five_table_players=five,
             family_pairs=_pairs_of_groups(families),
             ranking=ranking,
+            ranks=ranks,
         )
         return request, missing
 

@@ -62,6 +62,14 @@ class DrawReportView:
     adjustments: int
     notes: tuple[str, ...]
     history: Mapping[str, int] = field(default_factory=dict)  # what a later round looked back at (issue 17)
+    # tables seated from the standings (reading 8): each group level across a table boundary, (its shared rank or
+    # None for players without standings, the registration ids in the order the seeded lot gave them)
+    seat_ties: tuple[tuple[int | None, tuple[int, ...]], ...] = ()
+
+    @property
+    def from_standings(self) -> bool:
+        """The standings decided every seat (FIRK's later rounds, its last round of 5 or 6): nothing was drawn."""
+        return self.kind in ("by_standings", "firk_last_round")
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,4 +219,8 @@ def _report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
         adjustments=len(doc.adjustments),
         notes=engine.notes,
         history={str(k): int(v) for k, v in (engine.extra.get("history") or {}).items()},
+        seat_ties=tuple(
+            (None if tie.get("rank") is None else int(tie["rank"]), tuple(int(p) for p in tie.get("order") or ()))
+            for tie in engine.extra.get("ties") or ()
+        ),
     )

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.model import Player, TournamentError
@@ -39,13 +44,15 @@ def test_firk_size_1_reading_3_head_to_head_points_are_31_and_15():
 
 
 @pytest.mark.parametrize("seed", [1, 5, 9])
-def test_firk_tie_2_reading_4_tables_are_numbered_by_strength_table_1_of_four(seed: int):
-    """FIRK punteggio 8-9: the lower-numbered table is the harder one; table 1 always holds four."""
+def test_firk_tie_2_reading_4_with_criteria_tables_are_numbered_by_strength_table_1_of_four(seed: int):
+    """FIRK punteggio 8-9 with ``later_round_tables = "criteria"`` (an override): the criteria form the tables, then
+    the lower-numbered table is the harder one; table 1 always holds four."""
     ranking = tuple(range(1, 14))  # player i is i-th in the standings
     request = DrawRequest(
         "risiko-firk-1",
         2,
         tuple(Player(i) for i in range(1, 14)),
+        overrides={"tournament": {"later_round_tables": "criteria"}},
         previous_tables=((1, 2, 3, 4, 5), (6, 7, 8, 9), (10, 11, 12, 13)),
         ranking=ranking,
     )
@@ -57,9 +64,78 @@ def test_firk_tie_2_reading_4_tables_are_numbered_by_strength_table_1_of_four(se
     assert "numbered_by_strength" in plan_draw(request, seed).report["notes"]
 
 
+def _round2(n: int, ranking: tuple[int, ...], ranks: tuple[int, ...] = (), **kw: object) -> DrawRequest:
+    players = tuple(Player(i, f"club{i % 2}") for i in range(1, n + 1))  # clubs collide: the standings still decide
+    prev = tuple(tuple(range(k, min(k + 4, n + 1))) for k in range(1, n + 1, 4))
+    return DrawRequest("risiko-firk-1", 2, players, previous_tables=prev, ranking=ranking, ranks=ranks, **kw)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [1, 5, 9])
+def test_firk_6_8_9_reading_8_round_2_is_seated_from_the_standings_the_leader_at_table_1(seed: int):
+    """FIRK §6 (round 1 from the standings), §8 (the lower-numbered table is "the hardest game") and §9 (table 1
+    always of four), read together: round 2 is seated from the standings before it — the best four at table 1, the
+    next four at table 2, the table of five last — whatever clubs or repeats the draw's criteria would avoid."""
+    ranking = (13, 7, 2, 11, 5, 1, 9, 3, 12, 4, 8, 10, 6)
+    planned = plan_draw(_round2(13, ranking), seed)
+    assert planned.tables == (ranking[:4], ranking[4:8], ranking[8:])
+    assert planned.report["kind"] == "by_standings" and "ties" not in planned.report
+    assert planned.report["criteria"]["club_pairs"] > 0  # reported, not optimised: the standings leave no choice
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([8, 9, 12, 13, 16, 17, 20, 23]), st.randoms(use_true_random=False), st.integers(0, 2**31))
+def test_firk_reading_8_every_table_is_no_stronger_than_the_one_before(n: int, rnd: random.Random, seed: int):
+    """Invariant: with the standings deciding, the leader is at table 1 (of four) and every player of table k ranks
+    above every player of table k + 1 — also with players level (their shared rank) and newcomers (last)."""
+    ids = list(range(1, n + 1))
+    rnd.shuffle(ids)
+    newcomers = rnd.randint(0, 2)
+    ranked = ids[: n - newcomers]
+    ranks: list[int] = []
+    for i in range(len(ranked)):
+        ranks.append(ranks[-1] if ranks and rnd.random() < 0.3 else i + 1)
+    planned = plan_draw(_round2(n, tuple(ranked), tuple(ranks)), seed)
+    place = {p: r for p, r in zip(ranked, ranks, strict=True)} | {p: n + 1 for p in ids[n - newcomers :]}
+    assert len(planned.tables[0]) == 4 and min(place[p] for p in planned.tables[0]) == 1  # a leader at table 1
+    for upper, lower in itertools.pairwise(planned.tables):
+        assert max(place[p] for p in upper) <= min(place[p] for p in lower)
+    assert sorted(p for t in planned.tables for p in t) == sorted(ids)
+
+
+def test_firk_reading_8_players_level_across_a_table_boundary_are_ordered_by_the_seeded_lot_never_the_list():
+    """4th and 5th level (rank 4 shared): who plays table 1 is a lot drawn with the round's seed — the same seed
+    gives the same seats (``steward draw`` replays it), other seeds give both outcomes, the report names the tie;
+    players level inside one table keep the standings order (no lot)."""
+    ranking = (1, 2, 3, 4, 5, 6, 7, 8)
+    ranks = (1, 2, 3, 4, 4, 6, 6, 8)
+    seen = set()
+    for seed in range(40):
+        planned = plan_draw(_round2(8, ranking, ranks), seed)
+        assert planned.tables[0][:3] == (1, 2, 3) and planned.tables[1][1:] == (6, 7, 8)  # 6, 7 level: inside
+        assert planned == plan_draw(_round2(8, ranking, ranks), seed)
+        (tie,) = planned.report["ties"]
+        assert tie["rank"] == 4 and tie["tied"] == [4, 5] and tie["method"] == "lot" and tie["seed"] == seed
+        seen.add(planned.tables[0][3])
+    assert seen == {4, 5}
+    inside = plan_draw(_round2(8, ranking, (1, 2, 3, 4, 5, 6, 6, 8)), 3)
+    assert inside.tables == ((1, 2, 3, 4), (5, 6, 7, 8)) and "ties" not in inside.report
+
+
+def test_firk_reading_8_five_present_in_the_last_round_a_tie_at_the_fifth_place_is_a_lot_too():
+    """FIRK §9 (five present: the 5th sits out): the 4th and 5th level — who sits out is the seeded lot's."""
+    sitters = {plan_draw(_round2(5, (1, 2, 3, 4, 5), (1, 2, 3, 4, 4)), seed).tables[1] for seed in range(30)}
+    assert sitters == {(4,), (5,)}
+
+
 def test_bot_tab_1_the_export_round_trips_and_refuses_unknown_fields():
     request = _request(8, 2, (1, 2, 3, 4, 5, 6, 7, 8))
     assert DrawRequest.from_json(request.to_json()) == request
+    ranked = _round2(8, (1, 2, 3, 4, 5, 6, 7, 8), (1, 2, 3, 4, 4, 6, 7, 8))
+    assert DrawRequest.from_json(ranked.to_json()) == ranked
+    with pytest.raises(TournamentError):  # one rank per standings line
+        DrawRequest.from_json({**ranked.to_json(), "previous_ranks": [1, 2, 3]})
+    with pytest.raises(TournamentError):  # ranks never decrease down the standings
+        DrawRequest.from_json({**ranked.to_json(), "previous_ranks": [1, 2, 3, 5, 4, 6, 7, 8]})
     with pytest.raises(TournamentError):
         DrawRequest.from_json({**request.to_json(), "tables_please": True})
 
