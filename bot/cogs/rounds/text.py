@@ -127,9 +127,9 @@ def report_text(locale: str, view: RoundView) -> str:
             lines.append(t("round.by_standings", locale))
         else:
             lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
-        names = {s.registration_id: s.name for table in view.tables for s in table.seats}
+        seated = {s.registration_id: s.name for table in view.tables for s in table.seats}
         for rank, order in report.seat_ties:
-            who = ", ".join(safe(names.get(p, str(p))) for p in order)
+            who = ", ".join(safe(seated.get(p, str(p))) for p in order)
             if rank is None:
                 lines.append(t("round.seat_tie_unranked", locale, order=who))
             else:
