@@ -1,23 +1,89 @@
-"""Shared service plumbing: the sessionmaker, the clock and text validation helpers."""
+"""Shared service plumbing: the use-case context (one transaction, the role check, the tournament, its ruleset,
+the audit), the clock and text validation helpers."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
-from bot.db.models import Tournament
+from bot.db.models import GuildConfig, Tournament
 from bot.errors import InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError
+from bot.rules.ruleset import Ruleset, load_ruleset
 from bot.rules.text import name_key, visible_text
+from bot.services.access import Actor, Role, StaffRole, has_role, require
 from bot.workers import Workers, default_workers
 
 T = TypeVar("T")
+
+
+class UseCase:
+    """One use case's unit of work, as :meth:`BaseService.run` opens it: the transaction (``session``), who acts
+    (``actor``; None for a read by server id), the server's configuration, the tournament it is about (found once,
+    its id an ``int``), that tournament's ruleset parsed once with its overrides, the clock, and the audit entry.
+    A method starts at its decision; what every use case needs before it lives here."""
+
+    def __init__(
+        self,
+        session: AsyncSession,
+        guild_id: int,
+        actor: Actor | None,
+        config: GuildConfig | None,
+        clock: Callable[[], datetime],
+        tournament: Tournament | None,
+    ) -> None:
+        self.session = session
+        self.guild_id = guild_id
+        self.actor = actor
+        self.config = config
+        self.clock = clock
+        self._tournament = tournament
+        self._rules: Ruleset | None = None
+
+    @property
+    def tournament(self) -> Tournament:
+        if self._tournament is None:
+            raise AssertionError("this use case was opened without a tournament")
+        return self._tournament
+
+    @property
+    def tournament_id(self) -> int:
+        tid = self.tournament.id
+        if tid is None:  # pragma: no cover - a row read from the database has its id
+            raise AssertionError("tournament without id")
+        return tid
+
+    @property
+    def rules(self) -> Ruleset:
+        """The tournament's ruleset: its preset with its overrides (parsed once per use case)."""
+        if self._rules is None:
+            self._rules = load_ruleset(self.tournament.preset, self.tournament.overrides or None)
+        return self._rules
+
+    @property
+    def user_id(self) -> int | None:
+        return self.actor.user_id if self.actor is not None else None
+
+    def has_role(self, role: StaffRole) -> bool:
+        return self.actor is not None and has_role(self.actor, self.config, role)
+
+    def require(self, role: Role) -> None:
+        """The role check of a use case that decides it later (the role depends on what it finds)."""
+        if self.actor is None:  # pragma: no cover - a programming error: a staff check needs someone
+            raise AssertionError("a role check needs an actor")
+        require(self.actor, self.config, role)
+
+    async def audit(self, action: str, entity: str, entity_id: int | None, **details: Any) -> None:
+        """The audit entry of what this use case did (who, when: the transaction's; what: ``details``)."""
+        await repo.add_audit(session=self.session, guild_id=self.guild_id, actor_id=self.user_id, action=action,
+                             entity=entity, entity_id=entity_id, details=details)  # fmt: skip
 
 
 class BaseService:
@@ -30,6 +96,36 @@ class BaseService:
         self._sessionmaker = sessionmaker
         self._clock = clock
         self._workers = workers or default_workers()  # CPU-heavy work: never on the event loop
+
+    @asynccontextmanager
+    async def run(
+        self,
+        who: Actor | int,
+        *,
+        role: Role | None = None,
+        tournament: str | None = None,
+        lock: bool = False,
+    ) -> AsyncIterator[UseCase]:
+        """Open a use case: one transaction (committed when the block ends, rolled back on any error), with
+
+        * ``lock``: the tournament's row lock taken first (the cap, the waitlist, a seat: one at a time);
+        * ``role``: the actor must hold it (``STAFF``: organizer or referee; server administrators always pass) —
+          checked before the tournament is looked up;
+        * ``tournament``: found by name in the actor's server, or "not found" in their words.
+
+        ``who`` is the acting member, or a server id for a read that nobody in particular makes."""
+        actor = who if isinstance(who, Actor) else None
+        guild_id = who.guild_id if isinstance(who, Actor) else who
+        async with self._sessionmaker() as session, session.begin():
+            if lock and tournament is not None:
+                await repo.lock_tournament(session=session, guild_id=guild_id, name=tournament)
+            config = await repo.get_guild_config(session=session, guild_id=guild_id)
+            if role is not None:
+                if actor is None:  # pragma: no cover - a programming error
+                    raise AssertionError("a role check needs an actor")
+                require(actor, config, role)
+            found = await tournament_or_404(session, guild_id, tournament) if tournament is not None else None
+            yield UseCase(session, guild_id, actor, config, self._clock, found)
 
 
 def clean_text(value: str | None, *, field: str, max_len: int, required: bool = True) -> str | None:

@@ -65,7 +65,25 @@ def has_role(actor: Actor, config: GuildConfig | None, role: StaffRole) -> bool:
     )
 
 
-def require(actor: Actor, config: GuildConfig | None, role: StaffRole) -> None:
+STAFF = (StaffRole.ORGANIZER, StaffRole.REFEREE)  # either will do (validating the list, the roster, check-in)
+Role = StaffRole | tuple[StaffRole, ...]
+
+
+def require_staff(actor: Actor, config: GuildConfig | None) -> None:
+    """Organizer or referee (either role will do); the refusal names both roles."""
+    if has_role(actor, config, StaffRole.ORGANIZER) or has_role(actor, config, StaffRole.REFEREE):
+        return
+    if config is None or (config.organizer_role_id is None and config.referee_role_id is None):
+        raise PermissionDenied("error.permission_unmapped", role=StaffRole.ORGANIZER.value)
+    raise PermissionDenied("error.permission_staff", role=StaffRole.REFEREE.value)
+
+
+def require(actor: Actor, config: GuildConfig | None, role: Role) -> None:
+    if isinstance(role, tuple):
+        if role != STAFF:  # pragma: no cover - a programming error
+            raise AssertionError(f"no refusal is worded for the roles {role}")
+        require_staff(actor, config)
+        return
     if not has_role(actor, config, role):
         configured = role is StaffRole.ADMIN or _role_id(config, role) is not None
         raise PermissionDenied(

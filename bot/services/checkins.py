@@ -26,9 +26,9 @@ from bot.rules.lateness import Lateness, LatenessCode, judge_lateness
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import lateness_proposal
 from bot.services._base import BaseService, tournament_or_404
-from bot.services.access import Actor
+from bot.services.access import Actor, require_staff
 from bot.services.latecomers import already_logged
-from bot.services.registrations import find_player, require_staff
+from bot.services.registrations import find_player
 from bot.services.sanctions import SanctionService
 
 PLAYING = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)

@@ -11,10 +11,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
-from bot.db.models import GuildConfig, Registration, RegistrationStatus, Tournament, TournamentStatus
-from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.db.models import Registration, RegistrationStatus, Tournament, TournamentStatus
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services._base import BaseService, Spellings, clean_text, tournament_or_404
-from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services.access import Actor, StaffRole, require
 
 NAME_MAX = 64
 CLUB_MAX = 64
@@ -69,15 +69,6 @@ class WithdrawalOutcome:
 def _view(r: Registration) -> RegistrationView:
     assert r.id is not None
     return RegistrationView(r.id, r.user_id, r.display_name, r.club, r.team, r.status, r.family_group)
-
-
-def require_staff(actor: Actor, config: GuildConfig | None) -> None:
-    """Organizer or referee (either role will do); the refusal names both roles."""
-    if has_role(actor, config, StaffRole.ORGANIZER) or has_role(actor, config, StaffRole.REFEREE):
-        return
-    if config is None or (config.organizer_role_id is None and config.referee_role_id is None):
-        raise PermissionDenied("error.permission_unmapped", role=StaffRole.ORGANIZER.value)
-    raise PermissionDenied("error.permission_staff", role=StaffRole.REFEREE.value)
 
 
 async def promote_from_waitlist(

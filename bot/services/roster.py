@@ -13,9 +13,9 @@ from bot.db.models import Registration, RegistrationStatus
 from bot.errors import Conflict, InvalidInput
 from bot.rules.text import name_key
 from bot.services._base import BaseService, Spellings, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services.access import Actor, StaffRole, require, require_staff
 from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
-from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, require_staff, staff_status
+from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, staff_status
 
 CSV_MAX_BYTES = 512 * 1024
 

@@ -15,9 +15,8 @@ from bot.errors import Conflict, InvalidInput
 from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.presets import PRESET_NAMES, PresetError, PresetFieldError, UnknownOverrideKey
 from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, clean_text, document_refusal, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
-from bot.services.registrations import require_staff
+from bot.services._base import BaseService, clean_text, document_refusal
+from bot.services.access import STAFF, Actor, StaffRole
 from bot.services.schedules import plan_registration_close, server_instant
 
 NAME_MAX = 100
@@ -133,12 +132,11 @@ class TournamentService(BaseService):
             raise _preset_refusal(exc) from None
         if cap is not None and not 2 <= cap <= CAP_MAX:
             raise InvalidInput("error.out_of_range", field="cap", min=2, max=CAP_MAX, value=cap)
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
+        async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
+            session = uc.session
             if registration_deadline is not None:  # naive: the server's wall clock
                 registration_deadline = await server_instant(session, actor.guild_id, registration_deadline)
-                if registration_deadline <= self._clock():
+                if registration_deadline <= uc.clock():
                     raise InvalidInput("error.deadline_in_past")
             if await repo.get_tournament_by_name(session=session, guild_id=actor.guild_id, name=clean_name):
                 raise Conflict("error.tournament_exists", name=clean_name)
@@ -152,63 +150,45 @@ class TournamentService(BaseService):
                 registration_deadline=registration_deadline,
                 cap=cap,
                 created_by=actor.user_id,
-                created_at=self._clock(),
+                created_at=uc.clock(),
             )
             session.add(tournament)
             try:
                 await session.flush()
             except IntegrityError:  # a concurrent create with the same name won the race
                 raise Conflict("error.tournament_exists", name=clean_name) from None
-            await plan_registration_close(session, tournament, self._clock(), actor.user_id)
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="tournament.create",
-                entity="tournament",
-                entity_id=tournament.id,
-                details={"name": clean_name, "preset": preset, "cap": cap},
-            )
+            await plan_registration_close(session, tournament, uc.clock(), actor.user_id)
+            await uc.audit("tournament.create", "tournament", tournament.id, name=clean_name, preset=preset, cap=cap)
             return _view(tournament)
 
     async def get(self, guild_id: int, name: str) -> TournamentView:
-        async with self._sessionmaker() as session:
-            return _view(await tournament_or_404(session, guild_id, name))
+        async with self.run(guild_id, tournament=name) as uc:
+            return _view(uc.tournament)
 
     async def list(self, guild_id: int, *, name_prefix: str = "", limit: int = 25) -> list[TournamentView]:
-        async with self._sessionmaker() as session:
-            rows = await repo.list_tournaments(session=session, guild_id=guild_id, name_prefix=name_prefix, limit=limit)
+        async with self.run(guild_id) as uc:
+            rows = await repo.list_tournaments(session=uc.session, guild_id=guild_id, name_prefix=name_prefix,
+                                               limit=limit)  # fmt: skip
             return [_view(t) for t in rows]
 
     async def show(self, guild_id: int, name: str) -> TournamentDetail:
         """A tournament with its registration counts per status and its rounds."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, guild_id, name)
-            assert t.id is not None
-            counts = await repo.registration_counts(session=session, guild_id=guild_id, tournament_id=t.id)
-            rounds = await repo.registration_rounds(session=session, guild_id=guild_id, tournament_id=t.id)
-            current = await repo.checkin_current_round(session=session, guild_id=guild_id, tournament_id=t.id)
-            return TournamentDetail(_view(t), counts, len(rounds), current.number if current else None)
+        async with self.run(guild_id, tournament=name) as uc:
+            session, tid = uc.session, uc.tournament_id
+            counts = await repo.registration_counts(session=session, guild_id=guild_id, tournament_id=tid)
+            rounds = await repo.registration_rounds(session=session, guild_id=guild_id, tournament_id=tid)
+            current = await repo.checkin_current_round(session=session, guild_id=guild_id, tournament_id=tid)
+            return TournamentDetail(_view(uc.tournament), counts, len(rounds), current.number if current else None)
 
     async def close_registration(self, actor: Actor, name: str) -> TournamentView:
         """Close registration (organizers): /register is refused from now on (BOT-REG-1)."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, name)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=name) as uc:
+            t = uc.tournament
             if t.status != TournamentStatus.REGISTRATION_OPEN.value:
                 raise Conflict("error.registration_not_open", tournament=t.name, status=t.status)
             t.status = TournamentStatus.REGISTRATION_CLOSED.value
-            await session.flush()
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="tournament.close",
-                entity="tournament",
-                entity_id=t.id,
-                details={"name": t.name},
-            )
+            await uc.session.flush()
+            await uc.audit("tournament.close", "tournament", t.id, name=t.name)
             return _view(t)
 
     async def validate(self, actor: Actor, name: str) -> ValidationReport:
@@ -217,15 +197,12 @@ class TournamentService(BaseService):
         Registered players become validated; a registration made after the deadline is refused (recorded as
         withdrawn, reason "late"); waitlisted players stay on the waitlist. Registration closes.
         """
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require_staff(actor, config)
-            t = await tournament_or_404(session, actor.guild_id, name)
-            assert t.id is not None
+        async with self.run(actor, role=STAFF, tournament=name) as uc:
+            t, now = uc.tournament, uc.clock()
             if t.status not in (TournamentStatus.REGISTRATION_OPEN.value, TournamentStatus.REGISTRATION_CLOSED.value):
                 raise Conflict("error.tournament_started", tournament=t.name)
-            rows = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            rows = await repo.list_registrations(session=uc.session, guild_id=actor.guild_id,
+                                                 tournament_id=uc.tournament_id)  # fmt: skip
             validated = already = waitlisted = 0
             late: list[str] = []
             deadline = t.registration_deadline
@@ -244,14 +221,7 @@ class TournamentService(BaseService):
             if validated + already == 0:
                 raise Conflict("error.nobody_to_validate", tournament=t.name)
             t.status = TournamentStatus.REGISTRATION_CLOSED.value
-            await session.flush()
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="tournament.validate",
-                entity="tournament",
-                entity_id=t.id,
-                details={"validated": validated, "already": already, "late": late, "waitlisted": waitlisted},
-            )
+            await uc.session.flush()
+            await uc.audit("tournament.validate", "tournament", t.id, validated=validated, already=already, late=late,
+                           waitlisted=waitlisted)  # fmt: skip
             return ValidationReport(_view(t), validated, already, tuple(late), waitlisted)
