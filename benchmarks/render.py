@@ -18,6 +18,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.present.images import image_words
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from renderer import _style as st
@@ -44,8 +46,8 @@ def main() -> int:
 
     standings = sample_standings(250)
     board = sample_board()
-    pages = [cv.image for cv in layout_standings(standings, locale="it")]
-    board_image = layout_rr_board(board, locale="it").image
+    pages = [cv.image for cv in layout_standings(standings, words=image_words("it"))]
+    board_image = layout_rr_board(board, words=image_words("it")).image
     flat_pages = [Image.new("RGB", im.size, st.PAPER) for im in pages]
     flat_board = Image.new("RGB", board_image.size, st.PAPER)
 
@@ -53,14 +55,14 @@ def main() -> int:
         (
             "standings 250 players",
             f"{len(pages)} pages {pages[0].width}x{sum(p.height for p in pages)} px total",
-            timed(lambda: render_standings(standings, locale="it"), args.repeat),
+            timed(lambda: render_standings(standings, words=image_words("it")), args.repeat),
             timed(lambda: [st.png_bytes(p) for p in pages], args.repeat),
             timed(lambda: [st.png_bytes(p) for p in flat_pages], args.repeat),
         ),
         (
             "rr board + 12-move path",
             f"{board_image.width}x{board_image.height} px",
-            timed(lambda: render_rr_board(board, locale="it"), args.repeat),
+            timed(lambda: render_rr_board(board, words=image_words("it")), args.repeat),
             timed(lambda: st.png_bytes(board_image), args.repeat),
             timed(lambda: st.png_bytes(flat_board), args.repeat),
         ),

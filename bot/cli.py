@@ -37,7 +37,7 @@ def package_version() -> str:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from bot.__main__ import run_bot
+    from bot.launch import run_bot
 
     return run_bot()
 
@@ -196,7 +196,7 @@ def start_up_failure(exc: BaseException) -> tuple[str, int] | None:
     from pydantic import ValidationError
     from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
-    from bot.__main__ import DiscordStartFailure
+    from bot.launch import DiscordStartFailure
 
     if isinstance(exc, DiscordStartFailure):
         return mask_secrets(str(exc))[:300], exc.code

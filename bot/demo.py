@@ -29,6 +29,7 @@ from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
 from bot.present.bracket import bracket_render_data
+from bot.present.images import image_words
 from bot.present.rounds import cut_text
 from bot.present.standings import standings_csv, standings_image
 from bot.present.tables import tables_render_data
@@ -430,7 +431,7 @@ async def _clock_at_work(
 
 def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
     data = tables_render_data(view, date=date)
-    return render_tables(data, locale=locale)
+    return render_tables(data, words=image_words(locale))
 
 
 def _bracket_png(
@@ -444,7 +445,7 @@ def _bracket_png(
 ) -> bytes:
     """The final phase as a bracket: semifinal tables with their winners → the final, its points and champion."""
     data = bracket_render_data(semis, semi_reports, final, final_report, seeds, date=date)
-    return render_bracket(data, locale=locale)
+    return render_bracket(data, words=image_words(locale))
 
 
 async def _play(
@@ -515,7 +516,7 @@ async def _play(
     semis = (await services.rounds.publish(organizer, tournament=name, number=semis.number)).round
     say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
     if semis.cut is not None:  # players level across the cut: named, and what decided it
-        out.write("  " + cut_text(locale, semis.cut) + "\n")
+        out.write("  " + cut_text(locale, semis.cut, name=str) + "\n")
     write("semifinals-tables.png", await asyncio.to_thread(_tables_png, semis, date, locale))
     locked += await _report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)

@@ -30,20 +30,35 @@ import os
 import socket
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
 import discord
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
+from discord.http import HTTPClient
 
-from bot.cogs.schedule.texts import delivery_text
-from bot.db.models import ReminderKind
+from bot.present.schedule import delivery_text
+from bot.present.tables import table_pages
+from bot.services import ReminderKind, Services
 from bot.services.access import Actor
 from bot.services.deliveries import DM_REFUSED, LEASE, Delivery
 
-if TYPE_CHECKING:
-    from bot.app import StewardBot
+
+class Host(Protocol):
+    """What the runner needs of the bot (``bot.app.StewardBot`` is one): the services, Discord's HTTP client and
+    channels by id. The runner imports nothing above it; the bot hands itself in."""
+
+    @property
+    def services(self) -> Services: ...
+
+    @property
+    def http(self) -> HTTPClient: ...
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +100,7 @@ async def sweep(runner_key: str) -> None:
 class Runner:
     def __init__(
         self,
-        bot: StewardBot,
+        bot: Host,
         *,
         worker: str | None = None,
         lease: timedelta = LEASE,
@@ -100,7 +115,7 @@ class Runner:
         self.sent: list[int] = []  # rows this process delivered (diagnostics and tests)
 
     @property
-    def services(self) -> Any:
+    def services(self) -> Services:
         return self.bot.services
 
     # ----------------------------------------------------------------------------------------- life cycle
@@ -266,10 +281,10 @@ class Runner:
         reader = Actor(guild_id=d.guild_id, user_id=0, locale=d.locale)  # reads what any player may read
         try:
             if d.image == "tables":
-                from bot.cogs.rounds.text import table_images
-
                 view = await self.services.rounds.show(reader, tournament=d.tournament_name)
-                return (await table_images(view, d.locale, now=self.services.clock()))[:4]
+                pages = await table_pages(view, d.locale, now=self.services.clock())
+                return [discord.File(io.BytesIO(p), filename=f"tavoli-{view.number}-{i}.png")
+                        for i, p in enumerate(pages[:4], 1)]  # fmt: skip
             if d.image == "standings":
                 from bot.present.standings import standings_image
 

@@ -1,12 +1,13 @@
 """Pure Pillow renderer: data in, PNG bytes out. No discord, no database.
 
-Public API (BOT-IMG-1); inputs are the frozen value types of :mod:`renderer.models` (each has ``from_json``):
+Public API (BOT-IMG-1); inputs are the frozen value types of :mod:`renderer.models` (each has ``from_json``) and
+the :class:`~renderer.models.Words` to draw them with (labels, numbers, dates: the caller's language):
 
-- ``render_standings(data, *, locale="it", rows_per_page=30) -> list[bytes]`` — one PNG per page
-- ``render_tables(data, *, locale="it") -> bytes`` (``render_tables_pages(..., tables_per_page=16) -> list[bytes]``)
-- ``render_bracket(data, *, locale="it") -> bytes``
-- ``render_rr_board(data, *, locale="it") -> bytes``
-- ``render_risiko_map(data, *, locale="it") -> bytes``
+- ``render_standings(data, *, words, rows_per_page=30) -> list[bytes]`` — one PNG per page
+- ``render_tables(data, *, words) -> bytes`` (``render_tables_pages(..., tables_per_page=16) -> list[bytes]``)
+- ``render_bracket(data, *, words) -> bytes``
+- ``render_rr_board(data, *, words) -> bytes``
+- ``render_risiko_map(data, *, words) -> bytes``
 
 Fonts (DejaVu, Bitstream Vera licence) are package data in ``renderer/fonts``; nothing is read from the host.
 Rendering is CPU work: async callers use ``asyncio.to_thread``.
@@ -20,6 +21,7 @@ from renderer.models import (
     RRBoardData,
     StandingsData,
     TablesData,
+    Words,
 )
 from renderer.risiko_map import render_risiko_map
 from renderer.rr_board import render_rr_board
@@ -33,6 +35,7 @@ __all__ = [
     "RiskMapData",
     "StandingsData",
     "TablesData",
+    "Words",
     "render_bracket",
     "render_risiko_map",
     "render_rr_board",

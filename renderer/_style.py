@@ -1,5 +1,5 @@
-"""Shared look: bundled fonts, palette, labels (the message catalogue), numbers and dates, a text-recording
-canvas, PNG out.
+"""Shared look: bundled fonts, palette, a text-recording canvas, PNG out. The words drawn (labels, numbers, dates)
+come from the caller (:class:`renderer.models.Words`): the renderer has no catalogue of its own.
 
 Fonts are loaded only from ``renderer/fonts`` (package data), never from the host, so every machine draws the
 same pixels; characters DejaVu lacks (Japanese, Chinese, Korean, emoji) fall back per character (``_fonts``).
@@ -14,16 +14,11 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import t
-from bot.present.numbers import decimals_needed as decimals_needed
-from bot.present.numbers import format_date as _format_date
-from bot.present.numbers import format_number as _format_number
+from bot.rules.text import decimals_needed as decimals_needed
 from renderer import _fonts
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]
-
-LOCALES = ("it", "en")
 
 # ---------------------------------------------------------------------------------------------------- palette
 
@@ -79,36 +74,6 @@ def mix(a: Colour, b: Colour, t: float) -> Colour:
 # ------------------------------------------------------------------------------------------------------ fonts
 
 font = _fonts.font  # a bundled DejaVu face (regular, bold, cond, cond-bold) at a size; other scripts fall back
-
-
-# ----------------------------------------------------------------------------------------------------- labels
-
-
-def check_locale(locale: str) -> str:
-    if locale not in LOCALES:
-        raise ValueError(f"unknown locale {locale!r} (expected one of {', '.join(LOCALES)})")
-    return locale
-
-
-def label(locale: str, key: str) -> str:
-    """An image's label from the message catalogue (``bot/i18n/<locale>/renderer.json``, keys ``img.<key>``)."""
-    return t(f"img.{key}", locale)
-
-
-def robot_letter(locale: str, colour: str) -> str:
-    """The letter on a robot: its colour's initial in the language (``img.robot_letter.<colour>``)."""
-    return t(f"img.robot_letter.{colour}", locale)
-
-
-def format_number(value: float, locale: str, decimals: int | None = None) -> str:
-    """``31.8`` → ``31,8`` in Italian, ``31.8`` in English (BOT-I18N-1): the project's one formatter, so an image
-    and a Discord message show a number the same way (``bot.present.numbers``)."""
-    return _format_number(value, locale, decimals=decimals)
-
-
-def format_date(iso: str, locale: str) -> str:
-    """``2026-11-24`` → ``24 novembre 2026`` / ``24 November 2026`` (the project's one date formatter)."""
-    return _format_date(iso, locale)
 
 
 # ----------------------------------------------------------------------------------------------------- canvas

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PIL import ImageDraw
 
 from renderer import _style as st
-from renderer.models import BracketData, BracketPlayer
+from renderer.models import BracketData, BracketPlayer, Words
 
 WIN: st.Colour = (212, 160, 23)
 REPLACEMENT: st.Colour = (204, 82, 0)
@@ -23,8 +23,7 @@ class _Anchor:
     y: int
 
 
-def layout_bracket(data: BracketData, *, locale: str = "it", width: int = 1100) -> st.Canvas:
-    st.check_locale(locale)
+def layout_bracket(data: BracketData, *, words: Words, width: int = 1100) -> st.Canvas:
     pad, header_h, gap = 28, 118, 22
     head_h, row_h = 54, 52
     left_w = (width - 2 * pad) * 43 // 100
@@ -33,9 +32,9 @@ def layout_bracket(data: BracketData, *, locale: str = "it", width: int = 1100) 
 
     left_cards: list[tuple[str, tuple[BracketPlayer, ...]]] = []
     if data.direct_finalists:
-        left_cards.append((st.label(locale, "direct"), data.direct_finalists))
+        left_cards.append((words.label("direct"), data.direct_finalists))
     for table in data.semifinals:
-        left_cards.append((f"{st.label(locale, 'semifinal')} {table.number}", table.players))
+        left_cards.append((f"{words.label('semifinal')} {table.number}", table.players))
     heights = [head_h + row_h * len(players) + 12 for _, players in left_cards]
     left_total = sum(heights) + gap * max(len(heights) - 1, 0)
     final_h = head_h + row_h * len(data.final.players) + 12
@@ -43,7 +42,7 @@ def layout_bracket(data: BracketData, *, locale: str = "it", width: int = 1100) 
     body_h = max(left_total, final_h + champion_h)
     height = header_h + pad + body_h + pad + 30
     cv = st.Canvas.new(width, height)
-    st.header_band(cv, data.tournament, f"{st.label(locale, 'bracket')} · {st.format_date(data.date, locale)}",
+    st.header_band(cv, data.tournament, f"{words.label('bracket')} · {words.date(data.date)}",
                    header_h, pad)  # fmt: skip
 
     # left column: where each player sits, so connectors can start at their row
@@ -52,17 +51,17 @@ def layout_bracket(data: BracketData, *, locale: str = "it", width: int = 1100) 
     y = header_h + pad + (body_h - left_total) // 2
     for (title, players), h in zip(left_cards, heights, strict=True):
         marks = {i: advancing[p.name] for i, p in enumerate(players) if p.name in advancing}
-        rows = _table_card(cv, title, players, marks, pad, y, left_w, h, head_h, row_h, SF_HEAD, locale, final=False)
+        rows = _table_card(cv, title, players, marks, pad, y, left_w, h, head_h, row_h, SF_HEAD, words, final=False)
         for player, row_y in zip(players, rows, strict=True):
             seat_of.setdefault(player.name, _Anchor(pad + left_w, row_y))
         y += h + gap
 
     fy = header_h + pad + champion_h + (body_h - champion_h - final_h) // 2
     if data.final.winner is not None:
-        _champion(cv, data.final.players[data.final.winner].name, final_x, fy - champion_h, final_w, locale)
+        _champion(cv, data.final.players[data.final.winner].name, final_x, fy - champion_h, final_w, words)
     final_marks = {} if data.final.winner is None else {data.final.winner: WIN}
-    final_rows = _table_card(cv, f"{st.label(locale, 'final')}", data.final.players, final_marks, final_x, fy,
-                             final_w, final_h, head_h, row_h, FINAL_HEAD, locale, final=True)  # fmt: skip
+    final_rows = _table_card(cv, f"{words.label('final')}", data.final.players, final_marks, final_x, fy,
+                             final_w, final_h, head_h, row_h, FINAL_HEAD, words, final=True)  # fmt: skip
 
     # connectors: elbow lines with a trunk per finalist, evenly spaced in the gutter
     gutter_l, gutter_r = pad + left_w, final_x
@@ -95,7 +94,7 @@ def _table_card(
     head_h: int,
     row_h: int,
     head_colour: st.Colour,
-    locale: str,
+    words: Words,
     *,
     final: bool,
 ) -> list[int]:
@@ -108,7 +107,7 @@ def _table_card(
     cv.text((x + 18, y + head_h / 2), title, st.font("bold", 25), (255, 255, 255), "lm", "card")
     if not marks:
         tag_font = st.font("regular", 17)
-        cv.text((x + w - 16, y + head_h / 2), st.label(locale, "to_be_played"), tag_font, st.HEADER_SUB, "rm", "card")
+        cv.text((x + w - 16, y + head_h / 2), words.label("to_be_played"), tag_font, st.HEADER_SUB, "rm", "card")
 
     name_font = st.font("cond-bold", 24)
     struck_font = st.font("cond", 24)
@@ -133,16 +132,16 @@ def _table_card(
         tx = x + 56
         avail = w - 56 - 16
         if p.table_points is not None:  # the table is reported: each player's table points, right-aligned
-            points = st.format_number(p.table_points, locale)
+            points = words.number(p.table_points)
             pbox = cv.text((x + w - 18, cy), points, seed_font if not final else st.font("bold", 20),
                            mark if mark is not None else st.MUTED, "rm", "points")  # fmt: skip
             avail = pbox[0] - 12 - tx
         note = ""
         note_colour = st.MUTED
         if p.declined:
-            note, note_colour = st.label(locale, "declined"), REPLACEMENT
+            note, note_colour = words.label("declined"), REPLACEMENT
         elif p.replaces:
-            note, note_colour = f"↺ {st.label(locale, 'replaces')} {p.replaces}", REPLACEMENT
+            note, note_colour = f"↺ {words.label('replaces')} {p.replaces}", REPLACEMENT
         elif p.club:
             note = p.club
         fnt = struck_font if p.declined else name_font
@@ -159,7 +158,7 @@ def _table_card(
     return rows
 
 
-def _champion(cv: st.Canvas, name: str, x: int, y: int, w: int, locale: str) -> None:
+def _champion(cv: st.Canvas, name: str, x: int, y: int, w: int, words: Words) -> None:
     d = cv.draw
     cx = x + w // 2
     _cup(d, cx - w // 2 + 34, y + 40)
@@ -168,7 +167,7 @@ def _champion(cv: st.Canvas, name: str, x: int, y: int, w: int, locale: str) -> 
     while size > 18 and st.text_width(name, st.font("bold", size)) > w - 70:
         size -= 1
     name_font = st.font("bold", size)
-    cv.text((x + 66, y + 22), st.label(locale, "champion").upper(), label_font, WIN, "lm", "champion")
+    cv.text((x + 66, y + 22), words.label("champion").upper(), label_font, WIN, "lm", "champion")
     cv.text((x + 66, y + 52), st.fit_text(name, name_font, w - 70), name_font, st.INK, "lm", "champion")
 
 
@@ -182,6 +181,6 @@ def _cup(d: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
     d.rounded_rectangle((cx - 14, cy + 20, cx + 14, cy + 28), radius=3, fill=WIN)
 
 
-def render_bracket(data: BracketData, *, locale: str = "it", width: int = 1100) -> bytes:
+def render_bracket(data: BracketData, *, words: Words, width: int = 1100) -> bytes:
     """Semifinals → final as one PNG (BOT-IMG-1, TOUR-FIN-1 replacements marked)."""
-    return st.png_bytes(layout_bracket(data, locale=locale, width=width).image)
+    return st.png_bytes(layout_bracket(data, words=words, width=width).image)

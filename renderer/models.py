@@ -7,11 +7,12 @@ optional fields) and rejects unknown keys with a :class:`RenderInputError` quoti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.ricochet.board import ROBOT_COLOURS, SYMBOLS, VORTEX_COLOUR
+from bot.rules.text import decimals_needed
 
 __all__ = [
     "BOARD_SIZE",
@@ -32,6 +33,8 @@ __all__ = [
     "StandingsData",
     "TableCard",
     "TablesData",
+    "Words",
+    "decimals_needed",
 ]
 
 BOARD_SIZE = 16
@@ -41,6 +44,38 @@ ARMY_COLOURS = ("red", "blue", "yellow", "green", "black", "purple")
 
 
 ROUND_KINDS = ("qualifying", "semifinal", "final")
+
+
+def _plain_number(value: float, decimals: int | None = None) -> str:
+    return f"{value:.{decimals_needed([value]) if decimals is None else decimals}f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The words an image is drawn with, given by its caller — the renderer has no catalogue and no language of its
+    own. ``labels`` by key (``players``, ``table``, ``robot_letter.red``…; the bot builds them from its catalogue,
+    ``bot.present.images.image_words``), numbers and ``YYYY-MM-DD`` dates as the reader writes them."""
+
+    labels: Mapping[str, str]
+    numbers: Callable[[float, int | None], str] = _plain_number
+    dates: Callable[[str], str] = str
+
+    def number(self, value: float, decimals: int | None = None) -> str:
+        """``value`` as the reader writes numbers (``decimals``: exactly that many; None: as many as it needs)."""
+        return self.numbers(value, decimals)
+
+    def date(self, iso: str) -> str:
+        return self.dates(iso)
+
+    def label(self, key: str) -> str:
+        try:
+            return self.labels[key]
+        except KeyError:
+            raise RenderInputError("missing_label", f"no words for the label {key!r}") from None
+
+    def robot_letter(self, colour: str) -> str:
+        """The letter on a robot: its colour's initial in the reader's language."""
+        return self.label(f"robot_letter.{colour}")
 
 
 class RenderInputError(ValueError):

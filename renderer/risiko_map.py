@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from bot.rules.data import load_json
 from renderer import _style as st
-from renderer.models import RenderInputError, RiskMapData
+from renderer.models import RenderInputError, RiskMapData, Words
 
 SS = 2
 MAP_W, MAP_H = 1600, 900
@@ -121,8 +121,7 @@ def canonical(name: str) -> str:
     return found
 
 
-def layout_risiko_map(data: RiskMapData, *, locale: str = "it") -> st.Canvas:
-    st.check_locale(locale)
+def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
     m = load_json("map.json")
     continent_of = {n: c for c, spec in m["continents"].items() for n in spec["territories"]}
     links = [tuple(e) for e in m["adjacency"]]
@@ -219,8 +218,8 @@ def layout_risiko_map(data: RiskMapData, *, locale: str = "it") -> st.Canvas:
         cv.record(name, boxes, "name")
         del px, py
 
-    _header(cv, data, locale, header)
-    _legend(cv, data, strip, objective, locale, header)
+    _header(cv, data, words, header)
+    _legend(cv, data, strip, objective, words, header)
     return st.shrink(cv, SS)
 
 
@@ -246,19 +245,19 @@ def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     d.polygon(pts, fill=(255, 255, 255), outline=OBJECTIVE)
 
 
-def _header(cv: st.Canvas, data: RiskMapData, locale: str, header: int) -> None:
+def _header(cv: st.Canvas, data: RiskMapData, words: Words, header: int) -> None:
     d = cv.draw
     w = cv.image.width
     h = header * SS
     d.rectangle((0, 0, w, h), fill=st.HEADER)
     d.rectangle((0, h - 5 * SS, w, h), fill=st.ACCENT)
-    title = data.title or st.label(locale, "map")
+    title = data.title or words.label("map")
     fnt = st.font("bold", 34 * SS)
     cv.text((28 * SS, h * 0.52), st.fit_text(title, fnt, w * 0.62), fnt, st.HEADER_TEXT, "lm", "title")
     total = sum(t.armies for t in data.territories)
     sub = st.font("regular", 21 * SS)
-    text = f"{len(data.territories)} {st.label(locale, 'territories')} · {st.format_number(total, locale)} "
-    text += st.label(locale, "armies")
+    text = f"{len(data.territories)} {words.label('territories')} · {words.number(total)} "
+    text += words.label("armies")
     cv.text((w - 28 * SS, h * 0.52), text, sub, st.HEADER_SUB, "rm", "title")
 
 
@@ -267,7 +266,7 @@ def _legend(
     data: RiskMapData,
     strip: set[str],
     objective: set[str],
-    locale: str,
+    words: Words,
     header: int,
 ) -> None:
     d = cv.draw
@@ -277,14 +276,14 @@ def _legend(
         armies[t.owner] += t.armies
     entries: list[tuple[st.Colour, str, str]] = []
     for p in data.players:
-        entries.append((st.ARMY_RGB[p.colour], p.name, _summary(owned[p.name], armies[p.name], locale)))
+        entries.append((st.ARMY_RGB[p.colour], p.name, _summary(owned[p.name], armies[p.name], words)))
     if owned[None]:
-        entries.append((st.NEUTRAL_RGB, st.label(locale, "neutral"), _summary(owned[None], armies[None], locale)))
+        entries.append((st.NEUTRAL_RGB, words.label("neutral"), _summary(owned[None], armies[None], words)))
     keys = []
     if strip:
-        keys.append(("strip", st.label(locale, "doubled_strip")))
+        keys.append(("strip", words.label("doubled_strip")))
     if objective:
-        keys.append(("objective", st.label(locale, "objective")))
+        keys.append(("objective", words.label("objective")))
     name_font = st.font("cond-bold", 18 * SS)
     small = st.font("cond", 15 * SS)
     row_h = 41 * SS
@@ -316,11 +315,11 @@ def _legend(
         y += 34 * SS
 
 
-def _summary(territories: int, armies: int, locale: str) -> str:
-    terr, arm = st.label(locale, "territories"), st.label(locale, "armies")
-    return f"{territories} {terr} · {st.format_number(armies, locale)} {arm}"
+def _summary(territories: int, armies: int, words: Words) -> str:
+    terr, arm = words.label("territories"), words.label("armies")
+    return f"{territories} {terr} · {words.number(armies)} {arm}"
 
 
-def render_risiko_map(data: RiskMapData, *, locale: str = "it") -> bytes:
+def render_risiko_map(data: RiskMapData, *, words: Words) -> bytes:
     """The situation as one PNG (BOT-IMG-1, RK-MAP-1)."""
-    return st.png_bytes(layout_risiko_map(data, locale=locale).image)
+    return st.png_bytes(layout_risiko_map(data, words=words).image)

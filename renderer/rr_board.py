@@ -10,7 +10,7 @@ import math
 from PIL import Image, ImageDraw
 
 from renderer import _style as st
-from renderer.models import BOARD_SIZE, RRBoardData, RRDiagonal, RRMove, RRTarget
+from renderer.models import BOARD_SIZE, RRBoardData, RRDiagonal, RRMove, RRTarget, Words
 
 SS = 2  # supersampling factor
 GROUT: st.Colour = (196, 188, 170)
@@ -39,15 +39,14 @@ class _Geo:
         return (self.left + (col + 0.5) * self.c, self.top + (row + 0.5) * self.c)
 
 
-def layout_rr_board(data: RRBoardData, *, locale: str = "it", cell: int = 44) -> st.Canvas:
+def layout_rr_board(data: RRBoardData, *, words: Words, cell: int = 44) -> st.Canvas:
     """Draw at ``SS``× then downsample; text boxes are recorded in final pixels."""
-    st.check_locale(locale)
     c = cell * SS
     margin = 26 * SS
     header = 0
     title = data.title
     if title is None and data.path:
-        title = st.label(locale, "board")
+        title = words.label("board")
     if title is not None:
         header = 64 * SS
     side = BOARD_SIZE * c
@@ -57,7 +56,7 @@ def layout_rr_board(data: RRBoardData, *, locale: str = "it", cell: int = 44) ->
     d = cv.draw
 
     if title is not None:
-        _title(cv, title, data, locale, margin, header)
+        _title(cv, title, data, words, margin, header)
     _coordinates(cv, geo, margin)
     # board base: grout, then slightly inset cells
     x0, y0 = geo.corner(0, 0)
@@ -98,11 +97,11 @@ def layout_rr_board(data: RRBoardData, *, locale: str = "it", cell: int = 44) ->
                             outline=ring, width=4 * SS)  # fmt: skip
 
     if data.path:
-        _path(cv, geo, c, data, locale)
+        _path(cv, geo, c, data, words)
         if active_target is not None and not _in_block(active_target.row, active_target.col):
             _target(d, geo.centre(active_target.row, active_target.col), c * 0.3, active_target, muted=False)
     for robot in data.robots:
-        _robot(cv, geo.centre(robot.row, robot.col), c, robot.colour, locale)
+        _robot(cv, geo.centre(robot.row, robot.col), c, robot.colour, words)
     if data.path:
         _path_numbers(cv, geo, c, data)
 
@@ -113,12 +112,12 @@ def _in_block(row: int, col: int) -> bool:
     return row in (7, 8) and col in (7, 8)
 
 
-def _title(cv: st.Canvas, title: str, data: RRBoardData, locale: str, margin: int, header: int) -> None:
+def _title(cv: st.Canvas, title: str, data: RRBoardData, words: Words, margin: int, header: int) -> None:
     """The title on the left, the move count on the right; a long title gets a smaller size before an ellipsis."""
     sub = st.font("regular", 20 * SS)
     room = cv.image.width - 2 * margin
     if data.path:
-        text = f"{len(data.path)} {st.label(locale, 'moves')}"
+        text = f"{len(data.path)} {words.label('moves')}"
         box = cv.text((cv.image.width - margin, header * 0.62), text, sub, st.MUTED, "rs", "title")
         room = box[0] - margin - 16 * SS
     size = 28 * SS
@@ -228,7 +227,7 @@ def _diagonal(d: ImageDraw.ImageDraw, geo: _Geo, c: int, diag: RRDiagonal) -> No
     d.line([a, b], fill=colour, width=int(c * 0.12))
 
 
-def _robot(cv: st.Canvas, centre: tuple[float, float], c: int, colour: str, locale: str) -> None:
+def _robot(cv: st.Canvas, centre: tuple[float, float], c: int, colour: str, words: Words) -> None:
     d = cv.draw
     cx, cy = centre
     r = c * 0.36
@@ -237,7 +236,7 @@ def _robot(cv: st.Canvas, centre: tuple[float, float], c: int, colour: str, loca
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=_darker(fill, 0.45), width=max(2, c // 22))
     hr = r * 0.55
     d.ellipse((cx - hr * 1.25, cy - hr * 1.35, cx + hr * 0.15, cy - hr * 0.05), fill=st.mix(fill, (255, 255, 255), 0.3))
-    letter = st.robot_letter(locale, colour)
+    letter = words.robot_letter(colour)
     fnt = st.font("bold", int(c * 0.34))
     cv.text((cx, cy + c * 0.02), letter, fnt, st.text_on(fill), "mm", "robot")
 
@@ -253,7 +252,7 @@ def _move_points(data: RRBoardData) -> list[tuple[RRMove, list[tuple[int, int]]]
     return out
 
 
-def _path(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData, locale: str) -> None:
+def _path(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData, words: Words) -> None:
     overlay = Image.new("RGBA", cv.image.size, (0, 0, 0, 0))
     od = ImageDraw.Draw(overlay)
     w = max(2, int(c * LINE))
@@ -338,6 +337,6 @@ def _stop_spot(
     return pts[-1]
 
 
-def render_rr_board(data: RRBoardData, *, locale: str = "it", cell: int = 44) -> bytes:
+def render_rr_board(data: RRBoardData, *, words: Words, cell: int = 44) -> bytes:
     """The board as one PNG (BOT-IMG-1): walls, central block, targets, robots, active target, optional path."""
-    return st.png_bytes(layout_rr_board(data, locale=locale, cell=cell).image)
+    return st.png_bytes(layout_rr_board(data, words=words, cell=cell).image)

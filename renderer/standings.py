@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from PIL import ImageFont
 
 from renderer import _style as st
-from renderer.models import StandingRow, StandingsData
+from renderer.models import StandingRow, StandingsData, Words
 
 DEFAULT_ROWS_PER_PAGE = 30
 LEGEND_H = 34
@@ -23,10 +23,9 @@ class _Column:
 
 
 def layout_standings(
-    data: StandingsData, *, locale: str = "it", rows_per_page: int = DEFAULT_ROWS_PER_PAGE, width: int = 960
+    data: StandingsData, *, words: Words, rows_per_page: int = DEFAULT_ROWS_PER_PAGE, width: int = 960
 ) -> list[st.Canvas]:
     """Draw every page; returns the canvases (with their recorded text boxes) for encoding or inspection."""
-    st.check_locale(locale)
     if rows_per_page < 1:
         raise ValueError(f"rows_per_page must be at least 1, got {rows_per_page}")
     rows = list(data.rows)
@@ -70,10 +69,10 @@ def layout_standings(
     for page_no, page in enumerate(pages, start=1):
         height = header_h + colhead_h + row_h * max(len(page), 1) + footer_h + pad
         cv = st.Canvas.new(width, height)
-        subtitle = f"{st.label(locale, 'standings')} {st.label(locale, 'after_round')} {data.round} · "
-        subtitle += st.format_date(data.date, locale)
+        subtitle = f"{words.label('standings')} {words.label('after_round')} {data.round} · "
+        subtitle += words.date(data.date)
         if len(pages) > 1:
-            subtitle += f" · {st.label(locale, 'page')} {page_no}/{len(pages)}"
+            subtitle += f" · {words.label('page')} {page_no}/{len(pages)}"
         st.header_band(cv, data.tournament, subtitle, header_h, pad)
 
         y0 = header_h + 8
@@ -81,11 +80,11 @@ def layout_standings(
         for col, cx in zip(columns, xs, strict=True):
             if col.key == "move":
                 continue
-            text = st.label(locale, col.key).upper()
+            text = words.label(col.key).upper()
             if col.key == "tiebreak" and data.tiebreak_label:
                 text = data.tiebreak_label.upper()
             if col.key == "name" and show_group:
-                text += " · " + st.label(locale, group_key).upper()
+                text += " · " + words.label(group_key).upper()
             _cell_text(cv, text, head_font, st.MUTED, col, cx, cy, "colhead")
         cv.draw.line((pad, y0 + colhead_h - 2, width - pad, y0 + colhead_h - 2), fill=st.RULE, width=2)
 
@@ -96,7 +95,7 @@ def layout_standings(
                 cv.draw.rectangle((pad, ry, width - pad, ry + row_h - 1), fill=st.STRIPE)
             cy = ry + row_h // 2
             for col, cx in zip(columns, xs, strict=True):
-                _draw_cell(cv, row, col, cx, cy, locale, data.has_teams, pts_dec, tb_dec,
+                _draw_cell(cv, row, col, cx, cy, words, data.has_teams, pts_dec, tb_dec,
                            body_font, name_font, group_font, num_font, small_font)  # fmt: skip
         if data.legend:
             legend_font = st.font("regular", 18)
@@ -125,7 +124,7 @@ def _draw_cell(
     col: _Column,
     x: int,
     cy: int,
-    locale: str,
+    words: Words,
     has_teams: bool,
     pts_dec: int,
     tb_dec: int,
@@ -146,7 +145,7 @@ def _draw_cell(
         else:
             _cell_text(cv, str(row.rank), num_font, st.INK, col, x, cy, "rank")
     elif key == "move":
-        _draw_movement(cv, row, x, col.width, cy, locale, small_font)
+        _draw_movement(cv, row, x, col.width, cy, words, small_font)
     elif key == "name":
         group = (row.team or row.club) if has_teams else row.club
         if group:
@@ -155,19 +154,19 @@ def _draw_cell(
         else:
             _cell_text(cv, row.name, name_font, st.INK, col, x, cy, "name")
     elif key == "points":
-        _cell_text(cv, st.format_number(row.points, locale, pts_dec), num_font, st.HEADER, col, x, cy, "points")
+        _cell_text(cv, words.number(row.points, pts_dec), num_font, st.HEADER, col, x, cy, "points")
     elif key == "games":
         _cell_text(cv, str(row.games), body_font, st.INK, col, x, cy, "games")
     elif key == "tiebreak" and row.tiebreak is not None:
-        _cell_text(cv, st.format_number(row.tiebreak, locale, tb_dec), body_font, st.MUTED, col, x, cy, "tiebreak")
+        _cell_text(cv, words.number(row.tiebreak, tb_dec), body_font, st.MUTED, col, x, cy, "tiebreak")
 
 
 def _draw_movement(
-    cv: st.Canvas, row: StandingRow, x: int, width: int, cy: int, locale: str, fnt: ImageFont.FreeTypeFont
+    cv: st.Canvas, row: StandingRow, x: int, width: int, cy: int, words: Words, fnt: ImageFont.FreeTypeFont
 ) -> None:
     """▲n (blue) / ▼n (vermillion) / a dash; "new" for a player without a previous rank. Shapes, not only hue."""
     if row.previous_rank is None:
-        text = st.label(locale, "new")
+        text = words.label("new")
         cv.text((x + width / 2, cy), text, fnt, st.GOOD, "mm", "move")
         return
     delta = row.previous_rank - row.rank
@@ -185,8 +184,8 @@ def _draw_movement(
 
 
 def render_standings(
-    data: StandingsData, *, locale: str = "it", rows_per_page: int = DEFAULT_ROWS_PER_PAGE, width: int = 960
+    data: StandingsData, *, words: Words, rows_per_page: int = DEFAULT_ROWS_PER_PAGE, width: int = 960
 ) -> list[bytes]:
     """Standings as PNG pages (one ``bytes`` per page, ``rows_per_page`` rows each) — BOT-IMG-1, BOT-STD-1."""
-    return [st.png_bytes(cv.image) for cv in layout_standings(data, locale=locale, rows_per_page=rows_per_page,
+    return [st.png_bytes(cv.image) for cv in layout_standings(data, words=words, rows_per_page=rows_per_page,
                                                                 width=width)]  # fmt: skip

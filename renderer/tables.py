@@ -9,16 +9,15 @@ from dataclasses import replace
 from PIL import ImageDraw
 
 from renderer import _style as st
-from renderer.models import TableCard, TablesData
+from renderer.models import TableCard, TablesData, Words
 
 LEGEND_H = 40
 CARD_COLOURS: tuple[st.Colour, ...] = ((28, 45, 74), (36, 76, 110), (52, 66, 98))
 
 
 def layout_tables(
-    data: TablesData, *, locale: str = "it", width: int = 960, columns: int = 2, page: tuple[int, int] | None = None
+    data: TablesData, *, words: Words, width: int = 960, columns: int = 2, page: tuple[int, int] | None = None
 ) -> st.Canvas:
-    st.check_locale(locale)
     if columns < 1:
         raise ValueError(f"columns must be at least 1, got {columns}")
     tables = list(data.tables)
@@ -36,37 +35,37 @@ def layout_tables(
     cv = st.Canvas.new(width, height)
 
     n_players = sum(len(t.seats) for t in tables)
-    subtitle = f"{st.label(locale, 'tables')} · {round_title(data, locale)} · "
-    subtitle += f"{st.format_date(data.date, locale)} · {n_players} {st.label(locale, 'players')}"
+    subtitle = f"{words.label('tables')} · {round_title(data, words)} · "
+    subtitle += f"{words.date(data.date)} · {n_players} {words.label('players')}"
     if page is not None and page[1] > 1:
-        subtitle += f" · {st.label(locale, 'page')} {page[0]}/{page[1]}"
+        subtitle += f" · {words.label('page')} {page[0]}/{page[1]}"
     st.header_band(cv, data.tournament, subtitle, header_h, pad)
 
     y = header_h + pad
     for row, row_h in zip(grid, row_heights, strict=True):
         for i, table in enumerate(row):
             x = pad + i * (card_w + gutter)
-            _card(cv, table, x, y, card_w, row_h, card_head, seat_h, locale, _table_title(data, table, locale))
+            _card(cv, table, x, y, card_w, row_h, card_head, seat_h, words, _table_title(data, table, words))
         y += row_h + gutter
-    _footer(cv, data, locale, height - pad - footer_h + 10, pad)
+    _footer(cv, data, words, height - pad - footer_h + 10, pad)
     if shared:
-        _club_legend(cv, locale, height - pad - LEGEND_H + 10, pad)
+        _club_legend(cv, words, height - pad - LEGEND_H + 10, pad)
     return cv
 
 
-def round_title(data: TablesData, locale: str) -> str:
+def round_title(data: TablesData, words: Words) -> str:
     """ "Turno 2", or "Semifinale" / "Finale" for the final phase."""
     if data.kind == "qualifying":
-        return f"{st.label(locale, 'round')} {data.round}"
-    return st.label(locale, data.kind)
+        return f"{words.label('round')} {data.round}"
+    return words.label(data.kind)
 
 
-def _table_title(data: TablesData, table: TableCard, locale: str) -> str:
+def _table_title(data: TablesData, table: TableCard, words: Words) -> str:
     if data.kind == "final" and len(data.tables) == 1:
-        return st.label(locale, "final")
+        return words.label("final")
     if data.kind in ("semifinal", "final"):
-        return f"{st.label(locale, data.kind)} {table.number}"
-    return f"{st.label(locale, 'table')} {table.number}"
+        return f"{words.label(data.kind)} {table.number}"
+    return f"{words.label('table')} {table.number}"
 
 
 def _shared_clubs(table: TableCard) -> set[str]:
@@ -74,18 +73,18 @@ def _shared_clubs(table: TableCard) -> set[str]:
     return {club for club, n in counts.items() if n > 1}
 
 
-def _club_legend(cv: st.Canvas, locale: str, cy: int, pad: int) -> None:
+def _club_legend(cv: st.Canvas, words: Words, cy: int, pad: int) -> None:
     """What the coloured club means: players of the same club at the same table (the draw keeps them apart where
     it can, DRAWS.md); a swatch and the words, so the colour is never the only signal."""
     fnt = st.font("regular", 20)
     sample = st.font("cond", 20)
-    box = cv.text((pad, cy), st.label(locale, "club"), sample, st.DOWN, "lm", "legend")
+    box = cv.text((pad, cy), words.label("club"), sample, st.DOWN, "lm", "legend")
     cv.draw.line((pad, box[3] + 2, box[2], box[3] + 2), fill=st.DOWN, width=2)
-    cv.text((box[2] + 12, cy), "= " + st.label(locale, "same_club_legend"), fnt, st.MUTED, "lm", "legend")
+    cv.text((box[2] + 12, cy), "= " + words.label("same_club_legend"), fnt, st.MUTED, "lm", "legend")
 
 
 def _card(
-    cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head: int, seat_h: int, locale: str, title: str
+    cv: st.Canvas, table: TableCard, x: int, y: int, w: int, h: int, head: int, seat_h: int, words: Words, title: str
 ) -> None:
     d = cv.draw
     d.rounded_rectangle((x + 2, y + 3, x + w + 2, y + h + 3), radius=14, fill=(226, 228, 233))  # soft shadow
@@ -95,7 +94,7 @@ def _card(
     title_font = st.font("bold", 28)
     cv.text((x + 18, y + head / 2), title, title_font, (255, 255, 255), "lm", "card")
     count_font = st.font("bold", 18)
-    count = f"{len(table.seats)} {st.label(locale, 'players')}"
+    count = f"{len(table.seats)} {words.label('players')}"
     cw = st.text_width(count, count_font) + 22
     d.rounded_rectangle((x + w - 16 - cw, y + head / 2 - 15, x + w - 16, y + head / 2 + 15), radius=15,
                         fill=st.mix(colour, (255, 255, 255), 0.18))  # fmt: skip
@@ -126,7 +125,7 @@ def _card(
             cv.text((x + 62, cy), st.fit_text(seat.name, name_font, text_w), name_font, st.INK, "lm", "name")
 
 
-def _footer(cv: st.Canvas, data: TablesData, locale: str, y: int, pad: int) -> None:
+def _footer(cv: st.Canvas, data: TablesData, words: Words, y: int, pad: int) -> None:
     d = cv.draw
     width = cv.image.width
     d.line((pad, y, width - pad, y), fill=st.RULE, width=2)
@@ -135,11 +134,11 @@ def _footer(cv: st.Canvas, data: TablesData, locale: str, y: int, pad: int) -> N
     bold = st.font("bold", 22)
     x = pad
     if data.seed is not None:
-        box = cv.text((x, cy), f"{st.label(locale, 'seed')}:", fnt, st.MUTED, "lm", "footer")
+        box = cv.text((x, cy), f"{words.label('seed')}:", fnt, st.MUTED, "lm", "footer")
         box = cv.text((box[2] + 8, cy), str(data.seed), bold, st.INK, "lm", "footer")
         x = box[2] + 28
     if data.optimal is not None:
-        text = st.label(locale, "optimal" if data.optimal else "not_optimal")
+        text = words.label("optimal" if data.optimal else "not_optimal")
         colour = st.GOOD if data.optimal else st.MUTED
         bw = st.text_width(text, bold) + 58
         x0 = max(x, width - pad - bw)
@@ -155,13 +154,13 @@ def _mark(d: ImageDraw.ImageDraw, cx: float, cy: float, colour: st.Colour, ok: b
         d.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), outline=colour, width=3)
 
 
-def render_tables(data: TablesData, *, locale: str = "it", width: int = 960, columns: int = 2) -> bytes:
+def render_tables(data: TablesData, *, words: Words, width: int = 960, columns: int = 2) -> bytes:
     """Table assignments as one PNG (BOT-IMG-1, BOT-TAB-1)."""
-    return st.png_bytes(layout_tables(data, locale=locale, width=width, columns=columns).image)
+    return st.png_bytes(layout_tables(data, words=words, width=width, columns=columns).image)
 
 
 def render_tables_pages(
-    data: TablesData, *, locale: str = "it", tables_per_page: int = 16, width: int = 960, columns: int = 2
+    data: TablesData, *, words: Words, tables_per_page: int = 16, width: int = 960, columns: int = 2
 ) -> list[bytes]:
     """The same cards split into pages of ``tables_per_page`` tables (for big fields on a phone screen);
     the player count in each subtitle is the page's, the seed and optimality footer is on every page."""
@@ -171,6 +170,6 @@ def render_tables_pages(
     total = len(chunks)
     pages = []
     for i, chunk in enumerate(chunks, start=1):
-        cv = layout_tables(replace(data, tables=chunk), locale=locale, width=width, columns=columns, page=(i, total))
+        cv = layout_tables(replace(data, tables=chunk), words=words, width=width, columns=columns, page=(i, total))
         pages.append(st.png_bytes(cv.image))
     return pages

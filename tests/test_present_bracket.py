@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 import bot.demo as demo
+from bot.present.images import image_words
 from renderer.bracket import layout_bracket
-from renderer.models import BracketData
+from renderer.models import BracketData, Words
 
 
 def test_tour_fin_1_the_demo_bracket_marks_winners_and_shows_the_final_s_table_points(
@@ -20,9 +21,9 @@ def test_tour_fin_1_the_demo_bracket_marks_winners_and_shows_the_final_s_table_p
     drawn: list[BracketData] = []
     original = demo.render_bracket
 
-    def keep(data: BracketData, *, locale: str = "it") -> bytes:
+    def keep(data: BracketData, *, words: Words) -> bytes:
         drawn.append(data)
-        return original(data, locale=locale)
+        return original(data, words=words)
 
     monkeypatch.setattr(demo, "render_bracket", keep)
     assert demo.run_demo(output_dir=str(tmp_path), locale="it", out=io.StringIO()) == 0
@@ -33,6 +34,6 @@ def test_tour_fin_1_the_demo_bracket_marks_winners_and_shows_the_final_s_table_p
     points = [p.table_points for p in final.players]
     assert all(v is not None for v in points)
     assert final.players[final.winner].table_points == max(v for v in points if v is not None)
-    assert len([t for t in layout_bracket(data).texts if t.group == "points"]) == sum(
+    assert len([t for t in layout_bracket(data, words=image_words("it")).texts if t.group == "points"]) == sum(
         len(t.players) for t in (*data.semifinals, final)
     )

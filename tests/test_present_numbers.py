@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.present.numbers import (
+from bot.i18n.numbers import (
     MINUS,
     format_data_number,
     format_date,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
 
 import discord
 
@@ -16,7 +15,7 @@ from bot.services.access import Actor
 if TYPE_CHECKING:
     from bot.app import StewardBot
 
-ROME = ZoneInfo("Europe/Rome")
+
 EMBED_COLOUR = discord.Colour.from_rgb(0xB7, 0x1C, 0x1C)
 
 
@@ -66,13 +65,6 @@ def one_heavy_call(interaction: discord.Interaction[Any]) -> AbstractAsyncContex
     return bot_of(interaction).services.workers.for_user(interaction.guild_id or 0, interaction.user.id)
 
 
-def safe(text: str | None) -> str:
-    """User text shown in a message: markdown and mentions neutralised (pings are also off bot-wide)."""
-    if not text:
-        return ""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
-
-
 def parse_local_datetime(text: str | None) -> datetime | None:
     """'2026-12-05 21:00' → that naive wall-clock time (the services read it in the server's time zone, refusing
     the hour daylight saving time skips or repeats); empty → None; anything else → InvalidInput."""
@@ -93,10 +85,6 @@ def required_local_datetime(text: str) -> datetime:
     if value is None:
         raise InvalidInput("error.bad_datetime", value=text[:40])
     return value
-
-
-def discord_timestamp(when: datetime, style: str = "f") -> str:
-    return f"<t:{int(when.timestamp())}:{style}>"
 
 
 def embed(title: str, description: str = "") -> discord.Embed:

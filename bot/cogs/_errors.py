@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.cogs._common import safe
-from bot.db.session import is_busy
 from bot.errors import UserFacingError
 from bot.i18n import TRANSLATED_PARAMS, normalise_locale, render_error, t
+from bot.present.markup import safe
+from bot.services import is_busy
 
 log = logging.getLogger(__name__)
 

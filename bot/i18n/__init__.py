@@ -15,8 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from bot.present.numbers import format_number as _format_number
-from bot.present.numbers import plural_category
+from bot.i18n.numbers import format_number as _format_number
+from bot.i18n.numbers import plural_category
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def t(key: str, locale: str, /, **params: Any) -> str:
 
 
 def format_number(value: float | int, locale: str, *, decimals: int | None = None) -> str:
-    """31.8 → '31,8' in Italian, '31.8' in English (the one formatter: ``bot.present.numbers``)."""
+    """31.8 → '31,8' in Italian, '31.8' in English (the one formatter: ``bot.i18n.numbers``)."""
     return _format_number(value, locale, decimals=decimals)
 
 

@@ -1,16 +1,138 @@
-"""How a round's decisions read, without Discord (the bot, the demo and the command line share it)."""
+"""How a round reads, without a Discord client: its label, the knockout's plan, the tables and the draw report as
+text, the cut's tie. The cogs, the scheduler's announcements, the demo and the command line share it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bot.i18n import t
+from bot.present.markup import safe
+from bot.services.rounds import RoundView
 from bot.services.rounds.views import CutView
 
+TEXT_BUDGET = 3600  # characters of a message's text we allow ourselves (Discord's embed description: 4096)
 
-def cut_text(locale: str, cut: CutView, *, name: Callable[[str], str] = str) -> str:
+
+def cut_text(locale: str, cut: CutView, *, name: Callable[[str | None], str] = safe) -> str:
     """Players level across the semifinals' cut, and what decided who qualifies (never the program's own order);
-    ``name`` shows a player's name (escaped for Discord by the cogs)."""
+    ``name`` shows a name (escaped for Discord unless the reader is a terminal)."""
     tied, qualified = ", ".join(name(n) for n in cut.tied), ", ".join(name(n) for n in cut.qualified)
     return t(f"round.cut.{cut.method}", locale, count=cut.seats, rank=cut.rank, seed=cut.seed or "", tied=tied,
              qualified=qualified)  # fmt: skip
+
+
+def round_label(locale: str, view: RoundView) -> str:
+    if view.kind == "semifinal":
+        return t("round.kind.semifinal", locale)
+    if view.kind == "final" or (view.knockout is not None and view.knockout.final):
+        return t("round.kind.final", locale)
+    if view.knockout is not None:
+        return t("round.kind.knockout", locale, number=view.number)
+    return t("round.kind.qualifying", locale, number=view.number)
+
+
+def knockout_text(locale: str, view: RoundView) -> str:
+    """NP-FMT-1, said before the first draw and at each one: the rounds still to play, or why none can be planned."""
+    ko = view.knockout
+    if ko is None:
+        return ""
+    if not ko.plan:
+        nearest = " / ".join(str(x) for x in (ko.below, ko.above) if x is not None) or "-"
+        text = t("round.knockout.no_plan", locale, players=ko.players, final_size=ko.final_size, nearest=nearest)
+        if ko.other_finals:
+            finals = " / ".join(str(x) for x in ko.other_finals)
+            text += " " + t("round.knockout.other_finals", locale, players=ko.players, finals=finals)
+        return text
+    steps = " → ".join(
+        t("round.knockout.step", locale, tables=len(sizes), sizes="/".join(str(x) for x in sorted(set(sizes))))
+        if len(sizes) > 1
+        else t("round.knockout.final_step", locale, players=players)
+        for players, sizes in ko.plan
+    )
+    return t("round.knockout.plan", locale, players=ko.players, steps=steps)
+
+
+def seat_text(seat: Any, *, mention: bool) -> str:
+    if mention and seat.user_id:
+        return f"<@{seat.user_id}>"
+    group = f" ({safe(seat.group)})" if seat.group else ""
+    return f"{safe(seat.name)}{group}"
+
+
+def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> str:
+    lines: list[str] = []
+    used = 0
+    for i, table in enumerate(view.tables):
+        seats = ", ".join(seat_text(s, mention=False) for s in table.seats)
+        group = f" · {t(f'round.group.{table.group}', locale)}" if table.group else ""
+        special = f" · {t(f'round.special.{table.special}', locale)}" if table.special else ""
+        line = f"**{t('round.table', locale, number=table.number)}**{group}{special} — {seats}"
+        if table.note:
+            line += "\n> " + t("round.table_note", locale, note=safe(table.note))
+        if used + len(line) + 1 > budget:
+            lines.append(t("round.more_tables", locale, count=len(view.tables) - i))
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines) or t("round.no_tables", locale)
+
+
+def report_text(locale: str, view: RoundView) -> str:
+    report = view.report
+    lines: list[str] = []
+    if view.knockout is not None:
+        lines.append(knockout_text(locale, view))
+    if report is not None:
+        for c in report.criteria:
+            lines.append(
+                t(
+                    "round.criterion_line",
+                    locale,
+                    criterion=t(f"round.criterion.{c.name}", locale),
+                    value=c.value,
+                    bound=c.lower_bound,
+                )
+            )
+        if report.from_standings:
+            lines.append(t("round.by_standings", locale))
+        else:
+            lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
+        seated = {s.registration_id: s.name for table in view.tables for s in table.seats}
+        for rank, order in report.seat_ties:
+            who = ", ".join(safe(seated.get(p, str(p))) for p in order)
+            if rank is None:
+                lines.append(t("round.seat_tie_unranked", locale, order=who))
+            else:
+                lines.append(t("round.seat_tie", locale, rank=rank, order=who))
+        if report.history:
+            lines.append(t("round.history", locale, count=report.history.get("rounds", 0), **report.history))
+        if report.adjustments:
+            lines.append(t("round.adjusted", locale, count=report.adjustments))
+    if view.seed is not None:
+        lines.append(t("round.seed", locale, seed=view.seed))
+    if view.club_pairs is not None:
+        lines.append(t("round.semifinal_clubs", locale, after=view.club_pairs[0], before=view.club_pairs[1]))
+    if view.direct_finalists:
+        names = ", ".join(safe(n) for n in view.direct_finalists)
+        lines.append(t("round.direct_finalists", locale, names=names))
+    if view.cut is not None:
+        lines.append(cut_text(locale, view.cut))
+        if view.status == "drawn" and view.cut.method == "lot":  # the organizer can still choose before publishing
+            lines.append(t("round.cut.how_to_choose", locale))
+    for seat in view.final_seats:
+        lines.append(
+            t(
+                f"round.source.{seat.source}",
+                locale,
+                name=safe(seat.name),
+                table=seat.semifinal_table or "-",
+                place=seat.semifinal_place or "-",
+                replaces=seat.replaces_table or "-",
+            )
+        )
+    if view.declined:
+        lines.append(t("round.declined", locale, names=", ".join(safe(n) for n in view.declined)))
+    if view.unfilled:
+        lines.append(t("round.unfilled", locale, count=view.unfilled))
+    return "\n".join(lines)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from bot.i18n import t
-from bot.present.numbers import format_data_number
+from bot.i18n.numbers import format_data_number
+from bot.present.images import image_words
 from bot.services.players_csv import defuse_formula
 from bot.services.standings import StandingsView
 from bot.workers import default_workers
@@ -73,7 +74,8 @@ async def standings_image(
     """The standings rendered as PNG pages off the event loop; only the first pages that fit together in
     ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
     data = standings_render_data(view, date=date, locale=locale)
-    pages = await default_workers().thread(partial(render_standings, data, locale=locale, rows_per_page=rows_per_page))
+    draw = partial(render_standings, data, words=image_words(locale), rows_per_page=rows_per_page)
+    pages = await default_workers().thread(draw)
     kept: list[bytes] = []
     used = 0
     for page in pages[:max_pages]:

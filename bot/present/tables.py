@@ -6,8 +6,17 @@ semifinal is titled "Semifinale" everywhere and the seed and optimality badge co
 
 from __future__ import annotations
 
+from datetime import datetime
+from functools import partial
+
+from bot.present.images import image_words
+from bot.present.markup import ROME
 from bot.services.rounds import RoundView
+from bot.workers import default_workers
 from renderer.models import ROUND_KINDS, SeatCard, TableCard, TablesData
+from renderer.tables import render_tables_pages
+
+MAX_PAGES = 10  # a message's attachments
 
 
 def tables_render_data(view: RoundView, *, date: str) -> TablesData:
@@ -33,3 +42,18 @@ def _kind(view: RoundView) -> str:
     if view.knockout is not None and view.knockout.final:
         return "final"
     return view.kind if view.kind in ROUND_KINDS else "qualifying"
+
+
+def round_date(view: RoundView, now: datetime) -> str:
+    """The date a round's cards carry: its start, else its publication, else today (the clubs' wall clock)."""
+    when = view.scheduled_start or view.published_at or now
+    return when.astimezone(ROME).date().isoformat()
+
+
+async def table_pages(view: RoundView, locale: str, *, now: datetime) -> list[bytes]:
+    """The round's table cards as PNG pages (at most a message's worth), rendered off the event loop."""
+    if not any(t.seats for t in view.tables):
+        return []
+    data = tables_render_data(view, date=round_date(view, now))
+    pages = await default_workers().thread(partial(render_tables_pages, data, words=image_words(locale)))
+    return list(pages[:MAX_PAGES])

@@ -1,4 +1,4 @@
-"""What a reader sees of a name, and the key two names collide on (issue 15, defects 2 and 13).
+"""What a reader sees of a name, the key two names collide on, and how many decimals a column of numbers needs.
 
 ``visible_text``: NFC, without invisible characters (zero-width, bidi overrides, controls, private use), white
 space squashed. ``name_key``: that in compatibility form, case-folded — "Anna", "ANNA", "Ａｎｎａ" and "Anna\u200b"
@@ -8,6 +8,7 @@ makes unique per tournament (registrations) and per server (tournaments)."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 INVISIBLE_CATEGORIES = frozenset({"Cf", "Cc", "Co", "Cs"})  # format (zero-width, bidi overrides), control, private
 
@@ -23,3 +24,14 @@ def name_key(value: str) -> str:
     ligature and superscripts read as the letters they look like), case-folded (ß → ss, I → i), NFKC again after
     folding. Only the key: the name is stored and shown as typed (``visible_text``)."""
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible_text(value)).casefold())
+
+
+def decimals_needed(values: Iterable[float], most: int = 2) -> int:
+    """Fewest decimals (≤ ``most``) that print every value exactly once rounded to ``most`` places (a column of
+    points shows ``31,8`` and ``15,0`` alike): the images and the messages share it."""
+    need = 0
+    for v in values:
+        text = f"{float(v):.{most}f}".rstrip("0")
+        if "." in text:
+            need = max(need, len(text.split(".")[1]))
+    return need

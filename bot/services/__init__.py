@@ -12,7 +12,9 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.db.models import ReminderKind as ReminderKind  # what a scheduled message is, for those who word it
 from bot.db.models import utcnow
+from bot.db.session import is_busy as is_busy  # the database could not be had in time: "try again", not an error
 from bot.services.adjudicators import AdjudicatorService, RicochetAdjudicator, ScoringDesk
 from bot.services.calls import CallService
 from bot.services.checkins import CheckInService

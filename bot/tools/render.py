@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.present.images import image_words
 from bot.tools._common import EXIT_BAD_INPUT, BadInput, add_io_arguments, check_keys, run_tool
 from bot.tools._help import command_help
 
@@ -61,15 +62,19 @@ def _render(args: argparse.Namespace, data: Any) -> dict[str, Any]:
             if args.rows_per_page < 1:
                 raise BadInput(f"--rows-per-page must be at least 1, got {args.rows_per_page}")
             pages = renderer.render_standings(
-                renderer.StandingsData.from_json(data), locale=args.locale, rows_per_page=args.rows_per_page
+                renderer.StandingsData.from_json(data), words=image_words(args.locale), rows_per_page=args.rows_per_page
             )
         else:
             build: Callable[[Any], bytes] = {
-                "tables": lambda d: renderer.render_tables(renderer.TablesData.from_json(d), locale=args.locale),
-                "bracket": lambda d: renderer.render_bracket(renderer.BracketData.from_json(d), locale=args.locale),
-                "rr-board": lambda d: renderer.render_rr_board(_rr_board_input(d), locale=args.locale),
+                "tables": lambda d: renderer.render_tables(
+                    renderer.TablesData.from_json(d), words=image_words(args.locale)
+                ),
+                "bracket": lambda d: renderer.render_bracket(
+                    renderer.BracketData.from_json(d), words=image_words(args.locale)
+                ),
+                "rr-board": lambda d: renderer.render_rr_board(_rr_board_input(d), words=image_words(args.locale)),
                 "risiko-map": lambda d: renderer.render_risiko_map(
-                    renderer.RiskMapData.from_json(d), locale=args.locale
+                    renderer.RiskMapData.from_json(d), words=image_words(args.locale)
                 ),
             }[kind]
             pages = [build(data)]

@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.db.models import AuditLog, GameTable, Registration, RegistrationStatus, Round, Seat
+from bot.present.images import image_words
 from bot.present.tables import tables_render_data
 from bot.services import Services
 from bot.services.access import Actor
@@ -209,7 +210,8 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     assert sent[-1].files
     staff = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
     semi_cards = layout_tables(
-        tables_render_data(await services.rounds.show(staff, tournament="Coppa"), date="2026-11-24")
+        tables_render_data(await services.rounds.show(staff, tournament="Coppa"), date="2026-11-24"),
+        words=image_words("it"),
     )
     titles = [t.text for t in semi_cards.texts if t.group == "card" and t.text.startswith("Semi")]
     assert titles == ["Semifinale 1", "Semifinale 2", "Semifinale 3"]

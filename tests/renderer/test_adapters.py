@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bot.present.images import image_words
 from bot.rules.ricochet.board import Board
 from bot.rules.ricochet.moves import replay
 from renderer.adapters import move_stops, rr_board_data
@@ -24,7 +25,7 @@ def test_rr_move_1_a_replayed_solution_is_drawn_as_its_moves_with_the_engine_s_s
     assert [m.stops[-1] for m in data.path] == [s.stop for s in steps]
     assert data.path[-1].stops[-1] == (2, 9) and data.active_target == (2, 9)
     assert {(t.row, t.col) for t in data.targets} == {(t.row, t.col) for t in board.targets}
-    steps_drawn = [t.text for t in layout_rr_board(data).texts if t.group == "step"]
+    steps_drawn = [t.text for t in layout_rr_board(data, words=image_words("it")).texts if t.group == "step"]
     assert steps_drawn == [str(i) for i in range(1, 13)]
 
 

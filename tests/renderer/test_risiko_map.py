@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.present.images import image_words
 from bot.rules.data import load_json
 from renderer import _style as st
 from renderer import render_risiko_map
@@ -27,14 +28,14 @@ def test_rk_map_1_every_territory_of_the_map_has_a_position_and_no_two_nodes_tou
 
 
 def test_bot_img_1_map_size_mode_and_perceptual_hash():
-    image = open_png(render_risiko_map(sample_map(seed=5), locale="it"))
+    image = open_png(render_risiko_map(sample_map(seed=5), words=image_words("it")))
     assert image.mode == "RGB" and image.size == (1600, 996)
     assert hamming(dhash(image), GOLDEN_DHASH) <= 10
 
 
 def test_bot_img_1_each_territory_shows_its_owners_colour_and_army_count():
     data = sample_map(seed=5)
-    cv = layout_risiko_map(data, locale="it")
+    cv = layout_risiko_map(data, words=image_words("it"))
     colour = {p.name: st.ARMY_RGB[p.colour] for p in data.players}
     armies = [t.text for t in cv.texts if t.group == "army"]
     assert sorted(armies) == sorted(str(t.armies) for t in data.territories)
@@ -46,7 +47,7 @@ def test_bot_img_1_each_territory_shows_its_owners_colour_and_army_count():
 
 def test_firk_score_1_the_doubled_strip_and_the_objective_are_highlighted():
     data = sample_map(seed=5)
-    image = layout_risiko_map(data).image
+    image = layout_risiko_map(data, words=image_words("it")).image
     assert len(data.doubled_strip) >= 2 and data.objective
     for name in data.doubled_strip:
         x, y = at(name)
@@ -55,13 +56,13 @@ def test_firk_score_1_the_doubled_strip_and_the_objective_are_highlighted():
     for name in data.objective:
         x, y = at(name)
         assert close(image.getpixel((x - 30, y)), OBJECTIVE, 25), name
-    plain = layout_risiko_map(RiskMapData(data.players, data.territories)).image
+    plain = layout_risiko_map(RiskMapData(data.players, data.territories), words=image_words("it")).image
     x, y = at(data.objective[0])
     assert not close(plain.getpixel((x - 30, y)), OBJECTIVE, 25)
 
 
 def test_rk_map_1_alaska_kamchatka_leaves_both_edges_as_two_half_links():
-    image = layout_risiko_map(sample_map()).image
+    image = layout_risiko_map(sample_map(), words=image_words("it")).image
     _, ay = at("Alaska")
     _, ky = at("Kamchatka")
     assert close(image.getpixel((10, ay)), LINK, 30)
@@ -69,7 +70,7 @@ def test_rk_map_1_alaska_kamchatka_leaves_both_edges_as_two_half_links():
 
 
 def test_bot_img_1_map_labels_fit_inside_and_never_overlap():
-    cv = layout_risiko_map(sample_map(seed=5), locale="en")
+    cv = layout_risiko_map(sample_map(seed=5), words=image_words("en"))
     assert texts_outside(cv) == []
     labels = [t for t in cv.texts if t.group in ("name", "continent", "legend", "title")]
     assert overlapping(labels) == []
@@ -80,7 +81,7 @@ def test_rk_map_1_territory_names_accept_aliases_and_unknown_ones_are_refused():
     assert canonical("cita") == "Čita" and canonical("Afghanistan") == "Afganistan"
     data = RiskMapData((MapPlayer("A", "red"),), (MapTerritory("Atlantide", "A", 3),))
     with pytest.raises(RenderInputError, match="'Atlantide'") as err:
-        render_risiko_map(data)
+        render_risiko_map(data, words=image_words("it"))
     assert err.value.code == "unknown_territory"
 
 
@@ -91,7 +92,7 @@ def test_bot_img_1_the_fullest_legend_six_players_neutrals_and_both_keys_overlap
     players = tuple(MapPlayer(f"Giocatore {c} Übermann-Sánchez", c) for c in colours)
     territories = tuple(MapTerritory(n, None if i < 2 else players[i % 6].name, 100 + i) for i, n in enumerate(names))
     data = RiskMapData(players, territories, "T", doubled_strip=("Cina", "India"), objective=("Cina",))
-    cv = layout_risiko_map(data, locale="it")
+    cv = layout_risiko_map(data, words=image_words("it"))
     assert texts_outside(cv) == []
     assert overlapping([t for t in cv.texts if t.group in ("name", "continent", "legend", "title")]) == []
     assert len([t for t in cv.texts if t.group == "legend"]) == 2 * 7 + 2

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from bot.present.images import image_words
 from renderer import _fonts
 from renderer import _style as st
 from renderer.models import SeatCard, StandingRow, StandingsData, TableCard, TablesData
@@ -22,13 +23,13 @@ def _name_crop(cv: st.Canvas, text: str) -> Image.Image:
 
 def _standings_with(name: str) -> st.Canvas:
     rows = (StandingRow(1, name, 40, 2, club="Club"), StandingRow(2, "Anna", 38, 2))
-    (page,) = layout_standings(StandingsData("Coppa", 1, "2026-11-24", rows))
+    (page,) = layout_standings(StandingsData("Coppa", 1, "2026-11-24", rows), words=image_words("it"))
     return page
 
 
 def _card_with(name: str) -> st.Canvas:
     seats = (SeatCard(name, "Roma"), SeatCard("Bruno"), SeatCard("Carla"), SeatCard("Dario"))
-    return layout_tables(TablesData("Coppa", 1, "2026-11-24", (TableCard(1, seats),)))
+    return layout_tables(TablesData("Coppa", 1, "2026-11-24", (TableCard(1, seats),)), words=image_words("it"))
 
 
 def _ink(img: Image.Image) -> int:

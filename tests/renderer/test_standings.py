@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from bot.present.images import image_words
 from renderer import _style as st
 from renderer import render_standings
 from renderer.models import StandingRow, StandingsData
@@ -24,11 +25,11 @@ def field_250() -> StandingsData:
 
 @pytest.fixture(scope="module")
 def pages_it(field_250: StandingsData) -> list[st.Canvas]:
-    return layout_standings(field_250, locale="it")
+    return layout_standings(field_250, words=image_words("it"))
 
 
 def test_bot_img_1_250_players_split_into_pages_of_30_each_far_below_the_discord_limit(field_250):
-    pages = render_standings(field_250, locale="it")
+    pages = render_standings(field_250, words=image_words("it"))
     assert len(pages) == 9 <= 10  # one message carries at most 10 files
     for png in pages:
         image = open_png(png)
@@ -56,8 +57,8 @@ def test_bot_img_1_every_page_is_titled_with_tournament_round_date_and_page(page
 def test_bot_i18n_1_points_print_with_a_decimal_comma_in_italian_and_a_point_in_english():
     data = sample_standings(30)
     first = data.rows[0].points
-    it_points = [t.text for t in layout_standings(data, locale="it")[0].texts if t.group == "points"]
-    en_points = [t.text for t in layout_standings(data, locale="en")[0].texts if t.group == "points"]
+    it_points = [t.text for t in layout_standings(data, words=image_words("it"))[0].texts if t.group == "points"]
+    en_points = [t.text for t in layout_standings(data, words=image_words("en"))[0].texts if t.group == "points"]
     assert it_points[0] == f"{first:.1f}".replace(".", ",")
     assert en_points[0] == f"{first:.1f}"
     assert all("," in p for p in it_points) and not any("," in p for p in en_points)
@@ -70,7 +71,7 @@ def test_bot_std_1_movement_arrows_show_rises_falls_and_new_entries():
         StandingRow(3, "Carla", 7, 2, previous_rank=3),
         StandingRow(4, "Dario", 3, 2),
     )
-    cv = layout_standings(StandingsData("T", 2, "2026-11-22", rows), locale="it")[0]
+    cv = layout_standings(StandingsData("T", 2, "2026-11-22", rows), words=image_words("it"))[0]
     moves = [t.text for t in cv.texts if t.group == "move"]
     assert moves == ["2", "1", "nuovo"]  # Carla did not move: a dash, no text
     ys = {t.text: (t.box[1] + t.box[3]) // 2 for t in cv.texts if t.group == "name"}
@@ -81,14 +82,14 @@ def test_bot_std_1_movement_arrows_show_rises_falls_and_new_entries():
 
 def test_bot_std_1_first_round_standings_have_no_movement_column():
     rows = (StandingRow(1, "Anna", 12, 1, previous_rank=None),)
-    cv = layout_standings(StandingsData("T", 1, "2026-11-22", rows), locale="en")[0]
+    cv = layout_standings(StandingsData("T", 1, "2026-11-22", rows), words=image_words("en"))[0]
     assert not [t for t in cv.texts if t.group == "move"]
 
 
 def test_bot_std_1_team_presets_show_the_team_and_the_tiebreak_column():
     rows = (StandingRow(1, "Anna", 12, 1, club="Circolo", team="Squadra Azzurra", tiebreak=88),)
     data = StandingsData("T", 1, "2026-11-22", rows, has_teams=True)
-    cv = layout_standings(data, locale="it")[0]
+    cv = layout_standings(data, words=image_words("it"))[0]
     texts = {t.text for t in cv.texts}
     assert "Squadra Azzurra" in texts and "Circolo" not in texts
     assert "GIOCATORE · SQUADRA" in texts and "SPAR." in texts and "88" in texts
@@ -103,14 +104,14 @@ def test_bot_img_1_golden_pixels_and_perceptual_hash_of_page_one(pages_it):
 
 
 def test_bot_img_1_rows_per_page_is_honoured_and_validated():
-    assert len(layout_standings(sample_standings(51), rows_per_page=25)) == 3
+    assert len(layout_standings(sample_standings(51), rows_per_page=25, words=image_words("it"))) == 3
     with pytest.raises(ValueError, match="rows_per_page"):
-        render_standings(sample_standings(5), rows_per_page=0)
+        render_standings(sample_standings(5), rows_per_page=0, words=image_words("it"))
 
 
 def test_bot_img_1_an_empty_standings_still_renders_one_titled_page():
     data = dataclasses.replace(sample_standings(3), rows=())
-    (png,) = render_standings(data, locale="en")
+    (png,) = render_standings(data, words=image_words("en"))
     assert open_png(png).size[0] == 960
 
 
@@ -133,7 +134,7 @@ def test_bot_img_1_any_names_clubs_and_numbers_stay_inside_their_cells(entries):
         for i, (name, club, points, prev) in enumerate(entries)
     )
     data = StandingsData("W" * 120, 12, "2026-11-22", rows)
-    for cv in layout_standings(data, locale="it", rows_per_page=7):
+    for cv in layout_standings(data, words=image_words("it"), rows_per_page=7):
         assert texts_outside(cv) == []
         assert overlapping(cv.texts) == []
 
@@ -145,11 +146,11 @@ def test_bot_std_1_a_legend_line_says_how_ties_break_and_the_pt_column_only_with
     )
     legend = "A pari punti decidono, nell'ordine: i punti tavolo della prima partita."
     data = StandingsData("Coppa", 2, "2026-11-24", rows, tiebreak_label="PT", legend=legend)
-    (page,) = layout_standings(data, locale="it")
+    (page,) = layout_standings(data, words=image_words("it"))
     assert [t.text for t in page.texts if t.group == "legend"] == [legend]
     assert "PT" not in {t.text for t in page.texts if t.group == "colhead"}  # no column that contradicts the order
     assert texts_outside(page) == [] and overlapping(page.texts) == []
     with_pt = dataclasses.replace(data, rows=tuple(dataclasses.replace(r, tiebreak=160.0) for r in rows))
-    (page,) = layout_standings(with_pt, locale="it")
+    (page,) = layout_standings(with_pt, words=image_words("it"))
     assert "PT" in {t.text for t in page.texts if t.group == "colhead"}
     assert StandingsData.from_json(data.to_json()) == data

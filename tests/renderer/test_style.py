@@ -7,8 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from bot.i18n import catalogue
+from bot.present.images import image_words
 from renderer import _fonts
 from renderer import _style as st
+from renderer.models import RenderInputError, Words
 
 
 @pytest.mark.parametrize(
@@ -26,20 +28,20 @@ from renderer import _style as st
     ],
 )
 def test_bot_i18n_1_numbers_are_in_italian_format_where_italian(value, locale, decimals, expected):
-    assert st.format_number(value, locale, decimals) == expected
+    assert image_words(locale).number(value, decimals) == expected
 
 
 @given(hs.floats(min_value=-1e7, max_value=1e7, allow_nan=False).map(lambda x: round(x, 2)))
 def test_bot_i18n_1_italian_and_english_numbers_differ_only_in_separators(value):
-    it, en = st.format_number(value, "it"), st.format_number(value, "en")
+    it, en = image_words("it").number(value), image_words("en").number(value)
     swap = it.replace(".", "\x00").replace(",", ".").replace("\x00", ",")
     assert swap == en
     assert float(en.replace(",", "").replace("−", "-")) == pytest.approx(value, abs=0.005)
 
 
 def test_bot_img_1_dates_are_written_out_in_the_locale():
-    assert st.format_date("2026-11-22", "it") == "22 novembre 2026"
-    assert st.format_date("2026-03-01", "en") == "1 March 2026"
+    assert image_words("it").date("2026-11-22") == "22 novembre 2026"
+    assert image_words("en").date("2026-03-01") == "1 March 2026"
 
 
 def test_bot_img_1_fonts_are_bundled_with_their_licence_and_cover_accents_and_c_caron():
@@ -78,14 +80,15 @@ def test_bot_img_1_labels_come_from_the_message_catalogue_in_both_languages():
     """One catalogue for cogs, CSV headers and images: every label the renderer draws is an ``img.*`` key."""
     it_keys = {k for k in catalogue("it") if k.startswith("img.")}
     assert it_keys == {k for k in catalogue("en") if k.startswith("img.")} and len(it_keys) > 40
-    assert st.label("it", "standings") == "Classifica" and st.label("en", "standings") == "Standings"
-    assert st.robot_letter("it", "green") == "V" and st.robot_letter("en", "green") == "G"
-    assert st.format_date("2026-11-24", "it") == "24 novembre 2026"
+    it, en = image_words("it"), image_words("en")
+    assert it.label("standings") == "Classifica" and en.label("standings") == "Standings"
+    assert it.robot_letter("green") == "V" and en.robot_letter("green") == "G"
+    assert set(it.labels) == {k.removeprefix("img.") for k in it_keys} == set(en.labels)
 
 
-def test_an_unknown_locale_is_refused_quoting_it():
-    with pytest.raises(ValueError, match="'fr'"):
-        st.check_locale("fr")
+def test_the_renderer_draws_only_the_words_it_is_given_and_refuses_a_missing_label_naming_it():
+    with pytest.raises(RenderInputError, match="'standings'"):
+        Words(labels={}).label("standings")
 
 
 def test_fit_text_shortens_with_an_ellipsis_to_the_width():

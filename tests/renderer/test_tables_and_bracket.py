@@ -2,6 +2,7 @@
 
 import dataclasses
 
+from bot.present.images import image_words
 from renderer import _style as st
 from renderer import render_bracket, render_tables, render_tables_pages
 from renderer.bracket import REPLACEMENT, WIN, layout_bracket
@@ -15,19 +16,19 @@ GOLDEN_BRACKET_DHASH = 0xC680818C8C8C8390
 
 def test_bot_tab_1_one_card_per_table_with_seats_clubs_seed_and_optimality():
     data = sample_tables(18)
-    cv = layout_tables(data, locale="it")
+    cv = layout_tables(data, words=image_words("it"))
     texts = [t.text for t in cv.texts]
     assert [t for t in texts if t.startswith("Tavolo ")] == ["Tavolo 1", "Tavolo 2", "Tavolo 3", "Tavolo 4"]
     assert texts.count("5 giocatori") == 2 and texts.count("4 giocatori") == 2  # TOUR-SIZE-1 sizes shown
     names = {t.text for t in cv.texts if t.group == "name"}
     assert names == {s.name for table in data.tables for s in table.seats}
     assert "4242" in texts and "Sorteggio ottimo dimostrato" in texts
-    en = {t.text for t in layout_tables(dataclasses.replace(data, optimal=False), locale="en").texts}
+    en = {t.text for t in layout_tables(dataclasses.replace(data, optimal=False), words=image_words("en")).texts}
     assert "Optimum not proven" in en and "Draw seed:" in en
 
 
 def test_bot_img_1_table_cards_golden_pixels_size_and_hash():
-    png = render_tables(sample_tables(18), locale="it")
+    png = render_tables(sample_tables(18), words=image_words("it"))
     image = open_png(png)
     assert image.mode == "RGB" and image.size == (960, 968)  # 928 + the same-club legend line
     assert close(image.getpixel((5, 5)), st.HEADER, 2)
@@ -38,7 +39,7 @@ def test_bot_img_1_table_cards_golden_pixels_size_and_hash():
 
 def test_bot_img_1_table_cards_for_250_players_fit_and_stay_under_the_attachment_limit():
     data = sample_tables(250)
-    cv = layout_tables(data, locale="it")
+    cv = layout_tables(data, words=image_words("it"))
     assert sum(1 for t in cv.texts if t.group == "name") == 250
     assert texts_outside(cv) == [] and overlapping(cv.texts) == []
     assert len(st.png_bytes(cv.image)) < 10 * 1024 * 1024 / 3
@@ -46,7 +47,7 @@ def test_bot_img_1_table_cards_for_250_players_fit_and_stay_under_the_attachment
 
 def test_bot_tab_1_players_of_the_same_club_at_a_table_are_flagged():
     data = sample_tables(18)
-    cv = layout_tables(data, locale="it")
+    cv = layout_tables(data, words=image_words("it"))
     clubs = [t for t in cv.texts if t.group == "club"]
     flagged = [t for t in clubs if _has_colour(cv, t.box, st.DOWN)]
     shared = sum(1 for t in data.tables for s in t.seats if [x.club for x in t.seats].count(s.club) > 1)
@@ -56,18 +57,18 @@ def test_bot_tab_1_players_of_the_same_club_at_a_table_are_flagged():
 def test_semifinal_and_final_cards_are_titled_by_the_phase_not_by_the_round_number():
     """TOUR-SF-1, TOUR-FIN-1: "Semifinale 1…3" and "Finale", never "Turno 3" / "Turno 4"."""
     semi = dataclasses.replace(sample_tables(12), round=3, kind="semifinal")
-    texts = [t.text for t in layout_tables(semi, locale="it").texts]
+    texts = [t.text for t in layout_tables(semi, words=image_words("it")).texts]
     assert [t for t in texts if t.startswith("Semifinale ")] == ["Semifinale 1", "Semifinale 2", "Semifinale 3"]
     assert not any("Turno" in t or t.startswith("Tavolo ") for t in texts)
     final = dataclasses.replace(sample_tables(5), round=4, kind="final")
-    cv = layout_tables(final, locale="en")
+    cv = layout_tables(final, words=image_words("en"))
     titles = [t for t in cv.texts if t.group == "card" and not t.text[0].isdigit()]
     assert titles[0].text == "Final" and any("Final ·" in t.text for t in cv.texts if t.group == "title")
 
 
 def test_the_final_s_single_card_spans_the_image_instead_of_half_of_it():
     final = dataclasses.replace(sample_tables(5), kind="final")
-    cv = layout_tables(final, locale="it")
+    cv = layout_tables(final, words=image_words("it"))
     (head,) = [t for t in cv.texts if t.text == "Finale"]
     counter = next(t for t in cv.texts if t.text == "5 giocatori")
     assert counter.box[2] > 0.9 * cv.image.width  # the card's right edge is near the image's
@@ -76,7 +77,7 @@ def test_the_final_s_single_card_spans_the_image_instead_of_half_of_it():
 
 
 def test_bot_tab_1_the_same_club_highlight_has_a_legend_and_only_when_it_is_used():
-    shared = layout_tables(sample_tables(18), locale="it")
+    shared = layout_tables(sample_tables(18), words=image_words("it"))
     legend = [t.text for t in shared.texts if t.group == "legend"]
     assert legend == ["Club", "= stesso club allo stesso tavolo"]
     alone = dataclasses.replace(
@@ -88,7 +89,7 @@ def test_bot_tab_1_the_same_club_highlight_has_a_legend_and_only_when_it_is_used
             for t in sample_tables(8).tables
         ),
     )
-    assert not [t for t in layout_tables(alone, locale="en").texts if t.group == "legend"]
+    assert not [t for t in layout_tables(alone, words=image_words("en")).texts if t.group == "legend"]
 
 
 def _has_colour(cv: st.Canvas, box: tuple[int, int, int, int], colour: st.Colour) -> bool:
@@ -98,7 +99,7 @@ def _has_colour(cv: st.Canvas, box: tuple[int, int, int, int], colour: st.Colour
 
 def test_tour_fin_1_bracket_marks_the_declined_winner_and_the_replacement():
     data = sample_bracket()
-    cv = layout_bracket(data, locale="it")
+    cv = layout_bracket(data, words=image_words("it"))
     notes = [t.text for t in cv.texts if t.group == "note"]
     declined = next(p for t in data.semifinals for p in t.players if p.declined)
     assert "rinuncia" in notes
@@ -112,7 +113,7 @@ def test_tour_fin_1_bracket_marks_the_declined_winner_and_the_replacement():
 
 def test_tour_fin_1_the_champion_is_named_and_the_final_winner_row_is_gold():
     data = sample_bracket()
-    cv = layout_bracket(data, locale="en")
+    cv = layout_bracket(data, words=image_words("en"))
     winner = data.final.players[data.final.winner or 0].name
     champion = [t.text for t in cv.texts if t.group == "champion"]
     assert champion == ["CHAMPION", winner]
@@ -124,25 +125,25 @@ def test_tour_fin_1_the_champion_is_named_and_the_final_winner_row_is_gold():
 
 def test_tour_sf_1_direct_finalist_and_unplayed_final_render():
     data = sample_bracket(direct=True, played=False)
-    cv = layout_bracket(data, locale="it")
+    cv = layout_bracket(data, words=image_words("it"))
     texts = [t.text for t in cv.texts]
     assert "Diretto in finale" in texts and "da giocare" in texts
     assert not [t for t in cv.texts if t.group == "champion"]
 
 
 def test_bot_img_1_bracket_size_mode_golden_pixel_and_hash():
-    image = open_png(render_bracket(sample_bracket(), locale="it"))
+    image = open_png(render_bracket(sample_bracket(), words=image_words("it")))
     assert image.mode == "RGB" and image.size == (1100, 1366)
     assert close(image.getpixel((5, 5)), st.HEADER, 2)
     assert hamming(dhash(image), GOLDEN_BRACKET_DHASH) <= 10
 
 
 def test_bot_tab_1_big_rounds_can_be_split_into_pages_of_tables():
-    pages = render_tables_pages(sample_tables(250), locale="it", tables_per_page=16)
+    pages = render_tables_pages(sample_tables(250), words=image_words("it"), tables_per_page=16)
     assert len(pages) == 4  # 62 tables
     heights = [open_png(p).height for p in pages]
     assert heights[0] == heights[1] == heights[2] > heights[3]
-    cv = layout_tables(sample_tables(250), locale="it", page=(2, 4))
+    cv = layout_tables(sample_tables(250), words=image_words("it"), page=(2, 4))
     assert any(t.text.endswith("pagina 2/4") for t in cv.texts if t.group == "title")
 
 
@@ -158,8 +159,10 @@ def test_tour_fin_1_the_bracket_shows_the_finalists_table_points_once_the_final_
             ),
         ),
     )
-    cv = layout_bracket(reported, locale="it")
+    cv = layout_bracket(reported, words=image_words("it"))
     assert [t.text for t in cv.texts if t.group == "points"] == ["88,5", "61", "120", "12"]
     assert texts_outside(cv) == [] and overlapping(cv.texts) == []
-    assert not [t for t in layout_bracket(data, locale="it").texts if t.group == "points"]  # not reported: none
+    assert not [
+        t for t in layout_bracket(data, words=image_words("it")).texts if t.group == "points"
+    ]  # not reported: none
     assert type(reported).from_json(reported.to_json()) == reported

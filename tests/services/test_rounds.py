@@ -864,7 +864,7 @@ async def test_firk_reading_8_players_level_across_a_table_boundary_are_seated_b
     """Three tables of round 1 with the very same results: the three 2nd places share 4th place in the standings
     and the boundary between tables 1 and 2 cuts through them. The seeded lot decides who plays table 1, the
     organizer's preview says so with the names (both languages), and `steward draw` replays the same lot."""
-    from bot.cogs.rounds.text import report_text
+    from bot.present.rounds import report_text
 
     await setup_tournament(services, 12, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(12)})
     await services.rounds.draw(ORGANIZER, tournament="Coppa")

@@ -22,6 +22,7 @@ from bot.app import StewardBot
 from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of, one_heavy_call
 from bot.errors import InvalidInput
 from bot.i18n import t
+from bot.present.images import image_words
 from bot.services.adjudicators import RRAnswer
 from bot.workers import default_workers
 from renderer import render_rr_board
@@ -73,7 +74,7 @@ def parse_moves(text: str) -> list[tuple[str, str]]:
 async def board_file(answer: RRAnswer, locale: str, title: str) -> discord.File:
     data = rr_board_data(answer.board, answer.robots, answer.steps, active_target=answer.target,
                          diagonal_variant=answer.diagonal_variant, title=title)  # fmt: skip
-    png = await default_workers().thread(partial(render_rr_board, data, locale=locale))
+    png = await default_workers().thread(partial(render_rr_board, data, words=image_words(locale)))
     return discord.File(io.BytesIO(png), filename="board.png")
 
 

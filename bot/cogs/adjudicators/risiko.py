@@ -13,9 +13,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, one_heavy_call, safe, send
+from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, one_heavy_call, send
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
+from bot.present.images import image_words
+from bot.present.markup import safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
 from bot.rules.risiko.scoring import ScoredSituation
@@ -219,7 +221,7 @@ async def map_file(scored: ScoredSituation, locale: str, title: str) -> discord.
     owners = [(p.name, dict(p.territories)) for p in scored.situation.players]
     strip = sorted({t for p in scored.table.players for t in p.strip})
     data = risiko_map_data(owners, title=title, doubled_strip=strip)
-    png = await default_workers().thread(partial(render_risiko_map, data, locale=locale))
+    png = await default_workers().thread(partial(render_risiko_map, data, words=image_words(locale)))
     return discord.File(io.BytesIO(png), filename="map.png")
 
 

@@ -13,11 +13,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of, safe, send, server_locale
+from bot.cogs._common import actor_of, locale_of, send, server_locale
 from bot.cogs._params import REFEREE_COMMANDS, Player, TableNumber, Tournament
-from bot.cogs.clock.texts import clock_line, expect_text, step_text
 from bot.errors import InvalidInput
 from bot.i18n import t
+from bot.present.clock import clock_line, expect_text, step_text
+from bot.present.markup import safe
 from bot.rules.rulebook import cite
 from bot.services.clocks import ClockView
 

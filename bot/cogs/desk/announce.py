@@ -7,9 +7,10 @@ from typing import Any
 
 import discord
 
-from bot.cogs._common import safe, server_locale
-from bot.cogs.desk.texts import case_line
+from bot.cogs._common import server_locale
 from bot.i18n import t
+from bot.present.markup import safe
+from bot.present.sanctions import case_line
 from bot.services.sanction_views import SanctionView
 
 log = logging.getLogger(__name__)

@@ -16,10 +16,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, bot_of, discord_timestamp, safe, server_locale, tr
+from bot.cogs._common import actor_of, bot_of, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import TableNumber, Tournament
 from bot.i18n import t
+from bot.present.markup import discord_timestamp, safe
 from bot.services.calls import CallOutcome, CallView
 
 

@@ -9,11 +9,13 @@ from typing import Any
 
 import discord
 
-from bot.cogs._common import actor_of, bot_of, embed, locale_of, safe, tr
+from bot.cogs._common import actor_of, bot_of, embed, locale_of, tr
 from bot.cogs._errors import guarded
 from bot.cogs.desk.announce import announce_in_thread
-from bot.cogs.desk.texts import case_embed, kind_name
+from bot.cogs.desk.embeds import case_embed
 from bot.i18n import t
+from bot.present.markup import safe
+from bot.present.sanctions import kind_name
 from bot.services.latecomers import LatecomersView
 
 BUTTONS_MAX = 20  # Discord: at most 25 components on a message

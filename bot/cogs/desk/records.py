@@ -8,9 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, safe, send, tr
+from bot.cogs._common import actor_of, embed, locale_of, send, tr
 from bot.cogs._params import Player, Tournament
-from bot.cogs.desk.texts import case_embed, case_line
+from bot.cogs.desk.embeds import case_embed
+from bot.present.markup import safe
+from bot.present.sanctions import case_line
 
 RECORD_BUDGET = 3900
 

@@ -19,14 +19,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, bot_of, embed, locale_of, safe, send, tr
+from bot.cogs._common import actor_of, bot_of, embed, locale_of, send, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber, Tournament, player_ref
 from bot.cogs.desk.announce import announce_in_thread
+from bot.cogs.desk.embeds import case_embed
 from bot.cogs.desk.latecomers import latecomers_message
 from bot.cogs.desk.params import InfractionCode
-from bot.cogs.desk.texts import case_embed, case_line, kind_name, proposal_text
 from bot.i18n import t
+from bot.present.markup import safe
+from bot.present.sanctions import case_line, kind_name, proposal_text
 
 log = logging.getLogger(__name__)
 

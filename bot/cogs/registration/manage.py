@@ -10,10 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, safe, send, server_locale, tr
+from bot.cogs._common import actor_of, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, Tournament, player_ref
 from bot.cogs.registration.players import announce_promotion
 from bot.i18n import t
+from bot.present.markup import safe
 
 log = logging.getLogger(__name__)
 

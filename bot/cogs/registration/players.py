@@ -8,8 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, embed, safe, send, tr
+from bot.cogs._common import actor_of, embed, send, tr
 from bot.cogs._params import Tournament
+from bot.present.markup import safe
 from bot.services.registrations import WithdrawalOutcome
 
 PLAYER_LIST_BUDGET = 3900  # characters of one embed description we allow ourselves (Discord max 4096)

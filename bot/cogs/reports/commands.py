@@ -17,6 +17,7 @@ from bot.cogs.reports.buttons import SignButton, publish_report
 from bot.cogs.reports.embeds import my_games_embed
 from bot.cogs.reports.modal import ReportModal
 from bot.i18n import t
+from bot.present.images import image_words
 from bot.services.reports import ReportView, TableRef
 from bot.workers import default_workers
 from renderer import render_risiko_map
@@ -98,5 +99,5 @@ async def report_map(view: ReportView, locale: str) -> discord.File:
     title = t("report.map_title", locale, tournament=view.tournament_name, round=view.round_number,
               table=view.table_number)  # fmt: skip
     data = risiko_map_data([(name, dict(held)) for name, held in view.map_owners], title=title)
-    png = await default_workers().thread(partial(render_risiko_map, data, locale=locale))
+    png = await default_workers().thread(partial(render_risiko_map, data, words=image_words(locale)))
     return discord.File(io.BytesIO(png), filename=f"map-{view.round_number}-{view.table_number}.png")

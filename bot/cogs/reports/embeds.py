@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.cogs._common import embed, safe
+from bot.cogs._common import embed
 from bot.i18n import format_number, t
+from bot.present.markup import safe
 from bot.services.reports import MyGamesView, ReportView
 
 

@@ -8,12 +8,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of, safe, send, server_locale, tr
+from bot.cogs._common import actor_of, locale_of, send, server_locale, tr
 from bot.cogs._params import REFEREE_COMMANDS, RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import publish_report
 from bot.cogs.reports.embeds import report_embed
 from bot.cogs.reports.modal import ReportModal
 from bot.i18n import t
+from bot.present.markup import safe
 from bot.services.reports import TableRef
 
 

@@ -12,6 +12,7 @@ import discord
 
 from bot.errors import UserFacingError
 from bot.present.bracket import bracket_render_data
+from bot.present.images import image_words
 from bot.services.access import Actor
 from bot.services.reports import ReportView, TableRef
 from bot.services.rounds import RoundView
@@ -43,5 +44,5 @@ async def final_bracket(bot: StewardBot, guild_id: int, final: RoundView, locale
     seeds = {line.name: line.rank for line in standings.lines}
     date = services.clock().date().isoformat()
     data = bracket_render_data(semis, reports, final, None, seeds, date=date)
-    png = await default_workers().thread(partial(render_bracket, data, locale=locale))
+    png = await default_workers().thread(partial(render_bracket, data, words=image_words(locale)))
     return discord.File(io.BytesIO(png), filename=f"bracket-{final.number}.png")

@@ -8,12 +8,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, discord_timestamp, locale_of, parse_local_datetime, safe, send, tr
+from bot.cogs._common import actor_of, locale_of, parse_local_datetime, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, TableNumber, Tournament
 from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import adjusted, preview
-from bot.cogs.rounds.text import knockout_text, round_label
 from bot.cogs.schedule.events import round_event
+from bot.present.markup import discord_timestamp, safe
+from bot.present.rounds import knockout_text, round_label
 
 
 class RoundCog(commands.Cog):

@@ -8,11 +8,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, safe, server_locale, tr
+from bot.cogs._common import actor_of, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, Tournament
 from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import preview
 from bot.i18n import t
+from bot.present.markup import safe
 
 
 class FinalsCog(commands.Cog):

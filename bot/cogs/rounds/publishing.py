@@ -15,11 +15,13 @@ from typing import Any, Literal
 import discord
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of, safe, server_locale, tr
+from bot.cogs._common import actor_of, locale_of, server_locale, tr
 from bot.cogs.desk.calls import CallButton
 from bot.cogs.rounds.bracket import final_bracket
-from bot.cogs.rounds.text import _seat_text, cut_text, round_label, table_images, tables_text
+from bot.cogs.rounds.images import table_images
 from bot.i18n import t
+from bot.present.markup import safe
+from bot.present.rounds import cut_text, round_label, seat_text, tables_text
 from bot.services.rounds import PublishJob, TableView
 
 log = logging.getLogger(__name__)
@@ -228,7 +230,7 @@ async def _ping_in_channel(
 
 
 def seat_message(locale: str, table: TableView, label: str) -> str:
-    players = ", ".join(_seat_text(s, mention=True) for s in table.seats)
+    players = ", ".join(seat_text(s, mention=True) for s in table.seats)
     text = t("round.thread_message", locale, number=table.number, round=label, players=players)
     if table.special:  # FIRK-SIZE-1: the table is not an ordinary one — say how
         text += "\n" + t(f"round.special.{table.special}", locale)

@@ -8,8 +8,10 @@ from typing import Any
 import discord
 
 from bot.app import StewardBot
-from bot.cogs._common import bot_of, embed, locale_of, safe, tr
-from bot.cogs.rounds.text import TEXT_BUDGET, report_text, round_label, table_images, tables_text
+from bot.cogs._common import bot_of, embed, locale_of, tr
+from bot.cogs.rounds.images import table_images
+from bot.present.markup import safe
+from bot.present.rounds import TEXT_BUDGET, report_text, round_label, tables_text
 from bot.services.rounds import AdjustmentView, RoundView
 
 

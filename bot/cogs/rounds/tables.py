@@ -8,9 +8,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, safe, send, tr
+from bot.cogs._common import actor_of, embed, locale_of, send, tr
 from bot.cogs._params import Tournament
-from bot.cogs.rounds.text import round_label, tables_text
+from bot.present.markup import safe
+from bot.present.rounds import round_label, tables_text
 
 
 class TablesCog(commands.Cog):

@@ -16,11 +16,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import EMBED_COLOUR, actor_of, bot_of, locale_of, one_heavy_call, safe, send, server_locale, tr
+from bot.cogs._common import EMBED_COLOUR, actor_of, bot_of, locale_of, one_heavy_call, send, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import TableNumber, Tournament
 from bot.errors import InvalidInput
 from bot.i18n import t
+from bot.present.markup import safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook.search import warm_indexes
 from bot.services.rulings import Ruling

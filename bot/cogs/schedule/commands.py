@@ -12,10 +12,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, locale_of, required_local_datetime, safe, send, server_locale, tr
+from bot.cogs._common import actor_of, locale_of, required_local_datetime, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.cogs.schedule.events import EVENT_NOTES, cancel_round_event, sync_round_event
-from bot.cogs.schedule.texts import line_text, offset_label, when
+from bot.present.markup import safe, when
+from bot.present.schedule import line_text, offset_label
 from bot.rules.schedule import ScheduleError, parse_offsets
 from bot.services.schedules import ReminderLine, schedule_refusal
 

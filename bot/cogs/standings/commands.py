@@ -9,9 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, safe
+from bot.cogs._common import actor_of, embed, locale_of
 from bot.cogs._params import Tournament
 from bot.i18n import format_number, t
+from bot.present.markup import safe
 from bot.present.standings import standings_csv, standings_image
 from bot.services.standings import StandingsView, TieBreakExplanation
 

@@ -7,8 +7,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, discord_timestamp, embed, safe, send, tr
+from bot.cogs._common import actor_of, embed, send, tr
 from bot.cogs._params import Tournament
+from bot.present.markup import discord_timestamp, safe
 
 LIST_BUDGET = 3900  # characters of one embed description (Discord max 4096)
 STATUS_ORDER = ("validated", "registered", "waitlisted", "withdrawn", "disqualified")

@@ -8,8 +8,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, discord_timestamp, embed, parse_local_datetime, safe, send, tr
+from bot.cogs._common import actor_of, embed, parse_local_datetime, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
+from bot.present.markup import discord_timestamp, safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.tournament.config import FORMATS
 from bot.services.tournaments import parse_overrides

@@ -9,9 +9,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import StewardBot
-from bot.cogs._common import actor_of, safe, send, tr
+from bot.cogs._common import actor_of, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.errors import InvalidInput
+from bot.present.markup import safe
 from bot.services.players_csv import RowProblem
 from bot.services.roster import CSV_MAX_BYTES
 

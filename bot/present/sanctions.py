@@ -1,11 +1,10 @@
-"""How a sanction reads in Discord: the ladder's proposal, a logged case, a record line (it/en)."""
+"""How a sanction reads: the ladder's proposal, a logged case, a record line (it/en) — the desk's cogs and the
+announcements share it."""
 
 from __future__ import annotations
 
-import discord
-
-from bot.cogs._common import discord_timestamp, embed, safe
 from bot.i18n import format_number, t
+from bot.present.markup import safe
 from bot.rules.sanctions import Proposal
 from bot.services.sanction_views import SanctionView
 
@@ -65,19 +64,3 @@ def case_line(v: SanctionView, locale: str) -> str:
         where=where,
         status=status,
     )
-
-
-def case_embed(v: SanctionView, locale: str) -> discord.Embed:
-    out = embed(t("sanction.case_title", locale, case=v.case_number, tournament=safe(v.tournament_name)), "")
-    lines = [case_line(v, locale)]
-    if v.overridden and v.proposed_kind:
-        lines.append(t("sanction.override", locale, proposed=kind_name(v.proposed_kind, locale)))
-    lines.append(t(f"sanction.consequence.{v.consequence}", locale))
-    if v.changes_the_table:
-        lines.append(t("sanction.enter_in_report", locale))
-    if v.details:
-        lines.append(t("sanction.details", locale, details=safe(v.details)[:500]))
-    if v.appeal_deadline is not None and not v.revoked:
-        lines.append(t("sanction.appeal_until", locale, when=discord_timestamp(v.appeal_deadline, "R")))
-    out.description = "\n".join(lines)[:4000]
-    return out

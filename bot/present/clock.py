@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import discord
-
-from bot.cogs._common import safe
 from bot.i18n import t
+from bot.present.markup import discord_timestamp, safe
 from bot.services.clocks import ClockView, TrackerStep
 
 
@@ -23,17 +21,17 @@ def clock_line(v: ClockView, locale: str) -> str:
         t("clock.line.recovery", locale, minutes=v.recovery_seconds // 60, count=v.pauses),
     ]
     if v.called_at is not None:
-        parts.append(t(f"clock.line.called.{v.ending}", locale, when=discord.utils.format_dt(v.called_at, "t")))
+        parts.append(t(f"clock.line.called.{v.ending}", locale, when=discord_timestamp(v.called_at, "t")))
     elif v.time_up_at is not None:
-        parts.append(t(f"clock.line.ending.{v.ending}", locale, when=discord.utils.format_dt(v.time_up_at, "t"),
-                       relative=discord.utils.format_dt(v.time_up_at, "R")))  # fmt: skip
+        parts.append(t(f"clock.line.ending.{v.ending}", locale, when=discord_timestamp(v.time_up_at, "t"),
+                       relative=discord_timestamp(v.time_up_at, "R")))  # fmt: skip
     elif v.time_limit_minutes is not None:
         parts.append(t("clock.line.ending_waits", locale, minutes=v.time_limit_minutes))
     if v.allowance_minutes is not None:
         parts.append(t(f"clock.line.rr.{v.interruption_verdict}", locale, minutes=v.recovery_seconds // 60,
                        allowance=v.allowance_minutes))  # fmt: skip
         if v.replay_due_at is not None and v.interruption_verdict == "resume":
-            parts.append(t("clock.line.rr.deadline", locale, when=discord.utils.format_dt(v.replay_due_at, "R")))
+            parts.append(t("clock.line.rr.deadline", locale, when=discord_timestamp(v.replay_due_at, "R")))
     if v.expecting:
         parts.append(expect_text(v.expecting, locale))
     return " · ".join(parts)

@@ -1,14 +1,13 @@
-"""How schedules, reminders and clock calls read in Discord (the server's language; times as Discord timestamps)."""
+"""How schedules, reminders and clock calls read (the server's language; times as Discord timestamps): the cogs and
+the scheduler share it."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import discord
-
-from bot.cogs._common import safe
-from bot.db.models import ReminderKind
 from bot.i18n import t
+from bot.present.markup import discord_timestamp, no_pings, safe, when
+from bot.services import ReminderKind
 from bot.services.deliveries import MAX_ATTEMPTS, Delivery
 from bot.services.schedules import ReminderLine
 
@@ -21,11 +20,6 @@ def offset_label(minutes: int) -> str:
     if not hours:
         return f"{rest} min"
     return f"{hours} h" + (f" {rest} min" if rest else "")
-
-
-def when(dt: datetime) -> str:
-    """Absolute and relative Discord timestamps: every reader sees their own time zone."""
-    return f"{discord.utils.format_dt(dt, 'F')} ({discord.utils.format_dt(dt, 'R')})"
 
 
 def _names(names: tuple[str, ...], locale: str) -> str:
@@ -51,18 +45,14 @@ def delivery_text(d: Delivery) -> str:
         elif d.offset_minutes is not None and d.offset_minutes <= 10:
             text += "\n" + t("schedule.reminder.all_checked_in", loc)
     elif d.kind == ReminderKind.ANNOUNCEMENT.value:
-        text = (
-            t("schedule.announcement.head", loc, tournament=name)
-            + "\n"
-            + discord.utils.escape_mentions(d.message or "")
-        )
+        text = t("schedule.announcement.head", loc, tournament=name) + "\n" + no_pings(d.message or "")
     elif d.kind == ReminderKind.REGISTRATION_CLOSE.value:
-        text = t("schedule.registration_closed", loc, tournament=name, when=discord.utils.format_dt(d.due_at, "F"))
+        text = t("schedule.registration_closed", loc, tournament=name, when=discord_timestamp(d.due_at, "F"))
     else:
         details = dict(d.details or {})
         text = t(f"clock.call.{d.call}", loc, table=d.table_number, round=d.round_number, **details)
     if d.late:
-        text += "\n" + t("schedule.sent_late", loc, when=discord.utils.format_dt(d.due_at, "F"))
+        text += "\n" + t("schedule.sent_late", loc, when=discord_timestamp(d.due_at, "F"))
     return text
 
 
@@ -85,7 +75,7 @@ def line_text(line: ReminderLine, locale: str, *, now: datetime, lease: timedelt
     state = t(f"schedule.status.{line.status}", locale)
     resent = line.attempts > 1  # a runner died holding it, and another took it again
     if line.status == "claimed" and line.claimed_at is not None:
-        taken = {"when": discord.utils.format_dt(line.claimed_at, "R"), "worker": safe(line.claimed_by or "?")}
+        taken = {"when": discord_timestamp(line.claimed_at, "R"), "worker": safe(line.claimed_by or "?")}
         if now - line.claimed_at <= lease:
             state = t("schedule.status.claimed_at", locale, **taken)
         elif line.attempts >= MAX_ATTEMPTS:
@@ -97,5 +87,5 @@ def line_text(line: ReminderLine, locale: str, *, now: datetime, lease: timedelt
     if resent:
         extra += " · " + t("schedule.resent", locale, attempt=line.attempts)
     outcome = f" · {safe(line.outcome)}" if line.outcome else ""
-    stamps = f"{discord.utils.format_dt(stamp, 'f')} ({discord.utils.format_dt(stamp, 'R')})"
+    stamps = f"{discord_timestamp(stamp, 'f')} ({discord_timestamp(stamp, 'R')})"
     return f"{head}\n  {stamps} · {state}{extra}{outcome}"

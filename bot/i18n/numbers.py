@@ -8,12 +8,13 @@ grouping and ``-`` so spreadsheets read them as numbers.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from functools import cache
 
 from babel import Locale
 from babel.dates import format_date as _babel_date
 from babel.numbers import format_decimal
+
+from bot.rules.text import decimals_needed
 
 LOCALES: tuple[str, ...] = ("it", "en")
 BABEL_LOCALE = {"it": "it_IT", "en": "en_GB"}
@@ -23,16 +24,6 @@ MINUS = "\u2212"
 @cache
 def _babel(locale: str) -> Locale:
     return Locale.parse(BABEL_LOCALE.get(locale, BABEL_LOCALE["en"]))
-
-
-def decimals_needed(values: Iterable[float], most: int = 2) -> int:
-    """Fewest decimals (≤ ``most``) that print every value exactly once rounded to ``most`` places."""
-    need = 0
-    for v in values:
-        text = f"{float(v):.{most}f}".rstrip("0")
-        if "." in text:
-            need = max(need, len(text.split(".")[1]))
-    return need
 
 
 def format_number(value: float, locale: str, *, decimals: int | None = None, grouping: bool = True) -> str:
