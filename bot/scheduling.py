@@ -46,7 +46,7 @@ from bot.services.deliveries import DM_REFUSED, LEASE, Delivery
 
 
 class Host(Protocol):
-    """What the runner needs of the bot (``bot.app.StewardBot`` is one): the services, Discord's HTTP client and
+    """What the runner needs of the bot (``bot.app.Steward`` is one): the services, Discord's HTTP client and
     channels by id. The runner imports nothing above it; the bot hands itself in."""
 
     @property

@@ -13,7 +13,7 @@ from bot.i18n import normalise_locale, t
 from bot.services.access import Actor
 
 if TYPE_CHECKING:
-    from bot.app import StewardBot
+    from bot.cogs._bot import StewardBot
 
 
 EMBED_COLOUR = discord.Colour.from_rgb(0xB7, 0x1C, 0x1C)

@@ -4,7 +4,7 @@ they apply; during a live round only referees and organizers may ask."""
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.adjudicators.ricochet import RicochetCog
 from bot.cogs.adjudicators.risiko import RisikoCog, ScoreCog
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, one_heavy_call, send
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t

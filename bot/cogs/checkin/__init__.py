@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.checkin.commands import CheckInCog
 
 

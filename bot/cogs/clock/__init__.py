@@ -3,7 +3,7 @@ for the table (``commands``), and how a clock and the end-of-game tracker read (
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.clock.commands import ClockCog, EndgameCog
 
 

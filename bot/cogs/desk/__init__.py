@@ -10,7 +10,7 @@ record and appeals (/record, /appeal).
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.desk.calls import CallButton, CallCog, ClaimButton
 from bot.cogs.desk.latecomers import ApplyLateness
 from bot.cogs.desk.records import RecordCog

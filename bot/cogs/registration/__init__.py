@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.registration.manage import PlayerCog, ReplaceCog
 from bot.cogs.registration.players import RegistrationCog
 

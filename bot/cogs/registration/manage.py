@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, Tournament, player_ref
 from bot.cogs.registration.players import announce_promotion

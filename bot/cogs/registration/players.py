@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, send, tr
 from bot.cogs._params import Tournament
 from bot.present.markup import safe

@@ -8,7 +8,7 @@ by referees (/review); /my-games lists a player's tables.
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.reports.buttons import CountersignButton, SignButton
 from bot.cogs.reports.commands import ReportCog
 from bot.cogs.reports.review import ReviewCog

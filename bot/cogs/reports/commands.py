@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, attached_text, locale_of, server_locale
 from bot.cogs._params import RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import SignButton, publish_report

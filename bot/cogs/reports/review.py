@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, locale_of, send, server_locale, tr
 from bot.cogs._params import REFEREE_COMMANDS, RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import publish_report

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.rounds.draws import RoundCog
 from bot.cogs.rounds.finals import FinalsCog
 from bot.cogs.rounds.tables import TablesCog

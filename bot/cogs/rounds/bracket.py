@@ -20,7 +20,7 @@ from bot.workers import default_workers
 from renderer import render_bracket
 
 if TYPE_CHECKING:
-    from bot.app import StewardBot
+    from bot.cogs._bot import StewardBot
 
 log = logging.getLogger(__name__)
 

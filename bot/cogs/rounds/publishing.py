@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, locale_of, server_locale, tr
 from bot.cogs.desk.calls import CallButton
 from bot.cogs.rounds.bracket import final_bracket

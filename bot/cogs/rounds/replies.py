@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import bot_of, embed, locale_of, tr
 from bot.cogs.rounds.images import table_images
 from bot.present.markup import safe

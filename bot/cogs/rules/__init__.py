@@ -3,7 +3,7 @@ rulebook's reference; "More" shows the next ones; a referee can post and pin the
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.rules.commands import MoreArticles, RuleCog
 
 

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import EMBED_COLOUR, actor_of, bot_of, locale_of, one_heavy_call, send, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import TableNumber, Tournament

@@ -3,7 +3,7 @@ Discord event (``events``) and how it all reads (``texts``)."""
 
 from __future__ import annotations
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs.schedule.commands import AnnounceCog, ScheduleCog
 
 

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import StewardBot
+from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, locale_of, required_local_datetime, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.cogs.schedule.events import EVENT_NOTES, cancel_round_event, sync_round_event

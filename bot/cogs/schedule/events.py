@@ -12,7 +12,7 @@ import discord
 from bot.i18n import t
 
 if TYPE_CHECKING:
-    from bot.app import StewardBot
+    from bot.cogs._bot import StewardBot
     from bot.services.rounds import RoundView
 
 log = logging.getLogger(__name__)
