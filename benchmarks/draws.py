@@ -5,7 +5,7 @@ of the field), ``--seeds`` draws each. Prints per size: how many draws met the D
 proven optimal by exhaustive search, or were not proven; the worst and mean time per draw; the mean
 criteria of pure random draws (the baseline); and the mean Jaccard overlap of "who sits with whom"
 between two draws of different seeds, for the engine and for pure random draws, with their ratio.
-Round 3 (issue 17) is drawn on each instance extended with a second history round — its round-2 draw played,
+Round 3 is drawn on each instance extended with a second history round — its round-2 draw played,
 each table won by a seeded choice — over the whole history (every earlier tablemate, winner and 5-player table);
 its verdicts and times sit beside round 2's.
 For fields of up to 17 players every optimal draw is enumerated: a uniform choice among them is the least

@@ -1,4 +1,4 @@
-"""Benchmark (issue 15, defect 7): 300 simultaneous /my-table on one SQLite file, against a baseline in the same run.
+"""Benchmark: 300 simultaneous /my-table on one SQLite file, against a baseline in the same run.
 
     python benchmarks/my_table.py [--players 300] [--repeat 3]
 

@@ -1,4 +1,4 @@
-"""Ricochet Robots solver benchmark (issue 16): today's engines against the reference (the solver before issue 16,
+"""Ricochet Robots solver benchmark: today's engines against the reference (the solver before its pruning rules,
 kept verbatim in ``benchmarks/rr_reference``), in one run, on the same positions.
 
 Position sets:
@@ -283,7 +283,7 @@ def main() -> int:
         )
         return 2
     print(
-        f"reference: benchmarks/rr_reference (solver before issue 16); C reference built: {old_c is not None}; "
+        f"reference: benchmarks/rr_reference (before the pruning rules); C reference built: {old_c is not None}; "
         f"random set seed {SEED}; engines {', '.join(engines)}; cpus {os.cpu_count()}; timer: {args.clock} time"
     )
     groups: list[tuple[str, str, list[Item]]] = []

@@ -1,4 +1,4 @@
-"""The `steward` command line frame (issue 2 acceptance): help, db upgrade on an empty SQLite file, no drift."""
+"""The `steward` command line frame: help, db upgrade on an empty SQLite file, no drift."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def test_an_installed_package_carries_the_migrations_folder():
     assert (REPO / "migrations" / "versions" / "__init__.py").is_file()
 
 
-MALFORMED_URLS = [  # issue 15 defect 15: nine DATABASE_URLs a club's admin might really type
+MALFORMED_URLS = [  # nine DATABASE_URLs a club's admin might really type
     "nonsense::://",
     "mysql+nope://user:sekret@host/db",
     "mysql://user:sekret@host/db",  # a real dialect whose driver the project does not install
@@ -153,7 +153,7 @@ MALFORMED_URLS = [  # issue 15 defect 15: nine DATABASE_URLs a club's admin migh
 
 
 @pytest.mark.parametrize("url", MALFORMED_URLS)
-def test_issue15_defect_15_a_malformed_database_url_is_one_line_exit_2_with_the_password_masked(
+def test_a_malformed_database_url_is_one_line_exit_2_with_the_password_masked(
     url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ):
     """A malformed or unsupported DATABASE_URL ends in one clear line naming the setting, exit 2 (a setting to
@@ -180,12 +180,12 @@ def _one_line(result: subprocess.CompletedProcess[str], code: int, says: str) ->
     assert "sekret" not in result.stderr + result.stdout and "Traceback" not in result.stderr
 
 
-def test_issue15_defect_15_an_unreachable_postgresql_server_is_one_line_with_the_password_masked(tmp_path: Path):
+def test_an_unreachable_postgresql_server_is_one_line_with_the_password_masked(tmp_path: Path):
     result = _steward(["db", "upgrade"], tmp_path, "postgresql://steward:sekret@127.0.0.1:1/x")
     _one_line(result, 1, "cannot reach the database at postgresql://steward:***@")
 
 
-def test_issue15_defect_15_a_read_only_database_is_refused_before_the_bot_contacts_discord(tmp_path: Path):
+def test_a_read_only_database_is_refused_before_the_bot_contacts_discord(tmp_path: Path):
     """`steward run` on a database it cannot write stops at start-up with the driver's reason, not at a player's
     first command; Discord is never contacted (no network here: that would be a different line)."""
     db = tmp_path / "club.db"
@@ -197,7 +197,7 @@ def test_issue15_defect_15_a_read_only_database_is_refused_before_the_bot_contac
     _one_line(result, 1, "refused: attempt to write a readonly database")
 
 
-def test_issue15_defect_15_a_full_disk_is_one_line(tmp_path: Path):
+def test_a_full_disk_is_one_line(tmp_path: Path):
     """A database on a full file system (a 64 KiB tmpfs: the migrations need more) ends in one line."""
     tiny = tmp_path / "tiny"
     tiny.mkdir()
@@ -226,7 +226,7 @@ class _RefusingDiscord(http.server.BaseHTTPRequestHandler):
 
 @pytest.mark.parametrize(("refuse", "code", "says"), [(False, 1, "cannot reach Discord"),
                                                        (True, 2, "Discord refused DISCORD_TOKEN")])  # fmt: skip
-def test_issue15_defect_15_discord_unreachable_or_refusing_the_token_is_one_line_not_a_database_error(
+def test_discord_unreachable_or_refusing_the_token_is_one_line_not_a_database_error(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],

@@ -192,9 +192,7 @@ def _run(args: list[str], document: Any, tmp: Path) -> tuple[int, str]:
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_issue15_defects_8_to_11_fuzzed_documents_answer_0_or_2_with_one_line(
-    name: str, data: st.DataObject, tmp_path_factory: Any
-) -> None:
+def test_fuzzed_documents_answer_0_or_2_with_one_line(name: str, data: st.DataObject, tmp_path_factory: Any) -> None:
     base = _document(name)
     paths = [(), *_paths(base)]
     path = data.draw(st.sampled_from(paths), label="path")
@@ -226,7 +224,7 @@ def test_issue15_defects_8_to_11_fuzzed_documents_answer_0_or_2_with_one_line(
         ("draw/export.json", ("schema",), "x" * 5000, "unknown schema"),
     ],
 )
-def test_issue15_defects_9_and_10_type_confusion_is_one_line_quoting_at_most_80_characters(
+def test_type_confusion_is_one_line_quoting_at_most_80_characters(
     name: str, path: tuple[Any, ...], value: Any, says: str, tmp_path: Path
 ) -> None:
     """Defect 9 (a robot cell `null`, `"moves": [5]`, `games` not a list, a null round…) and defect 10 (error
@@ -258,9 +256,7 @@ def test_every_fuzzed_document_is_accepted_as_it_is(name: str, tmp_path: Path) -
         (-1, "[-1, 5]"),
     ],
 )
-def test_issue15_defect_9_and_11_render_rr_board_moves_form_checks_robot_cells_as_rr_solve_does(
-    cell: Any, shows: str, tmp_path: Path
-) -> None:
+def test_render_rr_board_moves_form_checks_robot_cells_as_rr_solve_does(cell: Any, shows: str, tmp_path: Path) -> None:
     """Defects 9 and 11: `steward render rr-board` fed the documented moves form (the engine shape of
     `rr verify`) checks each robot cell with the same validation as `steward rr solve` — exit 2, one line naming
     the robot and its cell, the same line `rr solve` gives, no image written; never a traceback, Python's own
@@ -288,9 +284,7 @@ def test_issue15_defect_9_and_11_render_rr_board_moves_form_checks_robot_cells_a
         ([[15, 5]], "robots must map colour to [row, col]"),
     ],
 )
-def test_issue15_defect_9_render_rr_board_moves_form_refuses_a_robot_the_engine_refuses(
-    robots: Any, says: str, tmp_path: Path
-) -> None:
+def test_render_rr_board_moves_form_refuses_a_robot_the_engine_refuses(robots: Any, says: str, tmp_path: Path) -> None:
     """Defect 9: the robots of the moves form are a position the engine accepts — a known colour, a
     `[row, col]` pair, not on the central block, no two on one cell (as `rr solve|verify|board`)."""
     doc = {**_document("render/rr-board-moves.json"), "robots": robots, "moves": []}
@@ -298,7 +292,7 @@ def test_issue15_defect_9_render_rr_board_moves_form_refuses_a_robot_the_engine_
     assert code == 2 and err.startswith("error: ") and says in err and err.count("\n") == 1, err
 
 
-def test_issue15_defect_9_render_rr_board_moves_form_checks_robots_on_a_board_without_targets(
+def test_render_rr_board_moves_form_checks_robots_on_a_board_without_targets(
     tmp_path: Path,
 ) -> None:
     """The robot check needs no target: a board of explicit walls with no targets still draws its robots, and
@@ -315,7 +309,7 @@ def test_issue15_defect_9_render_rr_board_moves_form_checks_robots_on_a_board_wi
     assert code == 2 and err == "error: robots_share_cell: 'red and blue at [0, 0]'\n", err
 
 
-def test_issue15_defect_10_render_rr_board_moves_form_quotes_at_most_80_characters_of_a_bad_cell(
+def test_render_rr_board_moves_form_quotes_at_most_80_characters_of_a_bad_cell(
     tmp_path: Path,
 ) -> None:
     """Defect 10: a 5,000-character robot cell is named in one line that quotes at most ~80 characters of it."""
@@ -326,7 +320,7 @@ def test_issue15_defect_10_render_rr_board_moves_form_quotes_at_most_80_characte
     assert "x" * 81 not in err and len(err) <= 300
 
 
-def test_issue15_defect_9_a_player_twice_at_a_previous_table_and_an_image_too_large_are_refused(tmp_path: Path):
+def test_a_player_twice_at_a_previous_table_and_an_image_too_large_are_refused(tmp_path: Path):
     """Defect 9: a player twice in a previous table (was an AssertionError deep in the optimiser) and a render
     document that would make an image past Pillow's bomb limit (was DecompressionBombError): exit 2, one line."""
     export = json.loads((EXAMPLES / "draw/export.json").read_text(encoding="utf-8"))
@@ -369,7 +363,7 @@ CSV_CELLS = st.one_of(
     delimiter=st.sampled_from([";", ",", "\t"]),
     bom=st.booleans(),
 )
-def test_issue15_fuzz_the_roster_csv_gives_players_or_line_problems_never_an_exception(
+def test_fuzz_the_roster_csv_gives_players_or_line_problems_never_an_exception(
     header: list[str], rows: list[list[str]], delimiter: str, bom: bool
 ) -> None:
     """The roster CSV (BOT-REG-1, defect 12): any file is players or problems with line numbers, nothing else."""
@@ -384,7 +378,7 @@ def test_issue15_fuzz_the_roster_csv_gives_players_or_line_problems_never_an_exc
 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(text=st.one_of(st.text(max_size=300), JSON.map(json.dumps), st.sampled_from(["[" * 1000, "{" * 99, "1" * 5000])))
-def test_issue15_fuzz_the_final_situation_is_scored_or_refused_with_a_code(text: str) -> None:
+def test_fuzz_the_final_situation_is_scored_or_refused_with_a_code(text: str) -> None:
     """The final situation (`/report situation`, `steward risiko score`; defect 8): any text — JSON, CSV, deep
     nesting, huge numbers — is scored or refused with a rule error code."""
     from bot.rules.errors import RuleError
@@ -408,7 +402,7 @@ OVERRIDES = st.one_of(
 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(text=OVERRIDES)
-def test_issue15_fuzz_the_overrides_are_applied_or_refused_with_a_localised_key(text: str) -> None:
+def test_fuzz_the_overrides_are_applied_or_refused_with_a_localised_key(text: str) -> None:
     """`/tournament create overrides` (defects 8, 11): any text becomes a checked ruleset or one refusal."""
     from bot.errors import InvalidInput
     from bot.rules.presets import PresetError
@@ -456,7 +450,7 @@ def _tolerated(path: tuple[Any, ...], original: Any, replacement: Any) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))
-def test_issue15_defect_11_no_document_silently_reads_a_value_of_the_wrong_type(name: str, tmp_path: Path) -> None:
+def test_no_document_silently_reads_a_value_of_the_wrong_type(name: str, tmp_path: Path) -> None:
     """Every leaf of every documented example, given as another JSON type ("444" for [4, 4, 4], 4.5 or "4" for 4,
     a name as a list…), is refused with exit 2 — never read some other way (defects 9 and 11)."""
     base = _document(name)
@@ -472,7 +466,7 @@ def test_issue15_defect_11_no_document_silently_reads_a_value_of_the_wrong_type(
     assert accepted == []
 
 
-def test_issue15_defect_9_digits_python_calls_digits_but_int_cannot_read_are_refused_not_a_crash():
+def test_digits_python_calls_digits_but_int_cannot_read_are_refused_not_a_crash():
     """`"²".isdigit()` is true but `int("²")` raises: an army count, a Discord id or a render date written with such
     a character (or with 5,000 digits, past int's limit) is a clear refusal, never a ValueError deep inside."""
     from bot.rules.risiko.errors import RisikoError

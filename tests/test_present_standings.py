@@ -10,7 +10,7 @@ def _line(rank: int, name: str, club: str | None, points: float) -> StandingLine
     return StandingLine(rank, rank, None, name, club, None, points, 2, 10.0, 0.0, "active")
 
 
-def test_bot_std_1_issue15_defect_12_standings_csv_neutralises_formula_cells_and_keeps_numbers_plain():
+def test_bot_std_1_standings_csv_neutralises_formula_cells_and_keeps_numbers_plain():
     lines = (_line(1, '=HYPERLINK("x")', "+Club", 31.8), _line(2, "Anna", "@Roma", -7.0))
     view = StandingsView(1, "Coppa", "risiko-firk-1", "risiko", 2, lines, (), (), 0)
     rows = standings_csv(view, "it").decode("utf-8-sig").splitlines()

@@ -1,4 +1,4 @@
-"""Frozen reference of the Ricochet Robots solver as it was before issue 16 (``solver.py`` and ``_fastsolve.c``
+"""Frozen reference of the Ricochet Robots solver as it was before its pruning rules (``solver.py`` and ``_fastsolve.c``
 copied verbatim from commit 24d4ce1), so that ``benchmarks/rr_solver.py`` can time today's engine against it in
 one run. Nothing in the bot imports this package.
 

@@ -40,7 +40,7 @@ def user_facing(error: BaseException) -> UserFacingError | None:
 
 def _escaped(params: dict[str, Any]) -> dict[str, Any]:
     """An error's parameters as shown: text a user typed (a name, a value) has its markdown and mentions escaped,
-    so "**Coppa**" is not bold and "@everyone" is plain text (issue 15, defect 13); field and role names are
+    so "**Coppa**" is not bold and "@everyone" is plain text; field and role names are
     catalogue keys, translated later."""
     return {k: v if k in TRANSLATED_PARAMS or not isinstance(v, str) else safe(v) for k, v in params.items()}
 

@@ -224,7 +224,7 @@ class GameTable(SQLModel, table=True):
     size: int | None = Field(default=None)  # seats incl. a FIRK dummy seat, when it differs from the players
     note: str | None = Field(default=None, max_length=500)  # the referee's note (FIRK §9: the "morto"'s special rules)
     thread_id: int | None = _snowflake()
-    # issue 15, defect 6 — each side effect of a publish is recorded, its intent first, so a publish resumed after a
+    # each side effect of a publish is recorded, its intent first, so a publish resumed after a
     # crash does exactly what is missing: when the thread was asked of Discord (a thread made then but never stored
     # is found again, not made twice), and whether the players were told in it
     thread_requested_at: datetime | None = _when()

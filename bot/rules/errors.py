@@ -1,4 +1,4 @@
-"""The one base class of every rule error (issue: "one base class for rule errors").
+"""The one base class of every rule error.
 
 Every engine raises a subclass of :class:`RuleError`: a ``ValueError`` with a stable ``code`` (what went wrong,
 for the i18n layer and the CLI) and ``value`` (the offending input, quoted). Services catch ``RuleError`` once and

@@ -1,4 +1,4 @@
-"""Reading a JSON document a user typed, within bounds (issue 15, item 8): a depth, a size and a number length are
+"""Reading a JSON document a user typed, within bounds: a depth, a size and a number length are
 checked before and while parsing, so ``[`` × 1000 or a 4,500-digit number is a clear refusal instead of a
 ``RecursionError`` or a ``ValueError`` deep in the engine. The bot and ``steward`` read every document here.
 """

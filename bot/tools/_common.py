@@ -86,7 +86,7 @@ def emit(args: argparse.Namespace, result: Any, text: Callable[[Any], str]) -> N
         sys.stdout.write(text(result).rstrip("\n") + "\n")
 
 
-QUOTE_MAX = 80  # characters of a bad value an error line quotes (issue 15, defect 10)
+QUOTE_MAX = 80  # characters of a bad value an error line quotes
 LINE_MAX = 300
 
 

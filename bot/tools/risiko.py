@@ -27,7 +27,7 @@ COMMON = ("preset", "overrides", "disabled_borders")
 
 
 # -- input helpers ------------------------------------------------------------------------------------------------
-# What the game allows (issue 15, defect 10): a RisiKo! deck has 42 territory cards and 2 jolly; 300 armies on one
+# What the game allows: a RisiKo! deck has 42 territory cards and 2 jolly; 300 armies on one
 # side of a battle is more than double the 130-army limit of UFF/FIRK (and answers in about 2 s); anything else
 # counted in a game stays far below 10,000.
 CARDS_MAX = cards_mod.DECK_SIZE

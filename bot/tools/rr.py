@@ -254,8 +254,8 @@ def board_text(board: Board, robots: Mapping[str, tuple[int, int]] | None = None
 
 
 def robot_cells(board: Board, raw: Any, target: Target | None) -> dict[str, tuple[int, int]]:
-    """The robots of a document, checked as ``steward rr solve|verify`` check a position (issue 15, defects 9 and
-    11): ``Position.make`` (a known colour, ``[row, col]`` of two JSON integers on the board — ``null``, ``1.5``,
+    """The robots of a document, checked as ``steward rr solve|verify`` check a position:
+    ``Position.make`` (a known colour, ``[row, col]`` of two JSON integers on the board — ``null``, ``1.5``,
     ``true``, ``"5"``, ``[1]`` or ``10**11`` are refused, never coerced) and ``validate_position`` (not on the
     central block, no two on one cell). Without a target the board's first one stands in for it; a board with no
     target at all checks the robots alone. The one check of ``rr board`` and ``render rr-board``."""

@@ -45,7 +45,7 @@ def _draw_from_instance(data: Mapping[str, Any], args: argparse.Namespace, seed:
         draw = draw_round1(ctx, inst.table_sizes, rng=rng, seed=seed)
         return {"draw": draw, "context": ctx}
     history: dict[str, Any] = {}
-    if args.round == 3:  # the instance extended with a second history round (issue 17): round 2 with the same
+    if args.round == 3:  # the instance extended with a second history round: round 2 with the same
         # seed, each of its tables won by a seeded choice, then round 3 over the whole history
         second = draw_round2(inst.context, inst.table_sizes, rng=random.Random(seed), seed=seed).tables
         inst = round3_instance(inst, second, random.Random(seed + 1))

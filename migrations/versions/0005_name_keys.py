@@ -1,4 +1,4 @@
-"""name keys: case-folded, Unicode-normalised names unique per tournament and per server (issue 15, defect 2)
+"""name keys: case-folded, Unicode-normalised names unique per tournament and per server
 
 Revision ID: 0005
 Revises: 0004

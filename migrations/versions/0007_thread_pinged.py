@@ -1,5 +1,5 @@
-"""publication intents: when a table's thread was asked for, and whether its players were told in it (issue 15,
-defect 6: a publish resumed after a crash does exactly what is missing)
+"""publication intents: when a table's thread was asked for, and whether its players were told in it (a publish
+resumed after a crash does exactly what is missing)
 
 Revision ID: 0007
 Revises: 0006

@@ -40,7 +40,7 @@ async def test_rk_dice_1_odds_of_a_roll_and_of_a_battle_are_exact_percentages(ha
     assert "Give attackers and defenders" in nothing.text
 
 
-async def test_issue15_defect_10_a_battle_past_what_the_game_allows_is_refused_at_once(harness: Harness):
+async def test_a_battle_past_what_the_game_allows_is_refused_at_once(harness: Harness):
     """Defect 10: 500 armies a side took 8 s; the bot and `steward risiko odds` share the bound (300 a side)."""
     from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
 

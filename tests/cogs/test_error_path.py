@@ -158,7 +158,7 @@ NINES = "9" * 19  # a template's longest id: beyond any row id (and past a signe
         "rule:more:99",
     ],
 )
-async def test_issue15_defect_14_forged_button_ids_get_a_clear_refusal_and_no_traceback(
+async def test_forged_button_ids_get_a_clear_refusal_and_no_traceback(
     ch: ComponentHarness, services: Services, http: HttpRecorder, caplog: pytest.LogCaptureFixture, forged_id: str
 ):
     """Issue 15 item 14: a button id edited to an id no row can have is refused like a vanished table, for every
@@ -174,7 +174,7 @@ async def test_issue15_defect_14_forged_button_ids_get_a_clear_refusal_and_no_tr
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
-async def test_issue15_defect_13_a_refusal_that_quotes_user_text_shows_it_as_typed_never_as_markdown_or_a_ping(
+async def test_a_refusal_that_quotes_user_text_shows_it_as_typed_never_as_markdown_or_a_ping(
     ch: ComponentHarness,
 ):
     """BOT-I18N-1 error path: a tournament name typed with markdown and a mention comes back in the refusal escaped —

@@ -64,16 +64,14 @@ async def join(h: Harness, *names: str, start: int = 100) -> None:
 # --- /tournament ----------------------------------------------------------------------------------------------
 
 
-async def test_bot_reg_1_issue15_defect_11_create_with_overrides_shows_them_and_a_bad_key_is_refused(
-    harness: Harness, services
-):
+async def test_bot_reg_1_create_with_overrides_shows_them_and_a_bad_key_is_refused(harness: Harness, services):
     await ready(harness, overrides='{"tournament": {"qualifying_rounds": 3}}')
     async with services.sessionmaker() as session:
         t = (await session.execute(select(Tournament))).scalar_one()
         assert t.overrides == {"tournament": {"qualifying_rounds": 3}}
     for text, expected in [
         ('{"tournament": {"giri": 3}}', "non ha la voce «tournament.giri»"),
-        # issue 10: the engines' own checks run at creation and the reply names the field and what is allowed
+        # the engines' own checks run at creation and the reply names the field and what is allowed
         ('{"tournament": {"table_size": 0}}', "«tournament.table_size» non può valere 0: ammessi 2, 3, 4, …"),
         ('{"scoring": {"boxed_method": 3}}', "«scoring.boxed_method» non può valere 3: ammessi 1, 2"),
         ('{"lateness": {"cards_forfeited": -1}}', "«lateness.cards_forfeited»"),

@@ -66,7 +66,7 @@ async def test_bot_res_1_every_player_signs_by_button_once_and_a_referee_counter
     table_id = b.tables[(1, 1)]
     sign, countersign = f"report:sign:{table_id}", f"report:countersign:{table_id}"
     first = await ch.click(report, sign, user_id=b.users["Anna"], locale="it")
-    assert first[0].body["type"] == 6  # acknowledged at once (issue 15: never "This interaction failed")
+    assert first[0].body["type"] == 6  # acknowledged at once (never "This interaction failed")
     edit = next(x for x in first if x.method == "PATCH")  # then the report message is redrawn in place
     assert "✅" in edit.text and "Firma registrata" in first[-1].text and first[-1].ephemeral
     again = await ch.click(report, sign, user_id=b.users["Anna"], locale="it")

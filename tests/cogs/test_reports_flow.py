@@ -15,7 +15,7 @@ REF = ("Arbitri",)
 CLUBS = ("Roma", "Milano", "Torino", "Napoli")
 
 
-async def test_bot_res_1_bot_std_1_issue15_defect_5_from_registration_to_signed_report_and_standings(
+async def test_bot_res_1_bot_std_1_from_registration_to_signed_report_and_standings(
     ch: ComponentHarness, services: Services, http: HttpRecorder
 ):
     await ch.invoke(
@@ -52,7 +52,7 @@ async def test_bot_res_1_bot_std_1_issue15_defect_5_from_registration_to_signed_
     report = (await ch.submit(modal, points, user_id=users[0], locale="it"))[-1]
     assert "Referto — Coppa Flusso, turno 1" in report.text and "55,5" in report.text
     table_id = int(ch.custom_ids(report)[0].rsplit(":", 1)[1])
-    # issue 15 defect 5: four players press Sign at the same moment; the message's last edit shows all four
+    # four players press Sign at the same moment; the message's last edit shows all four
     before = len(ch.adapter.sent)
     await asyncio.gather(*(ch.click(report, f"report:sign:{table_id}", user_id=uid) for uid in users))
     edits = [s for s in ch.adapter.sent[before:] if s.kind == "edit"]  # in the order Discord received them

@@ -269,9 +269,7 @@ async def test_bot_i18n_1_an_english_organizer_publishes_in_the_server_language(
     assert await services.guilds.locale(harness.guild.id, default="it") == "en"
 
 
-async def test_issue15_defect_6_a_publish_killed_half_way_resumes_without_a_second_announcement(
-    harness, services, http
-):
+async def test_a_publish_killed_half_way_resumes_without_a_second_announcement(harness, services, http):
     """The process dies while creating the third table's thread; publishing again posts no second announcement
     and creates only the missing threads (each side effect is stored the moment Discord confirms it)."""
     import pytest
@@ -292,7 +290,7 @@ async def test_issue15_defect_6_a_publish_killed_half_way_resumes_without_a_seco
     assert len(threads) == len(view.tables) and all(t.thread_id is not None for t in view.tables)
 
 
-async def test_issue15_defect_6_a_publish_killed_before_a_table_is_told_tells_it_on_the_rerun(harness, services, http):
+async def test_a_publish_killed_before_a_table_is_told_tells_it_on_the_rerun(harness, services, http):
     """The process dies after the second table's thread was made and stored but before its players were told in
     it: publishing again makes no thread twice and pings that table's players — every table told exactly once (the
     ping is recorded as its own step, not assumed with the thread)."""

@@ -1,5 +1,5 @@
-"""The JSON columns' documents read every stored shape and write it back unchanged (issue "A house a newcomer can
-walk through": one parse/serialise pair per JSON column; TOUR-SF-1, TOUR-FIN-1, BOT-TAB-1 reproducibility)."""
+"""The JSON columns' documents read every stored shape and write it back unchanged (one parse/serialise pair per
+JSON column; TOUR-SF-1, TOUR-FIN-1, BOT-TAB-1 reproducibility)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Names in any script draw (issue "A house a newcomer can walk through", Images; BOT-IMG-1, BOT-I18N-1): Japanese,
+"""Names in any script draw (BOT-IMG-1, BOT-I18N-1): Japanese,
 Korean, Chinese and emoji fall back per character to the bundled Noto subsets instead of empty boxes, on the
 standings and the table cards, and Latin text keeps its single-font path."""
 

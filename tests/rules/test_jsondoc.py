@@ -29,7 +29,7 @@ from bot.rules.jsondoc import MAX_DEPTH, DocumentError, NotJson, loads_bounded
         ("x" * 101, "too_large"),
     ],
 )
-def test_issue15_defects_8_and_11_hostile_documents_are_refused_with_a_code(text: str, code: str):
+def test_hostile_documents_are_refused_with_a_code(text: str, code: str):
     with pytest.raises(DocumentError) as err:
         loads_bounded(text, max_chars=100 if code == "too_large" else 10_000_000)
     assert err.value.code == code
@@ -54,7 +54,7 @@ def test_every_ordinary_document_reads_as_json_loads_reads_it(doc: object):
     assert loads_bounded(text, max_chars=len(text), max_depth=MAX_DEPTH) == json.loads(text)
 
 
-def test_issue15_defect_8_steward_answers_a_nested_document_with_one_line_and_exit_2():
+def test_steward_answers_a_nested_document_with_one_line_and_exit_2():
     result = subprocess.run(
         [sys.executable, "-m", "bot.cli", "risiko", "battle"], input="[" * 1000, capture_output=True, text=True
     )

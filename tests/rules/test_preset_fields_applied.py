@@ -1,4 +1,4 @@
-"""Preset fields that now have a rule applying them (issue 10: no key read by nothing)."""
+"""Preset fields that now have a rule applying them (no key read by nothing)."""
 
 from __future__ import annotations
 

@@ -50,13 +50,13 @@ ALIAS = {
 
 # Rulebook numbers stored for a consumer that an open issue builds (never silently: each names the issue).
 PENDING = {
-    ("ricochet-v3.3", "ricochet.hourglass_seconds"): "issue 13: the clock (RR 2 hourglass)",
-    ("ricochet-v3.3", "ricochet.too_complex_after_seconds"): "issue 13: the clock (RR 4.4)",
-    ("ricochet-v3.3", "ricochet.target_tokens"): "issue 14: the rules desk's RR token pile (RR 2)",
-    ("ricochet-v3.3", "sanctions.repeat_similar_warning_may_become"): "issue 12 (RR 13.2)",
-    ("ricochet-v3.3", "sanctions.repeat_last_of_game_may_become"): "issue 12 (RR 13.3-13.4)",
-    ("ricochet-v3.3", "sanctions.disqualified_place"): "issue 12 (RR 13.4)",
-    ("ricochet-v3.3", "sanctions.forfeit_place"): "issue 12 (RR 9.3)",
+    ("ricochet-v3.3", "ricochet.hourglass_seconds"): "the clock (RR 2 hourglass)",
+    ("ricochet-v3.3", "ricochet.too_complex_after_seconds"): "the clock (RR 4.4)",
+    ("ricochet-v3.3", "ricochet.target_tokens"): "the rules desk's RR token pile (RR 2)",
+    ("ricochet-v3.3", "sanctions.repeat_similar_warning_may_become"): "RR 13.2",
+    ("ricochet-v3.3", "sanctions.repeat_last_of_game_may_become"): "RR 13.3-13.4",
+    ("ricochet-v3.3", "sanctions.disqualified_place"): "RR 13.4",
+    ("ricochet-v3.3", "sanctions.forfeit_place"): "RR 9.3",
 }
 
 

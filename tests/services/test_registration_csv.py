@@ -152,7 +152,7 @@ async def test_bot_reg_1_an_organizer_imports_players_and_over_the_cap_they_wait
         assert audit.details["rows"] == 3
 
 
-async def test_issue15_defect_12_a_roster_with_nul_bytes_imports_through_the_database(services: Services):
+async def test_a_roster_with_nul_bytes_imports_through_the_database(services: Services):
     """Issue 15 item 12 end to end: a NUL byte in a name, a club or a team (which PostgreSQL refuses in text and
     which failed the whole import there) is dropped and the rows are stored, on every backend the suite runs."""
     await setup(services)
@@ -224,7 +224,7 @@ async def test_bot_reg_1_import_into_a_running_tournament_is_refused(services: S
     assert await count(services) == 2
 
 
-def test_issue15_defect_12_csv_ids_that_overflow_quotes_never_closed_and_nul_bytes_are_clear_line_problems():
+def test_csv_ids_that_overflow_quotes_never_closed_and_nul_bytes_are_clear_line_problems():
     """Issue 15 item 12: a 20-digit id beyond a 64-bit integer and a 15-digit one are refused with their line (the
     message says 17–20 digits, and so does the check); an unclosed quote no longer swallows the next players; a NUL
     byte is dropped like any invisible character instead of failing the import on PostgreSQL."""

@@ -25,7 +25,7 @@ async def _open(services: Services, cap: int) -> str:
     return created.name
 
 
-async def test_issue15_defect_1_three_hundred_registrations_at_a_cap_of_250_fill_exactly_the_cap(services: Services):
+async def test_three_hundred_registrations_at_a_cap_of_250_fill_exactly_the_cap(services: Services):
     name = await _open(services, 250)
     outcomes = await asyncio.gather(
         *(services.registrations.register(member(10_000 + i), tournament=name, display_name=f"P{i:03d}", club=None)
@@ -43,7 +43,7 @@ async def test_issue15_defect_1_three_hundred_registrations_at_a_cap_of_250_fill
     assert stored == statuses  # each was told the truth
 
 
-async def test_issue15_defect_2_five_simultaneous_gemelli_make_one_row_and_four_clean_refusals(services: Services):
+async def test_five_simultaneous_gemelli_make_one_row_and_four_clean_refusals(services: Services):
     name = await _open(services, 100)
     outcomes = await asyncio.gather(
         *(services.registrations.register(member(20_000 + i), tournament=name, display_name="Gemello", club=None)
@@ -60,7 +60,7 @@ async def test_issue15_defect_2_five_simultaneous_gemelli_make_one_row_and_four_
     assert all(isinstance(o, Conflict) for o in again[:3])  # case and invisible characters fold to one name
 
 
-async def test_issue15_defect_2_case_variant_tournaments_created_at_once_make_one(services: Services):
+async def test_case_variant_tournaments_created_at_once_make_one(services: Services):
     await build_tournament(services, name="Riserva")
     outcomes = await asyncio.gather(
         *(services.tournaments.create(ORGANIZER, name=n, preset="risiko-ufficiali-2018")
@@ -78,7 +78,7 @@ async def test_issue15_defect_2_case_variant_tournaments_created_at_once_make_on
     assert view.name in ("Coppa Neve", "COPPA NEVE", "coppa neve")
 
 
-async def test_issue15_defect_3_the_same_user_registering_three_times_at_once_gets_clean_refusals(
+async def test_the_same_user_registering_three_times_at_once_gets_clean_refusals(
     services: Services,
 ):
     name = await _open(services, 10)
@@ -93,7 +93,7 @@ async def test_issue15_defect_3_the_same_user_registering_three_times_at_once_ge
                for o in outcomes if isinstance(o, BaseException))  # fmt: skip
 
 
-async def test_issue15_defect_1_simultaneous_withdrawals_promote_exactly_as_many_from_the_waitlist(
+async def test_simultaneous_withdrawals_promote_exactly_as_many_from_the_waitlist(
     services: Services,
 ):
     name = await _open(services, 20)
@@ -106,7 +106,7 @@ async def test_issue15_defect_1_simultaneous_withdrawals_promote_exactly_as_many
     assert promoted == [f"W{i}" for i in range(20, 28)]  # in arrival order
 
 
-async def test_issue15_defect_3_a_registration_racing_a_roster_import_on_one_account_gets_a_clean_refusal(
+async def test_a_registration_racing_a_roster_import_on_one_account_gets_a_clean_refusal(
     services: Services,
 ):
     name = await _open(services, 100)
@@ -122,7 +122,7 @@ async def test_issue15_defect_3_a_registration_racing_a_roster_import_on_one_acc
     assert len(ids) == 1  # one entry for the account, whoever came first
 
 
-async def test_issue15_defect_3_a_double_check_in_keeps_one_and_answers_both_cleanly(services: Services):
+async def test_a_double_check_in_keeps_one_and_answers_both_cleanly(services: Services):
     from tests.services.test_reports_fixtures import player as as_player
 
     b = await build_tournament(services, name="Coppa Doppia", rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
@@ -141,7 +141,7 @@ async def test_issue15_defect_3_a_double_check_in_keeps_one_and_answers_both_cle
                for o in outcomes if isinstance(o, BaseException))  # fmt: skip
 
 
-async def test_issue15_defect_3_two_redraws_at_once_one_wins_and_the_other_is_told_the_tables_changed(
+async def test_two_redraws_at_once_one_wins_and_the_other_is_told_the_tables_changed(
     services: Services,
 ):
     name = await _open(services, 100)
@@ -159,9 +159,7 @@ async def test_issue15_defect_3_two_redraws_at_once_one_wins_and_the_other_is_to
     assert shown.seed == won[0].seed  # what the winner was shown is what is stored
 
 
-async def test_issue15_defect_4_a_sign_that_meets_a_locked_database_is_retried_and_never_lost(
-    services: Services, monkeypatch
-):
+async def test_a_sign_that_meets_a_locked_database_is_retried_and_never_lost(services: Services, monkeypatch):
     """SQLite refuses a writer that started from a stale snapshot at once ("database is locked"); the press is
     retried as a whole and the signature is stored."""
     from sqlalchemy.exc import OperationalError

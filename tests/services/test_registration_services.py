@@ -533,7 +533,7 @@ async def test_hostile_overrides_are_one_localised_line(services: Services):
         assert err.value.key == key
 
 
-async def test_issue15_defect_13_invisible_or_look_alike_characters_never_make_a_second_anna_or_an_empty_name(
+async def test_invisible_or_look_alike_characters_never_make_a_second_anna_or_an_empty_name(
     services: Services,
 ):
     """Issue 15 item 13: zero-width and bidi-override characters are dropped (NFC first), so `Anna\\u200b` meets the

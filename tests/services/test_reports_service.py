@@ -241,7 +241,7 @@ async def test_bot_res_1_a_bad_situation_is_refused_and_nothing_changes(services
         ),
         ('{"players": [{"name": "Anna", "territories": {"Cina": 3}}]}', "error.report.missing_value"),
         ('{"players": [{"name": "Anna", "territorys": {}}]}', "error.report.bad_situation"),
-        ("[" * 1000, "error.json.too_deep"),  # issue 15 item 8: never a RecursionError
+        ("[" * 1000, "error.json.too_deep"),  # never a RecursionError
         ('{"players": [{"name": "Anna", "territories": {"Cina": ' + "9" * 4500 + "}}]}", "error.json.number_too_long"),
         ("[" + "1," * 4000 + "1]", "error.field_too_long"),
         ('{"players": [{"name": "Anna", "territories": {"Cina": ' + "9" * 400 + "}}]}", "error.json.number_too_long"),

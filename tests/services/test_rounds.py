@@ -205,7 +205,7 @@ async def test_tour_r2_1_round_two_uses_winners_five_tables_and_previous_pairs(s
 
 
 async def test_tour_r2_1_round_three_draws_over_the_whole_history(services: Services):
-    """TOUR-R2-1 beyond round 2 (issue 17): round 3 looks at every earlier tablemate, every earlier table winner and
+    """TOUR-R2-1 beyond round 2: round 3 looks at every earlier tablemate, every earlier table winner and
     every earlier 5-player table — rounds 1 and 2 — and its report says so."""
     await setup_tournament(services, 33)
     for number in (1, 2):
@@ -1274,7 +1274,7 @@ async def test_np_fmt_1_a_table_with_nobody_left_gives_its_seat_to_the_best_runn
     assert final.knockout is not None and final.knockout.final and len(final.tables[0].seats) == 5
 
 
-async def test_issue15_defect_7_my_table_loads_only_the_player_s_table(services: Services):
+async def test_my_table_loads_only_the_player_s_table(services: Services):
     """Defect 7 (300 simultaneous /my-table took 8–12 s): each call loaded the whole round — every seat and every
     registration — to show one table. Now it loads that table's seats and players only, whatever the field's size
     (`python benchmarks/my_table.py` measures the burst against the old path)."""

@@ -1,4 +1,4 @@
-"""The wire tier (issue 15): the real bot through a fake Discord on 127.0.0.1 — login, gateway, command sync,
+"""The wire tier: the real bot through a fake Discord on 127.0.0.1 — login, gateway, command sync,
 interactions answered over HTTP — failing on any Discord rule broken (``FakeDiscord.violations``)."""
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ async def _storm(wire: Wire, sends: list[Any]) -> list[Any]:
 
 
 @pytest.mark.slow
-async def test_wire_issue15_defect_1_300_registrations_at_a_cap_of_250(wire: Wire):
+async def test_wire_registrations_at_a_cap_of_250(wire: Wire):
     """Defects 1 and 4 over the wire: 300 simultaneous /register on a cap of 250 — exactly 250 registered, 50
     waitlisted, each told the truth, every first response within 3 s."""
     await setup_server(wire, cap=250)
@@ -154,7 +154,7 @@ async def _published_round(wire: Wire, players: int) -> None:
 
 
 @pytest.mark.slow
-async def test_wire_issue15_defect_7_300_simultaneous_my_table(wire: Wire):
+async def test_wire_simultaneous_my_table(wire: Wire):
     """Defect 7 over the wire: 300 players ask for their table at once; each is acknowledged within 3 s and
     answered with their own table."""
     await _published_round(wire, 300)
@@ -165,7 +165,7 @@ async def test_wire_issue15_defect_7_300_simultaneous_my_table(wire: Wire):
 
 
 @pytest.mark.slow
-async def test_wire_issue15_defects_4_and_5_300_sign_presses_across_75_tables(wire: Wire):
+async def test_wire_300_sign_presses_across_75_tables(wire: Wire):
     """Defects 4 and 5 over the wire: 75 tables reported, then 300 players press Sign at once — every press is
     acknowledged within 3 s, every signature stored, and each table's last message shows every player signed."""
     await _published_round(wire, 300)
@@ -313,9 +313,7 @@ async def _spawn(fake: FakeDiscord, database_url: str) -> asyncio.subprocess.Pro
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kill_at", ["third_thread", "third_ping"])
-async def test_wire_issue15_defect_6_a_publish_killed_with_sigkill_resumes_exactly_where_it_stopped(
-    wire_database: str, kill_at: str
-):
+async def test_wire_a_publish_killed_with_sigkill_resumes_exactly_where_it_stopped(wire_database: str, kill_at: str):
     """Defect 6 end to end: the bot runs in its own process; /round publish is killed with SIGKILL the moment it asks
     Discord for the third table's thread (Discord makes it; the bot never learns its id) or sends the third table's
     ping; a new process and /round publish again finish the job — one announcement, one thread per table (the

@@ -91,7 +91,7 @@ _REPORT_LOCKS: dict[int, asyncio.Lock] = {}
 
 
 async def redraw_report(interaction: discord.Interaction[Any], table_id: int, locale: str) -> None:
-    """Edit the report message from the database, one edit at a time per table (issue 15, defect 5): concurrent
+    """Edit the report message from the database, one edit at a time per table: concurrent
     signatures each commit, then each redraw reads the latest state inside the table's lock, so the last edit shows
     every signature instead of whichever press finished last."""
     lock = _REPORT_LOCKS.setdefault(table_id, asyncio.Lock())

@@ -80,7 +80,7 @@ async def _remember(
     intents: tuple[int, ...] = (),
     pinged: tuple[int, ...] = (),
 ) -> None:
-    """Store one side effect the moment Discord confirms it, or its intent just before asking (issue 15, defect 6):
+    """Store one side effect the moment Discord confirms it, or its intent just before asking:
     a publish that dies half-way and is run again resumes exactly where it stopped."""
     await interaction.client.services.rounds.remember_publication(
         actor_of(interaction), round_id=round_id, announcement_message_id=announcement_id, thread_ids=threads or {},

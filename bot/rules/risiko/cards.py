@@ -12,7 +12,7 @@ from bot.rules.risiko.board import Board
 from bot.rules.risiko.config import CardRules, RisikoRules
 from bot.rules.risiko.errors import RisikoError
 
-DECK_SIZE = 44  # 42 territory cards and 2 jolly: no hand holds more (issue 15, defect 10)
+DECK_SIZE = 44  # 42 territory cards and 2 jolly: no hand holds more
 
 
 class Symbol(Enum):

@@ -20,7 +20,7 @@ from bot.rules.risiko.errors import RisikoError
 
 FACES = range(1, 7)
 # The largest battle the adjudicators compute (bot and CLI): more than double the 130-army limit of UFF/FIRK, and
-# answered in about 2 s on a small server (issue 15, defect 10: 500 a side took 8 s).
+# answered in about 2 s on a small server (500 a side took 8 s).
 BATTLE_ARMIES_MAX = 300
 
 

@@ -1,4 +1,4 @@
-"""The draw documents' schemas (issue 15, defects 9 and 11): one pydantic model per document, the one place its
+"""The draw documents' schemas: one pydantic model per document, the one place its
 types, sizes and cross-references are checked, used by the bot and by ``steward draw`` alike.
 
 - ``risiko-draw-instance/1`` (``../shared/data/draws``, DRAWS.md) → :class:`InstanceDocument`

@@ -197,7 +197,7 @@ def context(request: DrawRequest, rules: TournamentRules, players: Sequence[Play
 
 
 def history_of(request: DrawRequest, ctx: DrawContext) -> dict[str, int]:
-    """What the draw looked back at (issue 17, TOUR-R2-1 from round 3 on): the earlier rounds, their tables, the
+    """What the draw looked back at (TOUR-R2-1 from round 3 on): the earlier rounds, their tables, the
     distinct earlier tablemate pairs, table winners and 5-player-table players among those present."""
     ids = set(ctx.ids)
     return {

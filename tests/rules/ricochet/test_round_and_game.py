@@ -290,7 +290,7 @@ def test_rr_wd_1_the_first_forfeit_is_last_and_later_forfeits_take_the_places_ab
 
 def test_rr_wd_1_two_disqualified_players_share_the_last_place_below_every_forfeit() -> None:
     """RR 13.4: a disqualified player "is in any case declared last of the game", before or after any forfeit; two
-    disqualified players are both declared last and share the place (the one RR ranking, issue 10)."""
+    disqualified players are both declared last and share the place (the one RR ranking)."""
     ranking = final_ranking(
         {"a": 3, "b": 2, "c": 1, "d": 0, "e": 5},
         left=[("a", PlayerStatus.DISQUALIFIED), ("c", PlayerStatus.FORFEIT), ("b", PlayerStatus.DISQUALIFIED)],

@@ -56,7 +56,7 @@ def test_rr_min_0_the_python_solver_finds_the_plain_optimum_of_each_benchmark_po
 def test_rr_min_0_the_python_solver_finds_the_optimum_of_the_longer_benchmark_positions(
     name: str, board: Board, position: Position, spec: dict[str, Any]
 ) -> None:
-    # the 16-move 5-robot position takes about 4-5 minutes here (it was beyond the engine before issue 16)
+    # the 16-move 5-robot position takes about 4-5 minutes here (beyond the frozen reference engine)
     _check(board, position, spec, "python")
 
 
@@ -97,7 +97,7 @@ def test_rr_min_0_the_24_and_25_move_positions_are_solved_exactly(
 def test_rr_min_0_the_python_engine_solves_the_24_and_25_move_positions_exactly(
     name: str, board: Board, position: Position, spec: dict[str, Any]
 ) -> None:
-    """RR-MIN-0 in pure Python (about 45-80 s and ~420 MB each since issue 16; unfinished before)."""
+    """RR-MIN-0 in pure Python (about 45-80 s and ~420 MB each with the pruning rules; unfinished before)."""
     _check(board, position, spec, "python")
 
 

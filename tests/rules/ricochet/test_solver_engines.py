@@ -21,7 +21,7 @@ from bot.rules.ricochet.solver import (
 from tests.rules.ricochet._positions import benchmark_positions, random_positions
 
 needs_c = pytest.mark.skipif(not accelerator_available(), reason="C accelerator not built")
-EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # issue 16's 8-move position
+EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # yellow alone needs 8 moves
 
 
 def _reaches(board: Board, position: Position, moves: tuple[tuple[str, str], ...]) -> bool:
@@ -83,9 +83,9 @@ def test_rr_min_1_void_checks_of_both_engines_agree_on_seededrandom_positions() 
 
 
 @pytest.mark.parametrize("engine", ["python", "c"])
-def test_rr_min_0_the_issue_8_move_position_is_solved_without_searching_its_last_depth(engine: str) -> None:
+def test_rr_min_0_the_eight_move_yellow_position_is_solved_without_searching_its_last_depth(engine: str) -> None:
     """RR-MIN-0: yellow alone needs 8 moves; once depths 1-7 fail, the solo breadth-first path is optimal, so depth 8
-    (the most expensive) is never searched: well under the 45,081 nodes of the search before issue 16."""
+    (the most expensive) is never searched: well under the 45,081 nodes of the frozen reference engine's search."""
     if engine == "c" and not accelerator_available():
         pytest.skip("C accelerator not built")
     board = Board.parse("1A2A3A4A")
@@ -142,7 +142,7 @@ def test_rr_min_0_the_c_engine_is_thread_safe_with_per_thread_tables() -> None:
 
 
 def _reference() -> Any:
-    """The solver as it was before issue 16 (benchmarks/rr_reference), with its own C build; None without one."""
+    """The solver before its pruning rules (benchmarks/rr_reference), with its own C build; None without one."""
     import sys
     from pathlib import Path
 
@@ -157,8 +157,8 @@ def _reference() -> Any:
 
 @pytest.mark.slow
 @needs_c
-def test_rr_min_0_the_new_c_engine_matches_the_pre_issue_16_engine_on_600_seeded_positions() -> None:
-    """RR-MIN-0: every pruning rule added by issue 16 keeps the optimum: 600 seeded random positions (three boards,
+def test_rr_min_0_the_new_c_engine_matches_the_frozen_reference_engine_on_600_seeded_positions() -> None:
+    """RR-MIN-0: every pruning rule in the solver keeps the optimum: 600 seeded random positions (three boards,
     4 and 5 robots, every target including the vortex) solved by the new C engine and by the frozen reference."""
     ref = _reference()
     if ref is None:

@@ -152,7 +152,7 @@ def test_rk_sd_1_and_rk_set_2_malformed_input_is_a_clean_exit_2_not_a_traceback(
         ([], "a table seats 1 to 10 players"),
     ],
 )
-def test_issue15_defect_11_points_refuse_what_no_table_scores(capsys, monkeypatch, points, says):
+def test_points_refuse_what_no_table_scores(capsys, monkeypatch, points, says):
     """FIRK-PTS-1 input: table points are finite numbers a game can reach, one per seat; never a silent reading."""
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"preset": "risiko-firk-1", "table_points": points})))
     assert main(["risiko", "points", "--json"]) == 2
@@ -171,7 +171,7 @@ def test_issue15_defect_11_points_refuse_what_no_table_scores(capsys, monkeypatc
         ("odds", {"attackers": 10, "defenders": 301}, "defenders", "at most 300"),
     ],
 )
-def test_issue15_defect_10_cards_and_odds_past_what_the_game_allows_are_refused_at_once_with_the_limit(
+def test_cards_and_odds_past_what_the_game_allows_are_refused_at_once_with_the_limit(
     capsys, monkeypatch, command, payload, field, says
 ):
     """Defect 10: every input is bounded by what the game allows — a hand of 100,000,000 cards or odds of

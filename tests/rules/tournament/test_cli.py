@@ -36,7 +36,7 @@ def test_cli_draw_on_an_instance_prints_tables_and_report_and_the_seed_reproduce
 
 
 def test_tour_r2_1_cli_draw_round_three_on_an_instance_is_labelled_round_three_with_its_history(capsys):
-    """TOUR-R2-1 beyond round 2 (issue 17): `steward draw --round 3` on an instance file draws over the whole
+    """TOUR-R2-1 beyond round 2: `steward draw --round 3` on an instance file draws over the whole
     history and says so — the report is labelled round 3 (as the bot's own round-3 draw), not round 2."""
     rc, out, _ = _run(capsys, ["draw", "-i", str(N33), "--round", "3", "--seed", "7", "--json"])
     assert rc == 0

@@ -53,7 +53,7 @@ def _with(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, A
         (("previous_tablemate_pairs", 0), [1, 2, 3], "List should have at most 2 items"),
     ],
 )
-def test_issue15_defect_11_an_instance_that_does_not_fit_is_refused_naming_the_field(
+def test_an_instance_that_does_not_fit_is_refused_naming_the_field(
     path: tuple[Any, ...], value: Any, says: str
 ) -> None:
     with pytest.raises(BadDocument) as refused:
@@ -77,16 +77,14 @@ def test_issue15_defect_11_an_instance_that_does_not_fit_is_refused_naming_the_f
         (("zz",), 1, "zz: is not a field of this document"),
     ],
 )
-def test_issue15_defect_9_an_export_that_does_not_fit_is_refused_naming_the_field(
-    path: tuple[Any, ...], value: Any, says: str
-) -> None:
+def test_an_export_that_does_not_fit_is_refused_naming_the_field(path: tuple[Any, ...], value: Any, says: str) -> None:
     with pytest.raises(BadDocument) as refused:
         DrawRequest.from_json(_with(EXPORT, path, value))
     assert says in str(refused.value), str(refused.value)
     assert "x" * 81 not in str(refused.value)  # at most 80 characters of a bad value are quoted
 
 
-def test_issue15_defect_9_a_final_s_groups_are_checked_like_the_rest():
+def test_a_final_s_groups_are_checked_like_the_rest():
     final = {"schema": "steward-tournament/1", "kind": "final", "preset": "risiko-ufficiali-2018",
              "groups": [{"label": "all", "tables": [1, 2], "orders": [[1, 2, 3, 4]], "direct_finalist": 9}],
              "standings": [9, 1, 2, 3, 4], "declined": []}  # fmt: skip

@@ -86,7 +86,7 @@ def _round3(inst, seed):
 @pytest.mark.skipif(not INSTANCES, reason="shared draw instances not available")
 @pytest.mark.parametrize("path", INSTANCES, ids=[os.path.basename(p)[:-5] for p in INSTANCES])
 def test_tour_r2_1_round_three_uses_the_whole_history_and_is_optimal_on_every_shared_instance(path):
-    """TOUR-R2-1 beyond round 2 (issue 17): round 3 on the instance extended with its round-2 draw avoids every
+    """TOUR-R2-1 beyond round 2: round 3 on the instance extended with its round-2 draw avoids every
     earlier tablemate, separates every earlier table winner and keeps every earlier 5-player table's players off
     a second one — at the lower bound, or proven optimal."""
     with open(path, encoding="utf-8") as fh:

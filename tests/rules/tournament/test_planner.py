@@ -1,4 +1,4 @@
-"""The one draw planner (issue 10): FIRK last round, numbering by strength, special tables' points, the export."""
+"""The one draw planner: FIRK last round, numbering by strength, special tables' points, the export."""
 
 from __future__ import annotations
 

@@ -171,7 +171,7 @@ def test_an_unknown_tie_breaker_is_refused_with_a_code():
         ([(1, 1, ["anna", "bruno"]), (1, 1, ["carla", "dario"])], "table_twice"),
     ],
 )
-def test_issue15_defect_11_a_player_counted_twice_in_one_round_is_refused_not_summed(games, code):  # type: ignore[no-untyped-def]
+def test_a_player_counted_twice_in_one_round_is_refused_not_summed(games, code):  # type: ignore[no-untyped-def]
     """Issue 15 item 11 (silent acceptance): one table per player per round, once — the standings refuse the rest
     instead of adding a player's points twice (bot and `steward standings` alike)."""
     from bot.rules.tournament.model import TournamentError
