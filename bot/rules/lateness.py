@@ -12,7 +12,9 @@ code and numbers (never sentences — the i18n layer words them):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from bot.rules.presets import Preset, PresetFieldError
@@ -91,3 +93,11 @@ def judge_lateness(rules: LatenessRules, minutes_late: int) -> Lateness:
     if rules.warning_when_late:
         return Lateness(LatenessCode.WARNING, late, limit_minutes=rules.forfeit_after_minutes)
     return Lateness(LatenessCode.RECORDED, late)
+
+
+def minutes_late(scheduled_start: datetime | None, now: datetime) -> int:
+    """Whole minutes past the scheduled start, rounded up (a started minute counts); 0 when on time. The check-in
+    and the referee's latecomers list count lateness with this one function."""
+    if scheduled_start is None or now <= scheduled_start:
+        return 0
+    return math.ceil((now - scheduled_start).total_seconds() / 60)

@@ -12,7 +12,6 @@ them out.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -22,11 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus, Tournament
 from bot.errors import Conflict
-from bot.rules.lateness import Lateness, LatenessCode, judge_lateness
+from bot.rules.lateness import Lateness, LatenessCode, judge_lateness, minutes_late
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import lateness_proposal
-from bot.services._base import BaseService, tournament_or_404
-from bot.services.access import Actor, require_staff
+from bot.services._base import BaseService, UseCase
+from bot.services.access import STAFF, Actor
 from bot.services.latecomers import already_logged
 from bot.services.registrations import find_player
 from bot.services.sanctions import SanctionService
@@ -51,13 +50,6 @@ class CheckInView:
     case_number: int | None = None  # the lateness sanction logged on the referee's desk (/arrival)
 
 
-def minutes_late(scheduled_start: datetime | None, now: datetime) -> int:
-    """Whole minutes past the scheduled start, rounded up (a started minute counts); 0 when on time."""
-    if scheduled_start is None or now <= scheduled_start:
-        return 0
-    return math.ceil((now - scheduled_start).total_seconds() / 60)
-
-
 def judge(tournament: Tournament, late: int) -> tuple[str, Lateness]:
     """Check-in status and the preset's lateness verdict (``bot.rules.lateness``) for ``late`` minutes."""
     verdict = judge_lateness(load_ruleset(tournament.preset, tournament.overrides or None).lateness, late)
@@ -78,20 +70,19 @@ class CheckInService(BaseService):
 
     async def _record(
         self,
-        session: AsyncSession,
-        t: Tournament,
+        uc: UseCase,
         rnd: Round,
         reg: Registration,
         *,
         status: str,
         late: int,
-        actor_id: int,
         marked_by: int | None,
         action: str,
         verdict: Lateness | None,
         replace: bool,
     ) -> CheckInView:
         assert rnd.id is not None and reg.id is not None
+        session, t = uc.session, uc.tournament
         now = self._clock()
         quiet = (LatenessCode.ON_TIME, LatenessCode.RECORDED)
         consequence = verdict.code.value if verdict is not None and verdict.code not in quiet else None
@@ -111,23 +102,18 @@ class CheckInService(BaseService):
                 session.add(row)
         except IntegrityError:  # the same check-in a moment ago (a double press): the database keeps one
             raise Conflict("error.already_checked_in", name=reg.display_name, round=rnd.number) from None
-        await repo.add_audit(
-            session=session,
-            guild_id=t.guild_id,
-            actor_id=actor_id,
-            action=action,
-            entity="check_in",
-            entity_id=row.id,
-            details={
-                "tournament": t.name,
-                "round": rnd.number,
-                "name": reg.display_name,
-                "status": status,
-                "minutes_late": late,
-                "before": before,
-                "consequence": consequence,
-                "cards_forfeited": verdict.cards_forfeited if verdict else 0,
-            },
+        await uc.audit(
+            action,
+            "check_in",
+            row.id,
+            tournament=t.name,
+            round=rnd.number,
+            name=reg.display_name,
+            status=status,
+            minutes_late=late,
+            before=before,
+            consequence=consequence,
+            cards_forfeited=verdict.cards_forfeited if verdict else 0,
         )
         return CheckInView(
             t.name,
@@ -154,20 +140,18 @@ class CheckInService(BaseService):
 
     async def check_in(self, actor: Actor, *, tournament: str) -> CheckInView:
         """A player checks in for the current round (BOT-REG-4); minutes past the start are recorded."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            reg = await self._own_registration(session, t, actor.user_id)
-            rnd = await self._round(session, t)
-            late = minutes_late(rnd.scheduled_start, self._clock())
+        async with self.run(actor, tournament=tournament) as uc:
+            t = uc.tournament
+            reg = await self._own_registration(uc.session, t, actor.user_id)
+            rnd = await self._round(uc.session, t)
+            late = minutes_late(rnd.scheduled_start, uc.clock())
             status, verdict = judge(t, late)
             return await self._record(
-                session,
-                t,
+                uc,
                 rnd,
                 reg,
                 status=status,
                 late=late,
-                actor_id=actor.user_id,
                 marked_by=None,
                 action="checkin.self",
                 verdict=verdict,
@@ -176,18 +160,15 @@ class CheckInService(BaseService):
 
     async def forfeit(self, actor: Actor, *, tournament: str) -> CheckInView:
         """A player forfeits the current round's game (BOT-REG-3, RR 9.3): a ``forfeit`` check-in."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            reg = await self._own_registration(session, t, actor.user_id)
-            rnd = await self._round(session, t)
+        async with self.run(actor, tournament=tournament) as uc:
+            reg = await self._own_registration(uc.session, uc.tournament, actor.user_id)
+            rnd = await self._round(uc.session, uc.tournament)
             return await self._record(
-                session,
-                t,
+                uc,
                 rnd,
                 reg,
                 status=CheckInStatus.FORFEIT.value,
                 late=0,
-                actor_id=actor.user_id,
                 marked_by=None,
                 action="checkin.forfeit",
                 verdict=None,
@@ -198,24 +179,20 @@ class CheckInService(BaseService):
         self, actor: Actor, *, tournament: str, name: str | None = None, user_id: int | None = None
     ) -> CheckInView:
         """Staff mark a player arrived (organizer or referee; BOT-REG-4, RR-LATE-1, FIRK-LATE-1)."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require_staff(actor, config)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
+        async with self.run(actor, role=STAFF, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
             reg = await find_player(session, t, name=name, user_id=user_id)
             if reg.status not in PLAYING:
                 raise Conflict("error.player_not_playing", name=reg.display_name, tournament=t.name)
             rnd = await self._round(session, t)
-            late = minutes_late(rnd.scheduled_start, self._clock())
+            late = minutes_late(rnd.scheduled_start, uc.clock())
             status, verdict = judge(t, late)
             view = await self._record(
-                session,
-                t,
+                uc,
                 rnd,
                 reg,
                 status=status,
                 late=late,
-                actor_id=actor.user_id,
                 marked_by=actor.user_id,
                 action="checkin.arrival",
                 verdict=verdict,
@@ -223,7 +200,7 @@ class CheckInService(BaseService):
             )
             # the preset's lateness sanction (RR warning or forfeit, FIRK cards or out, ARB replaced) is logged on
             # the referee's desk in the same transaction, with the server's next case number
-            proposal = lateness_proposal(load_ruleset(t.preset, t.overrides or None), late)
+            proposal = lateness_proposal(uc.rules, late)
             assert reg.id is not None
             if proposal is None or await already_logged(session, t, rnd, reg.id, proposal.kind):
                 return view

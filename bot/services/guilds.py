@@ -8,7 +8,7 @@ from bot.db import repo
 from bot.db.models import GuildConfig
 from bot.errors import InvalidInput
 from bot.services._base import BaseService
-from bot.services.access import Actor, StaffRole, require
+from bot.services.access import Actor, StaffRole
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,38 +24,29 @@ class GuildSetup:
 
 class GuildService(BaseService):
     async def get_setup(self, guild_id: int, *, default_locale: str = "it") -> GuildSetup:
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=guild_id)
-            if config is None:
+        async with self.run(guild_id) as uc:
+            if uc.config is None:
                 return GuildSetup(guild_id, None, None, None, None, None, default_locale)
-            return _view(config)
+            return _view(uc.config)
 
     async def locale(self, guild_id: int, *, default: str) -> str:
         """The server's language for public messages (``GuildConfig.locale``); ``default`` before any set-up."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=guild_id)
-            return config.locale if config is not None else default
+        async with self.run(guild_id) as uc:
+            return uc.config.locale if uc.config is not None else default
 
     async def set_locale(self, actor: Actor, *, locale: str) -> GuildSetup:
         """Set the server's language for public messages (announcements, threads, report messages). Administrators."""
         if locale not in ("it", "en"):
             raise InvalidInput("error.out_of_range", field="locale", min="it", max="en", value=locale[:8])
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_or_create_guild_config(session=session, guild_id=actor.guild_id, locale=locale)
-            require(actor, config, StaffRole.ADMIN)
+        async with self.run(actor) as uc:  # the configuration is made first, then the role checked against it
+            config = uc.config = await repo.get_or_create_guild_config(session=uc.session, guild_id=actor.guild_id,
+                                                                       locale=locale)  # fmt: skip
+            uc.require(StaffRole.ADMIN)
             before = config.locale
             config.locale = locale
-            config.updated_at = self._clock()
-            await session.flush()
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="setup.locale",
-                entity="guild_config",
-                entity_id=config.id,
-                details={"before": before, "after": locale},
-            )
+            config.updated_at = uc.clock()
+            await uc.session.flush()
+            await uc.audit("setup.locale", "guild_config", config.id, before=before, after=locale)
             return _view(config)
 
     async def set_roles(
@@ -71,11 +62,11 @@ class GuildService(BaseService):
     ) -> GuildSetup:
         """Map the server's Discord roles to the steward's roles. Server administrators only. A new server's
         language for public messages is ``server_locale`` (Discord's server language), not the administrator's."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_or_create_guild_config(
-                session=session, guild_id=actor.guild_id, locale=server_locale or actor.locale
+        async with self.run(actor) as uc:  # the configuration is made first, then the role checked against it
+            config = uc.config = await repo.get_or_create_guild_config(
+                session=uc.session, guild_id=actor.guild_id, locale=server_locale or actor.locale
             )
-            require(actor, config, StaffRole.ADMIN)
+            uc.require(StaffRole.ADMIN)
             before = _view(config)
             config.organizer_role_id = organizer_role_id
             config.referee_role_id = referee_role_id
@@ -83,18 +74,10 @@ class GuildService(BaseService):
             config.player_role_id = player_role_id
             if announcement_channel_id is not None:
                 config.announcement_channel_id = announcement_channel_id
-            config.updated_at = self._clock()
-            await session.flush()
+            config.updated_at = uc.clock()
+            await uc.session.flush()
             after = _view(config)
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="setup.roles",
-                entity="guild_config",
-                entity_id=config.id,
-                details={"before": _roles(before), "after": _roles(after)},
-            )
+            await uc.audit("setup.roles", "guild_config", config.id, before=_roles(before), after=_roles(after))
             return after
 
 

@@ -8,7 +8,6 @@ warning at the set time, the forfeit after ten minutes).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -16,10 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import Registration, Round, Tournament
 from bot.errors import Conflict, NotFound
+from bot.rules.lateness import minutes_late
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import LATE, Proposal, lateness_proposal
-from bot.services._base import BaseService, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services._base import BaseService
+from bot.services.access import Actor, StaffRole
 from bot.services.sanction_views import SanctionView
 from bot.services.sanctions import SanctionService
 
@@ -57,20 +57,18 @@ class LatecomerService(BaseService):
         rnd = await repo.checkin_current_round(session=session, guild_id=t.guild_id, tournament_id=t.id)
         if rnd is None or rnd.id is None:
             raise Conflict("error.no_current_round", tournament=t.name)
-        if rnd.scheduled_start is None or self._clock() <= rnd.scheduled_start:
+        minutes = minutes_late(rnd.scheduled_start, self._clock())
+        if not minutes:
             raise Conflict("error.late.not_started", number=rnd.number)
-        minutes = math.ceil((self._clock() - rnd.scheduled_start).total_seconds() / 60)
         return rnd, minutes
 
     async def list(self, actor: Actor, *, tournament: str) -> LatecomersView:
         """Seated players of the started round without a check-in, with the preset's sanction for now (referees)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
+        async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
             rnd, minutes = await self._started_round(session, t)
             assert rnd.id is not None
-            proposal = lateness_proposal(load_ruleset(t.preset, t.overrides or None), minutes)
+            proposal = lateness_proposal(uc.rules, minutes)
             tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
             seats = await repo.list_seats_for_tables(
                 session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
@@ -93,9 +91,8 @@ class LatecomerService(BaseService):
 
     async def apply(self, actor: Actor, *, round_id: int, registration_id: int) -> SanctionView:
         """Log the lateness sanction for a seated player still missing (referees), once per kind and round."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
+        async with self.run(actor, role=StaffRole.REFEREE) as uc:  # the tournament: the round's
+            session = uc.session
             ids_fit = 0 < round_id < 2**31 and 0 < registration_id < 2**31  # else a forged button id
             rnd = await session.get(Round, round_id) if ids_fit else None
             reg = await session.get(Registration, registration_id) if ids_fit else None

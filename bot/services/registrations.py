@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services._base import BaseService, Spellings, clean_text, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services._base import BaseService, Spellings, UseCase, clean_text
+from bot.services.access import Actor, StaffRole
 
 NAME_MAX = 64
 CLUB_MAX = 64
@@ -149,16 +149,13 @@ class RegistrationService(BaseService):
         team_name = clean_text(team, field="team", max_len=TEAM_MAX, required=False)
         assert name is not None
         now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            # The refusals that need no lock first; the tournament's lock last, held only for the count and the
-            # write (a rush of hundreds queues for as short a time as possible), and the state checked again under it.
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.PLAYER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        # The refusals that need no lock first; the tournament's lock last, held only for the count and the write
+        # (a rush of hundreds queues for as short a time as possible), and the state checked again under it.
+        async with self.run(actor, role=StaffRole.PLAYER, tournament=tournament) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
             self._open_for_entries(t, now)
             clash = await repo.get_registration_by_name(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, display_name=name
+                session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=name
             )
             if clash is not None and clash.user_id != actor.user_id:
                 raise Conflict("error.name_taken", name=name)
@@ -166,19 +163,19 @@ class RegistrationService(BaseService):
             await session.refresh(t)
             self._open_for_entries(t, now)
             existing = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+                session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id
             )
             if existing is not None and existing.status not in (RegistrationStatus.WITHDRAWN.value,):
                 raise Conflict("error.already_registered", tournament=t.name, status=existing.status)
-            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
             waitlisted = t.cap is not None and active >= t.cap
             status = RegistrationStatus.WAITLISTED if waitlisted else RegistrationStatus.REGISTERED
-            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            spellings = await Spellings.of(session, actor.guild_id, tid)
             club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             try:
                 async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
                     if existing is None:
-                        reg = Registration(guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id,
+                        reg = Registration(guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id,
                                            display_name=name, club=club_name, team=team_name, status=status.value,
                                            registered_at=now)  # fmt: skip
                         session.add(reg)
@@ -188,21 +185,8 @@ class RegistrationService(BaseService):
                         reg.status, reg.registered_at, reg.withdrawn_at = status.value, now, None
             except IntegrityError as exc:  # a simultaneous registration won: the database's constraint says which
                 raise entry_conflict(exc, t.name, name) from None
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="registration.create",
-                entity="registration",
-                entity_id=reg.id,
-                details={
-                    "tournament": t.name,
-                    "name": name,
-                    "club": club_name,
-                    "team": team_name,
-                    "status": reg.status,
-                },
-            )
+            await uc.audit("registration.create", "registration", reg.id, tournament=t.name, name=name,
+                           club=club_name, team=team_name, status=reg.status)  # fmt: skip
             return RegistrationOutcome(
                 registration=_view(reg),
                 tournament_name=t.name,
@@ -219,10 +203,9 @@ class RegistrationService(BaseService):
             raise Conflict("error.registration_deadline_passed", tournament=t.name)
 
     async def list_players(self, guild_id: int, *, tournament: str) -> PlayerList:
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, guild_id, tournament)
-            assert t.id is not None
-            rows = await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=t.id)
+        async with self.run(guild_id, tournament=tournament) as uc:
+            t = uc.tournament
+            rows = await repo.list_registrations(session=uc.session, guild_id=guild_id, tournament_id=uc.tournament_id)
             players = tuple(_view(r) for r in rows)
             counts = Counter(p.status for p in players)
             teams = Counter(p.team for p in players if p.team and p.status in HOLDS_A_PLACE)
@@ -231,11 +214,11 @@ class RegistrationService(BaseService):
 
     async def player_names(self, guild_id: int, *, tournament: str, prefix: str = "", limit: int = 25) -> list[str]:
         """Names of the players still in the tournament, for autocomplete."""
-        async with self._sessionmaker() as session:
-            t = await repo.get_tournament_by_name(session=session, guild_id=guild_id, name=tournament)
+        async with self.run(guild_id) as uc:  # an unknown tournament: no names, not an error
+            t = await repo.get_tournament_by_name(session=uc.session, guild_id=guild_id, name=tournament)
             if t is None or t.id is None:
                 return []
-            rows = await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=t.id)
+            rows = await repo.list_registrations(session=uc.session, guild_id=guild_id, tournament_id=t.id)
             needle = prefix.strip().lower()
             return [
                 r.display_name
@@ -246,12 +229,10 @@ class RegistrationService(BaseService):
     async def withdraw(self, actor: Actor, *, tournament: str) -> WithdrawalOutcome:
         """BOT-REG-3: the actor withdraws themself; a freed place goes to the first waitlisted player."""
         now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, tournament=tournament, lock=True) as uc:
+            t = uc.tournament
             reg = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+                session=uc.session, guild_id=actor.guild_id, tournament_id=uc.tournament_id, user_id=actor.user_id
             )
             if reg is None or reg.status == RegistrationStatus.WITHDRAWN.value:
                 raise Conflict("error.not_registered", tournament=t.name)
@@ -259,42 +240,34 @@ class RegistrationService(BaseService):
                 raise Conflict("error.player_disqualified", name=reg.display_name)
             if t.status in (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value):
                 raise Conflict("error.tournament_over", tournament=t.name)
-            return await self._leave(session, t, reg, actor=actor, now=now, action="registration.withdraw")
+            return await self._leave(uc, reg, now=now, action="registration.withdraw")
 
     async def _leave(
         self,
-        session: AsyncSession,
-        t: Tournament,
+        uc: UseCase,
         reg: Registration,
         *,
-        actor: Actor,
         now: datetime,
         action: str,
         delete_if_unused: bool = False,
     ) -> WithdrawalOutcome:
+        session, t = uc.session, uc.tournament
         before = reg.status
         view_before = _view(reg)
         deleted = False
         if delete_if_unused and not await repo.registration_is_referenced(
-            session=session, guild_id=actor.guild_id, registration_id=view_before.id
+            session=session, guild_id=uc.guild_id, registration_id=view_before.id
         ):
-            await session.delete(reg)
+            await repo.registration_delete(session=session, guild_id=uc.guild_id, registration=reg)
             deleted = True
         else:
             reg.status, reg.withdrawn_at = RegistrationStatus.WITHDRAWN.value, now
         await session.flush()
-        await repo.add_audit(
-            session=session,
-            guild_id=actor.guild_id,
-            actor_id=actor.user_id,
-            action=action,
-            entity="registration",
-            entity_id=view_before.id,
-            details={"tournament": t.name, "name": view_before.display_name, "before": before, "deleted": deleted},
-        )
+        await uc.audit(action, "registration", view_before.id, tournament=t.name, name=view_before.display_name,
+                       before=before, deleted=deleted)  # fmt: skip
         promoted = None
         if before in HOLDS_A_PLACE:
-            promoted = await promote_from_waitlist(session, t, now=now, actor_id=actor.user_id)
+            promoted = await promote_from_waitlist(session, t, now=now, actor_id=uc.user_id)
         shown = view_before if deleted else _view(reg)
         return WithdrawalOutcome(shown, t.name, _view(promoted) if promoted else None, deleted)
 
@@ -316,36 +289,32 @@ class RegistrationService(BaseService):
         family = clean_text(family_group, field="family", max_len=FAMILY_MAX, required=False)
         assert name is not None
         now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
             if t.status not in EDITABLE_STATES:
                 raise Conflict("error.tournament_started", tournament=t.name)
             existing = None
             if user_id is not None:
                 existing = await repo.get_registration_for_user(
-                    session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id
+                    session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=user_id
                 )
                 if existing is not None and existing.status != RegistrationStatus.WITHDRAWN.value:
                     raise Conflict("error.member_already_registered", name=existing.display_name, tournament=t.name)
             clash = await repo.get_registration_by_name(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, display_name=name
+                session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=name
             )
             if clash is not None:
                 raise Conflict("error.name_taken", name=name)
-            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
             waitlisted = t.cap is not None and active >= t.cap
             status = staff_status(t, waitlisted)
-            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            spellings = await Spellings.of(session, actor.guild_id, tid)
             club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             family = spellings.spell("family_group", family)
             try:
                 async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
                     reg = existing or Registration(
-                        guild_id=actor.guild_id, tournament_id=t.id, user_id=user_id, display_name=name
+                        guild_id=actor.guild_id, tournament_id=tid, user_id=user_id, display_name=name
                     )
                     reg.display_name, reg.club, reg.team, reg.family_group = name, club_name, team_name, family
                     reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
@@ -353,15 +322,8 @@ class RegistrationService(BaseService):
                     session.add(reg)
             except IntegrityError as exc:
                 raise entry_conflict(exc, t.name, name) from None
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="registration.add",
-                entity="registration",
-                entity_id=reg.id,
-                details={"tournament": t.name, "name": name, "user_id": user_id, "status": status},
-            )
+            await uc.audit("registration.add", "registration", reg.id, tournament=t.name, name=name, user_id=user_id,
+                           status=status)  # fmt: skip
             return RegistrationOutcome(_view(reg), t.name, waitlisted, active + (0 if waitlisted else 1), t.cap)
 
     async def remove_player(
@@ -369,17 +331,11 @@ class RegistrationService(BaseService):
     ) -> WithdrawalOutcome:
         """An organizer removes a player: deleted if never seated or checked in, else recorded as withdrawn."""
         now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            reg = await find_player(session, t, name=name, user_id=user_id)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
+            reg = await find_player(uc.session, uc.tournament, name=name, user_id=user_id)
             if reg.status == RegistrationStatus.WITHDRAWN.value:
                 raise Conflict("error.player_already_withdrawn", name=reg.display_name)
-            return await self._leave(
-                session, t, reg, actor=actor, now=now, action="registration.remove", delete_if_unused=True
-            )
+            return await self._leave(uc, reg, now=now, action="registration.remove", delete_if_unused=True)
 
     async def edit_player(
         self,
@@ -406,20 +362,16 @@ class RegistrationService(BaseService):
         ):
             if value is not None:
                 changes[attr] = None if value.strip() == "-" else clean_text(value, field=fld, max_len=limit)
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
             reg = await find_player(session, t, name=player, user_id=None)
             if new_name is not None and new_name.lower() != reg.display_name.lower():
                 clash = await repo.get_registration_by_name(
-                    session=session, guild_id=actor.guild_id, tournament_id=t.id, display_name=new_name
+                    session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=new_name
                 )
                 if clash is not None:
                     raise Conflict("error.name_taken", name=new_name)
-            spellings = await Spellings.of(session, actor.guild_id, t.id, but=reg.id)
+            spellings = await Spellings.of(session, actor.guild_id, tid, but=reg.id)
             changes = {attr: spellings.spell(attr, value) for attr, value in changes.items()}
             before = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
             try:
@@ -431,15 +383,7 @@ class RegistrationService(BaseService):
             except IntegrityError as exc:
                 raise entry_conflict(exc, t.name, new_name or reg.display_name) from None
             after = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="registration.edit",
-                entity="registration",
-                entity_id=reg.id,
-                details={"tournament": t.name, "before": before, "after": after},
-            )
+            await uc.audit("registration.edit", "registration", reg.id, tournament=t.name, before=before, after=after)
             return _view(reg)
 
 

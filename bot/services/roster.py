@@ -12,8 +12,8 @@ from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus
 from bot.errors import Conflict, InvalidInput
 from bot.rules.text import name_key
-from bot.services._base import BaseService, Spellings, tournament_or_404
-from bot.services.access import Actor, StaffRole, require, require_staff
+from bot.services._base import BaseService, Spellings
+from bot.services.access import STAFF, Actor, StaffRole
 from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
 from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, staff_status
 
@@ -48,17 +48,14 @@ class RosterService(BaseService):
             raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=len(data) // 1024)
         parsed = await self._workers.thread(parse_players_csv, data)  # up to 2,000 rows: off the event loop
         now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first: the cap
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        # the tournament's lock first: the cap
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
             if t.status not in EDITABLE_STATES:
                 raise Conflict("error.tournament_started", tournament=t.name)
             if parsed.problems:
                 return ImportOutcome(t.name, 0, 0, parsed.problems)
-            existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+            existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
             live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
             names = {name_key(r.display_name) for r in live}
             by_user = {r.user_id: r for r in existing if r.user_id is not None}
@@ -73,14 +70,14 @@ class RosterService(BaseService):
                 return ImportOutcome(t.name, 0, 0, tuple(problems))
             active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
             waitlisted = 0
-            spellings = await Spellings.of(session, actor.guild_id, t.id)
+            spellings = await Spellings.of(session, actor.guild_id, tid)
             for p in parsed.players:
                 full = t.cap is not None and active >= t.cap
                 status = staff_status(t, full)
                 waitlisted += full
                 active += not full
                 reg = (by_user.get(p.user_id) if p.user_id is not None else None) or Registration(
-                    guild_id=actor.guild_id, tournament_id=t.id, user_id=p.user_id, display_name=p.name
+                    guild_id=actor.guild_id, tournament_id=tid, user_id=p.user_id, display_name=p.name
                 )
                 reg.display_name, reg.club = p.name, spellings.spell("club", p.club)
                 reg.team, reg.family_group = spellings.spell("team", p.team), spellings.spell("family_group", p.family)
@@ -90,15 +87,8 @@ class RosterService(BaseService):
                 if len(session.new) >= FLUSH_EVERY:  # the ORM's work in slices: the loop breathes between them
                     await self._flush(session, t.name)
             await self._flush(session, t.name)
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="registration.import",
-                entity="tournament",
-                entity_id=t.id,
-                details={"tournament": t.name, "rows": len(parsed.players), "waitlisted": waitlisted},
-            )
+            await uc.audit("registration.import", "tournament", tid, tournament=t.name, rows=len(parsed.players),
+                           waitlisted=waitlisted)  # fmt: skip
             return ImportOutcome(t.name, len(parsed.players), waitlisted, ())
 
     @staticmethod
@@ -110,12 +100,10 @@ class RosterService(BaseService):
 
     async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
         """The player list as a CSV file for spreadsheets (organizers and referees)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require_staff(actor, config)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            rows = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=t.id)
+        async with self.run(actor, role=STAFF, tournament=tournament) as uc:
+            t = uc.tournament
+            rows = await repo.list_registrations(session=uc.session, guild_id=actor.guild_id,
+                                                 tournament_id=uc.tournament_id)  # fmt: skip
             players = [CsvPlayer(r.display_name, r.club, r.team, r.family_group, r.user_id) for r in rows]
             data = serialise_players_csv(players, [r.status for r in rows])
             safe_name = "".join(c if c.isalnum() else "-" for c in t.name.lower()).strip("-")[:60] or "torneo"

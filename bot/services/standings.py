@@ -25,7 +25,7 @@ from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import Consequence
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
-from bot.services._base import BaseService, tournament_or_404
+from bot.services._base import BaseService
 
 OUTCOME_TO_ENTRY = {
     SeatOutcome.PLAYED.value: EntryStatus.PLAYED,
@@ -118,8 +118,8 @@ class StandingsService(BaseService):
     ) -> StandingsView:
         """Standings of a tournament from its reported tables (qualifying rounds by default), each line with its
         rank before the latest round (the movement the standings image shows)."""
-        async with self._sessionmaker() as session:
-            tournament = await tournament_or_404(session, guild_id, tournament_name)
+        async with self.run(guild_id, tournament=tournament_name) as uc:
+            session, tournament = uc.session, uc.tournament
             view = await self.compute_in(session, tournament, kinds=kinds)
             if view.last_round is None or view.rounds < 2:
                 return view

@@ -21,9 +21,9 @@ from bot.db.models import (
     TournamentStatus,
 )
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
+from bot.rules.lateness import minutes_late
 from bot.services import Services
 from bot.services.access import Actor
-from bot.services.checkins import minutes_late
 from bot.services.tournaments import parse_overrides
 from tests.conftest import FakeClock
 

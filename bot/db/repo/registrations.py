@@ -28,6 +28,7 @@ __all__ = [
     "first_waitlisted_registration",
     "get_registration_by_id",
     "registration_counts",
+    "registration_delete",
     "registration_is_referenced",
     "registration_rounds",
 ]
@@ -84,6 +85,13 @@ async def registration_is_referenced(*, session: AsyncSession, guild_id: int, re
         if int(result.scalar_one()):
             return True
     return False
+
+
+async def registration_delete(*, session: AsyncSession, guild_id: int, registration: Registration) -> None:
+    """Delete a registration of the server (one nothing points at: see :func:`registration_is_referenced`)."""
+    if registration.guild_id != guild_id:  # pragma: no cover - a programming error
+        raise ValueError("a registration of another server")
+    await session.delete(registration)
 
 
 async def registration_rounds(*, session: AsyncSession, guild_id: int, tournament_id: int) -> Sequence[Round]:
