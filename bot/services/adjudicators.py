@@ -14,12 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlmodel import col
-
 from bot.db import repo
-from bot.db.models import Round, RoundStatus, Tournament
+from bot.db.models import Tournament
 from bot.errors import InvalidInput, PermissionDenied
 from bot.rules.errors import RuleError
 from bot.rules.jsondoc import DocumentError
@@ -37,7 +33,7 @@ from bot.rules.risiko.scoring import ScoredSituation, score_situation, situation
 from bot.rules.rulebook import Article, cite
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService
-from bot.services.access import Actor, StaffRole, has_role
+from bot.services.access import Actor, StaffRole
 
 BOXED = "risiko-nostra-passione-2018"  # the rulebook that prints the boxed rules, for citations
 BATTLE_MAX = dice_mod.BATTLE_ARMIES_MAX
@@ -78,34 +74,20 @@ def scored_text(text: str, rules: RisikoRules) -> ScoredSituation:
     return score_situation(situation_document(text), rules, also_allowed=("preset",))
 
 
-async def latest_tournament(
-    sessionmaker: async_sessionmaker[AsyncSession], guild_id: int, game: str
-) -> Tournament | None:
+async def latest_tournament(service: BaseService, guild_id: int, game: str) -> Tournament | None:
     """The server's most recently created tournament of ``game``: whose preset an adjudicator applies by default."""
-    async with sessionmaker() as session:
-        query = (
-            select(Tournament)
-            .where(col(Tournament.guild_id) == guild_id, col(Tournament.game) == game)
-            .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
-            .limit(1)
-        )
-        return (await session.execute(query)).scalar_one_or_none()
+    async with service.run(guild_id) as uc:
+        return await repo.latest_tournament_of_game(session=uc.session, guild_id=guild_id, game=game)
 
 
 class AdjudicatorService(BaseService):
     async def _allowed(self, actor: Actor) -> None:
         """Referees and organizers always; others only while no round of this server is being played."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            if has_role(actor, config, StaffRole.REFEREE) or has_role(actor, config, StaffRole.ORGANIZER):
+        async with self.run(actor) as uc:
+            if uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER):
                 return
-            live = (
-                await session.execute(
-                    select(col(Round.id)).where(col(Round.guild_id) == actor.guild_id,
-                                           col(Round.status) == RoundStatus.PUBLISHED.value).limit(1)
-                )
-            ).first()  # fmt: skip
-        if live is not None:
+            live = await repo.round_in_play(session=uc.session, guild_id=actor.guild_id)
+        if live:
             raise PermissionDenied("error.adjudicator.live_round")
 
     async def _preset(self, actor: Actor, preset: str | None) -> tuple[str | None, RisikoRules | None]:
@@ -116,7 +98,7 @@ class AdjudicatorService(BaseService):
             if rules is None:
                 raise InvalidInput("error.adjudicator.not_risiko", preset=preset)
             return preset, rules
-        latest = await latest_tournament(self._sessionmaker, actor.guild_id, "risiko")
+        latest = await latest_tournament(self, actor.guild_id, "risiko")
         if latest is None:
             return None, None
         return latest.preset, load_ruleset(latest.preset, latest.overrides or None).risiko
@@ -259,7 +241,7 @@ class RicochetAdjudicator(BaseService):
     """``/rr verify`` and ``/rr solve``: the demonstration judged (RR 4.8, 4.10) and the optimal solution found."""
 
     async def _rules(self, actor: Actor) -> tuple[str, RicochetRules]:
-        latest = await latest_tournament(self._sessionmaker, actor.guild_id, "ricochet")
+        latest = await latest_tournament(self, actor.guild_id, "ricochet")
         name = latest.preset if latest else "ricochet-v3.3"
         rules = load_ruleset(name, (latest.overrides or None) if latest else None).ricochet
         assert rules is not None

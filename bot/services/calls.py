@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import GameTable, RefereeCall, Round, RoundStatus, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
-from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services._base import BaseService, UseCase, clean_text, retry_when_locked
+from bot.services.access import Actor, StaffRole
 
 NOTE_MAX = 200
 
@@ -86,11 +86,11 @@ class CallService(BaseService):
     async def _call(
         self, actor: Actor, tournament: str | None, round_id: int | None, table: int | None, note: str | None
     ) -> CallOutcome:
-        async with self._sessionmaker() as session, session.begin():
-            t, rnd = await self._round(session, actor, tournament, round_id)
+        async with self.run(actor, tournament=tournament) as uc:
+            session = uc.session
+            t, rnd = await self._round(uc, round_id)
             assert t.id is not None and rnd.id is not None
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            staff = has_role(actor, config, StaffRole.REFEREE) or has_role(actor, config, StaffRole.ORGANIZER)
+            staff = uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER)
             own = await self._own_table(session, t, rnd, actor.user_id)
             if not staff:
                 if own is None:
@@ -106,26 +106,23 @@ class CallService(BaseService):
             if already is not None:
                 return CallOutcome(await self._view(session, already), created=False)
             call = RefereeCall(guild_id=actor.guild_id, tournament_id=t.id, round_id=rnd.id, table_id=target.id,
-                               caller_id=actor.user_id, note=note, created_at=self._clock())  # fmt: skip
+                               caller_id=actor.user_id, note=note, created_at=uc.clock())  # fmt: skip
             session.add(call)
             await session.flush()
             return CallOutcome(await self._view(session, call), created=True)
 
-    async def _round(
-        self, session: AsyncSession, actor: Actor, tournament: str | None, round_id: int | None
-    ) -> tuple[Tournament, Round]:
-        """The round being played: the button's own, or the tournament's latest published one."""
+    async def _round(self, uc: UseCase, round_id: int | None) -> tuple[Tournament, Round]:
+        """The round being played: the button's own, or the use case's tournament's latest published one."""
+        session = uc.session
         if round_id is not None:
             rnd = await session.get(Round, round_id)
-            if rnd is None or rnd.guild_id != actor.guild_id:
+            if rnd is None or rnd.guild_id != uc.guild_id:
                 raise NotFound("error.call.no_such_table", table="?", tournament="?")
             t = await session.get(Tournament, rnd.tournament_id)
             assert t is not None
         else:
-            assert tournament is not None
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            t = uc.tournament
+            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
             rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
             if rnd is None:
                 raise Conflict("error.call.no_round_in_play", tournament=t.name)
@@ -155,13 +152,12 @@ class CallService(BaseService):
 
     async def claim(self, actor: Actor, call_id: int) -> ClaimOutcome:
         """The first referee to claim the call takes it; later claims are told who did (one UPDATE, no race)."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
+        async with self.run(actor, role=StaffRole.REFEREE) as uc:
+            session = uc.session
             if not 0 < call_id < 2**31:  # a forged button id: no row can have it
                 raise NotFound("error.call.not_found", call=call_id)
             taken = await repo.claim_call(session=session, guild_id=actor.guild_id, call_id=call_id,
-                                          referee_id=actor.user_id, at=self._clock())  # fmt: skip
+                                          referee_id=actor.user_id, at=uc.clock())  # fmt: skip
             call = await session.get(RefereeCall, call_id)
             if call is None or call.guild_id != actor.guild_id:
                 raise NotFound("error.call.not_found", call=call_id)

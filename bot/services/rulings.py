@@ -6,17 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from sqlalchemy import select
-from sqlmodel import col
-
 from bot.db import repo
-from bot.db.models import RoundStatus, Tournament, TournamentStatus
+from bot.db.models import RoundStatus
 from bot.errors import InvalidInput, NotFound
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook import Article
 from bot.rules.rulebook.search import QUERY_MAX, SearchError, search
-from bot.services._base import BaseService, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services._base import BaseService
+from bot.services.access import Actor, StaffRole
 
 SEARCH_BUDGET = 10.0  # seconds; a search takes milliseconds
 
@@ -36,19 +33,10 @@ class RulesDeskService(BaseService):
             if preset not in PRESET_NAMES:
                 raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
             return preset
-        async with self._sessionmaker() as session:
+        async with self.run(guild_id, tournament=tournament) as uc:
             if tournament is not None:
-                return (await tournament_or_404(session, guild_id, tournament)).preset
-            latest = (
-                await session.execute(
-                    select(Tournament)
-                    .where(col(Tournament.guild_id) == guild_id,
-                           col(Tournament.status).not_in([TournamentStatus.FINISHED.value,
-                                                          TournamentStatus.CANCELLED.value]))
-                    .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
-                    .limit(1)
-                )
-            ).scalar_one_or_none()  # fmt: skip
+                return uc.tournament.preset
+            latest = await repo.latest_open_tournament(session=uc.session, guild_id=guild_id)
         if latest is None:
             raise InvalidInput("error.rule.which_preset")
         return latest.preset
@@ -66,12 +54,9 @@ class RulesDeskService(BaseService):
 
     async def table_thread(self, actor: Actor, *, tournament: str, table: int) -> int:
         """The thread of ``table`` in the tournament's latest published round, for a referee posting an answer."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
+            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
             rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
             tables = (
                 await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id) if rnd and rnd.id else []

@@ -20,7 +20,7 @@ from bot.db.models import SanctionProposal
 from bot.errors import Conflict, NotFound
 from bot.rules.sanctions import SanctionError, check_kind
 from bot.services._base import BaseService, retry_when_locked, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services.access import Actor, StaffRole
 from bot.services.sanction_views import ProposalView, SanctionView
 from bot.services.sanctions import SanctionService, checked_details, checked_points, sanction_refusal, tournament_rules
 
@@ -58,13 +58,13 @@ class SanctionProposalService(BaseService):
                                        infraction=infraction, cards_in_hand=cards_in_hand, round_number=round_number,
                                        table=table)  # fmt: skip
         kinds = await self.desk.kinds(actor.guild_id, tournament=tournament)
-        async with self._sessionmaker() as session, session.begin():
+        async with self.run(actor) as uc:
             row = SanctionProposal(guild_id=actor.guild_id, referee_id=actor.user_id, tournament=view.tournament_name,
                                    player=player, user_id=user_id, infraction=infraction, cards_in_hand=cards_in_hand,
                                    points=points, round_number=round_number, table_number=table, details=note,
-                                   created_at=self._clock())  # fmt: skip
-            session.add(row)
-            await session.flush()
+                                   created_at=uc.clock())  # fmt: skip
+            uc.session.add(row)
+            await uc.session.flush()
             assert row.id is not None
             return Offer(row.id, view, kinds)
 
@@ -80,11 +80,10 @@ class SanctionProposalService(BaseService):
 
     async def pick(self, actor: Actor, proposal_id: int, kind: str) -> None:
         """Another kind from the menu (an override of the ladder), while the proposal is open."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
+        async with self.run(actor, role=StaffRole.REFEREE) as uc:
+            session = uc.session
             row = await self._open(session, actor, proposal_id)
-            t = await tournament_or_404(session, actor.guild_id, row.tournament)
+            t = await tournament_or_404(session, actor.guild_id, row.tournament)  # the proposal's, once it is found
             try:
                 row.kind = check_kind(tournament_rules(t), kind)
             except SanctionError as exc:
@@ -96,10 +95,10 @@ class SanctionProposalService(BaseService):
 
     async def _confirm(self, actor: Actor, proposal_id: int) -> SanctionView:
         now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
+        async with self.run(actor) as uc:
+            session = uc.session
             case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)  # the lock
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
+            uc.require(StaffRole.REFEREE)
             won = 0 < proposal_id < 2**31 and await repo.sanction_proposal_confirm_once(
                 session=session, guild_id=actor.guild_id, proposal_id=proposal_id, at=now, fresh_since=now - LIFETIME
             )

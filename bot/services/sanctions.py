@@ -38,8 +38,8 @@ from bot.rules.sanctions import (
 )
 from bot.rules.sanctions import Proposal as RuleProposal
 from bot.rules.sanctions import infraction as infraction_rules
-from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
-from bot.services.access import Actor, StaffRole, require
+from bot.services._base import BaseService, UseCase, clean_text, retry_when_locked, tournament_or_404
+from bot.services.access import Actor, StaffRole
 from bot.services.sanction_effects import change_kind, disqualify, rescore_if_needed, sanction_points, undo
 from bot.services.sanction_places import round_and_table, sanctioned_player, seat_of, where
 from bot.services.sanction_views import (
@@ -57,13 +57,20 @@ APPEAL_DECISIONS = ("upheld", "annulled")
 
 
 async def previous_offences(
-    session: AsyncSession, t: Tournament, reg: Registration, code: str, table_id: int | None
+    session: AsyncSession,
+    t: Tournament,
+    reg: Registration,
+    code: str,
+    table_id: int | None,
+    *,
+    rules: Ruleset | None = None,
 ) -> int:
     """The player's earlier offences the ladder counts: in the whole tournament, or — for an infraction whose text
-    counts within the game (ARB 23, UFF's forgotten sdadata roll) — at this table only."""
+    counts within the game (ARB 23, UFF's forgotten sdadata roll) — at this table only. ``rules``: the tournament's
+    ruleset, when the caller has it parsed already."""
     assert t.id is not None and reg.id is not None
     try:
-        scope = infraction_rules(tournament_rules(t), code).scope
+        scope = infraction_rules(rules or tournament_rules(t), code).scope
     except SanctionError as exc:
         raise sanction_refusal(exc) from None
     return await repo.sanction_count_offences(
@@ -87,6 +94,11 @@ def tournament_rules(t: Tournament) -> Ruleset:
 
 def sanction_refusal(exc: SanctionError) -> InvalidInput:
     return InvalidInput(f"error.sanction.{exc.code}", value=str(exc.value)[:60])
+
+
+async def audit_case(uc: UseCase, action: str, s: Sanction, **details: object) -> None:
+    """The audit entry of what a use case did to a case (its number and kind, then ``details``)."""
+    await uc.audit(action, "sanction", s.id, case=s.case_number, kind=s.kind, **details)
 
 
 class SanctionService(BaseService):
@@ -122,17 +134,6 @@ class SanctionService(BaseService):
             appeal_deadline=s.created_at + timedelta(minutes=window) if window else None,
         )
 
-    async def _audit(self, session: AsyncSession, actor: Actor, action: str, s: Sanction, **details: object) -> None:
-        await repo.add_audit(
-            session=session,
-            guild_id=actor.guild_id,
-            actor_id=actor.user_id,
-            action=action,
-            entity="sanction",
-            entity_id=s.id,
-            details={"case": s.case_number, "kind": s.kind, **details},
-        )
-
     # --------------------------------------------------------------------------------------- use cases
 
     async def propose(
@@ -148,16 +149,13 @@ class SanctionService(BaseService):
         table: int | None = None,
     ) -> ProposalView:
         """What the ladder gives for this player's next offence of ``infraction`` (referees)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
+        async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
             reg = await sanctioned_player(session, t, player, user_id)
-            assert t.id is not None and reg.id is not None
             _, table_id = await where(session, t, reg, round_number, table)
-            previous = await previous_offences(session, t, reg, infraction, table_id)
+            previous = await previous_offences(session, t, reg, infraction, table_id, rules=uc.rules)
             try:
-                proposal = propose(tournament_rules(t), infraction, previous=previous, cards_in_hand=cards_in_hand)
+                proposal = propose(uc.rules, infraction, previous=previous, cards_in_hand=cards_in_hand)
             except SanctionError as exc:
                 raise sanction_refusal(exc) from None
             return ProposalView(t.name, reg.display_name, previous, proposal)
@@ -180,15 +178,14 @@ class SanctionService(BaseService):
         """Log a sanction (referees): the ladder's proposal, or ``kind`` as an override; its consequences applied."""
         note = checked_details(details)
         checked_points(points)
-        async with self._sessionmaker() as session, session.begin():
+        async with self.run(actor) as uc:
             # the case number first: the server row's lock then serialises concurrent sanctions of this server
-            case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
+            case = await repo.sanction_allocate_case_number(session=uc.session, guild_id=actor.guild_id)
+            uc.require(StaffRole.REFEREE)
             if case is None:  # pragma: no cover - require() refuses a server without its row first
                 raise PermissionDenied("error.permission_unmapped", role=StaffRole.REFEREE.value)
             return await self.record_request(
-                session, actor, case, tournament=tournament, player=player, user_id=user_id, infraction=infraction,
+                uc.session, actor, case, tournament=tournament, player=player, user_id=user_id, infraction=infraction,
                 kind=kind, points=points, cards_in_hand=cards_in_hand, details=note, round_number=round_number,
                 table=table,
             )  # fmt: skip
@@ -217,7 +214,7 @@ class SanctionService(BaseService):
         assert t.id is not None and reg.id is not None
         ruleset = tournament_rules(t)
         round_id, table_id = await where(session, t, reg, round_number, table)
-        previous = await previous_offences(session, t, reg, infraction, table_id)
+        previous = await previous_offences(session, t, reg, infraction, table_id, rules=ruleset)
         try:
             proposal = propose(ruleset, infraction, previous=previous, cards_in_hand=cards_in_hand)
             chosen = check_kind(ruleset, kind) if kind else proposal.kind
@@ -279,16 +276,17 @@ class SanctionService(BaseService):
         await session.flush()
         await rescore_if_needed(session, s)
         override = chosen != proposal.kind
-        await self._audit(
-            session, actor, "sanction.record", s, player=reg.id, infraction=proposal.infraction, override=override
-        )
+        # the caller's transaction (the desk's, /arrival's, a latecomer's): its own audit entry, written here
+        await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id, action="sanction.record",
+                             entity="sanction", entity_id=s.id,
+                             details={"case": s.case_number, "kind": s.kind, "player": reg.id,
+                                      "infraction": proposal.infraction, "override": override})  # fmt: skip
         return await self._view(session, s)
 
     async def kinds(self, guild_id: int, *, tournament: str) -> tuple[str, ...]:
         """Every sanction kind of the tournament's preset (the referee's override menu)."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, guild_id, tournament)
-            return sanction_kinds(tournament_rules(t))
+        async with self.run(guild_id, tournament=tournament) as uc:
+            return sanction_kinds(uc.rules)
 
     async def revoke(self, actor: Actor, *, case_number: int, reason: str) -> SanctionView:
         """Only the head referee revokes a sanction; its consequences are undone and the standings follow. The
@@ -298,11 +296,10 @@ class SanctionService(BaseService):
         return await retry_when_locked(lambda: self._revoke(actor, case_number, why))
 
     async def _revoke(self, actor: Actor, case_number: int, why: str) -> SanctionView:
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.HEAD_REFEREE)
+        async with self.run(actor, role=StaffRole.HEAD_REFEREE) as uc:
+            session = uc.session
             won = await repo.sanction_revoke_once(session=session, guild_id=actor.guild_id, case_number=case_number,
-                                                  at=self._clock(), by=actor.user_id, reason=why)  # fmt: skip
+                                                  at=uc.clock(), by=actor.user_id, reason=why)  # fmt: skip
             s = await self._case(session, actor, case_number)
             await session.refresh(s)
             if not won:
@@ -314,7 +311,7 @@ class SanctionService(BaseService):
             await undo(session, s)
             await session.flush()
             await rescore_if_needed(session, s)
-            await self._audit(session, actor, "sanction.revoke", s, reason=why)
+            await audit_case(uc, "sanction.revoke", s, reason=why)
             return await self._view(session, s)
 
     async def _case(self, session: AsyncSession, actor: Actor, case_number: int) -> Sanction:
@@ -330,7 +327,8 @@ class SanctionService(BaseService):
         return await retry_when_locked(lambda: self._appeal(actor, case_number, why))
 
     async def _appeal(self, actor: Actor, case_number: int, why: str) -> SanctionView:
-        async with self._sessionmaker() as session, session.begin():
+        async with self.run(actor) as uc:
+            session = uc.session
             s = await self._case(session, actor, case_number)
             reg = await session.get(Registration, s.registration_id)
             t = await session.get(Tournament, s.tournament_id)
@@ -340,13 +338,13 @@ class SanctionService(BaseService):
             rules = appeal_rules(tournament_rules(t))
             if not rules.appealable:
                 raise Conflict("error.sanction.no_appeal", tournament=t.name)
-            if self._clock() > s.created_at + timedelta(minutes=rules.appeal_window_minutes):
+            if uc.clock() > s.created_at + timedelta(minutes=rules.appeal_window_minutes):
                 raise Conflict("error.sanction.appeal_late", minutes=rules.appeal_window_minutes)
             if not await repo.sanction_appeal_once(session=session, guild_id=actor.guild_id, case_number=case_number,
-                                                   at=self._clock(), reason=why):  # fmt: skip
+                                                   at=uc.clock(), reason=why):  # fmt: skip
                 raise Conflict("error.sanction.appeal_closed", case=case_number)
             await session.refresh(s)
-            await self._audit(session, actor, "sanction.appeal", s, reason=why)
+            await audit_case(uc, "sanction.appeal", s, reason=why)
             return await self._view(session, s)
 
     async def decide_appeal(
@@ -370,18 +368,19 @@ class SanctionService(BaseService):
     async def _decide(
         self, actor: Actor, case_number: int, decision: str, text: str | None, kind: str | None, points: float | None
     ) -> SanctionView:
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.HEAD_REFEREE)
+        async with self.run(actor, role=StaffRole.HEAD_REFEREE) as uc:
+            session = uc.session
             s = await self._case(session, actor, case_number)
             t = await session.get(Tournament, s.tournament_id)
             assert t is not None
             changed_kind: str | None = None
+            ruleset: Ruleset | None = None
             if decision == "changed":
                 if not kind:
                     raise InvalidInput("error.sanction.kind_needed")
+                ruleset = tournament_rules(t)
                 try:
-                    changed_kind = check_kind(tournament_rules(t), kind)
+                    changed_kind = check_kind(ruleset, kind)
                 except SanctionError as exc:
                     raise sanction_refusal(exc) from None
                 state = AppealState.CHANGED
@@ -389,35 +388,36 @@ class SanctionService(BaseService):
                 state = AppealState.UPHELD if decision == "upheld" else AppealState.OVERTURNED
             won = await repo.sanction_decide_once(session=session, guild_id=actor.guild_id, case_number=case_number,
                                                   state=state.value, note=text, by=actor.user_id,
-                                                  at=self._clock())  # fmt: skip
+                                                  at=uc.clock())  # fmt: skip
             await session.refresh(s)
             if not won:
                 if s.revoked_at is not None:
                     raise Conflict("error.sanction.already_revoked", case=case_number)
                 raise Conflict("error.sanction.no_pending_appeal", case=case_number)
-            if changed_kind is not None:
-                await change_kind(session, s, tournament_rules(t), changed_kind, points)
+            if changed_kind is not None and ruleset is not None:
+                await change_kind(session, s, ruleset, changed_kind, points)
             if state is AppealState.OVERTURNED:
                 await undo(session, s)
             await session.flush()
             await rescore_if_needed(session, s)
-            await self._audit(session, actor, "sanction.appeal_decided", s, decision=state.value, note=text)
+            await audit_case(uc, "sanction.appeal_decided", s, decision=state.value, note=text)
             return await self._view(session, s)
 
     async def list(
         self, actor: Actor, *, tournament: str, round_number: int | None = None, table: int | None = None
     ) -> tuple[SanctionView, ...]:
         """The tournament's sanctions, optionally of one round or table (referees)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
             round_id = table_id = None
             if round_number is not None or table is not None:
                 round_id, table_id = await round_and_table(session, t, round_number, table)
             rows = await repo.sanction_list(
-                session=session, guild_id=t.guild_id, tournament_id=t.id, round_id=round_id, table_id=table_id
+                session=session,
+                guild_id=t.guild_id,
+                tournament_id=uc.tournament_id,
+                round_id=round_id,
+                table_id=table_id,
             )
             return tuple([await self._view(session, s) for s in rows])
 
@@ -425,20 +425,17 @@ class SanctionService(BaseService):
         self, actor: Actor, *, tournament: str, player: str | None = None, user_id: int | None = None
     ) -> tuple[SanctionView, ...]:
         """A player's record: your own, or anyone's for a referee (BOT-SAN-1)."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, tournament=tournament) as uc:  # the tournament first, then who may read
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
             own = player is None and (user_id is None or user_id == actor.user_id)
             if not own:
-                config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-                require(actor, config, StaffRole.REFEREE)
-            elif await repo.get_registration_for_user(session=session, guild_id=t.guild_id, tournament_id=t.id,
+                uc.require(StaffRole.REFEREE)
+            elif await repo.get_registration_for_user(session=session, guild_id=t.guild_id, tournament_id=tid,
                                                       user_id=actor.user_id) is None:  # fmt: skip
                 raise Conflict("error.not_registered", tournament=t.name)  # your own record: you have no entry
             reg = await sanctioned_player(session, t, player, actor.user_id if own else user_id)
-            rows = await repo.sanction_list(
-                session=session, guild_id=t.guild_id, tournament_id=t.id, registration_id=reg.id
-            )
+            rows = await repo.sanction_list(session=session, guild_id=t.guild_id, tournament_id=tid,
+                                            registration_id=reg.id)  # fmt: skip
             return tuple([await self._view(session, s) for s in rows])
 
     async def export_csv(self, actor: Actor, *, tournament: str) -> SanctionsExport:
