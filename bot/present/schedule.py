@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from bot.i18n import t
 from bot.present.markup import discord_timestamp, no_pings, safe, when
+from bot.rules.schedule import CHECK_IN_LIST_OFFSET
 from bot.services import ReminderKind
 from bot.services.deliveries import MAX_ATTEMPTS, Delivery
 from bot.services.schedules import ReminderLine
@@ -42,7 +43,7 @@ def delivery_text(d: Delivery) -> str:
         if d.missing_check_ins:
             text += "\n" + t("schedule.reminder.missing", loc, count=len(d.missing_check_ins),
                              names=_names(d.missing_check_ins, loc))  # fmt: skip
-        elif d.offset_minutes is not None and d.offset_minutes <= 10:
+        elif d.offset_minutes is not None and d.offset_minutes <= CHECK_IN_LIST_OFFSET:  # nobody missing: say so
             text += "\n" + t("schedule.reminder.all_checked_in", loc)
     elif d.kind == ReminderKind.ANNOUNCEMENT.value:
         text = t("schedule.announcement.head", loc, tournament=name) + "\n" + no_pings(d.message or "")

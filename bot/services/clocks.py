@@ -20,17 +20,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
 
 from bot.db import repo
 from bot.db.models import (
     GameTable,
     Registration,
     ReminderKind,
-    ReminderStatus,
     Round,
     RoundStatus,
     ScheduledReminder,
@@ -44,8 +41,8 @@ from bot.rules.errors import RuleError
 from bot.rules.risiko import endgame
 from bot.rules.risiko.endgame import EndState, Event
 from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, tournament_or_404
-from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services._base import BaseService, UseCase
+from bot.services.access import Actor, StaffRole
 
 log = logging.getLogger(__name__)
 
@@ -123,13 +120,9 @@ def _view(t: Tournament, rnd: Round, table: GameTable, row: TableClock, now: dat
     )  # fmt: skip
 
 
-async def _cancel_calls(session: AsyncSession, table_id: int, why: str) -> None:
-    await session.execute(
-        update(ScheduledReminder)
-        .where(col(ScheduledReminder.table_id) == table_id, col(ScheduledReminder.kind) == ReminderKind.CLOCK.value,
-               col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
-        .values(status=ReminderStatus.CANCELLED.value, outcome=why)
-    )  # fmt: skip
+async def _cancel_calls(session: AsyncSession, table: GameTable, why: str) -> None:
+    assert table.id is not None
+    await repo.cancel_clock_calls(session=session, guild_id=table.guild_id, table_id=table.id, outcome=why)
 
 
 async def _plan_call(
@@ -173,8 +166,10 @@ async def clock_call(session: AsyncSession, reminder: ScheduledReminder, now: da
     """The runner's side of a clock call (inside its transaction): check the call still stands, record the time-up on
     the clock and its tracker, and return what the message needs; None when the clock moved (dropped)."""
     row = (
-        await session.execute(select(TableClock).where(col(TableClock.table_id) == reminder.table_id))
-    ).scalar_one_or_none()
+        await repo.get_table_clock(session=session, guild_id=reminder.guild_id, table_id=reminder.table_id)
+        if reminder.table_id is not None
+        else None
+    )
     table = await session.get(GameTable, reminder.table_id) if reminder.table_id else None
     if row is None or table is None:
         return None
@@ -209,31 +204,23 @@ async def clock_call(session: AsyncSession, reminder: ScheduledReminder, now: da
 
 
 class ClockService(BaseService):
-    async def _where(
-        self, session: AsyncSession, actor: Actor, tournament: str, table: int | None
-    ) -> tuple[Tournament, Round, list[GameTable]]:
-        t = await tournament_or_404(session, actor.guild_id, tournament)
-        assert t.id is not None
-        rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    async def _where(self, uc: UseCase, table: int | None) -> tuple[Round, list[GameTable]]:
+        """The tournament's published round and its tables (or table ``table``)."""
+        t = uc.tournament
+        rounds = await repo.list_rounds(session=uc.session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
         rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
         if rnd is None or rnd.id is None:
             raise Conflict("error.clock.no_published_round", tournament=t.name)
-        tables = list(await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id))
+        tables = list(await repo.list_tables(session=uc.session, guild_id=t.guild_id, round_id=rnd.id))
         if table is not None:
             tables = [x for x in tables if x.number == table]
             if not tables:
                 raise NotFound("error.call.no_such_table", table=table, tournament=t.name)
-        return t, rnd, tables
-
-    async def _referee(self, session: AsyncSession, actor: Actor) -> None:
-        config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-        require(actor, config, StaffRole.REFEREE)
+        return rnd, tables
 
     async def _row(self, session: AsyncSession, table: GameTable, *, lock: bool = False) -> TableClock:
-        query = select(TableClock).where(col(TableClock.table_id) == table.id)
-        if lock:
-            query = query.with_for_update()
-        row = (await session.execute(query)).scalar_one_or_none()
+        assert table.id is not None
+        row = await repo.get_table_clock(session=session, guild_id=table.guild_id, table_id=table.id, lock=lock)
         if row is None:
             raise Conflict("error.clock.not_started", table=table.number)
         return row
@@ -249,11 +236,11 @@ class ClockService(BaseService):
         self, actor: Actor, *, tournament: str, table: int | None = None, first: str | None = None
     ) -> StartReport:
         """Start one table's clock, or every table of the published round at once (``table`` None)."""
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._referee(session, actor)
-            t, rnd, tables = await self._where(session, actor, tournament, table)
-            rules, ruleset = _clock_rules(t)
+        async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
+            rnd, tables = await self._where(uc, table)
+            ruleset = uc.rules
+            rules = ClockRules.of(ruleset)
             started: list[ClockView] = []
             already: list[int] = []
             for gt in tables:
@@ -277,10 +264,8 @@ class ClockService(BaseService):
                 await _plan_call(session, t, gt, row, now)
                 started.append(_view(t, rnd, gt, row, now))
             if started:
-                await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                     action="clock.start", entity="round", entity_id=rnd.id,
-                                     details={"tables": [v.table_number for v in started],
-                                              "ending": rules.ending.value})  # fmt: skip
+                await uc.audit("clock.start", "round", rnd.id, tables=[v.table_number for v in started],
+                               ending=rules.ending.value)  # fmt: skip
             if not started and table is not None:
                 raise Conflict("error.clock.already_started", table=table)
             return StartReport(tuple(started), tuple(already))
@@ -294,11 +279,9 @@ class ClockService(BaseService):
         return await self._pause_or_resume(actor, tournament, table, pausing=False)
 
     async def _pause_or_resume(self, actor: Actor, tournament: str, table: int, *, pausing: bool) -> ClockView:
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._referee(session, actor)
-            t, rnd, (gt,) = await self._where(session, actor, tournament, table)
-            assert gt.id is not None
+        async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
+            rnd, (gt,) = await self._where(uc, table)
             row = await self._row(session, gt, lock=True)
             if row.ended_at is not None:
                 raise Conflict("error.clock.ended", table=table)
@@ -306,54 +289,43 @@ class ClockService(BaseService):
                 new = rules_clock.pause(_state(row), now) if pausing else rules_clock.resume(_state(row), now)
             except ClockError as exc:
                 raise Conflict(f"error.clock.{exc.code}", table=table) from None
-            done = await session.execute(
-                update(TableClock)
-                .where(col(TableClock.id) == row.id, col(TableClock.paused_seconds) == row.paused_seconds,
-                       col(TableClock.pauses) == row.pauses,
-                       col(TableClock.paused_at).is_(None) if row.paused_at is None
-                       else col(TableClock.paused_at) == row.paused_at)
-                .values(paused_at=new.paused_at, paused_seconds=new.paused_seconds, pauses=new.pauses)
-                .returning(col(TableClock.id))
-            )  # fmt: skip
-            if done.first() is None:  # another referee pressed first
+            changed = await repo.set_clock_pause_if_unchanged(session=session, guild_id=gt.guild_id, clock=row,
+                                                              paused_at=new.paused_at,
+                                                              paused_seconds=new.paused_seconds,
+                                                              pauses=new.pauses)  # fmt: skip
+            if not changed:  # another referee pressed first
                 raise Conflict("error.clock.clock_already_paused" if pausing else "error.clock.clock_not_paused",
                                table=table)  # fmt: skip
             await session.refresh(row)
-            await _cancel_calls(session, gt.id, "clock_paused" if pausing else "clock_resumed")
+            await _cancel_calls(session, gt, "clock_paused" if pausing else "clock_resumed")
             await _plan_call(session, t, gt, row, now)
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="clock.pause" if pausing else "clock.resume", entity="game_table",
-                                 entity_id=gt.id, details={"recovery_seconds": row.paused_seconds})  # fmt: skip
+            await uc.audit("clock.pause" if pausing else "clock.resume", "game_table", gt.id,
+                           recovery_seconds=row.paused_seconds)  # fmt: skip
             return _view(t, rnd, gt, row, now)
 
     async def status(self, actor: Actor, *, tournament: str, table: int | None = None) -> list[ClockView]:
         """The clocks of the published round (or one table): time played, recovery, the ending's instant."""
-        now = self._clock()
-        async with self._sessionmaker() as session:
-            t, rnd, tables = await self._where(session, actor, tournament, table)
-            tables = await self._readable(session, actor, rnd, tables, table)
-            rows = (
-                await session.execute(
-                    select(TableClock).where(col(TableClock.table_id).in_([x.id for x in tables if x.id is not None]))
-                )
-            ).scalars().all()  # fmt: skip
+        async with self.run(actor, tournament=tournament) as uc:
+            t, now = uc.tournament, uc.clock()
+            rnd, tables = await self._where(uc, table)
+            tables = await self._readable(uc, rnd, tables, table)
+            rows = await repo.list_table_clocks(session=uc.session, guild_id=t.guild_id,
+                                                table_ids=[x.id for x in tables if x.id is not None])  # fmt: skip
             by_table = {r.table_id: r for r in rows}
             views = [_view(t, rnd, gt, by_table[gt.id], now) for gt in tables if gt.id in by_table]
             if table is not None and not views:
                 raise Conflict("error.clock.not_started", table=table)
             return views
 
-    async def _readable(
-        self, session: AsyncSession, actor: Actor, rnd: Round, tables: list[GameTable], asked: int | None
-    ) -> list[GameTable]:
+    async def _readable(self, uc: UseCase, rnd: Round, tables: list[GameTable], asked: int | None) -> list[GameTable]:
         """Who may read the clocks: referees and organizers every table; a player seated in the round their own
         table only (the clock of another table is the referees' business); anyone else nothing."""
-        config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-        if has_role(actor, config, StaffRole.REFEREE) or has_role(actor, config, StaffRole.ORGANIZER):
+        if uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER):
             return tables
-        own = await self._own_table(session, actor, rnd)
+        assert uc.actor is not None
+        own = await self._own_table(uc.session, uc.actor, rnd)
         if own is None:
-            require(actor, config, StaffRole.REFEREE)  # neither staff nor seated: the role it takes
+            uc.require(StaffRole.REFEREE)  # neither staff nor seated: the role it takes
         assert own is not None
         if asked is not None and asked != own.number:
             raise PermissionDenied("error.clock.not_your_table", table=asked, own=own.number)
@@ -374,20 +346,18 @@ class ClockService(BaseService):
     async def record(self, actor: Actor, *, tournament: str, table: int | None, event: dict[str, Any]) -> TrackerStep:
         """Record one event of the end of the game at ``table`` (default: the actor's own table) by a player of the
         table or a referee. Without a ``player`` the event is the one the table waits for (whose turn, who rolls)."""
-        now = self._clock()
         if table is None:
             table = await self.table_of(actor, tournament=tournament)
             if table is None:
                 raise InvalidInput("error.clock.which_table")
-        async with self._sessionmaker() as session, session.begin():
-            t, rnd, (gt,) = await self._where(session, actor, tournament, table)
-            assert gt.id is not None
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
+        async with self.run(actor, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
+            rnd, (gt,) = await self._where(uc, table)
             players = await self._players(session, gt)
-            if not has_role(actor, config, StaffRole.REFEREE) and actor.user_id not in {p.user_id for p in players}:
-                require(actor, config, StaffRole.REFEREE)
+            if not uc.has_role(StaffRole.REFEREE) and actor.user_id not in {p.user_id for p in players}:
+                uc.require(StaffRole.REFEREE)
             row = await self._row(session, gt, lock=True)
-            _, ruleset = _clock_rules(t)
+            ruleset = uc.rules
             if row.tracker is None or ruleset.risiko is None:
                 raise Conflict("error.clock.no_tracker", table=table)
             state = EndState.parse(row.tracker)
@@ -400,7 +370,7 @@ class ClockService(BaseService):
                 state, _, _ = endgame.step(state, Event("time_up"), rules.end)
                 row.time_up_at = row.time_up_at or now
                 time_up_recorded = True
-                await _cancel_calls(session, gt.id, "time_up_recorded")
+                await _cancel_calls(session, gt, "time_up_recorded")
             wanted = dict(event)
             if wanted.get("event") != "time_up" and not wanted.get("player"):
                 wanted["player"] = endgame.expectation(state).get("player")
@@ -412,23 +382,20 @@ class ClockService(BaseService):
             row.tracker = state.serialise()
             if state.ended:
                 row.ended_at = now
-                await _cancel_calls(session, gt.id, "game_ended")
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="clock.event", entity="game_table", entity_id=gt.id,
-                                 details={"event": parsed.serialise(), "outcome": outcome.value})  # fmt: skip
+                await _cancel_calls(session, gt, "game_ended")
+            await uc.audit("clock.event", "game_table", gt.id, event=parsed.serialise(), outcome=outcome.value)
             await session.flush()
             return TrackerStep(_view(t, rnd, gt, row, now), outcome.value, details, time_up_recorded)
 
     async def table_of(self, actor: Actor, *, tournament: str) -> int | None:
         """The actor's own table in the published round (a player recording from their table)."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            reg = await repo.get_registration_for_user(session=session, guild_id=t.guild_id, tournament_id=t.id,
+        async with self.run(actor, tournament=tournament) as uc:
+            session, guild_id, tid = uc.session, uc.tournament.guild_id, uc.tournament_id
+            reg = await repo.get_registration_for_user(session=session, guild_id=guild_id, tournament_id=tid,
                                                        user_id=actor.user_id)  # fmt: skip
             if reg is None or reg.id is None:
                 return None
-            found = await repo.seat_in_latest_round(session=session, guild_id=t.guild_id, tournament_id=t.id,
+            found = await repo.seat_in_latest_round(session=session, guild_id=guild_id, tournament_id=tid,
                                                     registration_id=reg.id, published_only=True)  # fmt: skip
             return found[1].number if found else None
 

@@ -27,10 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
 
 from bot.db import repo
 from bot.db.models import (
@@ -42,7 +40,6 @@ from bot.db.models import (
     Round,
     RoundStatus,
     ScheduledReminder,
-    TableClock,
     Tournament,
     TournamentStatus,
     utcnow,
@@ -106,28 +103,22 @@ class Delivery:
 class DeliveryService(BaseService):
     async def pending(self, *, guild_id: int | None = None, limit: int = 10_000) -> list[tuple[int, datetime]]:
         """Pending rows (of one server, or all), soonest first: the runner plans a wake-up for each."""
-        async with self._sessionmaker() as session:
-            query = select(col(ScheduledReminder.id), col(ScheduledReminder.due_at)).where(
-                col(ScheduledReminder.status) == ReminderStatus.PENDING.value
-            )
-            if guild_id is not None:
-                query = query.where(col(ScheduledReminder.guild_id) == guild_id)
-            rows = await session.execute(query.order_by(col(ScheduledReminder.due_at)).limit(limit))
-            return [(int(i), d) for i, d in rows.all() if i is not None]
+        async with self._sessionmaker() as session:  # the runner's: every server by default, nobody acting
+            return await reminders.pending_reminders(session=session, guild_id=guild_id, limit=limit)
 
     def _now(self, session: AsyncSession) -> Instant:
         """The instant due rows and leases are measured against. On PostgreSQL with the system clock (production)
         the database's ``now()``: runners on several machines then agree on what is due and whose lease ran out,
         whatever their own clocks say. A clock a test injects (or SQLite, one process) is the process's."""
         if self._clock is utcnow and session.get_bind().dialect.name == "postgresql":
-            return func.now()
+            return reminders.database_now()
         return self._clock()
 
     async def reconcile(self, *, lease: timedelta = LEASE) -> Reconciled:
         """At start-up: pending rows that fell due while no process ran are marked late (they will be sent once,
         saying so). Also reports the claims whose lease ran out — their process stopped before confirming — which a
         runner takes again (or, after ``MAX_ATTEMPTS``, gives up on). A claim within its lease is a live runner's."""
-        async with self._sessionmaker() as session, session.begin():
+        async with self._sessionmaker() as session, session.begin():  # runner-wide: every server's rows
             now = self._now(session)
             late = await reminders.mark_late(session=session, due_before=now - LATE_GRACE)
             expired = await reminders.expired_claims(session=session, stale_before=now - lease)
@@ -149,6 +140,7 @@ class DeliveryService(BaseService):
 
     async def _claim(self, worker: str, lease: timedelta, reminder_id: int | None) -> int | None:
         async def attempt() -> tuple[int, int] | None:
+            # runner-wide (any server's row), one short transaction per claim
             async with self._sessionmaker() as session, session.begin():
                 now = self._now(session)
                 return await reminders.claim_reminder(session=session, worker=worker, now=now,
@@ -168,7 +160,7 @@ class DeliveryService(BaseService):
         """Renew ``worker``'s lease on a row it is sending; False when it lost the claim (another runner took it)."""
 
         async def attempt() -> bool:
-            async with self._sessionmaker() as session, session.begin():
+            async with self._sessionmaker() as session, session.begin():  # runner-wide: a lease, no server
                 return await reminders.renew_claim(session=session, reminder_id=reminder_id, worker=worker,
                                                    now=self._now(session))  # fmt: skip
 
@@ -180,6 +172,7 @@ class DeliveryService(BaseService):
         carried out here, in the same transaction; a resend after a crash (``attempts`` > 1) still announces what
         its first attempt carried out."""
         now = self._clock()
+        # runner-wide: the row's server is known only once it is read; nobody acts (the audit's actor is None)
         async with self._sessionmaker() as session, session.begin():
             # locked (PostgreSQL): a runner taking the row over after an expired lease waits for this transaction
             row = await session.get(ScheduledReminder, reminder_id, with_for_update=True)
@@ -245,8 +238,10 @@ class DeliveryService(BaseService):
         row fell due, is set aside for the check and put back, so the resend carries the same call."""
         if row.attempts > 1 and row.call != Announcement.RR_REPLAY.value:
             clock = (
-                await session.execute(select(TableClock).where(col(TableClock.table_id) == row.table_id))
-            ).scalar_one_or_none()
+                await repo.get_table_clock(session=session, guild_id=row.guild_id, table_id=row.table_id)
+                if row.table_id is not None
+                else None
+            )
             if clock is not None and clock.time_up_at is not None and clock.time_up_at >= row.due_at - LATE_GRACE:
                 first = clock.time_up_at
                 clock.time_up_at = None
@@ -280,13 +275,8 @@ class DeliveryService(BaseService):
     ) -> tuple[int, ...]:
         """Players with a Discord account, less those already sent this reminder and those whose DMs Discord
         refused earlier in this tournament (they do not accept DMs: never retried in a loop)."""
-        done = await session.execute(
-            select(col(DmDelivery.user_id)).where(
-                (col(DmDelivery.reminder_id) == reminder_id)
-                | ((col(DmDelivery.tournament_id) == t.id) & (col(DmDelivery.error) == DM_REFUSED))
-            )
-        )
-        skip = set(done.scalars().all())
+        skip = await repo.dm_user_ids_to_skip(session=session, guild_id=t.guild_id, tournament_id=t.id,
+                                              reminder_id=reminder_id, refused=DM_REFUSED)  # fmt: skip
         return tuple(sorted({r.user_id for r in players if r.user_id is not None and r.user_id not in skip}))
 
     async def _missing(self, session: AsyncSession, rnd: Round, players: list[Registration]) -> tuple[str, ...]:
@@ -297,7 +287,7 @@ class DeliveryService(BaseService):
 
     async def record_dm(self, reminder_id: int, user_id: int, *, ok: bool, error: str | None = None) -> bool:
         """One row per reminder and player; False when it was already recorded (nothing is sent twice)."""
-        async with self._sessionmaker() as session:
+        async with self._sessionmaker() as session:  # runner-wide: its own short commit, the row names the server
             row = await session.get(ScheduledReminder, reminder_id)
             if row is None:
                 return False
@@ -314,6 +304,6 @@ class DeliveryService(BaseService):
     async def finish(self, reminder_id: int, worker: str, *, outcome: str | None = None) -> bool:
         """The row was sent (``outcome`` notes a partial failure, e.g. the channel refused the bot). Only the worker
         holding the claim confirms it: False (and nothing changes) for one whose lease ran out and was taken over."""
-        async with self._sessionmaker() as session, session.begin():
+        async with self._sessionmaker() as session, session.begin():  # runner-wide: a confirmation, no server
             return await reminders.finish_claim(session=session, reminder_id=reminder_id, worker=worker,
                                                 now=self._now(session), outcome=outcome)  # fmt: skip

@@ -15,16 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
 
 from bot.db import repo
 from bot.db.models import (
     GameTable,
+    GuildConfig,
     ReminderKind,
-    ReminderStatus,
     Round,
     RoundKind,
     RoundStatus,
@@ -45,7 +43,7 @@ from bot.rules.schedule import (
     zone,
 )
 from bot.services._base import BaseService, clean_text, tournament_or_404
-from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services.access import Actor, StaffRole
 
 log = logging.getLogger(__name__)
 
@@ -109,11 +107,15 @@ class RoundSchedule:
     timezone: str
 
 
-async def config_of(session: AsyncSession, guild_id: int) -> tuple[str, str, int | None]:
-    config = await repo.get_guild_config(session=session, guild_id=guild_id)
+def settings_of(config: GuildConfig | None) -> tuple[str, str, int | None]:
+    """A server's locale, time zone and announcement channel (the defaults before /setup)."""
     if config is None:
         return "it", "Europe/Rome", None
     return config.locale, config.timezone, config.announcement_channel_id
+
+
+async def config_of(session: AsyncSession, guild_id: int) -> tuple[str, str, int | None]:
+    return settings_of(await repo.get_guild_config(session=session, guild_id=guild_id))
 
 
 async def server_instant(session: AsyncSession, guild_id: int, when: datetime) -> datetime:
@@ -161,15 +163,7 @@ async def plan_round_reminders(
     """Cancel the round's pending reminders and plan new ones from its start and the tournament's offsets: the one
     place reminders follow a start (``/schedule round`` and ``/round plan`` both come here)."""
     assert r.id is not None
-    await session.execute(
-        update(ScheduledReminder)
-        .where(
-            col(ScheduledReminder.round_id) == r.id,
-            col(ScheduledReminder.kind) == ReminderKind.ROUND.value,
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
-        )
-        .values(status=ReminderStatus.CANCELLED.value, outcome="round_moved")
-    )
+    await repo.cancel_round_reminders(session=session, guild_id=r.guild_id, round_id=r.id, outcome="round_moved")
     if r.scheduled_start is None:
         return []
     offsets = load_ruleset(t.preset, t.overrides or None).tournament.reminder_offsets_minutes
@@ -197,15 +191,9 @@ async def plan_registration_close(
     session: AsyncSession, t: Tournament, now: datetime, created_by: int | None
 ) -> ScheduledReminder | None:
     """The registration deadline as a row: registration closes by itself when it falls due (BOT-REG-2)."""
-    await session.execute(
-        update(ScheduledReminder)
-        .where(
-            col(ScheduledReminder.tournament_id) == t.id,
-            col(ScheduledReminder.kind) == ReminderKind.REGISTRATION_CLOSE.value,
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
-        )
-        .values(status=ReminderStatus.CANCELLED.value, outcome="deadline_moved")
-    )
+    assert t.id is not None
+    await repo.cancel_registration_close(session=session, guild_id=t.guild_id, tournament_id=t.id,
+                                         outcome="deadline_moved")  # fmt: skip
     if t.registration_deadline is None:
         return None
     _, _, channel = await config_of(session, t.guild_id)
@@ -253,13 +241,9 @@ async def _lines(session: AsyncSession, rows: Sequence[ScheduledReminder]) -> li
 class ScheduleService(BaseService):
     # ------------------------------------------------------------------------------------ organizer use cases
 
-    async def _organizer(self, session: AsyncSession, actor: Actor) -> None:
-        config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-        require(actor, config, StaffRole.ORGANIZER)
-
     async def timezone(self, guild_id: int) -> str:
-        async with self._sessionmaker() as session:
-            return (await config_of(session, guild_id))[1]
+        async with self.run(guild_id) as uc:
+            return settings_of(uc.config)[1]
 
     async def set_timezone(self, actor: Actor, name: str) -> str:
         """The zone schedules are typed in (IANA name, e.g. Europe/Rome); pending rows keep their instants."""
@@ -267,17 +251,13 @@ class ScheduleService(BaseService):
             tz = zone(name.strip())
         except ScheduleError as exc:
             raise schedule_refusal(exc) from None
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ADMIN)  # a server setting, like the roles (/setup)
+        async with self.run(actor, role=StaffRole.ADMIN) as uc:  # a server setting, like the roles (/setup)
             config = await repo.get_or_create_guild_config(
-                session=session, guild_id=actor.guild_id, locale=actor.locale
+                session=uc.session, guild_id=actor.guild_id, locale=actor.locale
             )
             config.timezone = tz.key
-            config.updated_at = self._clock()
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.timezone", entity="guild", entity_id=config.id,
-                                 details={"timezone": tz.key})  # fmt: skip
+            config.updated_at = uc.clock()
+            await uc.audit("schedule.timezone", "guild", config.id, timezone=tz.key)
             return tz.key
 
     async def schedule_round(
@@ -285,14 +265,11 @@ class ScheduleService(BaseService):
     ) -> RoundSchedule:
         """Set a round's start (the latest round not yet closed, or round ``number``; a new planned round when every
         round is closed) and plan its reminders. A round already under way cannot move."""
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            _, tz_name, _ = await config_of(session, t.guild_id)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
+            _, tz_name, _ = settings_of(uc.config)
             when = local_instant(start, tz_name, now)
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id))
             if number is not None:
                 r = next((x for x in rounds if x.number == number), None)
                 if r is None:
@@ -308,10 +285,8 @@ class ScheduleService(BaseService):
             previous = r.scheduled_start
             r.scheduled_start = when
             rows = await plan_round_reminders(session, t, r, now, actor.user_id)
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.round", entity="round", entity_id=r.id,
-                                 details={"tournament": t.name, "number": r.number, "start": when.isoformat(),
-                                          "previous": previous.isoformat() if previous else None})  # fmt: skip
+            await uc.audit("schedule.round", "round", r.id, tournament=t.name, number=r.number,
+                           start=when.isoformat(), previous=previous.isoformat() if previous else None)  # fmt: skip
             assert r.id is not None
             return RoundSchedule(
                 tournament_name=t.name, round_id=r.id, round_number=r.number, start=when, previous_start=previous,
@@ -321,12 +296,9 @@ class ScheduleService(BaseService):
     async def clear_round(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundSchedule:
         """Withdraw a round's start before it begins: its reminders are cancelled (and the cog cancels its
         Discord event)."""
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id))
             open_rounds = [x for x in rounds if x.status != RoundStatus.CLOSED.value and x.scheduled_start is not None]
             r = next((x for x in reversed(open_rounds) if number is None or x.number == number), None)
             if r is None or r.id is None or r.scheduled_start is None:
@@ -335,11 +307,9 @@ class ScheduleService(BaseService):
                 raise Conflict("error.schedule.round_started", number=r.number)
             previous, r.scheduled_start = r.scheduled_start, None
             await plan_round_reminders(session, t, r, now, actor.user_id)
-            _, tz_name, _ = await config_of(session, t.guild_id)
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.clear_round", entity="round", entity_id=r.id,
-                                 details={"tournament": t.name, "number": r.number,
-                                          "previous": previous.isoformat()})  # fmt: skip
+            _, tz_name, _ = settings_of(uc.config)
+            await uc.audit("schedule.clear_round", "round", r.id, tournament=t.name, number=r.number,
+                           previous=previous.isoformat())  # fmt: skip
             return RoundSchedule(tournament_name=t.name, round_id=r.id, round_number=r.number, start=previous,
                                  previous_start=previous, reminders=(), discord_event_id=r.discord_event_id,
                                  timezone=tz_name)  # fmt: skip
@@ -358,11 +328,9 @@ class ScheduleService(BaseService):
         body = clean_text(text, field="text", max_len=ANNOUNCEMENT_MAX)
         if image is not None and image not in IMAGES:
             raise InvalidInput("error.schedule.image_unknown", value=str(image)[:20], allowed=", ".join(IMAGES))
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            _, tz_name, channel = await config_of(session, t.guild_id)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
+            _, tz_name, channel = settings_of(uc.config)
             when = local_instant(at, tz_name, now)
             if channel_id is None and channel is None:
                 raise Conflict("error.schedule.no_channel")
@@ -372,26 +340,21 @@ class ScheduleService(BaseService):
             )  # fmt: skip
             session.add(row)
             await session.flush()
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.announcement", entity="scheduled_reminder", entity_id=row.id,
-                                 details={"tournament": t.name, "at": when.isoformat(), "image": image})  # fmt: skip
+            await uc.audit("schedule.announcement", "scheduled_reminder", row.id, tournament=t.name,
+                           at=when.isoformat(), image=image)  # fmt: skip
             return (await _lines(session, [row]))[0]
 
     async def set_deadline(self, actor: Actor, *, tournament: str, at: datetime) -> ReminderLine:
         """The registration deadline (BOT-REG-2): later registrations are refused, and registration closes then."""
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
             if t.status != TournamentStatus.REGISTRATION_OPEN.value:
                 raise Conflict("error.schedule.registration_not_open", tournament=t.name)
-            _, tz_name, _ = await config_of(session, t.guild_id)
+            _, tz_name, _ = settings_of(uc.config)
             t.registration_deadline = local_instant(at, tz_name, now)
             row = await plan_registration_close(session, t, now, actor.user_id)
             assert row is not None
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.deadline", entity="tournament", entity_id=t.id,
-                                 details={"deadline": t.registration_deadline.isoformat()})  # fmt: skip
+            await uc.audit("schedule.deadline", "tournament", t.id, deadline=t.registration_deadline.isoformat())
             return (await _lines(session, [row]))[0]
 
     async def set_reminders(self, actor: Actor, *, tournament: str, offsets: tuple[int, ...]) -> tuple[int, ...]:
@@ -400,11 +363,8 @@ class ScheduleService(BaseService):
             chosen = check_offsets(offsets)
         except ScheduleError as exc:
             raise schedule_refusal(exc) from None
-        now = self._clock()
-        async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, now = uc.session, uc.tournament, uc.clock()
             overrides = {k: dict(v) if isinstance(v, dict) else v for k, v in (t.overrides or {}).items()}
             overrides.setdefault("tournament", {})["reminder_offsets_minutes"] = list(chosen)
             try:
@@ -412,82 +372,55 @@ class ScheduleService(BaseService):
             except PresetFieldError as exc:  # pragma: no cover - check_offsets refused it already
                 raise InvalidInput("error.schedule.offset_invalid", value=str(exc)[:40]) from None
             t.overrides = overrides
-            for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id):
+            for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id):
                 if r.status != RoundStatus.CLOSED.value and r.scheduled_start is not None and r.scheduled_start > now:
                     await plan_round_reminders(session, t, r, now, actor.user_id)
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.reminders", entity="tournament", entity_id=t.id,
-                                 details={"offsets": list(chosen)})  # fmt: skip
+            await uc.audit("schedule.reminders", "tournament", t.id, offsets=list(chosen))
             return chosen
 
     async def cancel(self, actor: Actor, reminder_id: int) -> ReminderLine:
         """Cancel one pending row (an announcement, a reminder, the registration close)."""
-        async with self._sessionmaker() as session, session.begin():
-            await self._organizer(session, actor)
+        async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
+            session = uc.session
             row = await session.get(ScheduledReminder, reminder_id) if 0 < reminder_id < 2**31 else None
             if row is None or row.guild_id != actor.guild_id:
                 raise NotFound("error.schedule.not_found", id=reminder_id)
-            done = await session.execute(
-                update(ScheduledReminder)
-                .where(col(ScheduledReminder.id) == reminder_id,
-                       col(ScheduledReminder.status) == ReminderStatus.PENDING.value)
-                .values(status=ReminderStatus.CANCELLED.value, outcome=f"cancelled_by:{actor.user_id}")
-                .returning(col(ScheduledReminder.id))
-            )  # fmt: skip
-            if done.first() is None:
+            if not await repo.cancel_pending_reminder(session=session, guild_id=actor.guild_id,
+                                                      reminder_id=reminder_id,
+                                                      outcome=f"cancelled_by:{actor.user_id}"):  # fmt: skip
                 raise Conflict("error.schedule.not_pending", id=reminder_id, status=row.status)
             await session.refresh(row)
-            await repo.add_audit(session=session, guild_id=actor.guild_id, actor_id=actor.user_id,
-                                 action="schedule.cancel", entity="scheduled_reminder", entity_id=reminder_id,
-                                 details={"kind": row.kind})  # fmt: skip
+            await uc.audit("schedule.cancel", "scheduled_reminder", reminder_id, kind=row.kind)
             return (await _lines(session, [row]))[0]
 
     async def overview(self, actor: Actor, *, tournament: str | None = None, recent: int = 5) -> ScheduleList:
         """Every pending (or claimed, unconfirmed) row with its time, and the latest deliveries (staff only)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            if not (has_role(actor, config, StaffRole.ORGANIZER) or has_role(actor, config, StaffRole.REFEREE)):
-                require(actor, config, StaffRole.ORGANIZER)
-            query = select(ScheduledReminder).where(col(ScheduledReminder.guild_id) == actor.guild_id)
-            if tournament is not None:
-                t = await tournament_or_404(session, actor.guild_id, tournament)
-                query = query.where(col(ScheduledReminder.tournament_id) == t.id)
-            open_rows = (
-                await session.execute(
-                    query.where(col(ScheduledReminder.status).in_([ReminderStatus.PENDING.value,
-                                                                   ReminderStatus.CLAIMED.value]))
-                    .order_by(col(ScheduledReminder.due_at), col(ScheduledReminder.id))
-                )
-            ).scalars().all()  # fmt: skip
-            done_rows = (
-                await session.execute(
-                    query.where(col(ScheduledReminder.status).in_([ReminderStatus.DELIVERED.value,
-                                                                   ReminderStatus.DROPPED.value]))
-                    .order_by(col(ScheduledReminder.delivered_at).desc(), col(ScheduledReminder.id).desc())
-                    .limit(recent)
-                )
-            ).scalars().all()  # fmt: skip
+        async with self.run(actor) as uc:
+            session = uc.session
+            if not (uc.has_role(StaffRole.ORGANIZER) or uc.has_role(StaffRole.REFEREE)):
+                uc.require(StaffRole.ORGANIZER)
+            tid: int | None = None
+            if tournament is not None:  # looked up after the role check
+                tid = (await tournament_or_404(session, actor.guild_id, tournament)).id
+            open_rows = await repo.open_reminders(session=session, guild_id=actor.guild_id, tournament_id=tid)
+            done_rows = await repo.recent_reminders(session=session, guild_id=actor.guild_id, tournament_id=tid,
+                                                    limit=recent)  # fmt: skip
             return ScheduleList(
-                timezone=config.timezone if config else "Europe/Rome",
+                timezone=settings_of(uc.config)[1],
                 pending=tuple(await _lines(session, open_rows)),
                 recent=tuple(await _lines(session, done_rows)),
             )
 
     async def set_round_event(self, guild_id: int, round_id: int, event_id: int | None) -> None:
         """Remember the Discord scheduled event made for a round (None: it was cancelled)."""
-        async with self._sessionmaker() as session, session.begin():
-            r = await repo.get_round_by_id(session=session, guild_id=guild_id, round_id=round_id)
+        async with self.run(guild_id) as uc:
+            r = await repo.get_round_by_id(session=uc.session, guild_id=guild_id, round_id=round_id)
             if r is not None:
                 r.discord_event_id = event_id
 
     async def events_refused(self, guild_id: int) -> bool:
         """Record that the bot may not create Discord events here; True the first time (say so once)."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_or_create_guild_config(session=session, guild_id=guild_id, locale="it")
-            done = await session.execute(
-                update(type(config))
-                .where(col(type(config).id) == config.id, col(type(config).events_refused_at).is_(None))
-                .values(events_refused_at=self._clock())
-                .returning(col(type(config).id))
-            )
-            return done.first() is not None
+        async with self.run(guild_id) as uc:
+            config = await repo.get_or_create_guild_config(session=uc.session, guild_id=guild_id, locale="it")
+            return await repo.mark_events_refused(session=uc.session, guild_id=guild_id, config_id=config.id,
+                                                  at=uc.clock())  # fmt: skip

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col
@@ -21,14 +21,34 @@ from bot.db.models import AuditLog, ReminderStatus, ScheduledReminder
 __all__ = [
     "Instant",
     "claim_reminder",
+    "database_now",
     "expired_claims",
     "finish_claim",
     "mark_late",
+    "pending_reminders",
     "registration_closed_by",
     "renew_claim",
 ]
 
 Instant = datetime | ColumnElement[Any]  # a Python instant, or the database's now() (and arithmetic on it)
+
+
+def database_now() -> Instant:
+    """The database's ``now()``, as a SQL expression the queries compare with (runners on several machines agree)."""
+    return func.now()
+
+
+async def pending_reminders(
+    *, session: AsyncSession, guild_id: int | None = None, limit: int
+) -> list[tuple[int, datetime]]:
+    """Pending rows as (id, due_at), of one server or (``guild_id`` None) of every one, soonest first."""
+    query = select(col(ScheduledReminder.id), col(ScheduledReminder.due_at)).where(
+        col(ScheduledReminder.status) == ReminderStatus.PENDING.value
+    )
+    if guild_id is not None:
+        query = query.where(col(ScheduledReminder.guild_id) == guild_id)
+    rows = await session.execute(query.order_by(col(ScheduledReminder.due_at)).limit(limit))
+    return [(int(i), d) for i, d in rows.all() if i is not None]
 
 
 def _claimable(now: Instant, stale_before: Instant, max_attempts: int) -> ColumnElement[bool]:
