@@ -32,7 +32,7 @@ from bot.rules.errors import RuleError
 from bot.rules.risiko.scoring import parse_situation
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
-from bot.services.access import Actor, StaffRole, has_role, require
+from bot.services.access import Actor, StaffRole
 from bot.services.report_lines import (
     _id,
     _Line,
@@ -66,42 +66,40 @@ class ReportService(BaseService):
     # ---------------------------------------------------------------------------------------------- reading
     async def sheet(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """The table's report as it stands; only a referee or a player of the table may open it for entry."""
-        async with self._sessionmaker() as session:
+        async with self.run(actor) as uc:
+            session = uc.session
             table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=_id(table))
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            referee = has_role(actor, config, StaffRole.REFEREE)
+            referee = uc.has_role(StaffRole.REFEREE)
             if not referee and actor.user_id not in {r.user_id for _, r in seats}:
-                require(actor, config, StaffRole.REFEREE)
+                uc.require(StaffRole.REFEREE)
             if table.locked:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
             return await self._view(session, actor.guild_id, table, rnd, tournament_name)
 
     async def correction_sheet(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """The table's report for a referee's correction form (locked tables included)."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
-            table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
-            return await self._view(session, actor.guild_id, table, rnd, tournament_name)
+        async with self.run(actor, role=StaffRole.REFEREE) as uc:
+            table, rnd, tournament_name = await self._resolve(uc.session, actor.guild_id, ref)
+            return await self._view(uc.session, actor.guild_id, table, rnd, tournament_name)
 
     async def lookup(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """Anyone in the server may read a table's report."""
-        async with self._sessionmaker() as session:
-            table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
-            return await self._view(session, actor.guild_id, table, rnd, tournament_name)
+        async with self.run(actor) as uc:
+            table, rnd, tournament_name = await self._resolve(uc.session, actor.guild_id, ref)
+            return await self._view(uc.session, actor.guild_id, table, rnd, tournament_name)
 
     async def view(self, guild_id: int, table_id: int) -> ReportView:
-        async with self._sessionmaker() as session:
-            table, rnd, name = await self._resolve(session, guild_id, table_id)
-            return await self._view(session, guild_id, table, rnd, name)
+        async with self.run(guild_id) as uc:
+            table, rnd, name = await self._resolve(uc.session, guild_id, table_id)
+            return await self._view(uc.session, guild_id, table, rnd, name)
 
     async def my_games(self, actor: Actor, tournament: str) -> MyGamesView:
         """The actor's tables in a tournament: points, ranks and the signatures still pending."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, actor.guild_id, tournament)
+        async with self.run(actor, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
             reg = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=_id(t), user_id=actor.user_id
+                session=session, guild_id=actor.guild_id, tournament_id=uc.tournament_id, user_id=actor.user_id
             )
             if reg is None:
                 raise NotFound("error.report.not_registered", tournament=t.name)
@@ -174,16 +172,16 @@ class ReportService(BaseService):
         rng: random.Random | None = None,
     ) -> ReportView:
         correcting = reason is not None
-        async with self._sessionmaker() as session, session.begin():
+        async with self.run(actor) as uc:  # the table is found before its tournament, the role decided after
+            session = uc.session
             table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
             tournament = await tournament_or_404(session, actor.guild_id, tournament_name)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=_id(table))
             if not seats:
                 raise Conflict("error.report.no_seats", table=table.number)
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            referee = has_role(actor, config, StaffRole.REFEREE)
+            referee = uc.has_role(StaffRole.REFEREE)
             if correcting or (not referee and actor.user_id not in {r.user_id for _, r in seats}):
-                require(actor, config, StaffRole.REFEREE)
+                uc.require(StaffRole.REFEREE)
             if table.locked and not correcting:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
             ruleset = load_ruleset(tournament.preset, tournament.overrides or None)  # parsed once per use case
@@ -211,7 +209,7 @@ class ReportService(BaseService):
                 for r in await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table))
             }
             before = [_line_json(r) for r in existing.values()]
-            now = self._clock()
+            now = uc.clock()
             for line in lines:
                 row = existing.get(line.registration_id)
                 if row is None:
@@ -239,15 +237,7 @@ class ReportService(BaseService):
             details: dict[str, Any] = {"round": rnd.number, "table": table.number, "kind": kind, "after": after}
             if correcting:
                 details |= {"before": before, "reason": reason, "locked": table.locked}
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="report.correct" if correcting else "report.enter",
-                entity="game_table",
-                entity_id=table.id,
-                details=details,
-            )
+            await uc.audit("report.correct" if correcting else "report.enter", "game_table", table.id, **details)
             return await self._view(session, actor.guild_id, table, rnd, tournament_name)
 
     # ------------------------------------------------------------------------------------------ signatures
@@ -256,7 +246,8 @@ class ReportService(BaseService):
         return await retry_when_locked(lambda: self._sign(actor, table_id))
 
     async def _sign(self, actor: Actor, table_id: int) -> SignOutcome:
-        async with self._sessionmaker() as session, session.begin():
+        async with self.run(actor) as uc:
+            session = uc.session
             table, rnd, name = await self._resolve(session, actor.guild_id, table_id)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=table_id)
             mine = next((r for _, r in seats if r.user_id == actor.user_id), None)
@@ -273,18 +264,11 @@ class ReportService(BaseService):
             if not already:
                 assert row.id is not None
                 already = not await repo.mark_result_signed(
-                    session=session, guild_id=actor.guild_id, result_id=row.id, when=self._clock()
+                    session=session, guild_id=actor.guild_id, result_id=row.id, when=uc.clock()
                 )
             if not already:
-                await repo.add_audit(
-                    session=session,
-                    guild_id=actor.guild_id,
-                    actor_id=actor.user_id,
-                    action="report.sign",
-                    entity="game_table",
-                    entity_id=table_id,
-                    details={"registration_id": mine.id, "round": rnd.number, "table": table.number},
-                )
+                await uc.audit("report.sign", "game_table", table_id, registration_id=mine.id, round=rnd.number,
+                               table=table.number)  # fmt: skip
             return SignOutcome(await self._view(session, actor.guild_id, table, rnd, name), already)
 
     async def countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
@@ -293,9 +277,8 @@ class ReportService(BaseService):
         return await retry_when_locked(lambda: self._countersign(actor, ref))
 
     async def _countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
+        async with self.run(actor, role=StaffRole.REFEREE) as uc:
+            session = uc.session
             table, rnd, name = await self._resolve(session, actor.guild_id, ref)
             view = await self._view(session, actor.guild_id, table, rnd, name)
             if table.locked:
@@ -304,22 +287,14 @@ class ReportService(BaseService):
                 raise Conflict("error.report.nothing_to_sign", table=table.number)
             if view.pending:
                 raise Conflict("error.report.signatures_missing", names=", ".join(s.name for s in view.pending))
-            now = self._clock()
+            now = uc.clock()
             table.countersigned_by = actor.user_id
             table.countersigned_at = now
             table.locked = True
             for row in await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table)):
                 row.locked = True
             await session.flush()
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="report.countersign",
-                entity="game_table",
-                entity_id=table.id,
-                details={"round": rnd.number, "table": table.number},
-            )
+            await uc.audit("report.countersign", "game_table", table.id, round=rnd.number, table=table.number)
             return await self._view(session, actor.guild_id, table, rnd, name)
 
     async def note_table(self, actor: Actor, ref: TableRef, text: str) -> TableNote:
@@ -327,22 +302,13 @@ class ReportService(BaseService):
         for three players plus the "morto"; the note is shown with the table and posted in its thread."""
         cleaned = clean_text(text, field="note", max_len=NOTE_MAX)
         assert cleaned is not None
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.REFEREE)
-            table, rnd, name = await self._resolve(session, actor.guild_id, ref)
+        async with self.run(actor, role=StaffRole.REFEREE) as uc:
+            table, rnd, name = await self._resolve(uc.session, actor.guild_id, ref)
             before = table.note
             table.note = None if cleaned == "-" else cleaned
-            await session.flush()
-            await repo.add_audit(
-                session=session,
-                guild_id=actor.guild_id,
-                actor_id=actor.user_id,
-                action="table.note",
-                entity="game_table",
-                entity_id=table.id,
-                details={"round": rnd.number, "table": table.number, "before": before, "after": table.note},
-            )
+            await uc.session.flush()
+            await uc.audit("table.note", "game_table", table.id, round=rnd.number, table=table.number, before=before,
+                           after=table.note)  # fmt: skip
             special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
             return TableNote(name, rnd.number, table.number, table.note, special, table.thread_id)
 
