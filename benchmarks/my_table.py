@@ -32,6 +32,7 @@ from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.services._base import tournament_or_404
 from bot.services.access import Actor
+from bot.services.rounds.reading import round_view
 
 GUILD = 1
 
@@ -56,7 +57,6 @@ async def _prepare(services: Services, players: int) -> None:
 
 async def _baseline(services: Services, user_id: int) -> object:
     """The old path: the whole round's view for one player's table."""
-    rounds = services.rounds
     async with services.sessionmaker() as session:
         t = await tournament_or_404(session, GUILD, "Coppa")
         assert t.id is not None
@@ -66,7 +66,7 @@ async def _baseline(services: Services, user_id: int) -> object:
             session=session, guild_id=GUILD, tournament_id=t.id, registration_id=reg.id, published_only=True
         )
         assert found is not None
-        view = await rounds._view(session, t, found[0])
+        view = await round_view(session, t, found[0])
         return view.table_of(reg.id)
 
 

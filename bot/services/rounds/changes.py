@@ -3,52 +3,44 @@ a player replaced by the organizers once the round is published (ARB 3, UFF "Rit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
 from bot.db.documents import Adjustment, DrawDocument
-from bot.db.models import (
-    CheckIn,
-    CheckInStatus,
-    Registration,
-    RegistrationStatus,
-    Round,
-    RoundStatus,
-    Seat,
-    Tournament,
-)
+from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus, Seat, Tournament
 from bot.errors import Conflict, InvalidInput
 from bot.rules.tournament.draw import move_player, swap_players
 from bot.rules.tournament.model import Criterion, TournamentError
 from bot.rules.tournament.planner import context as planner_context
 from bot.rules.tournament.planner import criteria as planner_criteria
-from bot.services.access import Actor
-from bot.services.rounds._base import (
-    RoundBase,
-    _engine_error,
-    _rules,
-)
-from bot.services.rounds.views import (
-    AdjustmentView,
-    ReplacementView,
-)
+from bot.services._base import BaseService, UseCase
+from bot.services.access import Actor, StaffRole
+from bot.services.rounds.reading import draw_inputs, engine_error, find_player, pick_round, round_view, seated
+from bot.services.rounds.views import AdjustmentView, ReplacementView
+from bot.services.standings import StandingsService
+from bot.workers import Workers
 
 SUBSTITUTES = (RegistrationStatus.WAITLISTED.value, RegistrationStatus.REGISTERED.value,
                RegistrationStatus.VALIDATED.value)  # fmt: skip
 
 
-class ChangesMixin(RoundBase):
-    # ------------------------------------------------------------------------------------- hand changes
+class RoundChanges(BaseService):
+    """Changes by hand: swap or move players in a drawn round, replace a player in a published one."""
 
-    async def _drawn_round(self, session: AsyncSession, t: Tournament, number: int | None) -> Round:
-        r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value,))
-        if r.status == RoundStatus.PLANNED.value:
-            raise Conflict("error.round_not_drawn", number=r.number)
-        if r.status != RoundStatus.DRAWN.value:
-            raise Conflict("error.round_already_published", number=r.number)
-        return r
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        workers: Workers | None = None,
+    ) -> None:
+        super().__init__(sessionmaker, clock, workers)
+        self._standings = StandingsService(sessionmaker, clock, workers=self._workers)
+
+    # ------------------------------------------------------------------------------------- hand changes
 
     async def swap(self, actor: Actor, *, tournament: str, a: str, b: str, number: int | None = None) -> AdjustmentView:
         """Swap two seated players by hand; the reply shows each criterion before → after (BOT-TAB-2)."""
@@ -63,23 +55,22 @@ class ChangesMixin(RoundBase):
     async def _adjust(
         self, actor: Actor, *, tournament: str, number: int | None, names: tuple[str, ...], to_table: int | None
     ) -> AdjustmentView:
-        async with self._sessionmaker() as session, session.begin():
-            t = await self._config_and_tournament(session, actor, tournament)
-            assert t.id is not None
-            r = await self._drawn_round(session, t, number)
-            tables, by_table, regs = await self._seated(session, t, r)
-            players = [self._find_player(regs, n) for n in names]
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            r = await _drawn_round(session, t, number)
+            tables, by_table, regs = await seated(session, t, r)
+            players = [find_player(regs, n) for n in names]
             if len(players) == 2 and players[0].id == players[1].id:
                 raise InvalidInput("error.round_same_player", name=players[0].display_name)
             current = tuple(
                 tuple(s.registration_id for s in sorted(by_table.get(gt.id or 0, []), key=lambda s: s.position))
                 for gt in tables
             )
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
-            seated = [regs[i] for i in sorted(regs)]
-            inputs, _ = await self._inputs(session, t, rounds, r.number, seated)
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
+            seated_players = [regs[i] for i in sorted(regs)]
+            inputs, _ = await draw_inputs(session, t, rounds, r.number, seated_players, self._standings)
             doc = DrawDocument.from_json(r.draw_report)
-            rules = _rules(t)
+            rules = uc.rules.tournament
             order = doc.engine.criteria_order if doc.engine else ()
             crit = tuple(Criterion(c) for c in order or [c.value for c in planner_criteria(inputs, rules)])
             ctx = planner_context(inputs, rules)
@@ -94,7 +85,7 @@ class ChangesMixin(RoundBase):
                         raise InvalidInput("error.round_already_at_table", name=players[0].display_name, table=to_table)
                     adj = move_player(current, ids[0], to_table, ctx, crit)
             except TournamentError as exc:
-                raise _engine_error(exc) from None
+                raise engine_error(exc) from None
             if any(len(x) < rules.min_table_size for x in adj.tables):
                 raise InvalidInput("error.round_table_too_small", min=rules.min_table_size)
             touched: list[int] = []
@@ -117,14 +108,10 @@ class ChangesMixin(RoundBase):
             )
             r.draw_report = replace(doc, current=dict(adj.after), adjustments=(*doc.adjustments, change)).to_json()
             await session.flush()
-            await self._audit(
-                session,
-                actor,
-                f"round.{change.kind}",
-                r,
-                {"tournament": t.name, "number": r.number, **change.to_json()},
+            await uc.audit(
+                f"round.{change.kind}", "round", r.id, tournament=t.name, number=r.number, **change.to_json()
             )
-            view = await self._view(session, t, r)
+            view = await round_view(session, t, r)
             return AdjustmentView(
                 view,
                 dict(adj.before),
@@ -141,21 +128,19 @@ class ChangesMixin(RoundBase):
         substitute (a waitlisted or reserve player not seated in the round, chosen by the organizer) takes the seat
         before the table reports; the game is scored with the substitute, and the replaced player has no result in
         it (their check-in says they forfeited it). A waitlisted substitute becomes an entrant."""
-        async with self._sessionmaker() as session, session.begin():
-            # first: one replacement (or registration) at a time, so the seat and the waitlist are seen as they are
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)
-            t = await self._config_and_tournament(session, actor, tournament)
-            assert t.id is not None
-            r = await self._pick_round(session, t, number, (RoundStatus.PUBLISHED.value,))
+        # the lock first: one replacement (or registration) at a time, so the seat and the waitlist are seen as they are
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            r = await pick_round(session, t, number, (RoundStatus.PUBLISHED.value,))
             if r.status != RoundStatus.PUBLISHED.value:
                 raise Conflict("error.round_replace_not_published", number=r.number)
-            tables, by_table, regs = await self._seated(session, t, r)
-            out = self._find_player(regs, player)
+            tables, by_table, regs = await seated(session, t, r)
+            out = find_player(regs, player)
             seat = next(s for seats in by_table.values() for s in seats if s.registration_id == out.id)
             table = next(gt for gt in tables if gt.id == seat.table_id)
             if await repo.list_report_results(session=session, guild_id=t.guild_id, table_id=table.id or 0):
                 raise Conflict("error.round_replace_reported", table=table.number)
-            entrants = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
+            entrants = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=tid)
             key = " ".join(by.split()).casefold()
             sub = next((x for x in entrants if x.display_name.casefold() == key), None)
             if sub is None or sub.id is None:
@@ -165,28 +150,38 @@ class ChangesMixin(RoundBase):
             if sub.status not in SUBSTITUTES:
                 raise Conflict("error.round_replace_not_available", name=sub.display_name, status=sub.status)
             assert out.id is not None and sub.id is not None
-            await self._forfeit_check_in(session, t, r, out, actor)
+            await _forfeit_check_in(uc, r, out)
             seat.registration_id = sub.id
             if sub.status == RegistrationStatus.WAITLISTED.value:
                 sub.status = RegistrationStatus.VALIDATED.value
             await session.flush()
-            await self._audit(session, actor, "round.replace", r, {"tournament": t.name, "number": r.number,
-                              "table": table.number, "replaced": out.id, "by": sub.id})  # fmt: skip
-            view = await self._view(session, t, r)
+            await uc.audit("round.replace", "round", r.id, tournament=t.name, number=r.number, table=table.number,
+                           replaced=out.id, by=sub.id)  # fmt: skip
+            view = await round_view(session, t, r)
             return ReplacementView(view, table.number, table.thread_id, out.display_name, out.user_id,
                                    sub.display_name, sub.user_id)  # fmt: skip
 
-    async def _forfeit_check_in(
-        self, session: AsyncSession, t: Tournament, r: Round, reg: Registration, actor: Actor
-    ) -> None:
-        """The replaced player's game is forfeited (the check-in says so, whatever was recorded before)."""
-        assert r.id is not None and reg.id is not None
-        existing = {c.registration_id: c for c in await repo.list_checkins(session=session, guild_id=t.guild_id,
-                                                                              round_id=r.id)}  # fmt: skip
-        row = existing.get(reg.id)
-        if row is None:
-            session.add(CheckIn(guild_id=t.guild_id, round_id=r.id, registration_id=reg.id,
-                                status=CheckInStatus.FORFEIT.value, checked_in_at=self._clock(),
-                                marked_by=actor.user_id))  # fmt: skip
-        else:
-            row.status = CheckInStatus.FORFEIT.value
+
+async def _drawn_round(session: AsyncSession, t: Tournament, number: int | None) -> Round:
+    """The round hand changes apply to: drawn, not yet published."""
+    r = await pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+    if r.status == RoundStatus.PLANNED.value:
+        raise Conflict("error.round_not_drawn", number=r.number)
+    if r.status != RoundStatus.DRAWN.value:
+        raise Conflict("error.round_already_published", number=r.number)
+    return r
+
+
+async def _forfeit_check_in(uc: UseCase, r: Round, reg: Registration) -> None:
+    """The replaced player's game is forfeited (the check-in says so, whatever was recorded before)."""
+    assert r.id is not None and reg.id is not None
+    session, guild_id = uc.session, uc.tournament.guild_id
+    existing = {c.registration_id: c for c in await repo.list_checkins(session=session, guild_id=guild_id,
+                                                                          round_id=r.id)}  # fmt: skip
+    row = existing.get(reg.id)
+    if row is None:
+        session.add(CheckIn(guild_id=guild_id, round_id=r.id, registration_id=reg.id,
+                            status=CheckInStatus.FORFEIT.value, checked_in_at=uc.clock(),
+                            marked_by=uc.user_id))  # fmt: skip
+    else:
+        row.status = CheckInStatus.FORFEIT.value

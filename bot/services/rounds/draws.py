@@ -5,79 +5,78 @@ BOT-TAB-1, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, FIRK-SIZE-1: the planner (bot.rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
 from bot.db.documents import DrawDocument, EngineReport, TableSituation, TieBreakNote
-from bot.db.models import (
-    Round,
-    RoundKind,
-    RoundStatus,
-    TableResult,
-    Tournament,
-)
+from bot.db.models import Round, RoundKind, RoundStatus, TableResult
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
-from bot.rules.tournament.planner import (
-    SIT_OUT,
-    DrawRequest,
-    PlannedDraw,
-    plan_draw,
-    special_table_points,
+from bot.rules.tournament.planner import SIT_OUT, DrawRequest, PlannedDraw, plan_draw, special_table_points
+from bot.services._base import BaseService, UseCase
+from bot.services.access import Actor, StaffRole
+from bot.services.rounds.reading import (
+    closed_or_published,
+    draw_inputs,
+    engine_error,
+    participants,
+    pick_round,
+    round_view,
+    store_tables,
 )
-from bot.services._base import tournament_or_404
-from bot.services.access import Actor, StaffRole, has_role
-from bot.services.rounds._base import (
-    RoundBase,
-    _closed_or_published,
-    _engine_error,
-    _rules,
-)
-from bot.services.rounds.views import (
-    MyTable,
-    RoundView,
-)
+from bot.services.rounds.views import MyTable, RoundView, new_seed
 from bot.services.schedules import plan_round_reminders, planned_round, server_instant
 from bot.services.standings import StandingsService
+from bot.workers import Workers
 
 
-class DrawsMixin(RoundBase):
+class RoundDraws(BaseService):
+    """The qualifying rounds' draws: plan a round, draw it (and again), replay or export a draw, show a round or
+    one's table, close a round."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        seed_source: Callable[[], int] = new_seed,
+        workers: Workers | None = None,
+    ) -> None:
+        super().__init__(sessionmaker, clock, workers)
+        # Where draw seeds come from: the OS by default; the demo and tests inject a seeded source.
+        self._seed_source = seed_source
+        self._standings = StandingsService(sessionmaker, clock, workers=self._workers)
+
     # ------------------------------------------------------------------------------------ plan and close
 
     async def plan(self, actor: Actor, *, tournament: str, start: datetime | None = None) -> RoundView:
         """Create the next qualifying round as ``planned`` (or reschedule the planned one), so players can
         check in or forfeit before the draw (BOT-REG-4, BOT-SCH-1); a naive ``start`` is the server's wall clock.
         Its reminders are planned with it."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await self._config_and_tournament(session, actor, tournament)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
             if start is not None:  # naive: the server's wall clock
                 start = await server_instant(session, t.guild_id, start)
-                if start <= self._clock():
+                if start <= uc.clock():
                     raise InvalidInput("error.round_start_in_past")
-            r = await planned_round(session, t, self._clock())
+            r = await planned_round(session, t, uc.clock())
             r.scheduled_start = start
             await session.flush()
-            await plan_round_reminders(session, t, r, self._clock(), actor.user_id)
-            await self._audit(
-                session,
-                actor,
-                "round.plan",
-                r,
-                {"tournament": t.name, "number": r.number, "start": start.isoformat() if start else None},
-            )
-            return await self._view(session, t, r)
+            await plan_round_reminders(session, t, r, uc.clock(), actor.user_id)
+            await uc.audit("round.plan", "round", r.id, tournament=t.name, number=r.number,
+                           start=start.isoformat() if start else None)  # fmt: skip
+            return await round_view(session, t, r)
 
     async def close(self, actor: Actor, *, tournament: str) -> RoundView:
         """Close the oldest published round once every table has its result (check-ins move to the next)."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await self._config_and_tournament(session, actor, tournament)
-            assert t.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id))
             r = next((x for x in rounds if x.status == RoundStatus.PUBLISHED.value), None)
             if r is None or r.id is None:
                 raise Conflict("error.round_nothing_to_close", tournament=t.name)
@@ -91,17 +90,16 @@ class DrawsMixin(RoundBase):
                 raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
             r.status = RoundStatus.CLOSED.value
             await session.flush()
-            await self._audit(session, actor, "round.close", r, {"tournament": t.name, "number": r.number})
-            return await self._view(session, t, r)
+            await uc.audit("round.close", "round", r.id, tournament=t.name, number=r.number)
+            return await round_view(session, t, r)
 
     # ------------------------------------------------------------------------------------------- the draw
 
     async def draw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
         """Draw the next qualifying round (organizer): tables and seats stored, status ``drawn`` (BOT-TAB-1)."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await self._config_and_tournament(session, actor, tournament)
-            assert t.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
             if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
                 raise Conflict("error.round_after_finals", tournament=t.name)
             if number is None:
@@ -115,29 +113,24 @@ class DrawsMixin(RoundBase):
             if existing is not None and existing.status != RoundStatus.PLANNED.value:
                 raise Conflict("error.round_already_drawn", number=number, status=existing.status)
             before = [r for r in rounds if r.number < number]
-            if before and not _closed_or_published(before[-1]):
+            if before and not closed_or_published(before[-1]):
                 raise Conflict("error.round_previous_not_published", number=before[-1].number)
-            players = await self._participants(session, t, existing)
-            inputs, missing = await self._inputs(session, t, rounds, number, players)
+            players = await participants(session, t, existing)
+            inputs, missing = await draw_inputs(session, t, rounds, number, players, self._standings)
             seed = self._seed_source()
             computed = await self._compute(inputs, seed)
             if existing is None:
-                existing = Round(guild_id=t.guild_id, tournament_id=t.id, number=number, created_at=self._clock())
+                existing = Round(guild_id=t.guild_id, tournament_id=tid, number=number, created_at=uc.clock())
                 session.add(existing)
                 try:
                     await session.flush()
                 except IntegrityError:
                     raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
             assert existing.id is not None
-            await self._save_draw(session, t, existing, inputs, computed, seed, missing)
-            await self._audit(
-                session,
-                actor,
-                "round.draw",
-                existing,
-                {"tournament": t.name, "number": number, "seed": seed, "players": len(players)},
-            )
-            return await self._view(session, t, existing)
+            await self._save_draw(uc, existing, inputs, computed, seed, missing)
+            await uc.audit("round.draw", "round", existing.id, tournament=t.name, number=number, seed=seed,
+                           players=len(players))  # fmt: skip
+            return await round_view(session, t, existing)
 
     async def redraw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
         """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2).
@@ -145,15 +138,12 @@ class DrawsMixin(RoundBase):
         Two organizers pressing at once: the tournament's row lock makes them take turns, and the second is refused
         because the draw it meant to replace is gone (issue 15, defect 3) — nobody is left looking at tables that
         no longer exist."""
-        async with self._sessionmaker() as session:
-            t0 = await tournament_or_404(session, actor.guild_id, tournament)
-            seen = {r.id: r.draw_seed for r in await repo.list_rounds(session=session, guild_id=t0.guild_id,
-                                                                      tournament_id=t0.id or 0)}  # fmt: skip
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # first
-            t = await self._config_and_tournament(session, actor, tournament)
-            assert t.id is not None
-            r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+        async with self.run(actor.guild_id, tournament=tournament) as seen_uc:  # what the presser saw, unlocked
+            seen = {r.id: r.draw_seed for r in await repo.list_rounds(session=seen_uc.session, guild_id=actor.guild_id,
+                                                                      tournament_id=seen_uc.tournament_id)}  # fmt: skip
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            r = await pick_round(session, t, number, (RoundStatus.DRAWN.value,))
             if r.id in seen and seen[r.id] != r.draw_seed:
                 raise Conflict("error.round_changed_meanwhile", number=r.number)
             if r.status != RoundStatus.DRAWN.value:
@@ -164,60 +154,41 @@ class DrawsMixin(RoundBase):
             if r.kind != RoundKind.QUALIFYING.value:
                 raise Conflict("error.round_redraw_kind", number=r.number)
             assert r.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
-            players = await self._participants(session, t, r)
-            inputs, missing = await self._inputs(session, t, rounds, r.number, players)
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
+            players = await participants(session, t, r)
+            inputs, missing = await draw_inputs(session, t, rounds, r.number, players, self._standings)
             old_seed = r.draw_seed
             seed = self._seed_source()
             computed = await self._compute(inputs, seed)
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=r.id)
-            await self._save_draw(session, t, r, inputs, computed, seed, missing)
-            await self._audit(
-                session,
-                actor,
-                "round.redraw",
-                r,
-                {"tournament": t.name, "number": r.number, "old_seed": old_seed, "seed": seed},
-            )
-            return await self._view(session, t, r)
+            await self._save_draw(uc, r, inputs, computed, seed, missing)
+            await uc.audit("round.redraw", "round", r.id, tournament=t.name, number=r.number, old_seed=old_seed,
+                           seed=seed)  # fmt: skip
+            return await round_view(session, t, r)
 
     async def _compute(self, request: DrawRequest, seed: int) -> PlannedDraw:
         try:
             return await self._workers.in_transaction(plan_draw, request, seed)
         except TournamentError as exc:
-            raise _engine_error(exc) from None
+            raise engine_error(exc) from None
 
     async def _save_draw(
-        self,
-        session: AsyncSession,
-        t: Tournament,
-        r: Round,
-        request: DrawRequest,
-        planned: PlannedDraw,
-        seed: int,
-        missing: int,
+        self, uc: UseCase, r: Round, request: DrawRequest, planned: PlannedDraw, seed: int, missing: int
     ) -> None:
         number = r.number
         try:
-            await self._store_draw(session, t, r, request, planned, seed, missing)
+            await self._store_draw(uc, r, request, planned, seed, missing)
         except IntegrityError:  # a concurrent draw of the same round won the race
             raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
 
     async def _store_draw(
-        self,
-        session: AsyncSession,
-        t: Tournament,
-        r: Round,
-        request: DrawRequest,
-        planned: PlannedDraw,
-        seed: int,
-        missing: int,
+        self, uc: UseCase, r: Round, request: DrawRequest, planned: PlannedDraw, seed: int, missing: int
     ) -> None:
         assert r.id is not None
-        rules = _rules(t)
-        await self._store_tables(
-            session,
-            t.guild_id,
+        rules = uc.rules.tournament
+        await store_tables(
+            uc.session,
+            uc.tournament.guild_id,
             r.id,
             [[int(x) for x in table] for table in planned.tables],
             dummy_tables=planned.dummy_tables,
@@ -238,31 +209,24 @@ class DrawsMixin(RoundBase):
             special_tables=dict(planned.special),
         ).to_json()
         r.status = RoundStatus.DRAWN.value
-        await session.flush()
-        await self._score_sit_out(session, t, r, request, planned, rules)
+        await uc.session.flush()
+        await self._score_sit_out(uc, r, planned, rules)
 
-    async def _score_sit_out(
-        self,
-        session: AsyncSession,
-        t: Tournament,
-        r: Round,
-        request: DrawRequest,
-        planned: PlannedDraw,
-        rules: TournamentRules,
-    ) -> None:
+    async def _score_sit_out(self, uc: UseCase, r: Round, planned: PlannedDraw, rules: TournamentRules) -> None:
         """FIRK §9 with 5 present: the 5th sits out and scores 15 if 5th in the general standings, else 1 — the
         result is written (and locked) with the draw, so the standings count it like any other table."""
         number = next((n for n, kind in planned.special.items() if kind == SIT_OUT), None)
         if number is None or r.id is None:
             return
+        session, t = uc.session, uc.tournament
         player = int(planned.tables[number - 1][0])
-        view = await StandingsService(self._sessionmaker, self._clock).compute_in(session, t, before_round=r.number)
+        view = await self._standings.compute_in(session, t, before_round=r.number)
         overall = next((line.rank for line in view.lines if line.player_id == player), len(view.lines) + 1)
         (points,) = special_table_points(rules, SIT_OUT, 1, overall_rank=overall) or (0.0,)
         table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
                      if gt.number == number)  # fmt: skip
         assert table.id is not None
-        now = self._clock()
+        now = uc.clock()
         session.add(
             TableResult(
                 guild_id=t.guild_id,
@@ -281,24 +245,11 @@ class DrawsMixin(RoundBase):
         table.reported_at = now
         await session.flush()
 
-    async def _request_of(self, session: AsyncSession, t: Tournament, r: Round) -> DrawRequest:
-        stored = DrawDocument.from_json(r.draw_report).request
-        if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or not stored:
-            raise Conflict("error.round_not_drawn", number=r.number)
-        return DrawRequest.from_json(stored)
-
-    def _stored_request(self, r: Round) -> dict[str, Any]:
-        stored = DrawDocument.from_json(r.draw_report).request
-        if not stored or r.status == RoundStatus.PLANNED.value:
-            raise Conflict("error.round_not_drawn", number=r.number)
-        return dict(stored)
-
     async def replay_draw(self, guild_id: int, *, tournament: str, number: int) -> tuple[tuple[int, ...], ...]:
         """Re-run the planner with the stored seed on the round's published request: the tables it gives."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, guild_id, tournament)
-            r = await self._pick_round(session, t, number, ())
-            request = await self._request_of(session, t, r)
+        async with self.run(guild_id, tournament=tournament) as uc:
+            r = await pick_round(uc.session, uc.tournament, number, ())
+            request = _request_of(r)
             assert r.draw_seed is not None
             planned = await self._compute(request, r.draw_seed)
             return tuple(tuple(int(p) for p in table) for table in planned.tables)
@@ -307,46 +258,57 @@ class DrawsMixin(RoundBase):
         """A drawn qualifying round's planner request as a ``steward-tournament/1`` document (docs/cli.md):
         ``steward draw --seed <the round's seed>`` on it runs the same planner on the same inputs and prints the
         tables the bot drew — for every preset and round (the document is what the bot drew from)."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, guild_id, tournament)
-            r = await self._pick_round(session, t, number, ())
-            return self._stored_request(r)
+        async with self.run(guild_id, tournament=tournament) as uc:
+            r = await pick_round(uc.session, uc.tournament, number, ())
+            return _stored_request(r)
 
     # ------------------------------------------------------------------------------------------ preview
 
     async def show(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
         """A round's tables. Players see published rounds only; organizers also the drawn preview."""
-        async with self._sessionmaker() as session:
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            staff = has_role(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
+        async with self.run(actor, tournament=tournament) as uc:
             visible: tuple[str, ...] = (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
-            if staff:
+            if uc.has_role(StaffRole.ORGANIZER):
                 visible = (RoundStatus.DRAWN.value, *visible)
-            r = await self._pick_round(session, t, number, visible)
+            r = await pick_round(uc.session, uc.tournament, number, visible)
             if r.status not in visible:
                 raise NotFound(
                     "error.round_not_published" if r.status == "drawn" else "error.round_not_drawn", number=r.number
                 )
-            return await self._view(session, t, r)
+            return await round_view(uc.session, uc.tournament, r)
 
     async def my_table(self, actor: Actor, *, tournament: str) -> MyTable:
         """The actor's table in the latest published round of the tournament."""
-        async with self._sessionmaker() as session:
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            assert t.id is not None
+        async with self.run(actor, tournament=tournament) as uc:
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
             reg = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, user_id=actor.user_id
+                session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id
             )
             if reg is None or reg.id is None:
                 raise NotFound("error.round_not_registered", tournament=t.name)
             found = await repo.seat_in_latest_round(
-                session=session, guild_id=actor.guild_id, tournament_id=t.id, registration_id=reg.id,
+                session=session, guild_id=actor.guild_id, tournament_id=tid, registration_id=reg.id,
                 published_only=True,
             )  # fmt: skip
             if found is not None:
-                view = await self._view(session, t, found[0], only=found[1])
+                view = await round_view(session, t, found[0], only=found[1])
                 table = view.table_of(reg.id)
                 if table is not None:
                     return MyTable(view, table, reg.id)
             raise NotFound("error.round_no_table", tournament=t.name)
+
+
+def _request_of(r: Round) -> DrawRequest:
+    """The planner request a drawn qualifying round was drawn from (what ``replay_draw`` runs again)."""
+    stored = DrawDocument.from_json(r.draw_report).request
+    if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or not stored:
+        raise Conflict("error.round_not_drawn", number=r.number)
+    return DrawRequest.from_json(stored)
+
+
+def _stored_request(r: Round) -> dict[str, Any]:
+    """A drawn round's stored planner request (what ``export_inputs`` gives)."""
+    stored = DrawDocument.from_json(r.draw_report).request
+    if not stored or r.status == RoundStatus.PLANNED.value:
+        raise Conflict("error.round_not_drawn", number=r.number)
+    return dict(stored)

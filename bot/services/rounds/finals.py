@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
 from bot.db.documents import DrawDocument, FinalsGroup
-from bot.db.models import (
-    Registration,
-    RegistrationStatus,
-    Round,
-    RoundKind,
-    RoundStatus,
-    Tournament,
-)
+from bot.db.models import Registration, RegistrationStatus, Round, RoundKind, RoundStatus, Tournament
 from bot.errors import Conflict, InvalidInput
-from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.model import PlayerId, TournamentError
 from bot.rules.tournament.planner import (
     FinalsRequest,
@@ -27,21 +20,40 @@ from bot.rules.tournament.planner import (
     plan_semifinals,
     semifinal_tables_after_direct_decline,
 )
-from bot.services.access import Actor
-from bot.services.rounds._base import (
-    RoundBase,
-    _closed_or_published,
-    _engine_error,
-    _rules,
+from bot.services._base import BaseService, UseCase
+from bot.services.access import Actor, StaffRole
+from bot.services.rounds.reading import (
+    closed_or_published,
+    engine_error,
+    find_player,
+    qualifying_ranking,
+    qualifying_ranks,
+    round_view,
+    seated,
+    store_tables,
+    tables_of,
 )
-from bot.services.rounds._reading import tables_of
-from bot.services.rounds.views import (
-    DeclineView,
-    RoundView,
-)
+from bot.services.rounds.views import DeclineView, RoundView, new_seed
+from bot.services.standings import StandingsService
+from bot.workers import Workers
 
 
-class FinalsMixin(RoundBase):
+class RoundFinals(BaseService):
+    """The semifinals and the final: seeded from the qualifying standings, composed from the semifinal results,
+    recomposed on a decline."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        seed_source: Callable[[], int] = new_seed,
+        workers: Workers | None = None,
+    ) -> None:
+        super().__init__(sessionmaker, clock, workers)
+        # Where draw seeds come from: the OS by default; the demo and tests inject a seeded source.
+        self._seed_source = seed_source
+        self._standings = StandingsService(sessionmaker, clock, workers=self._workers)
+
     # ------------------------------------------------------------------------------------ semifinals/final
 
     async def seed_semifinals(
@@ -50,35 +62,32 @@ class FinalsMixin(RoundBase):
         """Semifinal tables from the qualifying standings in bands (TOUR-SF-1), odd/even at 100+ (TOUR-SF-2). Players
         the standings leave level across the cut are ordered by ``tie_order`` (their names, best first: the
         organizer's choice) or else by the preset's reading (a lot seeded with the round's seed)."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await self._config_and_tournament(session, actor, tournament)
-            return await self._seed_semifinals(session, actor, t, tables, tie_order)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            return await self._seed_semifinals(uc, tables, tie_order)
 
-    async def _seed_semifinals(
-        self, session: AsyncSession, actor: Actor, t: Tournament, tables: int | None, tie_order: Sequence[str] = ()
-    ) -> RoundView:
-        assert t.id is not None
-        rules = _rules(t)
+    async def _seed_semifinals(self, uc: UseCase, tables: int | None, tie_order: Sequence[str] = ()) -> RoundView:
+        session, t, tid = uc.session, uc.tournament, uc.tournament_id
+        rules = uc.rules.tournament
         count = tables or rules.semifinal_tables
         if count == 0:
             raise Conflict("error.round_no_semifinals", preset=t.preset)
         if count not in (3, 4):
             raise InvalidInput("error.out_of_range", field="tables", min=3, max=4, value=count)
-        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
         if any(r.kind == RoundKind.FINAL.value for r in rounds):
             raise Conflict("error.round_final_exists", tournament=t.name)
         semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
         if semi is not None and semi.status != RoundStatus.DRAWN.value:
             raise Conflict("error.round_already_published", number=semi.number)
-        pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and not _closed_or_published(r)]
+        pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and not closed_or_published(r)]
         if pending:
             raise Conflict("error.round_previous_not_published", number=pending[0].number)
         declined = list(DrawDocument.from_json(semi.draw_report).declined) if semi else []
-        ranked = await self._qualifying_ranks(session, t, rules)
+        ranked = await qualifying_ranks(session, t, self._standings)
         field = [p for p, _ in ranked]
         regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=field)
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in field}
-        order = tuple(_player_id(self._find_player(regs, n)) for n in tie_order)
+        order = tuple(_player_id(find_player(regs, n)) for n in tie_order)
         seed = self._seed_source()
         request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(field), clubs, count,
                                 declined=tuple(declined), ranks=tuple(r for _, r in ranked),
@@ -86,7 +95,7 @@ class FinalsMixin(RoundBase):
         try:
             planned_tables, groups, cut = await self._workers.in_transaction(plan_semifinals, request, seed)
         except TournamentError as exc:
-            raise _cut_refusal(exc, regs) or _engine_error(exc) from None
+            raise _cut_refusal(exc, regs) or engine_error(exc) from None
         ranking = [p for p in field if p not in declined]
         if cut is not None:  # the order that decided the cut is the ranking the final's recoveries follow too
             ranking = _with_cut(ranking, cut.tied, cut.qualified)
@@ -94,10 +103,10 @@ class FinalsMixin(RoundBase):
         if semi is None:
             semi = Round(
                 guild_id=t.guild_id,
-                tournament_id=t.id,
+                tournament_id=tid,
                 number=max((r.number for r in rounds), default=0) + 1,
                 kind=RoundKind.SEMIFINAL.value,
-                created_at=self._clock(),
+                created_at=uc.clock(),
             )
             session.add(semi)
             await session.flush()
@@ -105,7 +114,7 @@ class FinalsMixin(RoundBase):
             assert semi.id is not None
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=semi.id)
         assert semi.id is not None
-        await self._store_tables(session, t.guild_id, semi.id, all_tables)
+        await store_tables(session, t.guild_id, semi.id, all_tables)
         semi.draw_seed = seed
         semi.status = RoundStatus.DRAWN.value
         semi.draw_report = DrawDocument(
@@ -119,27 +128,14 @@ class FinalsMixin(RoundBase):
             cut=cut.to_json() if cut is not None else None,
         ).to_json()
         await session.flush()
-        await self._audit(
-            session,
-            actor,
-            "round.semifinals",
-            semi,
-            {
-                "tournament": t.name,
-                "number": semi.number,
-                "seed": seed,
-                "tables": count,
-                "groups": len(groups),
-                "cut": cut.to_json() if cut is not None else None,
-            },
-        )
-        return await self._view(session, t, semi)
+        await uc.audit("round.semifinals", "round", semi.id, tournament=t.name, number=semi.number, seed=seed,
+                       tables=count, groups=len(groups), cut=cut.to_json() if cut is not None else None)  # fmt: skip
+        return await round_view(session, t, semi)
 
     async def compose_final(self, actor: Actor, *, tournament: str) -> RoundView:
         """The final from the semifinal results, with the replacement chain for declines (TOUR-FIN-1)."""
-        async with self._sessionmaker() as session, session.begin():
-            t = await self._config_and_tournament(session, actor, tournament)
-            return await self._compose_final(session, actor, t, add_declined=None)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            return await self._compose_final(uc, add_declined=None)
 
     async def decline(self, actor: Actor, *, tournament: str, player: str) -> DeclineView:
         """A finalist declines (TOUR-FIN-1) at any moment before the final is played.
@@ -150,34 +146,27 @@ class FinalsMixin(RoundBase):
         gives the seat to the best 2nd of the semifinals. A decline after the final was published recomposes it and
         marks it for re-publication (a new announcement and thread; the cog tells the player who declined).
         """
-        async with self._sessionmaker() as session, session.begin():
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)  # one at a time
-            t = await self._config_and_tournament(session, actor, tournament)
-            assert t.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:  # one at a time
+            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
             semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
             final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
             if semi is None:
                 raise Conflict("error.round_no_semifinal_round", tournament=t.name)
-            _, _, regs = await self._seated(session, t, semi)
+            _, _, regs = await seated(session, t, semi)
             doc = DrawDocument.from_json(semi.draw_report)
             directs = list(doc.direct_finalists)
             regs.update(await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=directs))
-            reg = self._find_player(regs, player)
+            reg = find_player(regs, player)
             assert reg.id is not None
             if final is None and semi.status == RoundStatus.DRAWN.value and reg.id in directs:
                 semi.draw_report = replace(doc, declined=(*doc.declined, reg.id)).to_json()
                 await session.flush()
-                await self._audit(
-                    session,
-                    actor,
-                    "round.decline",
-                    semi,
-                    {"tournament": t.name, "player": reg.id, "before_semifinals": True},
-                )
-                field = len(await self._qualifying_ranking(session, t, _rules(t)))
-                tables = semifinal_tables_after_direct_decline(_rules(t), field, doc.semifinal_tables or 4)
-                view = await self._seed_semifinals(session, actor, t, tables)
+                await uc.audit("round.decline", "round", semi.id, tournament=t.name, player=reg.id,
+                               before_semifinals=True)  # fmt: skip
+                field = len(await qualifying_ranking(session, t, self._standings))
+                tables = semifinal_tables_after_direct_decline(uc.rules.tournament, field, doc.semifinal_tables or 4)
+                view = await self._seed_semifinals(uc, tables)
                 return DeclineView(view, reg.display_name, reg.user_id, republish=False)
             if final is None:
                 if semi.status == RoundStatus.DRAWN.value:
@@ -186,39 +175,36 @@ class FinalsMixin(RoundBase):
                     raise Conflict("error.round_already_declined")
                 semi.draw_report = replace(doc, declined=(*doc.declined, reg.id)).to_json()
                 await session.flush()
-                await self._audit(session, actor, "round.decline", semi,
-                                  {"tournament": t.name, "player": reg.id, "before_final": True})  # fmt: skip
+                await uc.audit("round.decline", "round", semi.id, tournament=t.name, player=reg.id, before_final=True)
                 try:
-                    view = await self._compose_final(session, actor, t, add_declined=None)
+                    view = await self._compose_final(uc, add_declined=None)
                 except Conflict as exc:
                     if exc.key != "error.round_results_missing":
                         raise
-                    view = await self._view(session, t, semi)  # recorded: the final is composed with it later
+                    view = await round_view(session, t, semi)  # recorded: the final is composed with it later
                 return DeclineView(view, reg.display_name, reg.user_id, republish=False)
             published = final.status == RoundStatus.PUBLISHED.value
             assert final.id is not None
             old_tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id)
-            view = await self._compose_final(session, actor, t, add_declined=reg.id)
+            view = await self._compose_final(uc, add_declined=reg.id)
             old_threads = tuple(gt.thread_id for gt in old_tables if gt.thread_id is not None) if published else ()
             return DeclineView(view, reg.display_name, reg.user_id, republish=published,
                                superseded_threads=old_threads)  # fmt: skip
 
-    async def _compose_final(
-        self, session: AsyncSession, actor: Actor, t: Tournament, *, add_declined: int | None
-    ) -> RoundView:
-        assert t.id is not None
-        rules = _rules(t)
-        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+    async def _compose_final(self, uc: UseCase, *, add_declined: int | None) -> RoundView:
+        session, t, tid = uc.session, uc.tournament, uc.tournament_id
+        rules = uc.rules.tournament
+        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
         semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
         final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
         if semi is None:
             raise Conflict("error.round_no_semifinal_round", tournament=t.name)
-        if not _closed_or_published(semi):
+        if not closed_or_published(semi):
             raise Conflict("error.round_previous_not_published", number=semi.number)
         republish = False
         if final is not None and final.status != RoundStatus.DRAWN.value:
             # TOUR-FIN-1 at every moment: a published final not yet played is recomposed on a decline
-            played = await self._final_played(session, t, final)
+            played = await _final_played(session, t, final)
             if add_declined is None or final.status != RoundStatus.PUBLISHED.value or played:
                 raise Conflict(
                     "error.round_final_played" if played else "error.round_already_published", number=final.number
@@ -264,7 +250,7 @@ class FinalsMixin(RoundBase):
         declined += [
             p for p in everyone if regs[p].status == RegistrationStatus.DISQUALIFIED.value and p not in declined
         ]
-        standings = await self._qualifying_ranking(session, t, rules)
+        standings = await qualifying_ranking(session, t, self._standings)
         request = FinalsRequest(
             "final",
             t.preset,
@@ -283,18 +269,18 @@ class FinalsMixin(RoundBase):
         )
         planned_final, groups = plan_final(request)
         final_tables = [tuple(int(p) for p in x) for x in planned_final]
-        ruleset = load_ruleset(t.preset, t.overrides or None)
-        fewest = ruleset.risiko.min_players if ruleset.risiko is not None else rules.min_table_size
+        risiko = uc.rules.risiko
+        fewest = risiko.min_players if risiko is not None else rules.min_table_size
         short = next((x for x in final_tables if len(x) < fewest), None)
         if short is not None:  # the chain is exhausted: a final nobody can play is refused, nothing is recorded
             raise Conflict("error.round_final_too_few", count=len(short), minimum=fewest)
         if final is None:
             final = Round(
                 guild_id=t.guild_id,
-                tournament_id=t.id,
+                tournament_id=tid,
                 number=max((r.number for r in rounds), default=0) + 1,
                 kind=RoundKind.FINAL.value,
-                created_at=self._clock(),
+                created_at=uc.clock(),
             )
             session.add(final)
             await session.flush()
@@ -302,7 +288,7 @@ class FinalsMixin(RoundBase):
             assert final.id is not None
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=final.id)
         assert final.id is not None
-        await self._store_tables(session, t.guild_id, final.id, final_tables)
+        await store_tables(session, t.guild_id, final.id, final_tables)
         if republish:  # the new final table is announced again, with its own thread (the cog re-publishes)
             final.announcement_message_id = None
         else:
@@ -315,25 +301,24 @@ class FinalsMixin(RoundBase):
             request=request.to_json(),
         ).to_json()
         await session.flush()
-        await self._audit(
-            session,
-            actor,
-            "round.decline" if add_declined is not None else "round.final",
-            final,
-            {
-                "tournament": t.name, "number": final.number, "declined": declined, "player": add_declined,
-                "republish": republish,
-            },
-        )  # fmt: skip
-        return await self._view(session, t, final)
+        await uc.audit("round.decline" if add_declined is not None else "round.final", "round", final.id,
+                       tournament=t.name, number=final.number, declined=declined, player=add_declined,
+                       republish=republish)  # fmt: skip
+        return await round_view(session, t, final)
 
-    async def _final_played(self, session: AsyncSession, t: Tournament, final: Round) -> bool:
-        """Whether any result of the final is in (then a decline can no longer change it)."""
-        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id or 0)
-        results = await repo.list_results_for_tables(
-            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-        )
-        return any(res.table_rank is not None for res in results) or any(gt.locked for gt in tables)
+    async def ranking(self, guild_id: int, *, tournament: str) -> list[int]:
+        """Registration ids of the active players, best first, by the standings after the qualifying rounds."""
+        async with self.run(guild_id, tournament=tournament) as uc:
+            return await qualifying_ranking(uc.session, uc.tournament, self._standings)
+
+
+async def _final_played(session: AsyncSession, t: Tournament, final: Round) -> bool:
+    """Whether any result of the final is in (then a decline can no longer change it)."""
+    tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id or 0)
+    results = await repo.list_results_for_tables(
+        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+    )
+    return any(res.table_rank is not None for res in results) or any(gt.locked for gt in tables)
 
 
 def _player_id(reg: Registration) -> int:

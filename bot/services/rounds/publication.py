@@ -5,22 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.db import repo
-from bot.db.models import (
-    RoundStatus,
-)
+from bot.db.models import RoundStatus
 from bot.errors import Conflict, NotFound
-from bot.services._base import tournament_or_404
-from bot.services.access import Actor, StaffRole, require
-from bot.services.rounds._base import (
-    RoundBase,
-)
-from bot.services.rounds.views import (
-    PublishJob,
-)
+from bot.services._base import BaseService
+from bot.services.access import Actor, StaffRole
+from bot.services.rounds.reading import pick_round, round_view
+from bot.services.rounds.views import PublishJob
 
 
-class PublicationMixin(RoundBase):
-    # --------------------------------------------------------------------------------------------- publish
+class RoundPublication(BaseService):
+    """A round's publication: the round published in the database, then what the Discord side achieved."""
 
     async def publish(self, actor: Actor, *, tournament: str, number: int | None = None) -> PublishJob:
         """Mark a drawn round published (the database first); the cog then announces it in Discord.
@@ -28,11 +22,9 @@ class PublicationMixin(RoundBase):
         On a round already published this changes nothing and returns the job again, so the Discord side
         effects that failed (announcement, table threads) can be retried.
         """
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
-            t = await tournament_or_404(session, actor.guild_id, tournament)
-            r = await self._pick_round(session, t, number, (RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value))
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
+            session, t = uc.session, uc.tournament
+            r = await pick_round(session, t, number, (RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value))
             if r.status == RoundStatus.PLANNED.value:
                 raise Conflict("error.round_not_drawn", number=r.number)
             if r.status == RoundStatus.CLOSED.value:
@@ -40,13 +32,11 @@ class PublicationMixin(RoundBase):
             first = r.status == RoundStatus.DRAWN.value
             if first:
                 r.status = RoundStatus.PUBLISHED.value
-                r.published_at = self._clock()
+                r.published_at = uc.clock()
                 await session.flush()
-                await self._audit(
-                    session, actor, "round.publish", r, {"tournament": t.name, "number": r.number, "seed": r.draw_seed}
-                )
-            channel = config.announcement_channel_id if config else None
-            return PublishJob(await self._view(session, t, r), channel, first)
+                await uc.audit("round.publish", "round", r.id, tournament=t.name, number=r.number, seed=r.draw_seed)
+            channel = uc.config.announcement_channel_id if uc.config else None
+            return PublishJob(await round_view(session, t, r), channel, first)
 
     async def remember_publication(
         self,
@@ -62,9 +52,8 @@ class PublicationMixin(RoundBase):
         asked of Discord (no audit: ``record_publication`` audits the whole at the end): the announcement, that a
         table's thread is being made (``thread_intents``: now), the thread, the ping of a table's players in it — so
         a publish run again after a crash does what is missing and nothing twice."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
+        async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
+            session = uc.session
             r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
             if r is None:
                 return
@@ -75,7 +64,7 @@ class PublicationMixin(RoundBase):
                     if thread_ids and gt.number in thread_ids and gt.thread_id is None:
                         gt.thread_id = thread_ids[gt.number]
                     if gt.number in thread_intents and gt.thread_id is None:
-                        gt.thread_requested_at = self._clock()
+                        gt.thread_requested_at = uc.clock()
                     if gt.number in pinged:
                         gt.thread_pinged = True
 
@@ -89,9 +78,8 @@ class PublicationMixin(RoundBase):
         failures: Sequence[str] = (),
     ) -> None:
         """Store what the Discord side of a publication achieved: the announcement and each table's thread."""
-        async with self._sessionmaker() as session, session.begin():
-            config = await repo.get_guild_config(session=session, guild_id=actor.guild_id)
-            require(actor, config, StaffRole.ORGANIZER)
+        async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
+            session = uc.session
             r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
             if r is None:
                 raise NotFound("error.round_none", tournament="?")
@@ -102,14 +90,5 @@ class PublicationMixin(RoundBase):
                 if gt.number in thread_ids:
                     gt.thread_id = thread_ids[gt.number]
             await session.flush()
-            await self._audit(
-                session,
-                actor,
-                "round.publish.discord",
-                r,
-                {
-                    "announcement_message_id": announcement_message_id,
-                    "threads": {str(k): v for k, v in thread_ids.items()},
-                    "failures": list(failures),
-                },
-            )
+            await uc.audit("round.publish.discord", "round", r.id, announcement_message_id=announcement_message_id,
+                           threads={str(k): v for k, v in thread_ids.items()}, failures=list(failures))  # fmt: skip

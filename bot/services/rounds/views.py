@@ -201,7 +201,7 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(SEED_BITS)
 
 
-def _report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
+def report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
     engine = doc.engine or EngineReport()
     current = dict(doc.current or engine.criteria)
     lines = tuple(

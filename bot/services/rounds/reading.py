@@ -1,0 +1,491 @@
+"""What the rounds use cases read, shared as plain functions: a round as users see it, who plays it, its history
+and the planner's inputs, the standings the finals follow, a round picked by number — each inside the caller's
+session (nothing here commits) — and the refusals the tournament engine's errors become."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.db import repo
+from bot.db.documents import DrawDocument
+from bot.db.models import (
+    CheckInStatus,
+    GameTable,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundKind,
+    RoundStatus,
+    Seat,
+    Tournament,
+)
+from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.ruleset import load_ruleset
+from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.model import Player, TournamentError
+from bot.rules.tournament.planner import DrawRequest
+from bot.services._base import clean_text
+from bot.services.rounds.knockout import knockout_refusal, knockout_view
+from bot.services.rounds.views import (
+    CutView,
+    FinalSeatView,
+    KnockoutView,
+    RoundView,
+    SeatView,
+    TableView,
+    report_view,
+)
+from bot.services.standings import StandingsService
+
+# --------------------------------------------------------------------------------------------------- helpers
+
+
+def engine_error(exc: TournamentError) -> Conflict:
+    """The tournament engine's refusal in the organizer's words."""
+    if exc.code == "firk_sizes_impossible":
+        return Conflict("error.round_firk_cannot_seat", count=exc.value)
+    if exc.code in ("too_few_players_for_tables", "too_few_ranked_players"):
+        value = (
+            exc.value if isinstance(exc.value, int) else exc.value.get("have", 0) if isinstance(exc.value, dict) else 0
+        )
+        return Conflict("error.round_too_few_players", count=value)
+    if exc.code == "team_larger_than_tables" and isinstance(exc.value, dict):
+        counts = ", ".join(f"{team}: {n}" for team, n in sorted(exc.value["teams"].items()))
+        return Conflict("error.round_team_larger_than_tables", counts=counts[:300], tables=exc.value["tables"])
+    if exc.code == "player_without_team":
+        return Conflict("error.round_player_without_team")
+    if exc.code == "no_knockout_plan" and isinstance(exc.value, dict):
+        return Conflict("error.knockout_no_plan", **knockout_refusal(exc.value))
+    return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
+
+
+def _rules(t: Tournament) -> TournamentRules:
+    return load_ruleset(t.preset, t.overrides or None).tournament
+
+
+def closed_or_published(r: Round) -> bool:
+    return r.status in (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
+
+
+def _pairs_of_groups(groups: Mapping[str, list[int]]) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for members in groups.values():
+        ms = sorted(members)
+        out += [(a, b) for i, a in enumerate(ms) for b in ms[i + 1 :]]
+    return tuple(out)
+
+
+def _player_key(name: str) -> str:
+    return " ".join(name.split()).lower()
+
+
+def _cut_view(cut: Mapping[str, Any], name: Callable[[Any], str]) -> CutView:
+    seed = cut.get("seed")
+    return CutView(
+        rank=int(cut["rank"]),
+        tied=tuple(name(p) for p in cut["tied"]),
+        seats=int(cut["seats"]),
+        qualified=tuple(name(p) for p in cut["qualified"]),
+        method=str(cut["method"]),
+        seed=None if seed is None else int(seed),
+    )
+
+
+# ------------------------------------------------------------------------------------------ tables and seats
+
+
+async def tables_of(
+    session: AsyncSession, guild_id: int, round_ids: Sequence[int]
+) -> tuple[dict[int, list[GameTable]], dict[int, list[Seat]]]:
+    """The tables of ``round_ids`` by round, and their seats by table (two queries)."""
+    tables = await repo.list_tables_for_rounds(session=session, guild_id=guild_id, round_ids=round_ids)
+    by_round: dict[int, list[GameTable]] = defaultdict(list)
+    for gt in tables:
+        by_round[gt.round_id].append(gt)
+    seats = await repo.list_seats_for_tables(
+        session=session, guild_id=guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+    )
+    by_table: dict[int, list[Seat]] = defaultdict(list)
+    for s in seats:
+        by_table[s.table_id].append(s)
+    return by_round, by_table
+
+
+async def store_tables(
+    session: AsyncSession,
+    guild_id: int,
+    round_id: int,
+    tables: Sequence[Sequence[int]],
+    *,
+    dummy_tables: Sequence[int] = (),
+    dummy_size: int | None = None,
+) -> None:
+    """Write a round's tables and their seats, in the order given (table 1 first, seat 1 first)."""
+    for number, players in enumerate(tables, start=1):
+        gt = GameTable(
+            guild_id=guild_id,
+            round_id=round_id,
+            number=number,
+            size=dummy_size if number in dummy_tables else None,
+        )
+        session.add(gt)
+        await session.flush()
+        assert gt.id is not None
+        for position, rid in enumerate(players, start=1):
+            session.add(Seat(guild_id=guild_id, table_id=gt.id, registration_id=int(rid), position=position))
+    await session.flush()
+
+
+async def seated(
+    session: AsyncSession, t: Tournament, r: Round
+) -> tuple[list[GameTable], dict[int, list[Seat]], dict[int, Registration]]:
+    """A round's tables, their seats by table and the seated players by registration id."""
+    assert r.id is not None
+    by_round, by_table = await tables_of(session, t.guild_id, [r.id])
+    tables = by_round.get(r.id, [])
+    ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
+    regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ids)
+    return tables, by_table, regs
+
+
+def find_player(regs: Mapping[int, Registration], name: str) -> Registration:
+    """The player of ``regs`` called ``name`` (case and spacing aside), or "not seated"."""
+    cleaned = clean_text(name, field="player", max_len=64)
+    assert cleaned is not None
+    key = _player_key(cleaned)
+    for reg in regs.values():
+        if _player_key(reg.display_name) == key:
+            return reg
+    raise InvalidInput("error.round_player_not_seated", name=cleaned)
+
+
+async def pick_round(session: AsyncSession, t: Tournament, number: int | None, statuses: Sequence[str]) -> Round:
+    """Round ``number``; without one, the latest round in one of ``statuses`` (else the latest round)."""
+    assert t.id is not None
+    if number is not None:
+        r = await repo.get_round(session=session, guild_id=t.guild_id, tournament_id=t.id, number=number)
+        if r is None:
+            raise NotFound("error.round_not_found", number=number, tournament=t.name)
+        return r
+    rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    chosen = [r for r in rounds if r.status in statuses]
+    if chosen:
+        return chosen[-1]
+    if rounds:
+        return rounds[-1]
+    raise NotFound("error.round_none", tournament=t.name)
+
+
+# ------------------------------------------------------------------------------------------- the round view
+
+
+async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameTable | None = None) -> RoundView:
+    """The round as users see it; with ``only``, that one table (what /my-table needs: loading every seat and
+    registration of a 300-player round for each of 300 simultaneous calls was issue 15's defect 7)."""
+    assert r.id is not None and t.id is not None
+    if only is not None and only.id is not None:
+        seats_of = await repo.list_seats_for_tables(session=session, guild_id=t.guild_id, table_ids=[only.id])
+        by_round: dict[int, list[GameTable]] = {r.id: [only]}
+        by_table: dict[int, list[Seat]] = {only.id: list(seats_of)}
+    else:
+        by_round, by_table = await tables_of(session, t.guild_id, [r.id])
+    reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
+    doc = DrawDocument.from_json(r.draw_report)
+    cut_ids = [int(p) for p in (doc.cut or {}).get("tied", [])]
+    extra_ids = [*doc.declined, *doc.direct_finalists, *cut_ids]
+    regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
+    group_of = {number: group.label for group in doc.groups for number in group.tables}
+    tables: list[TableView] = []
+    for gt in by_round.get(r.id, []):
+        assert gt.id is not None
+        seats = tuple(
+            SeatView(
+                s.registration_id,
+                regs[s.registration_id].user_id,
+                regs[s.registration_id].display_name,
+                regs[s.registration_id].club,
+                s.position,
+                regs[s.registration_id].team,
+            )
+            for s in sorted(by_table.get(gt.id, []), key=lambda s: s.position)
+        )
+        label = group_of.get(gt.number)
+        tables.append(
+            TableView(
+                gt.number,
+                seats,
+                gt.size,
+                gt.thread_id,
+                label if label and label != "all" else None,
+                special=doc.special_tables.get(gt.number),
+                note=gt.note,
+                thread_requested_at=gt.thread_requested_at,
+                thread_pinged=gt.thread_pinged,
+            )
+        )
+
+    def name(rid: Any) -> str:
+        reg = regs.get(int(rid))
+        return reg.display_name if reg else str(rid)
+
+    final_seats = tuple(
+        FinalSeatView(
+            name(s.player),
+            s.source,
+            s.semifinal_table,
+            s.semifinal_place,
+            s.replaces_table,
+            group.label if len(doc.groups) > 1 else None,
+        )
+        for group in doc.groups
+        for s in group.seats
+    )
+    directs = tuple(name(p) for p in doc.direct_finalists)
+    knockout: KnockoutView | None = None
+    stored = (doc.engine.extra.get("knockout") if doc.engine is not None else None) or {}
+    if stored.get("plan"):  # a drawn knockout round: the plan it was drawn with
+        plan = tuple((int(k["players"]), tuple(int(x) for x in k["tables"])) for k in stored["plan"])
+        knockout = KnockoutView(plan[0][0], plan, final_size=int(stored.get("final_size", 0)))
+    elif r.status == RoundStatus.PLANNED.value and r.kind == RoundKind.QUALIFYING.value:
+        rules = _rules(t)
+        if rules.knockout:
+            try:
+                knockout = knockout_view(rules, len(await participants(session, t, r)))
+            except Conflict:  # the previous round's results are not all in yet
+                knockout = None
+    return RoundView(
+        tournament_id=t.id,
+        tournament_name=t.name,
+        game=t.game,
+        round_id=r.id,
+        number=r.number,
+        kind=r.kind,
+        status=r.status,
+        seed=r.draw_seed,
+        scheduled_start=r.scheduled_start,
+        published_at=r.published_at,
+        announcement_message_id=r.announcement_message_id,
+        discord_event_id=r.discord_event_id,
+        tables=tuple(tables),
+        report=report_view(doc, r.draw_seed) if doc.engine is not None else None,
+        direct_finalists=directs if r.kind == RoundKind.SEMIFINAL.value else (),
+        final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
+        declined=tuple(name(x) for x in doc.declined),
+        unfilled=sum(g.unfilled for g in doc.groups),
+        cut=_cut_view(doc.cut, name) if r.kind == RoundKind.SEMIFINAL.value and doc.cut else None,
+        club_pairs=(sum(g.club_pairs for g in doc.groups), sum(g.club_pairs_plain for g in doc.groups))
+        if r.kind == RoundKind.SEMIFINAL.value and doc.groups
+        else None,
+        knockout=knockout,
+    )
+
+
+# ------------------------------------------------------------------------------------ who plays and the draw
+
+
+async def participants(session: AsyncSession, t: Tournament, round_row: Round | None) -> list[Registration]:
+    """Validated players (registered ones when nobody was validated), minus forfeits of this round. In a knockout
+    (NP-FMT-1) from round 2 on: the winner of each table of the previous round."""
+    assert t.id is not None
+    regs = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    validated = [r for r in regs if r.status == RegistrationStatus.VALIDATED.value]
+    pool = validated or [r for r in regs if r.status == RegistrationStatus.REGISTERED.value]
+    out: set[int] = set()
+    if round_row is not None and round_row.id is not None:
+        checkins = await repo.list_checkins(session=session, guild_id=t.guild_id, round_id=round_row.id)
+        out = {c.registration_id for c in checkins if c.status == CheckInStatus.FORFEIT.value}
+        pool = [r for r in pool if r.id not in out]
+    if _rules(t).knockout:
+        number = round_row.number if round_row is not None else None
+        advancing = await knockout_advancing(session, t, regs, number, out)
+        if advancing is not None:
+            pool = advancing
+    return sorted(pool, key=lambda r: r.id or 0)
+
+
+async def knockout_advancing(
+    session: AsyncSession,
+    t: Tournament,
+    regs: Sequence[Registration],
+    number: int | None,
+    forfeits: set[int],
+) -> list[Registration] | None:
+    """NP-FMT-1: who goes on from the previous knockout round — each table's winner (its first place, decided by
+    the preset's table tie-breaks when the report was scored). Our readings where NP is silent: a winner who has
+    withdrawn, was disqualified or forfeits this round is replaced by the next of the same table; a table with
+    nobody left gives its seat to the best runner-up of the other tables (the best 2nd by table points, then
+    the best 3rd…, as ARB 5 recovers a final's seat), so the plan's table count holds. None before the first
+    round; refused while a table has no result or a shared first."""
+    assert t.id is not None
+    rounds = [
+        r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        if r.kind == RoundKind.QUALIFYING.value and (number is None or r.number < number) and r.id
+    ]  # fmt: skip
+    if not rounds:
+        return None
+    last = rounds[-1]
+    engine = DrawDocument.from_json(last.draw_report).engine
+    if engine is not None and (engine.extra.get("knockout") or {}).get("final"):
+        raise Conflict("error.knockout_over", tournament=t.name)
+    by_round, by_table = await tables_of(session, t.guild_id, [last.id or 0])
+    tables = by_round.get(last.id or 0, [])
+    results = await repo.list_results_for_tables(
+        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+    )
+    rank: dict[tuple[int, int], int] = {
+        (res.table_id, res.registration_id): res.table_rank for res in results if res.table_rank is not None
+    }
+    points = {(res.table_id, res.registration_id): res.table_points or 0.0 for res in results}
+    active = {RegistrationStatus.VALIDATED.value, RegistrationStatus.REGISTERED.value}
+    by_id = {r.id: r for r in regs}
+    advancing: list[Registration] = []
+    runners_up: list[tuple[int, float, int]] = []  # (place, -table points, id) of everyone eligible not first
+    empty_tables = 0
+    missing: list[str] = []
+    for gt in tables:
+        seats = by_table.get(gt.id or 0, [])
+        ranked = sorted(
+            (rank[(gt.id or 0, s.registration_id)], s.registration_id)
+            for s in seats
+            if (gt.id or 0, s.registration_id) in rank
+        )
+        if len(ranked) < len(seats):
+            missing.append(f"{last.number}/{gt.number}")
+            continue
+        eligible = [
+            (place, rid) for place, rid in ranked
+            if rid in by_id and by_id[rid].status in active and rid not in forfeits
+        ]  # fmt: skip
+        if not eligible:
+            empty_tables += 1
+            continue
+        if len(eligible) > 1 and eligible[0][0] == eligible[1][0]:
+            raise Conflict("error.knockout_tied_winner", table=gt.number, round=last.number)
+        advancing.append(by_id[eligible[0][1]])
+        runners_up += [(place, -points.get((gt.id or 0, rid), 0.0), rid) for place, rid in eligible[1:]]
+    if missing:
+        raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+    advancing += [by_id[rid] for _, _, rid in sorted(runners_up)[:empty_tables]]
+    return advancing
+
+
+async def history(
+    session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
+    """Earlier qualifying rounds, the whole history (TOUR-R2-1 from round 2 on, issue 17): every table (repeat
+    pairs), every table's winner (TableResult rank 1) and every 5-player-table player of every earlier round;
+    also how many of the last round's tables lack results."""
+    earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.number < before and r.id]
+    if not earlier:
+        return (), (), (), 0
+    by_round, by_table = await tables_of(session, t.guild_id, [r.id for r in earlier if r.id])
+    previous: list[tuple[int, ...]] = []
+    for r in earlier:
+        for gt in by_round.get(r.id or 0, []):
+            previous.append(tuple(s.registration_id for s in by_table.get(gt.id or 0, [])))
+    every_table = [gt for r in earlier for gt in by_round.get(r.id or 0, [])]
+    results = await repo.list_results_for_tables(
+        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in every_table if gt.id is not None]
+    )
+    winners = tuple(sorted({res.registration_id for res in results if res.table_rank == 1}))
+    reported = {res.table_id for res in results if res.table_rank is not None}
+    missing = sum(1 for gt in by_round.get(earlier[-1].id or 0, []) if gt.id not in reported)
+    five = tuple(
+        sorted(
+            {
+                s.registration_id
+                for gt in every_table
+                for s in by_table.get(gt.id or 0, [])
+                if len(by_table.get(gt.id or 0, [])) >= large
+            }
+        )
+    )
+    return tuple(previous), winners, five, missing
+
+
+async def draw_inputs(
+    session: AsyncSession,
+    t: Tournament,
+    rounds: Sequence[Round],
+    number: int,
+    players: Sequence[Registration],
+    standings: StandingsService,
+) -> tuple[DrawRequest, int]:
+    """The planner's request for round ``number`` (also the round's published export) and how many tables of
+    the previous round still lack a result."""
+    rules = _rules(t)
+    previous, winners, five, missing = await history(session, t, rounds, number, rules.large_table_size)
+    families: dict[str, list[int]] = defaultdict(list)
+    for r in players:
+        if r.family_group and r.id is not None:
+            families[r.family_group.strip().lower()].append(r.id)
+    ranking: tuple[int, ...] = ()
+    ranks: tuple[int, ...] = ()
+    if rules.seeded_round1 and number == 1:  # FIRK-SEED-1: the previous tournament's standings
+        ranking = tuple(
+            sorted((r.id for r in players if r.id and r.previous_rank is not None),
+                   key=lambda i: (next(p.previous_rank for p in players if p.id == i) or 0, i))
+        )  # fmt: skip
+    elif (rules.seeded_round1 or rules.later_round_tables == "standings") and previous:
+        # FIRK §9 last round, reading 8 (seated by rank), reading 4: the standings before this round, with
+        # each line's rank so that the planner sees who is level
+        view = await standings.compute_in(session, t, before_round=number)
+        present = {r.id for r in players}
+        lines = [line for line in view.lines if line.player_id in present]
+        ranking = tuple(line.player_id for line in lines)
+        ranks = tuple(line.rank for line in lines)
+    request = DrawRequest(
+        preset=t.preset,
+        round_no=number,
+        players=tuple(Player(r.id, r.club, r.team) for r in players if r.id is not None),
+        overrides=dict(t.overrides or {}),
+        names={r.id: r.display_name for r in players if r.id is not None},
+        previous_tables=previous,
+        winners=winners,
+        five_table_players=five,
+        family_pairs=_pairs_of_groups(families),
+        ranking=ranking,
+        ranks=ranks,
+    )
+    return request, missing
+
+
+# ---------------------------------------------------------------------------------------------- standings
+
+
+async def qualifying_ranking(session: AsyncSession, t: Tournament, standings: StandingsService) -> list[int]:
+    """The active players after the qualifying rounds, best first (see :func:`qualifying_ranks`)."""
+    return [p for p, _ in await qualifying_ranks(session, t, standings)]
+
+
+async def qualifying_ranks(session: AsyncSession, t: Tournament, standings: StandingsService) -> list[tuple[int, int]]:
+    """The standings after the qualifying rounds (ARB art. 5: semifinals and the final's recoveries use
+    them), active players best first; refused while a published qualifying table has no result.
+
+    The ranking itself is ``StandingsService.compute_in`` (the tournament engine's standings with
+    the preset's tie-breakers over the stored TableResults of the qualifying rounds); with each player, their
+    rank — players the tie-breakers leave level share it (a tie across a cut is decided by the semifinals' draw).
+    """
+    assert t.id is not None
+    rounds = [
+        r
+        for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+        if r.kind == RoundKind.QUALIFYING.value and closed_or_published(r) and r.id
+    ]
+    if not rounds:
+        raise Conflict("error.round_no_results", tournament=t.name)
+    by_round, _ = await tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
+    tables = [gt for r in rounds for gt in by_round.get(r.id or 0, [])]
+    results = await repo.list_results_for_tables(
+        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
+    )
+    reported = {res.table_id for res in results if res.table_rank is not None}
+    missing = [f"{r.number}/{gt.number}" for r in rounds for gt in by_round.get(r.id or 0, []) if gt.id not in reported]
+    if missing:
+        raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
+    view = await standings.compute_in(session, t)
+    return [(line.player_id, line.rank) for line in view.lines if line.standing == "active"]
