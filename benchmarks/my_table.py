@@ -39,7 +39,7 @@ GUILD = 1
 
 async def _prepare(services: Services, players: int) -> None:
     admin = Actor(guild_id=GUILD, user_id=1, is_admin=True)
-    await services.guilds.set_roles(admin, organizer_role_id=2, referee_role_id=3, head_referee_role_id=4)
+    await services.setup.set_roles(admin, organizer_role_id=2, referee_role_id=3, head_referee_role_id=4)
     organizer = Actor(guild_id=GUILD, user_id=2, role_ids=frozenset({2}))
     t = await services.tournaments.create(organizer, name="Coppa", preset="risiko-ufficiali-2018")
     async with services.sessionmaker() as session, session.begin():

@@ -109,7 +109,7 @@ async def _open_server(services: Services, locale: str) -> Actor:
     """The demo server's roles mapped by its administrator; returns the organizer who runs the tournament."""
     admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
     organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
-    await services.guilds.set_roles(
+    await services.setup.set_roles(
         admin, organizer_role_id=ROLE_ORGANIZER, referee_role_id=ROLE_REFEREE, head_referee_role_id=ROLE_HEAD
     )
     return organizer

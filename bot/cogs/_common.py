@@ -37,7 +37,7 @@ async def server_locale(interaction: discord.Interaction[Any]) -> str:
     guild_default = normalise_locale(interaction.guild_locale, default) if interaction.guild_locale else default
     if interaction.guild_id is None:
         return guild_default
-    return await bot_of(interaction).services.guilds.locale(interaction.guild_id, default=guild_default)
+    return await bot_of(interaction).services.setup.locale(interaction.guild_id, default=guild_default)
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:

@@ -20,16 +20,16 @@ from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
 from bot.services.clocks import ClockService
 from bot.services.deliveries import DeliveryService
-from bot.services.guilds import GuildService
 from bot.services.latecomers import LatecomerService
 from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
-from bot.services.rulings import RulesDeskService
+from bot.services.rulebook import RulebookService
 from bot.services.sanction_proposals import SanctionProposalService
 from bot.services.sanctions import SanctionService
 from bot.services.schedules import ScheduleService
+from bot.services.setup import SetupService
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
 from bot.workers import Workers, default_workers
@@ -43,7 +43,7 @@ class Services:
     clock: Clock = utcnow
     seed_source: Callable[[], int] = new_seed  # draw seeds: the OS by default; a seeded source in the demo
     workers: Workers = field(default_factory=default_workers)  # the bounded executors of the CPU-heavy work
-    guilds: GuildService = field(init=False)
+    setup: SetupService = field(init=False)
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
     roster: RosterService = field(init=False)
@@ -58,13 +58,13 @@ class Services:
     schedules: ScheduleService = field(init=False)
     clocks: ClockService = field(init=False)
     deliveries: DeliveryService = field(init=False)
-    rules: RulesDeskService = field(init=False)
+    rulebook: RulebookService = field(init=False)
     adjudicators: AdjudicatorService = field(init=False)
     ricochet: RicochetAdjudicator = field(init=False)
     scoring: ScoringDesk = field(init=False)
 
     def __post_init__(self) -> None:
-        self.guilds = GuildService(self.sessionmaker, self.clock, workers=self.workers)
+        self.setup = SetupService(self.sessionmaker, self.clock, workers=self.workers)
         self.tournaments = TournamentService(self.sessionmaker, self.clock, workers=self.workers)
         self.registrations = RegistrationService(self.sessionmaker, self.clock, workers=self.workers)
         self.roster = RosterService(self.sessionmaker, self.clock, workers=self.workers)
@@ -80,7 +80,7 @@ class Services:
         self.schedules = ScheduleService(self.sessionmaker, self.clock, workers=self.workers)
         self.clocks = ClockService(self.sessionmaker, self.clock, workers=self.workers)
         self.deliveries = DeliveryService(self.sessionmaker, self.clock, workers=self.workers)
-        self.rules = RulesDeskService(self.sessionmaker, self.clock, workers=self.workers)
+        self.rulebook = RulebookService(self.sessionmaker, self.clock, workers=self.workers)
         self.adjudicators = AdjudicatorService(self.sessionmaker, self.clock, workers=self.workers)
         self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock, workers=self.workers)
         self.scoring = ScoringDesk(self.sessionmaker, self.clock, workers=self.workers)

@@ -191,8 +191,8 @@ LOCK_RETRIES = 5
 
 async def retry_when_locked(use_case: Callable[[], Awaitable[T]]) -> T:
     """Run a use case again when SQLite answers "database is locked" (a writer that started from a stale snapshot
-    is refused at once, without waiting): the whole transaction is retried, so a press is never lost (issue 15,
-    defect 4). Use cases run through this must be idempotent — signing twice signs once."""
+    is refused at once, without waiting): the whole transaction is retried, so a press is never lost.
+    Use cases run through this must be idempotent — signing twice signs once."""
     for attempt in range(LOCK_RETRIES):
         try:
             return await use_case()

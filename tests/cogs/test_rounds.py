@@ -265,8 +265,8 @@ async def test_bot_i18n_1_an_english_organizer_publishes_in_the_server_language(
     )
     assert "Tavolo 1" in announcement.content and "Table 1" not in announcement.content
     assert next(t.body["name"] for t in http.of("POST", "/channels/{channel_id}/threads")) == "Tavolo 1 — Turno 1"
-    await services.guilds.set_locale(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), locale="en")
-    assert await services.guilds.locale(harness.guild.id, default="it") == "en"
+    await services.setup.set_locale(Actor(guild_id=harness.guild.id, user_id=1, is_admin=True), locale="en")
+    assert await services.setup.locale(harness.guild.id, default="it") == "en"
 
 
 async def test_a_publish_killed_half_way_resumes_without_a_second_announcement(harness, services, http):

@@ -30,17 +30,17 @@ async def count(services: Services, model: type) -> int:
 
 
 async def configured(services: Services) -> None:
-    await services.guilds.set_roles(
+    await services.setup.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
 
 
 async def test_bot_role_1_setup_roles_is_for_administrators_only(services: Services):
     with pytest.raises(PermissionDenied):
-        await services.guilds.set_roles(
+        await services.setup.set_roles(
             ORGANIZER, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
         )
-    setup = await services.guilds.set_roles(
+    setup = await services.setup.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
     assert (setup.organizer_role_id, setup.referee_role_id, setup.head_referee_role_id) == (

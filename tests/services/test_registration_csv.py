@@ -131,7 +131,7 @@ async def count(services: Services) -> int:
 
 
 async def setup(services: Services, cap: int | None = None) -> None:
-    await services.guilds.set_roles(
+    await services.setup.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
     await services.tournaments.create(ORGANIZER, name="Coppa", preset="risiko-firk-1", cap=cap)

@@ -54,7 +54,7 @@ async def statuses(services: Services) -> dict[str, str]:
 
 
 async def setup_tournament(services: Services, *, cap: int | None = None, preset: str = "risiko-firk-1", **kw: Any):
-    await services.guilds.set_roles(
+    await services.setup.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
     return await services.tournaments.create(ORGANIZER, name="Coppa", preset=preset, cap=cap, **kw)

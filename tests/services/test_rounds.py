@@ -60,7 +60,7 @@ async def setup_tournament(
     extra: dict[int, dict[str, Any]] | None = None,
     format: str | None = None,
 ) -> int:
-    await services.guilds.set_roles(
+    await services.setup.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
     t = await services.tournaments.create(ORGANIZER, name=name, preset=preset, format=format)

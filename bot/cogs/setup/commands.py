@@ -43,7 +43,7 @@ class SetupCog(commands.Cog):
     ) -> None:
         """Map this server's roles to organizer, referee, head referee and player."""
         actor = actor_of(interaction)
-        result = await self.bot.services.guilds.set_roles(
+        result = await self.bot.services.setup.set_roles(
             actor,
             server_locale=normalise_locale(interaction.guild_locale, self.bot.settings.default_locale)
             if interaction.guild_locale

@@ -10,6 +10,6 @@ from bot.db.repo.core import *  # noqa: F403
 from bot.db.repo.registrations import *  # noqa: F403
 from bot.db.repo.reports import *  # noqa: F403
 from bot.db.repo.rounds import *  # noqa: F403
-from bot.db.repo.rulings import *  # noqa: F403
+from bot.db.repo.rulebook import *  # noqa: F403
 from bot.db.repo.sanctions import *  # noqa: F403
 from bot.db.repo.schedules import *  # noqa: F403

@@ -136,7 +136,7 @@ class RoundDraws(BaseService):
         """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2).
 
         Two organizers pressing at once: the tournament's row lock makes them take turns, and the second is refused
-        because the draw it meant to replace is gone (issue 15, defect 3) — nobody is left looking at tables that
+        because the draw it meant to replace is gone — nobody is left looking at tables that
         no longer exist."""
         async with self.run(actor.guild_id, tournament=tournament) as seen_uc:  # what the presser saw, unlocked
             seen = {r.id: r.draw_seed for r in await repo.list_rounds(session=seen_uc.session, guild_id=actor.guild_id,

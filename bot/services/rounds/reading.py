@@ -185,7 +185,7 @@ async def pick_round(session: AsyncSession, t: Tournament, number: int | None, s
 
 async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameTable | None = None) -> RoundView:
     """The round as users see it; with ``only``, that one table (what /my-table needs: loading every seat and
-    registration of a 300-player round for each of 300 simultaneous calls was issue 15's defect 7)."""
+    registration of a 300-player round for each of 300 simultaneous calls was too slow)."""
     assert r.id is not None and t.id is not None
     if only is not None and only.id is not None:
         seats_of = await repo.list_seats_for_tables(session=session, guild_id=t.guild_id, table_ids=[only.id])
@@ -376,7 +376,7 @@ async def knockout_advancing(
 async def history(
     session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
-    """Earlier qualifying rounds, the whole history (TOUR-R2-1 from round 2 on, issue 17): every table (repeat
+    """Earlier qualifying rounds, the whole history (TOUR-R2-1 from round 2 on): every table (repeat
     pairs), every table's winner (TableResult rank 1) and every 5-player-table player of every earlier round;
     also how many of the last round's tables lack results."""
     earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.number < before and r.id]

@@ -61,7 +61,7 @@ class DrawReportView:
     seed: int | None
     adjustments: int
     notes: tuple[str, ...]
-    history: Mapping[str, int] = field(default_factory=dict)  # what a later round looked back at (issue 17)
+    history: Mapping[str, int] = field(default_factory=dict)  # what a later round looked back at
     # tables seated from the standings (reading 8): each group level across a table boundary, (its shared rank or
     # None for players without standings, the registration ids in the order the seeded lot gave them)
     seat_ties: tuple[tuple[int | None, tuple[int, ...]], ...] = ()

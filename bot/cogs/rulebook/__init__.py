@@ -4,7 +4,7 @@ rulebook's reference; "More" shows the next ones; a referee can post and pin the
 from __future__ import annotations
 
 from bot.cogs._bot import StewardBot
-from bot.cogs.rules.commands import MoreArticles, RuleCog
+from bot.cogs.rulebook.commands import MoreArticles, RuleCog
 
 
 async def setup(bot: StewardBot) -> None:

@@ -26,7 +26,7 @@ class Ruling:
     matches: tuple[tuple[Article, float], ...]  # best first, with the score relative to the best
 
 
-class RulesDeskService(BaseService):
+class RulebookService(BaseService):
     async def preset_for(self, guild_id: int, *, preset: str | None, tournament: str | None) -> str:
         """The preset asked about: the one named, the tournament's, or the server's most recent open tournament's."""
         if preset is not None:

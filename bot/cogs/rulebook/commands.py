@@ -24,7 +24,7 @@ from bot.i18n import t
 from bot.present.markup import safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook.search import warm_indexes
-from bot.services.rulings import Ruling
+from bot.services.rulebook import Ruling
 
 PAGE = 3
 PAGES_MAX = 4  # at most twelve articles through "More"
@@ -75,7 +75,7 @@ class MoreArticles(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ru
         if found is None or found["preset"] not in PRESET_NAMES:
             raise InvalidInput("error.rule.question_lost")
         locale = locale_of(interaction)
-        ruling = await bot_of(interaction).services.rules.ask(found["preset"], found["question"], limit=PAGE + 1,
+        ruling = await bot_of(interaction).services.rulebook.ask(found["preset"], found["question"], limit=PAGE + 1,
                                                         offset=self.offset)  # fmt: skip
         shown = Ruling(ruling.preset, ruling.query, ruling.language, ruling.matches[:PAGE])
         await interaction.edit_original_response(
@@ -115,14 +115,14 @@ class RuleCog(commands.Cog):
             raise InvalidInput("error.rule.table_needs_tournament")
         await interaction.response.defer(ephemeral=True, thinking=True)
         services = self.bot.services
-        name = await services.rules.preset_for(actor.guild_id, preset=preset.value if preset else None,
+        name = await services.rulebook.preset_for(actor.guild_id, preset=preset.value if preset else None,
                                                tournament=tournament)  # fmt: skip
         async with one_heavy_call(interaction):
-            ruling = await services.rules.ask(name, question, limit=PAGE + 1)
+            ruling = await services.rulebook.ask(name, question, limit=PAGE + 1)
         locale = locale_of(interaction)
         shown = Ruling(ruling.preset, ruling.query, ruling.language, ruling.matches[:PAGE])
         if table is not None and tournament is not None and shown.matches:
-            thread_id = await services.rules.table_thread(actor, tournament=tournament, table=table)
+            thread_id = await services.rulebook.table_thread(actor, tournament=tournament, table=table)
             public = await server_locale(interaction)
             best = Ruling(shown.preset, shown.query, shown.language, shown.matches[:1])
             thread = self.bot.get_partial_messageable(thread_id, guild_id=actor.guild_id)

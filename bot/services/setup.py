@@ -22,7 +22,7 @@ class GuildSetup:
     locale: str
 
 
-class GuildService(BaseService):
+class SetupService(BaseService):
     async def get_setup(self, guild_id: int, *, default_locale: str = "it") -> GuildSetup:
         async with self.run(guild_id) as uc:
             if uc.config is None:
