@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.rules.presets import Preset, PresetFieldError
+from bot.rules.presets import Preset
+from bot.rules.presets.reader import TableReader
 
 
 class LatenessCode(StrEnum):
@@ -45,20 +46,7 @@ class LatenessRules:
 
     @staticmethod
     def from_preset(preset: Preset) -> LatenessRules:
-        table = preset.section("lateness")
-        known = {f: getattr(LatenessRules(), f) for f in LatenessRules.__dataclass_fields__}
-        values: dict[str, int | bool] = {}
-        for key, value in table.items():
-            if key not in known:
-                raise PresetFieldError(f"lateness.{key}", value, ", ".join(known))
-            default = known[key]
-            if isinstance(default, bool):
-                if not isinstance(value, bool):
-                    raise PresetFieldError(f"lateness.{key}", value, "true, false")
-            elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise PresetFieldError(f"lateness.{key}", value, "0, 1, 2, …")
-            values[key] = value
-        return LatenessRules(**values)  # type: ignore[arg-type]
+        return LatenessRules(**TableReader(preset.section("lateness"), "lateness").fields_of(LatenessRules))
 
 
 @dataclass(frozen=True, slots=True)

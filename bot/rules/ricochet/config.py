@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from bot.rules.presets import PresetFieldError
+from bot.rules.presets.reader import TableReader
 from bot.rules.ricochet.board import EXTRA_ROBOT_BY_EDITION, ROBOT_COLOURS, BoardError
 
 
@@ -44,30 +45,7 @@ class RicochetRules:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RicochetRules:
-        known = {f.name for f in fields(cls)}
-        for key in data:
-            if key not in known:
-                raise BoardError("unknown_ricochet_setting", key)
-        defaults = cls()
-        values = dict(data)
-        for key, value in values.items():
-            default = getattr(defaults, key)
-            if isinstance(default, bool):
-                ok = isinstance(value, bool)
-                allowed = "true, false"
-            elif isinstance(default, int):
-                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-                allowed = "0, 1, 2, …"
-            elif isinstance(default, tuple):
-                ok = isinstance(value, list | tuple) and all(isinstance(x, str) for x in value)
-                allowed = "[" + ", ".join(ROBOT_COLOURS) + "]"
-            else:
-                ok = isinstance(value, str)
-                allowed = ", ".join(ROBOT_COLOURS)
-            if not ok:
-                raise PresetFieldError(f"ricochet.{key}", value, allowed)
-        if "robots" in values:
-            values["robots"] = tuple(values["robots"])
+        values = TableReader(data, "ricochet").fields_of(cls, strings=ROBOT_COLOURS)
         try:
             return cls(**values)
         except BoardError as exc:

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError, load_preset
+from bot.rules.presets.reader import REQUIRED, TableReader
 from bot.rules.risiko.board import Board, board_for
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import PointsRules
@@ -34,68 +35,6 @@ TIEBREAKS = (
     "armies_plus_cards",
     "dice_roll",
 )
-
-
-class _Table:
-    """Typed reads from one preset table, errors naming ``preset:table.key``."""
-
-    def __init__(self, table: Mapping[str, Any], where: str) -> None:
-        self.table = table
-        self.where = where
-
-    def _get(self, key: str) -> Any:
-        if key not in self.table:
-            raise RisikoError("preset_field_missing", f"{self.where}.{key}")
-        return self.table[key]
-
-    def _bad(self, key: str, value: object, allowed: str) -> PresetFieldError:
-        return PresetFieldError(f"{self.where.split(':', 1)[-1]}.{key}", value, allowed)
-
-    def integer(self, key: str, minimum: int = 0) -> int:
-        v = self._get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            raise self._bad(key, v, f"{minimum}, {minimum + 1}, {minimum + 2}, …")
-        return v
-
-    def number(self, key: str) -> float:
-        v = self._get(key)
-        if not isinstance(v, int | float) or isinstance(v, bool) or v < 0:
-            raise self._bad(key, v, "≥ 0")
-        return float(v)
-
-    def flag(self, key: str) -> bool:
-        v = self._get(key)
-        if not isinstance(v, bool):
-            raise self._bad(key, v, "true, false")
-        return v
-
-    def choice(self, key: str, choices: tuple[str, ...]) -> str:
-        v = self._get(key)
-        if v not in choices:
-            raise self._bad(key, v, ", ".join(choices))
-        return str(v)
-
-    def ints(self, key: str) -> tuple[int, ...]:
-        v = self._get(key)
-        if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v):
-            raise self._bad(key, v, "[0, 1, 2, …]")
-        return tuple(v)
-
-    def strs(self, key: str, choices: tuple[str, ...] | None = None) -> tuple[str, ...]:
-        v = self._get(key)
-        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            raise self._bad(key, v, "[…]")
-        if choices is not None:
-            for x in v:
-                if x not in choices:
-                    raise self._bad(key, v, "[" + ", ".join(choices) + "]")
-        return tuple(v)
-
-    def sub(self, key: str) -> _Table:
-        v = self._get(key)
-        if not isinstance(v, Mapping):
-            raise self._bad(key, v, "{…}")
-        return _Table(v, f"{self.where}.{key}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +172,11 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
     if preset.game != "risiko":
         raise RisikoError("not_a_risiko_preset", preset.name)
     name = preset.name
-    r = _Table(preset.section("risiko"), f"{name}:risiko")
+    r = TableReader(preset.section("risiko"), "risiko")
     d, c, lim, e = r.sub("dice"), r.sub("cards"), r.sub("limits"), r.sub("end")
-    s = _Table(preset.section("scoring"), f"{name}:scoring")
-    san = _Table(preset.section("sanctions"), f"{name}:sanctions")
-    raw_borders = r._get("disabled_borders")
+    s = TableReader(preset.section("scoring"), "scoring")
+    san = TableReader(preset.section("sanctions"), "sanctions")
+    raw_borders = r.get("disabled_borders")
     if not isinstance(raw_borders, list) or not all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in raw_borders
     ):
@@ -250,27 +189,27 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
     share = r.number("continent_share_limit")
     if share > 1:
         raise PresetFieldError("risiko.continent_share_limit", share, "0 … 1")
-    values = s.choice("values", ("borders",))
+    values = s.choice("values", REQUIRED, ("borders",))
     del values
     rules = RisikoRules(
         preset=name,
         initial_armies=r.ints("initial_armies"),
-        min_players=r.integer("min_players", 2),
-        max_players=r.integer("max_players", 2),
-        territories_divisor=r.integer("territories_divisor", 1),
+        min_players=r.integer("min_players", minimum=2),
+        max_players=r.integer("max_players", minimum=2),
+        territories_divisor=r.integer("territories_divisor", minimum=1),
         elimination_after_turn=r.integer("elimination_after_turn"),
         continent_share_limit=share,
         disabled_borders=disabled,
         dice=DiceRules(
-            max_attack_dice=d.integer("max_attack_dice", 1),
-            max_defence_dice=d.integer("max_defence_dice", 1),
+            max_attack_dice=d.integer("max_attack_dice", minimum=1),
+            max_defence_dice=d.integer("max_defence_dice", minimum=1),
             mandatory_max_dice=d.flag("mandatory_max_dice"),
             no_attack_with_fewer_dice=d.flag("no_attack_with_fewer_dice"),
             superiority_required=d.flag("superiority_required"),
             unsupported_min_armies=d.integer("unsupported_min_armies"),
         ),
         cards=CardRules(
-            mode=c.choice("mode", CARD_MODES),
+            mode=c.choice("mode", REQUIRED, CARD_MODES),
             cannons=c.integer("cannons"),
             infantry=c.integer("infantry"),
             cavalry=c.integer("cavalry"),
@@ -295,8 +234,8 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
             over_deliberate_out_at=lim.integer("over_deliberate_out_at"),
         ),
         end=EndRules(
-            procedure=e.choice("procedure", END_PROCEDURES),
-            time_limit_minutes=e.integer("time_limit_minutes", 1),
+            procedure=e.choice("procedure", REQUIRED, END_PROCEDURES),
+            time_limit_minutes=e.integer("time_limit_minutes", minimum=1),
             sdadata_dice=e.integer("sdadata_dice"),
             sdadata_first_threshold=e.integer("sdadata_first_threshold"),
             sdadata_threshold_step=e.integer("sdadata_threshold_step"),
@@ -308,20 +247,20 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
             supplementary_conquest_cards=e.integer("supplementary_conquest_cards"),
         ),
         scoring=ScoringRules(
-            method=s.choice("method", SCORING_METHODS),
+            method=s.choice("method", REQUIRED, SCORING_METHODS),
             objective_achieved_points=s.integer("objective_achieved_points"),
-            boxed_method=s.integer("boxed_method", 1),
+            boxed_method=s.integer("boxed_method", minimum=1),
             boxed_add_armies=s.flag("boxed_add_armies"),
             boxed_achieved_bonus=s.integer("boxed_achieved_bonus"),
-            tiebreaks=s.strs("tiebreaks", TIEBREAKS),
+            tiebreaks=s.choices("tiebreaks", REQUIRED, TIEBREAKS),
             card_army_value=s.integer("card_army_value"),
-            strip=s.choice("strip", STRIP_READINGS),
-            strip_min_territories=s.integer("strip_min_territories", 1),
-            continent_external=s.choice("continent_external", CONTINENT_EXTERNAL_READINGS),
+            strip=s.choice("strip", REQUIRED, STRIP_READINGS),
+            strip_min_territories=s.integer("strip_min_territories", minimum=1),
+            continent_external=s.choice("continent_external", REQUIRED, CONTINENT_EXTERNAL_READINGS),
             risiko_thresholds=s.ints("risiko_thresholds"),
             risiko_points=s.integer("risiko_points"),
-            disqualified_below_withdrawn=_Table(preset.section("tournament"), f"{name}:tournament").choice(
-                "disqualified_ranks", DISQUALIFIED_RANKS
+            disqualified_below_withdrawn=TableReader(preset.section("tournament"), "tournament").choice(
+                "disqualified_ranks", "with_withdrawn", DISQUALIFIED_RANKS
             )
             == "below_withdrawn",
             freeze_min_territories=s.integer("freeze_min_territories"),
@@ -351,10 +290,10 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
     return rules
 
 
-def _signed(t: _Table, key: str) -> int:
-    v = t._get(key)
+def _signed(t: TableReader, key: str) -> int:
+    v = t.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise t._bad(key, v, "…, -1, 0, 1, …")
+        raise t.bad(key, v, "…, -1, 0, 1, …")
     return v
 
 

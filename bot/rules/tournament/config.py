@@ -7,12 +7,11 @@ Every key is parsed into a typed field here, once; nothing downstream reads the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError
+from bot.rules.presets.reader import TableReader
 from bot.rules.schedule import DEFAULT_REMINDER_OFFSETS, MAX_OFFSET_MINUTES, MAX_OFFSETS, ScheduleError, check_offsets
 from bot.rules.tournament.cut import CUT_TIE_READINGS
 from bot.rules.tournament.model import Criterion
@@ -22,70 +21,10 @@ from bot.rules.tournament.standings import TieBreaker
 FORMATS = ("italian", "knockout")
 
 
-class _Reader:
-    """Typed reads from one preset table; remembers which keys were consumed (``consumed``)."""
-
-    def __init__(self, table: Mapping[str, Any], where: str) -> None:
-        self.table = table
-        self.where = where
-        self.consumed: set[str] = set()
-
-    def _get(self, key: str, default: Any) -> Any:
-        self.consumed.add(key)
-        return self.table.get(key, default)
-
-    def _bad(self, key: str, value: object, allowed: str) -> PresetFieldError:
-        return PresetFieldError(f"{self.where}.{key}", value, allowed)
-
-    def integer(self, key: str, default: int, minimum: int = 0) -> int:
-        v = self._get(key, default)
-        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            raise self._bad(key, v, f"{minimum}, {minimum + 1}, {minimum + 2}, …")
-        return v
-
-    def number(self, key: str, default: float) -> float:
-        v = self._get(key, default)
-        if not isinstance(v, int | float) or isinstance(v, bool) or v != v or v < 0:
-            raise self._bad(key, v, "≥ 0")
-        return float(v)
-
-    def flag(self, key: str, default: bool) -> bool:
-        v = self._get(key, default)
-        if not isinstance(v, bool):
-            raise self._bad(key, v, "true, false")
-        return v
-
-    def choice(self, key: str, default: str, choices: tuple[str, ...]) -> str:
-        v = self._get(key, default)
-        if v not in choices:
-            raise self._bad(key, v, ", ".join(choices))
-        return str(v)
-
-    def choices(self, key: str, default: list[str], choices: tuple[str, ...]) -> tuple[str, ...]:
-        v = self._get(key, default)
-        if not isinstance(v, list) or not all(isinstance(x, str) and x in choices for x in v):
-            raise self._bad(key, v, "[" + ", ".join(choices) + "]")
-        return tuple(v)
-
-    def ints(self, key: str, default: list[int], minimum: int = 0) -> tuple[int, ...]:
-        v = self._get(key, default)
-        if not isinstance(v, list) or not all(
-            isinstance(x, int) and not isinstance(x, bool) and x >= minimum for x in v
-        ):
-            raise self._bad(key, v, f"[{minimum}, {minimum + 1}, …]")
-        return tuple(v)
-
-    def numbers(self, key: str, default: list[float]) -> tuple[float, ...]:
-        v = self._get(key, default)
-        if not isinstance(v, list) or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in v):
-            raise self._bad(key, v, "[≥ 0, …]")
-        return tuple(float(x) for x in v)
-
-
 CRITERIA = tuple(c.value for c in Criterion)
 
 
-def _offsets(r: _Reader) -> tuple[int, ...]:
+def _offsets(r: TableReader) -> tuple[int, ...]:
     values = r.ints("reminder_offsets_minutes", list(DEFAULT_REMINDER_OFFSETS), minimum=1)
     try:
         return check_offsets(values)
@@ -177,7 +116,7 @@ class TournamentRules:
     @staticmethod
     def parse(preset: Preset) -> tuple[TournamentRules, frozenset[str]]:
         """The typed rules and the ``[tournament]`` keys they consumed (for the "every key is read" test)."""
-        r = _Reader(preset.section("tournament"), "tournament")
+        r = TableReader(preset.section("tournament"), "tournament")
         table = r.integer("table_size", 4, minimum=2)
         large = r.integer("large_table_size", table + 1, minimum=2)
         if large != table + 1:
