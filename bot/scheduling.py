@@ -16,13 +16,15 @@ a process that dies holds one row, which any runner takes again once the lease h
 Discord made but the dead process never confirmed is answered, when sent again, with the message already made.
 
 Sending uses ``PartialMessageable`` channels (no cache or fetch needed), DMs through ``POST /users/@me/channels``,
-and ``AllowedMentions.none()``: a reminder pings nobody.
+and ``AllowedMentions.none()``: a reminder pings nobody. The channel post is in the server's language; each DM in
+its reader's (as their own interactions carried it, :mod:`bot.services.members`), the server's when unknown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import io
 import logging
@@ -39,7 +41,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from discord.http import HTTPClient
 
 from bot.present.schedule import delivery_text
-from bot.present.tables import table_pages
+from bot.present.tables import MAX_PAGES, table_pages
 from bot.services import ReminderKind, Services
 from bot.services.access import Actor
 from bot.services.deliveries import DM_REFUSED, LEASE, Delivery
@@ -234,10 +236,14 @@ class Runner:
         if d.kind == ReminderKind.REGISTRATION_CLOSE.value and not d.registration_closed:
             return ["already_closed"]
         text = delivery_text(d)
+        texts = {d.locale: text}  # each DM in its reader's language (the server's for a player never seen)
         for user_id in d.dm_user_ids:
             if lost.is_set():
                 raise ClaimLost
-            problems.extend(await self._dm(d, user_id, text))
+            locale = d.locale_for(user_id)
+            if locale not in texts:
+                texts[locale] = delivery_text(dataclasses.replace(d, locale=locale))
+            problems.extend(await self._dm(d, user_id, texts[locale]))
         if d.channel_id is not None:
             files = await self._image(d)
             if lost.is_set():
@@ -284,7 +290,7 @@ class Runner:
                 view = await self.services.rounds.show(reader, tournament=d.tournament_name)
                 pages = await table_pages(view, d.locale, now=self.services.clock())
                 return [discord.File(io.BytesIO(p), filename=f"tavoli-{view.number}-{i}.png")
-                        for i, p in enumerate(pages[:4], 1)]  # fmt: skip
+                        for i, p in enumerate(pages[:MAX_PAGES], 1)]  # fmt: skip
             if d.image == "standings":
                 from bot.present.standings import standings_image
 

@@ -32,6 +32,7 @@ COMMANDS: dict[str, Audience] = {
     "setup roles": Audience.ADMIN,
     "setup timezone": Audience.ADMIN,
     "tournament create": Audience.ORGANIZER,
+    "tournament edit": Audience.ORGANIZER,
     "tournament close": Audience.ORGANIZER,
     "tournament validate": Audience.STAFF,
     "tournaments list": Audience.ANYONE,

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 import bot.cogs
 from bot.cogs._errors import expired_message, reply_error
+from bot.i18n import normalise_locale
 from bot.services import Services
 from bot.settings import Settings
 
@@ -59,7 +60,12 @@ def discover_cogs() -> list[str]:
 
 
 class ErrorTree(app_commands.CommandTree["StewardBot"]):
-    """Slash commands' failures take the one error path (``bot.cogs._errors``), as buttons and modals do."""
+    """Slash commands' failures take the one error path (``bot.cogs._errors``), as buttons and modals do; every
+    command (and its autocompletion) first tells the services the member's language, for the DMs written to them."""
+
+    async def interaction_check(self, interaction: discord.Interaction[StewardBot]) -> bool:
+        await interaction.client.remember_locale(interaction)
+        return True
 
     async def on_error(self, interaction: discord.Interaction[StewardBot], error: app_commands.AppCommandError) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
@@ -90,13 +96,26 @@ class StewardBot(commands.Bot):
         for name in discover_cogs():
             await self.load_extension(name)
 
+    async def remember_locale(self, interaction: discord.Interaction[Any]) -> None:
+        """The member's own Discord language (Italian or English; another is not kept), stored for the direct
+        messages the bot writes them: nothing is read or written when this process already knows it. A failure
+        is logged and never stops the command."""
+        locale = normalise_locale(interaction.locale, "")
+        if not locale or interaction.guild_id is None:
+            return
+        try:
+            await self.services.members.remember_locale(interaction.guild_id, interaction.user.id, locale)
+        except Exception:
+            log.warning("the language of member %s could not be stored", interaction.user.id, exc_info=True)
+
     async def on_interaction(self, interaction: discord.Interaction[StewardBot]) -> None:
         """A button, menu or form that nothing answers — one of a view that lived in a process since stopped, or a
         form left open past its time — is answered that it expired and which command to run again, instead of
         Discord's "This interaction failed". Every live handler acknowledges at once, so one still silent after
         ``expired_grace`` seconds has none."""
         if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            return
+            return  # a slash command's language is remembered by the tree (ErrorTree.interaction_check)
+        await self.remember_locale(interaction)  # a button's or form's: this listener runs beside its handler
         await asyncio.sleep(self.expired_grace)
         if interaction.response.is_done():
             return

@@ -140,6 +140,20 @@ class GuildConfig(SQLModel, table=True):
     updated_at: datetime = _created()
 
 
+class MemberLocale(SQLModel, table=True):
+    """A member's Discord language ('it' or 'en') as their own interactions last carried it: the language of the
+    direct messages the bot writes them (the server's when none is known)."""
+
+    __tablename__ = "member_locale"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "user_id", name="uq_member_locale_guild_id_user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False)
+    user_id: int = Field(sa_type=sa.BigInteger, nullable=False)
+    locale: str = Field(max_length=8, nullable=False)
+    updated_at: datetime = _created()
+
+
 class Tournament(SQLModel, table=True):
     __tablename__ = "tournament"
     __table_args__ = (

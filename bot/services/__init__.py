@@ -21,6 +21,7 @@ from bot.services.checkins import CheckInService
 from bot.services.clocks import ClockService
 from bot.services.deliveries import DeliveryService
 from bot.services.latecomers import LatecomerService
+from bot.services.members import MemberService
 from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
@@ -44,6 +45,7 @@ class Services:
     seed_source: Callable[[], int] = new_seed  # draw seeds: the OS by default; a seeded source in the demo
     workers: Workers = field(default_factory=default_workers)  # the bounded executors of the CPU-heavy work
     setup: SetupService = field(init=False)
+    members: MemberService = field(init=False)
     tournaments: TournamentService = field(init=False)
     registrations: RegistrationService = field(init=False)
     roster: RosterService = field(init=False)
@@ -65,6 +67,7 @@ class Services:
 
     def __post_init__(self) -> None:
         self.setup = SetupService(self.sessionmaker, self.clock, workers=self.workers)
+        self.members = MemberService(self.sessionmaker, self.clock, workers=self.workers)
         self.tournaments = TournamentService(self.sessionmaker, self.clock, workers=self.workers)
         self.registrations = RegistrationService(self.sessionmaker, self.clock, workers=self.workers)
         self.roster = RosterService(self.sessionmaker, self.clock, workers=self.workers)

@@ -95,9 +95,14 @@ class Delivery:
     table_number: int | None = None
     call: str | None = None
     dm_user_ids: tuple[int, ...] = ()
+    dm_locales: tuple[tuple[int, str], ...] = ()  # (user, language) of the players whose own language is known
     missing_check_ins: tuple[str, ...] = ()
     registration_closed: bool = False
     details: dict[str, Any] | None = None
+
+    def locale_for(self, user_id: int) -> str:
+        """The language of the DM to ``user_id``: theirs, as their interactions carried it, else the server's."""
+        return dict(self.dm_locales).get(user_id, self.locale)
 
 
 class DeliveryService(BaseService):
@@ -202,10 +207,12 @@ class DeliveryService(BaseService):
                     return None
                 assert t is not None and t.id is not None and rnd.id is not None
                 players = await self._round_players(session, t, rnd)
+                targets = await self._dm_targets(session, t, reminder_id, players)
+                languages = await repo.member_locales(session=session, guild_id=row.guild_id, user_ids=targets)
                 base |= {
                     "round_number": rnd.number, "round_id": rnd.id, "round_start": rnd.scheduled_start,
-                    "offset_minutes": row.offset_minutes,
-                    "dm_user_ids": await self._dm_targets(session, t, reminder_id, players),
+                    "offset_minutes": row.offset_minutes, "dm_user_ids": targets,
+                    "dm_locales": tuple(sorted((u, x) for u, x in languages.items() if x in ("it", "en"))),
                     "missing_check_ins": await self._missing(session, rnd, players)
                     if (row.offset_minutes or 0) <= CHECK_IN_LIST_OFFSET else (),
                 }  # fmt: skip

@@ -161,7 +161,7 @@ async def plan_round_reminders(
     session: AsyncSession, t: Tournament, r: Round, now: datetime, created_by: int | None
 ) -> list[ScheduledReminder]:
     """Cancel the round's pending reminders and plan new ones from its start and the tournament's offsets: the one
-    place reminders follow a start (``/schedule round`` and ``/round plan`` both come here)."""
+    place reminders follow a start (``/schedule round``, and the demo's planned rounds, come here)."""
     assert r.id is not None
     await repo.cancel_round_reminders(session=session, guild_id=r.guild_id, round_id=r.id, outcome="round_moved")
     if r.scheduled_start is None:

@@ -1,4 +1,4 @@
-"""Tournament use cases: create, list, show, close registration, validate the list (BOT-REG-1, BOT-REG-2)."""
+"""Tournament use cases: create, edit, list, show, close registration, validate the list (BOT-REG-1, BOT-REG-2)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from bot.db import repo
-from bot.db.models import RegistrationStatus, Tournament, TournamentStatus
+from bot.db.models import RegistrationStatus, RoundKind, RoundStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput
 from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.presets import PRESET_NAMES, PresetError, PresetFieldError, UnknownOverrideKey
@@ -22,6 +22,7 @@ from bot.services.schedules import plan_registration_close, server_instant
 NAME_MAX = 100
 CAP_MAX = 2000
 OVERRIDES_MAX = 2000
+QUALIFYING_ROUNDS_MAX = 20  # qualifying rounds a tournament may fix (0: not fixed, the organizers close it by hand)
 
 
 def parse_overrides(text: str | None) -> dict[str, Any] | None:
@@ -67,6 +68,7 @@ class TournamentView:
     overrides: Mapping[str, Any]
     format: str = "italian"  # NP-FMT-1: "italian" (cumulative points) or "knockout"
     final_size: int = 0
+    qualifying_rounds: int = 0  # the preset's number, or the tournament's own (0: not fixed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +104,19 @@ def _view(t: Tournament) -> TournamentView:
         overrides=dict(t.overrides or {}),
         format=rules.format,
         final_size=rules.final_size,
+        qualifying_rounds=rules.qualifying_rounds,
     )
+
+
+def _check_qualifying_rounds(value: int) -> None:
+    if not 0 <= value <= QUALIFYING_ROUNDS_MAX:
+        raise InvalidInput("error.tournament.qualifying_rounds_range", value=value, max=QUALIFYING_ROUNDS_MAX)
+
+
+def _with_tournament_setting(overrides: Mapping[str, Any] | None, name: str, value: Any) -> dict[str, Any]:
+    """``overrides`` with one field of the preset's ``[tournament]`` table set, stored as a JSON override is."""
+    section = dict((overrides or {}).get("tournament") or {})
+    return {**(overrides or {}), "tournament": {**section, name: value}}
 
 
 class TournamentService(BaseService):
@@ -116,16 +130,21 @@ class TournamentService(BaseService):
         registration_deadline: datetime | None = None,
         overrides: Mapping[str, Any] | None = None,
         format: str | None = None,
+        qualifying_rounds: int | None = None,
     ) -> TournamentView:
         """Create a tournament with a ruleset preset (organizer role); ``format`` (NP-FMT-1: "italian" or
-        "knockout") is the preset's ``tournament.format``, refused where the preset does not offer it."""
+        "knockout") is the preset's ``tournament.format``, refused where the preset does not offer it;
+        ``qualifying_rounds`` (0 … 20, 0: not fixed) the number of qualifying rounds, the preset's otherwise. Both
+        are stored as the JSON overrides are (and win over the same field typed there)."""
         clean_name = clean_text(name, field="name", max_len=NAME_MAX)
         assert clean_name is not None
         if preset not in PRESET_NAMES:
             raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
         if format is not None:
-            section = dict((overrides or {}).get("tournament") or {})
-            overrides = {**(overrides or {}), "tournament": {**section, "format": format}}
+            overrides = _with_tournament_setting(overrides, "format", format)
+        if qualifying_rounds is not None:
+            _check_qualifying_rounds(qualifying_rounds)
+            overrides = _with_tournament_setting(overrides, "qualifying_rounds", qualifying_rounds)
         try:  # every section parsed with its engine's own checks: a bad override is refused now, not weeks later
             loaded = load_ruleset(preset, overrides).preset
         except PresetError as exc:
@@ -160,6 +179,33 @@ class TournamentService(BaseService):
             await plan_registration_close(session, tournament, uc.clock(), actor.user_id)
             await uc.audit("tournament.create", "tournament", tournament.id, name=clean_name, preset=preset, cap=cap)
             return _view(tournament)
+
+    async def edit(self, actor: Actor, name: str, *, qualifying_rounds: int | None = None) -> TournamentView:
+        """Change a tournament's settings (organizers): ``qualifying_rounds`` (0 … 20, 0: not fixed), stored as a
+        JSON override is. Refused once the finals began, or below the qualifying rounds already drawn."""
+        if qualifying_rounds is None:
+            raise InvalidInput("error.tournament.nothing_to_edit")
+        _check_qualifying_rounds(qualifying_rounds)
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=name, lock=True) as uc:
+            t = uc.tournament
+            rounds = await repo.list_rounds(session=uc.session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
+            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+                raise Conflict("error.round_after_finals", tournament=t.name)
+            drawn = sum(1 for r in rounds if r.status != RoundStatus.PLANNED.value)
+            if 0 < qualifying_rounds < drawn:
+                raise Conflict("error.tournament.qualifying_rounds_drawn", tournament=t.name, count=drawn,
+                               value=qualifying_rounds)  # fmt: skip
+            before = load_ruleset(t.preset, t.overrides or None).tournament.qualifying_rounds
+            overrides = _with_tournament_setting(t.overrides, "qualifying_rounds", qualifying_rounds)
+            try:
+                load_ruleset(t.preset, overrides)
+            except PresetError as exc:  # pragma: no cover - the range above is what the preset accepts
+                raise _preset_refusal(exc) from None
+            t.overrides = overrides
+            await uc.session.flush()
+            await uc.audit("tournament.edit", "tournament", t.id, name=t.name,
+                           qualifying_rounds={"before": before, "after": qualifying_rounds})  # fmt: skip
+            return _view(t)
 
     async def get(self, guild_id: int, name: str) -> TournamentView:
         async with self.run(guild_id, tournament=name) as uc:

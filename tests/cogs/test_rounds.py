@@ -16,6 +16,7 @@ from renderer.tables import layout_tables
 from tests.helpers import Harness
 from tests.helpers_components import ComponentHarness
 from tests.services.test_rounds import report_all
+from tests.test_user_text import internal_ids
 
 ORG = ("Organizzatori",)
 
@@ -116,7 +117,7 @@ async def test_bot_tab_1_missing_thread_permission_is_reported_and_a_retry_compl
     http.fail("POST", "/channels/{channel_id}/threads", status=403, times=1)
     sent = await harness.invoke("round publish", roles=ORG, locale="it", tournament="Coppa")
     text = sent[-1].text
-    assert sent[-1].ephemeral and "Crea discussioni pubbliche" in text and "rilancia /turno pubblica" in text
+    assert sent[-1].ephemeral and "Crea thread pubblici" in text and "rilancia /turno pubblica" in text
     async with services.sessionmaker() as session:
         rnd = (await session.execute(select(Round))).scalar_one()
         threads = (await session.execute(select(GameTable.thread_id))).scalars().all()
@@ -153,7 +154,7 @@ async def test_my_table_shows_the_player_their_table_and_thread(harness, service
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")
     sent = await harness.invoke("my-table", user_id=7003, locale="it", tournament="Coppa")
     assert sent[-1].ephemeral and "Tavolo" in sent[-1].text and "Giocatore 03" in sent[-1].text
-    assert "Discussione del tavolo: <#" in sent[-1].text
+    assert "Thread del tavolo: <#" in sent[-1].text
     shown = await harness.invoke("tables", user_id=7003, locale="it", tournament="Coppa")
     assert "Giocatore 03" in shown[-1].text and "pubblicato" in shown[-1].text
 
@@ -222,21 +223,35 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     admin = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
     semi = await services.rounds.show(admin, tournament="Coppa", number=3)
     winner = semi.tables[0].seats[0].name
+    winner_id = 7000 + int(winner.split()[-1])  # prepare's user ids
+    await harness.invoke("tables", user_id=winner_id, locale="en-GB", tournament="Coppa")  # their Discord: English
     sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner)
     assert "Hanno rinunciato" in sent[-1].text and "al posto del vincitore" in sent[-1].text
+    (told,) = [text for user, text in http.dms() if user == winner_id]  # in the reader's language (issue 27) …
+    assert told.startswith("You have declined the final of Coppa") and "(ARB 5.4)" in told
+    assert not internal_ids(told)  # … citing the rulebook's article, never our requirement ids
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")  # the final's announcement
     (announcement,) = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "bracket-4.png" in c.files]
     assert any(name.startswith("tavoli-4") for name in announcement.files)  # the final table and the bracket
 
 
-async def test_round_plan_and_close_through_the_tree(harness, services):
+async def test_round_plan_and_close_through_the_tree(harness, services, http):
+    """/round plan opens the round for check-in; its start is set in one place, /schedule round (issue 27), and a
+    round planned again keeps it."""
     await prepare(harness, services, 8)
-    sent = await harness.invoke("round plan", roles=ORG, locale="it", tournament="Coppa", start="2026-12-05 21:00")
-    assert sent[-1].ephemeral and "Turno 1 di Coppa è pianificato" in sent[-1].text and "<t:" in sent[-1].text
+    assert [p.name for p in harness.bot.tree.get_command("round").get_command("plan").parameters] == ["tournament"]
+    sent = await harness.invoke("round plan", roles=ORG, locale="it", tournament="Coppa")
+    assert sent[-1].ephemeral and "Turno 1 di Coppa è pianificato" in sent[-1].text
+    assert "/programma turno" in sent[-1].text and "<t:" not in sent[-1].text
+    sent = await harness.invoke("schedule round", roles=ORG, locale="it", tournament="Coppa", start="2026-12-05 21:00")
     async with services.sessionmaker() as session:
         rnd = (await session.execute(select(Round))).scalar_one()
     assert rnd.status == "planned" and rnd.scheduled_start.hour == 20  # 21:00 in Rome is 20:00 UTC in December
-    bad = await harness.invoke("round plan", roles=ORG, locale="it", tournament="Coppa", start="domani")
+    sent = await harness.invoke("round plan", roles=ORG, locale="it", tournament="Coppa")
+    assert "<t:" in sent[-1].text  # the start set with /schedule round is kept and shown
+    async with services.sessionmaker() as session:
+        assert (await session.execute(select(Round))).scalar_one().scheduled_start == rnd.scheduled_start
+    bad = await harness.invoke("schedule round", roles=ORG, locale="it", tournament="Coppa", start="domani")
     assert "non è una data e ora" in bad[-1].text
     await harness.invoke("round draw", roles=ORG, tournament="Coppa")
     refused = await harness.invoke("round close", roles=ORG, locale="it", tournament="Coppa")

@@ -3,8 +3,8 @@
 Two servers; an official RisiKo! tournament running its second round (registrations of every status, two names that
 differ only in case, a waitlist, a disqualification), two NP tournaments whose names collide once case-folded, a
 finished Ricochet Robots tournament; rounds, tables with threads and final situations, seats, match reports,
-check-ins, sanctions at every appeal state, reminders of every kind and status, DM deliveries, referee calls, a
-table clock and audit entries.
+check-ins, sanctions at every appeal state, reminders of every kind and status, DM deliveries, members' languages,
+referee calls, a table clock and audit entries.
 
 Name keys are written as a database that went through 0005 holds them (the second "Anna Rossi" and "COPPA" end
 with their row id); written before 0005, the migration must derive the same. Each row names the columns that carry
@@ -521,6 +521,12 @@ def rows() -> list[tuple[str, dict[str, Any]]]:
             "error": "forbidden",
             "at": at(-1),
         },
+    )
+    add(  # 0010: the language each member's interactions carried (the same player in two servers: two rows)
+        "member_locale",
+        {"id": 1, "guild_id": G1, "user_id": 901, "locale": "en", "updated_at": at(-2)},
+        {"id": 2, "guild_id": G1, "user_id": 902, "locale": "it", "updated_at": at(-3)},
+        {"id": 3, "guild_id": G2, "user_id": 901, "locale": "it", "updated_at": at(-4)},
     )
     add(
         "referee_call",

@@ -176,6 +176,8 @@ def _check_derived(after: Snapshot, before: Snapshot) -> None:
     if "offence" not in before["sanction"][1]:  # 0002: older sanctions are first offences, recorded
         assert {s["offence"] for s in after["sanction"].values()} == {1}
         assert {s["consequence"] for s in after["sanction"].values()} == {"recorded"}
+    if "member_locale" not in before:  # 0010: nobody's language is invented: DMs keep the server's until they speak
+        assert after["member_locale"] == {}
 
 
 def test_a_failed_upgrade_leaves_the_database_exactly_as_it_was(tmp_path: Path) -> None:

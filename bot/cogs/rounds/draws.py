@@ -1,5 +1,6 @@
-"""/round … — the organizer draws, redraws, adjusts, publishes, plans and closes the qualifying rounds
-(BOT-TAB-1, BOT-TAB-2, BOT-ROLE-1, BOT-I18N-1). The service decides and stores; this cog replies."""
+"""/round … — the organizer opens (for check-in), draws, redraws, adjusts, publishes and closes the qualifying rounds
+(BOT-TAB-1, BOT-TAB-2, BOT-ROLE-1, BOT-I18N-1); a round's start is set in one place, /schedule round. The service
+decides and stores; this cog replies."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, locale_of, parse_local_datetime, send, tr
+from bot.cogs._common import actor_of, locale_of, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Player, TableNumber, Tournament
 from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import adjusted, preview
@@ -107,19 +108,12 @@ class RoundCog(commands.Cog):
         await send(interaction, outcome.summary(interaction, job) + note, ephemeral=True)
 
     @round.command(name="plan")
-    @app_commands.describe(tournament="The tournament", start="Start, server time zone: YYYY-MM-DD HH:MM")
-    async def plan(
-        self,
-        interaction: discord.Interaction[StewardBot],
-        tournament: Tournament,
-        start: app_commands.Range[str, 1, 40] | None = None,
-    ) -> None:
-        """Plan the next round, for check-in (organizers)."""
+    @app_commands.describe(tournament="The tournament")
+    async def plan(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Open the next round for check-in; its start is set with /schedule round (organizers)."""
         actor = actor_of(interaction)
-        when = parse_local_datetime(start)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.rounds.plan(actor, tournament=tournament, start=when)
-        await self.bot.runner.wake_guild(interaction.guild_id)
+        view = await self.bot.services.rounds.plan(actor, tournament=tournament)
         text = tr(
             interaction,
             "round.planned",
@@ -128,10 +122,10 @@ class RoundCog(commands.Cog):
         )
         if view.scheduled_start:
             text += "\n" + tr(interaction, "round.planned.start", when=discord_timestamp(view.scheduled_start))
+        else:
+            text += "\n" + tr(interaction, "round.planned.no_start")
         if view.knockout is not None:  # NP-FMT-1: the plan is said before the draw
             text += "\n" + knockout_text(locale_of(interaction), view)
-        if view.discord_event_id is not None:  # the round's Discord event moves with its start
-            text += await round_event(interaction, view)
         await send(interaction, text, ephemeral=True)
 
     @round.command(name="close")

@@ -102,8 +102,13 @@ class FinalsCog(commands.Cog):
                 continue
 
     async def _tell(self, interaction: discord.Interaction[StewardBot], user_id: int, tournament: str) -> bool:
-        """The player who declined is told by direct message, in the server's language; False when Discord refuses."""
-        text = t("round.declined.dm", await server_locale(interaction), tournament=safe(tournament))
+        """The player who declined is told by direct message, in their own language (the server's when none of
+        their interactions was seen); False when Discord refuses."""
+        assert interaction.guild_id is not None
+        locale = await self.bot.services.members.locale(
+            interaction.guild_id, user_id, default=await server_locale(interaction)
+        )
+        text = t("round.declined.dm", locale, tournament=safe(tournament))
         try:  # the same DM path as the reminders: no user fetch, no cache needed
             data = await self.bot.http.start_private_message(user_id)
             await self.bot.get_partial_messageable(int(data["id"])).send(

@@ -1,5 +1,5 @@
-"""/tournament … — organizers create a tournament, close its registration and validate its player list
-(BOT-REG-1, BOT-ROLE-1)."""
+"""/tournament … — organizers create a tournament, change its number of qualifying rounds, close its registration
+and validate its player list (BOT-REG-1, BOT-ROLE-1)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,14 @@ from bot.present.markup import discord_timestamp, safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.tournament.config import FORMATS
 from bot.services.tournaments import parse_overrides
+
+
+def qualifying_line(interaction: discord.Interaction[StewardBot], rounds: int) -> str:
+    """How many qualifying rounds the tournament plays (0: not fixed, the organizers end the phase)."""
+    if rounds:
+        return tr(interaction, "tournament.qualifying_rounds", rounds=rounds)
+    return tr(interaction, "tournament.qualifying_rounds.open")
+
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
 FORMAT_CHOICES = [app_commands.Choice(name=name, value=name) for name in FORMATS]
@@ -36,8 +44,9 @@ class TournamentCog(commands.Cog):
         preset="The rulebook the tournament follows",
         cap="Maximum number of players; later registrations go to the waitlist",
         deadline="Registration deadline, server time zone: YYYY-MM-DD HH:MM",
-        overrides='Changes to the preset as JSON, e.g. {"tournament": {"qualifying_rounds": 3}}',
+        overrides="Advanced: rulebook settings as JSON",
         format="All'italiana (points over games) or knockout (table winners go on)",
+        qualifying_rounds="Qualifying rounds, 0–20 (0: not fixed)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, format=FORMAT_CHOICES)
     async def create(
@@ -49,6 +58,7 @@ class TournamentCog(commands.Cog):
         deadline: app_commands.Range[str, 1, 40] | None = None,
         overrides: app_commands.Range[str, 1, 2000] | None = None,
         format: app_commands.Choice[str] | None = None,
+        qualifying_rounds: int | None = None,
     ) -> None:
         """Create a tournament with a ruleset preset (organizers)."""
         actor = actor_of(interaction)
@@ -63,6 +73,7 @@ class TournamentCog(commands.Cog):
             registration_deadline=when,
             overrides=changes,
             format=format.value if format else None,
+            qualifying_rounds=qualifying_rounds,
         )
         if created.registration_deadline:  # registration closes by itself then: wake the runner for it
             await self.bot.runner.wake_guild(interaction.guild_id)
@@ -78,6 +89,8 @@ class TournamentCog(commands.Cog):
             )
         if created.format == "knockout":  # NP-FMT-1: how it will run, before anyone registers
             lines.append(tr(interaction, "tournament.created.knockout", final_size=created.final_size))
+        if qualifying_rounds is not None:
+            lines.append(qualifying_line(interaction, created.qualifying_rounds))
         if created.overrides:
             lines.append(tr(interaction, "tournament.created.overrides", keys=safe(", ".join(created.overrides))[:500]))
         lines.append(tr(interaction, "tournament.created.next", name=safe(created.name)))
@@ -85,6 +98,21 @@ class TournamentCog(commands.Cog):
             interaction,
             embed=embed(tr(interaction, "tournament.created.title", name=safe(created.name)), "\n".join(lines)),
         )
+
+    @tournament.command(name="edit")
+    @app_commands.describe(
+        tournament="The tournament",
+        qualifying_rounds="Qualifying rounds, 0–20 (0: not fixed)",
+    )
+    async def edit(
+        self, interaction: discord.Interaction[StewardBot], tournament: Tournament, qualifying_rounds: int | None = None
+    ) -> None:
+        """Set a tournament's number of qualifying rounds (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True)
+        t = await self.bot.services.tournaments.edit(actor, tournament, qualifying_rounds=qualifying_rounds)
+        title = tr(interaction, "tournament.edited.title", name=safe(t.name))
+        await send(interaction, embed=embed(title, qualifying_line(interaction, t.qualifying_rounds)))
 
     @tournament.command(name="close")
     @app_commands.describe(tournament="The tournament whose registration to close")

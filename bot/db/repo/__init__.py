@@ -7,6 +7,7 @@ re-exports them all. Every function takes a keyword-only ``session`` and filters
 from bot.db.repo.calls import *  # noqa: F403
 from bot.db.repo.clocks import *  # noqa: F403
 from bot.db.repo.core import *  # noqa: F403
+from bot.db.repo.members import *  # noqa: F403
 from bot.db.repo.registrations import *  # noqa: F403
 from bot.db.repo.reports import *  # noqa: F403
 from bot.db.repo.rounds import *  # noqa: F403

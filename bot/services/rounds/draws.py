@@ -55,9 +55,10 @@ class RoundDraws(BaseService):
     # ------------------------------------------------------------------------------------ plan and close
 
     async def plan(self, actor: Actor, *, tournament: str, start: datetime | None = None) -> RoundView:
-        """Create the next qualifying round as ``planned`` (or reschedule the planned one), so players can
-        check in or forfeit before the draw (BOT-REG-4, BOT-SCH-1); a naive ``start`` is the server's wall clock.
-        Its reminders are planned with it."""
+        """Create the next qualifying round as ``planned`` (or find the planned one), so players can check in or
+        forfeit before the draw (BOT-REG-4). ``/round plan`` gives no ``start`` (a round's start is set with
+        ``/schedule round``): a start already set is kept. The demo and the command line may give one (a naive
+        ``start`` is the server's wall clock); its reminders are planned with it (BOT-SCH-1)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
             session, t = uc.session, uc.tournament
             if start is not None:  # naive: the server's wall clock
@@ -65,9 +66,10 @@ class RoundDraws(BaseService):
                 if start <= uc.clock():
                     raise InvalidInput("error.round_start_in_past")
             r = await planned_round(session, t, uc.clock())
-            r.scheduled_start = start
-            await session.flush()
-            await plan_round_reminders(session, t, r, uc.clock(), actor.user_id)
+            if start is not None:
+                r.scheduled_start = start
+                await session.flush()
+                await plan_round_reminders(session, t, r, uc.clock(), actor.user_id)
             await uc.audit("round.plan", "round", r.id, tournament=t.name, number=r.number,
                            start=start.isoformat() if start else None)  # fmt: skip
             return await round_view(session, t, r)

@@ -1,0 +1,81 @@
+"""Direct messages in the reader's language (issue 27): each member's Discord language is remembered from their own
+interactions, and the reminder DMs are written in it while the channel post keeps the server's; a player never seen
+reads the server's language. The language is written only when it is new or different."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from bot.app import StewardBot
+from bot.db.models import MemberLocale
+from bot.services import Services
+from bot.services.members import MemberService
+from tests.cogs.test_schedule_runner import ORG_ROLES, T, _channel, channel_posts, rome
+from tests.conftest import FakeClock
+from tests.helpers import Harness
+from tests.helpers_http import HttpRecorder
+from tests.services.test_reports_fixtures import GUILD, ORGANIZER, build_tournament
+from tests.test_user_text import internal_ids
+
+
+async def _stored(services: Services) -> dict[int, str]:
+    async with services.sessionmaker() as session:
+        rows = (await session.execute(select(MemberLocale))).scalars().all()
+    return {r.user_id: r.locale for r in rows if r.guild_id == GUILD}
+
+
+async def test_a_player_whose_discord_is_in_english_gets_the_reminder_dm_in_english_while_the_server_is_italian(
+    services: Services, clock: FakeClock, bot: StewardBot
+):
+    clock.now = T
+    b = await build_tournament(services, rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
+    await _channel(services)  # the server's language: Italian (the default of its configuration)
+    h = Harness(bot, guild_id=GUILD, roles=ORG_ROLES)
+    await h.invoke("my-table", user_id=b.users["Anna"], locale="en-US", tournament=b.name)
+    await h.invoke("tables", user_id=b.users["Carla"], locale="it", tournament=b.name)
+    await h.invoke("tables", user_id=b.users["Dario"], locale="de", tournament=b.name)  # a language we do not write
+    assert await _stored(services) == {b.users["Anna"]: "en", b.users["Carla"]: "it"}  # Bruno never seen
+
+    done = await services.schedules.schedule_round(ORGANIZER, tournament=b.name, start=rome(T + timedelta(hours=2)))
+    http = HttpRecorder(bot, guild_id=GUILD)
+    await bot.runner.start(wake=False)
+    clock.now = done.start - timedelta(hours=1)
+    await bot.runner.run_due()
+    dms = dict(http.dms())
+    assert set(dms) == set(b.users.values())
+    assert "round 1 starts" in dms[b.users["Anna"]] and "turno" not in dms[b.users["Anna"]]
+    for italian in ("Bruno", "Carla", "Dario"):  # never seen, Italian, or a language the bot does not write
+        assert "il turno 1 inizia" in dms[b.users[italian]], italian
+    (post,) = channel_posts(http)
+    assert "il turno 1 inizia" in post  # the channel keeps the server's language
+    assert [internal_ids(text) for text in dms.values()] == [[]] * 4  # no requirement id or code name in a DM
+    http.close()
+
+
+async def test_a_member_s_language_follows_their_latest_interaction_and_is_written_only_when_it_changes(
+    services: Services, clock: FakeClock, bot: StewardBot
+):
+    clock.now = T
+    b = await build_tournament(services, rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
+    h = Harness(bot, guild_id=GUILD, roles=ORG_ROLES)
+    anna = b.users["Anna"]
+    await h.invoke("tables", user_id=anna, locale="en-GB", tournament=b.name)
+    async with services.sessionmaker() as session:
+        first = (await session.execute(select(MemberLocale))).scalar_one()
+    clock.now = T + timedelta(hours=1)
+    await h.invoke("tables", user_id=anna, locale="en-US", tournament=b.name)
+    assert not await services.members.remember_locale(GUILD, anna, "en")  # known in this process: nothing read
+
+    fresh = MemberService(services.sessionmaker, clock)  # another process: one read, no write (the same language)
+    assert not await fresh.remember_locale(GUILD, anna, "en")
+    async with services.sessionmaker() as session:
+        row = (await session.execute(select(MemberLocale))).scalar_one()
+    assert (row.id, row.locale, row.updated_at) == (first.id, "en", T)
+
+    await h.invoke("tables", user_id=anna, locale="it", tournament=b.name)  # she switched Discord to Italian
+    assert await _stored(services) == {anna: "it"}
+    assert await services.members.locale(GUILD, anna, default="en") == "it"
+    assert await services.members.locale(GUILD, b.users["Bruno"], default="en") == "en"  # never seen: the server's
+    assert await services.members.locale(GUILD + 1, anna, default="en") == "en"  # another server knows nothing
