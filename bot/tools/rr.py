@@ -28,9 +28,10 @@ from bot.rules.ricochet.board import (
     validate_position,
 )
 from bot.rules.ricochet.config import RicochetRules
+from bot.rules.ricochet.notation import ROBOT_LETTERS
 from bot.rules.ricochet.solver import SolveStatus, exists_solution, solve
 from bot.rules.ricochet.verify import VerifyCode, verify
-from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool, words
 from bot.tools._help import command_help
 
 DEFAULT_TIME_BUDGET = 120.0
@@ -214,7 +215,7 @@ def _verify_one(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _verify_text(r: dict[str, Any]) -> str:
     lines = [f"{i}. {s['robot']} {s['direction']}: {s['from']} -> {s['to']}" for i, s in enumerate(r["stops"], 1)]
-    lines.append(f"reached: {'yes' if r['reached'] else 'no'} in {r['moves']} moves; {r['code']}")
+    lines.append(f"reached: {'yes' if r['reached'] else 'no'} in {r['moves']} moves; {words(r['code'])}")
     if r["void_below_minimum"] is not None:
         lines.append(
             f"a solution shorter than {r['minimum_moves']} exists: {'yes' if r['void_below_minimum'] else 'no'}"
@@ -223,7 +224,7 @@ def _verify_text(r: dict[str, Any]) -> str:
 
 
 # -- board ---------------------------------------------------------------------------------------------------
-_ROBOT_CHAR = {"red": "R", "green": "G", "blue": "B", "yellow": "Y", "black": "K", "silver": "S"}
+_ROBOT_CHAR = ROBOT_LETTERS["en"]  # the letters of the English board image
 _TARGET_CHAR = {"red": "r", "green": "g", "blue": "b", "yellow": "y", VORTEX_COLOUR: "*"}
 
 

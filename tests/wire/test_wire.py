@@ -291,7 +291,7 @@ async def test_wire_a_ricochet_robots_tournament_with_tokens_entered_in_the_moda
             assert (await wire.services.reports.lookup(staff, TableRef("Coppa", table.number, number))).all_signed
         if number == 1:
             solved = await wire.command("rr verify", roles=("Arbitri",), board="1A 2A 3A 4A",
-                                        robots="R15,5 G10,7 B5,15 Y10,3", target="2,9 blue triangle",
+                                        robots="RF16 VH11 BP6 GD11", target="J3 blu triangolo",
                                         moves="RE RN BN BW BN RE RS RW RN RW BS BE")  # fmt: skip
             assert solved.files and "12" in solved.text, (solved.callback, solved.followups)
         await wire.command("round close", roles=ORG, tournament="Coppa")

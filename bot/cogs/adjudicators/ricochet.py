@@ -1,17 +1,20 @@
 """/rr verify and /rr solve — a Ricochet Robots dispute settled with the board drawn: the demonstration judged
 (RR 4.8 minimum, RR 4.10 no padding) or the optimal solution found, with the path on the board image (BOT-RUL-1,
-BOT-IMG-1). Positions are typed compactly:
+BOT-IMG-1). Positions are typed as the board image shows them, in the reader's language
+(``bot.rules.ricochet.notation``, BOT-I18N-1):
 
 * board: the four quadrants NW NE SE SW, e.g. ``1A 2A 3A 4A``;
-* robots: colour letter (or name) and row,col, e.g. ``R15,5 G10,7 B5,15 Y10,3``;
-* target: ``2,9 blue triangle`` or just ``blue triangle`` (found on the board);
-* moves: colour letter and direction, ``RN RE BS`` or with arrows ``R↑ R→ B↓``."""
+* robots: the robot's letter (or colour name) and its cell, column A–P and row 1–16: ``RF16 VH11 BP6 GD11`` in
+  Italian (V verde, G giallo), ``RF16 GH11 BP6 YD11`` in English; ``row,col`` from 0 (``R15,5``) still reads;
+* target: ``J3 blue triangle``, ``2,9 blue triangle`` or just ``blue triangle`` (found on the board);
+* moves: the robot's letter and the direction, ``RN RE BS`` (``O`` or ``W`` west) or with arrows ``R↑ R→ B↓``.
+
+The reply says back each robot as its letter, colour and cell, so a letter read as another robot shows."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-import re
 from functools import partial
 
 import discord
@@ -20,55 +23,19 @@ from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of, one_heavy_call
-from bot.errors import InvalidInput
 from bot.i18n import t
+from bot.present import ricochet as present
 from bot.present.images import image_words
+from bot.rules.ricochet import notation
 from bot.services.adjudicators import RRAnswer
 from bot.workers import default_workers
 from renderer import render_rr_board
 from renderer.adapters import rr_board_data
 
-COLOURS = {
-    "r": "red", "g": "green", "b": "blue", "y": "yellow", "k": "black", "s": "silver",
-    "red": "red", "green": "green", "blue": "blue", "yellow": "yellow", "black": "black", "silver": "silver",
-    "rosso": "red", "verde": "green", "blu": "blue", "giallo": "yellow", "nero": "black", "argento": "silver",
-}  # fmt: skip
-SYMBOLS = {
-    "triangle": "triangle", "square": "square", "circle": "circle", "hexagon": "hexagon", "vortex": "vortex",
-    "triangolo": "triangle", "quadrato": "square", "cerchio": "circle", "esagono": "hexagon", "vortice": "vortex",
-}  # fmt: skip
-DIRECTIONS = {"n": "N", "e": "E", "s": "S", "w": "W", "o": "W", "↑": "N", "→": "E", "↓": "S", "←": "W"}
 PROGRESS_AFTER = 2.0  # seconds before the solver's progress line
-
-
-def parse_robots(text: str) -> dict[str, tuple[int, int]]:
-    found = re.findall(r"([a-z]+)\s*[:=]?\s*(\d{1,2})\s*[,.;/ ]\s*(\d{1,2})", text.lower())
-    robots = {COLOURS.get(c, ""): (int(r), int(k)) for c, r, k in found}
-    if not found or "" in robots or len(robots) != len(found):
-        raise InvalidInput("error.adjudicator.rr_robots", value=text[:60])
-    return robots
-
-
-def parse_target(text: str) -> list[object]:
-    words = text.lower().split()
-    numbers = [int(n) for n in re.findall(r"\d{1,2}", text)]
-    names = [w for w in words if not re.fullmatch(r"[\d,.;/]+", w)]
-    colour = next((COLOURS[w] for w in names if w in COLOURS and len(w) > 1), None)
-    symbol = next((SYMBOLS[w] for w in names if w in SYMBOLS), None)
-    if symbol == "vortex":
-        colour = colour or "any"
-    if colour is None or symbol is None or len(numbers) not in (0, 2):
-        raise InvalidInput("error.adjudicator.rr_target", value=text[:60])
-    return [*numbers, colour, symbol] if numbers else [colour, symbol]
-
-
-def parse_moves(text: str) -> list[tuple[str, str]]:
-    moves = []
-    for colour, direction in re.findall(r"([rgbyks])\s*([nesow↑→↓←])", text.lower()):
-        moves.append((COLOURS[colour], DIRECTIONS[direction]))
-    if not moves or len(moves) > 60:
-        raise InvalidInput("error.adjudicator.rr_moves_text", value=text[:60])
-    return moves
+ROBOTS_HELP = "RF16 GH11 BP6 YD11: letter and cell as on the board (or R15,5 …)"
+TARGET_HELP = "J3 blue triangle (or 2,9 blue triangle, or blue triangle)"
+MOVES_HELP = "RN GE BS YW or R↑ G→ B↓ Y←"
 
 
 async def board_file(answer: RRAnswer, locale: str, title: str) -> discord.File:
@@ -94,8 +61,8 @@ class RicochetCog(commands.Cog):
 
     @rr.command(name="verify")
     @app_commands.describe(
-        board="Quadrants NW NE SE SW: 1A 2A 3A 4A", robots="R15,5 G10,7 B5,15 Y10,3", target="2,9 blue triangle",
-        moves="RN RE BS or R↑ R→ B↓", declared="Moves called",
+        board="Quadrants NW NE SE SW: 1A 2A 3A 4A", robots=ROBOTS_HELP, target=TARGET_HELP, moves=MOVES_HELP,
+        declared="Moves called",
     )  # fmt: skip
     async def verify(
         self,
@@ -107,28 +74,29 @@ class RicochetCog(commands.Cog):
         declared: app_commands.Range[int, 1, 60] | None = None,
     ) -> None:
         """Judge a demonstration: valid, too long, padded, or a void round."""
-        actor = actor_of(interaction)
+        actor, loc = actor_of(interaction), locale_of(interaction)
         quadrants, placed, goal, steps = (
             board.upper().split(),
-            parse_robots(robots),
-            parse_target(target),
-            parse_moves(moves),
+            present.read(notation.parse_robots, robots, loc),
+            present.read(notation.parse_target, target, loc),
+            present.read(notation.parse_moves, moves, loc),
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with one_heavy_call(interaction):
-            answer = await self.bot.services.ricochet.verify(actor, quadrants=quadrants, robots=placed, target=goal,
-                                                             moves=steps, declared=declared)  # fmt: skip
-        loc, v = locale_of(interaction), answer.values
+            answer = await self.bot.services.ricochet.verify(actor, quadrants=quadrants, robots=placed,
+                                                             target=present.service_target(goal), moves=steps,
+                                                             declared=declared)  # fmt: skip
+        v = answer.values
         lines = [t(f"rr.verify.{v['code']}", loc, moves=v["moves"], minimum=v["minimum"], declared=declared or "—")]
         if v["void"]:
             lines.append(t("rr.verify.void_exists", loc, minimum=v["minimum"]))
+        lines.append(present.read_back(answer.robots, goal, answer.target, loc))
         title = t("rr.verify.title", loc, moves=len(steps))
         picture = await board_file(answer, loc, title)
         await interaction.followup.send(embed=_embed(answer, loc, title, lines), file=picture, ephemeral=True)
 
     @rr.command(name="solve")
-    @app_commands.describe(board="Quadrants NW NE SE SW: 1A 2A 3A 4A", robots="R15,5 G10,7 B5,15 Y10,3",
-                           target="2,9 blue triangle")  # fmt: skip
+    @app_commands.describe(board="Quadrants NW NE SE SW: 1A 2A 3A 4A", robots=ROBOTS_HELP, target=TARGET_HELP)
     async def solve(
         self,
         interaction: discord.Interaction[StewardBot],
@@ -137,27 +105,30 @@ class RicochetCog(commands.Cog):
         target: app_commands.Range[str, 3, 60],
     ) -> None:
         """The optimal number of moves and one solution, drawn on the board."""
-        actor = actor_of(interaction)
-        quadrants, placed, goal = board.upper().split(), parse_robots(robots), parse_target(target)
+        actor, loc = actor_of(interaction), locale_of(interaction)
+        quadrants = board.upper().split()
+        placed = present.read(notation.parse_robots, robots, loc)
+        goal = present.read(notation.parse_target, target, loc)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        loc = locale_of(interaction)
         async with one_heavy_call(interaction):
-            task = asyncio.create_task(self.bot.services.ricochet.solve(actor, quadrants=quadrants, robots=placed,
-                                                                        target=goal))  # fmt: skip
+            solving = self.bot.services.ricochet.solve(actor, quadrants=quadrants, robots=placed,
+                                                       target=present.service_target(goal))  # fmt: skip
+            task = asyncio.create_task(solving)
             done, _ = await asyncio.wait({task}, timeout=PROGRESS_AFTER)
             if not done:  # a long search: say so while it runs
                 await interaction.edit_original_response(content=t("rr.solve.searching", loc))
             answer = await task
         v = answer.values
         if v["status"] == "solved":
-            notation = " ".join(f"{str(c)[0].upper()}{d}" for c, d in v["moves"])  # type: ignore[attr-defined]
-            lines = [t("rr.solve.optimal", loc, moves=v["optimal"], solution=notation)]
+            solution = notation.format_moves(v["moves"], loc)  # type: ignore[arg-type]
+            lines = [t("rr.solve.optimal", loc, moves=v["optimal"], solution=solution)]
             if isinstance(v["optimal"], int) and v["optimal"] < int(str(v["minimum"])):
                 lines.append(t("rr.solve.void", loc, minimum=v["minimum"]))
         elif v["status"] == "budget_exhausted":
             lines = [t("rr.solve.at_least", loc, moves=v["lower_bound"], budget=v["budget"])]
         else:
             lines = [t("rr.solve.unreachable", loc)]
+        lines.append(present.read_back(answer.robots, goal, answer.target, loc))
         title = t("rr.solve.title", loc)
         await interaction.edit_original_response(content=None, embed=_embed(answer, loc, title, lines),
                                                  attachments=[await board_file(answer, loc, title)])  # fmt: skip
