@@ -37,7 +37,7 @@ from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import ReportView, TableRef
 from bot.services.rounds import RoundView, SeatView
-from renderer import render_bracket, render_tables
+from renderer import render_bracket_pages, render_tables_pages
 
 DEMO_GUILD = 1_000_000_000_000_001
 ROLE_ORGANIZER, ROLE_REFEREE, ROLE_HEAD = 11, 12, 13
@@ -169,9 +169,10 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
             if not knockout:
                 teams_at = [sorted(s.team or "" for s in table.seats) for table in published.tables]
                 say("demo.teams.one_per_team", tables=sum(len(set(x)) == len(x) for x in teams_at), total=len(teams_at))
-            (output_dir / f"{fmt}-round-{published.number}-tables.png").write_bytes(
-                await asyncio.to_thread(_tables_png, published, date, locale)
-            )
+            pages = await asyncio.to_thread(_tables_pngs, published, date, locale)
+            for path, png in zip(page_paths(output_dir, f"{fmt}-round-{published.number}-tables", len(pages)), pages,
+                                 strict=True):  # fmt: skip
+                path.write_bytes(png)
             await _report_round(services, published, rng, out, locale)
             await services.rounds.close(organizer, tournament=name)
             if final or (not knockout and rounds == 2):
@@ -429,9 +430,18 @@ async def _clock_at_work(
     say("demo.clock.over", reason=t(f"endgame.reason.{final.tracker['end_reason']}", locale), rolls=rolls)
 
 
-def _tables_png(view: RoundView, date: str, locale: str) -> bytes:
+def page_paths(folder: Path, stem: str, count: int) -> list[Path]:
+    """``stem.png`` for a single page, ``stem-1.png``, ``stem-2.png``… for several (as ``steward render`` names
+    them)."""
+    if count == 1:
+        return [folder / f"{stem}.png"]
+    return [folder / f"{stem}-{i}.png" for i in range(1, count + 1)]
+
+
+def _tables_pngs(view: RoundView, date: str, locale: str) -> list[bytes]:
+    """The round's cards in the bot's own pages (``renderer.pages``' phone rule)."""
     data = tables_render_data(view, date=date)
-    return render_tables(data, words=image_words(locale))
+    return render_tables_pages(data, words=image_words(locale))
 
 
 def _bracket_png(
@@ -442,10 +452,11 @@ def _bracket_png(
     seeds: dict[str, int],
     date: str,
     locale: str,
-) -> bytes:
-    """The final phase as a bracket: semifinal tables with their winners → the final, its points and champion."""
+) -> list[bytes]:
+    """The final phase as a bracket: the final, its points and champion, then the semifinal tables with their
+    winners, in the bot's pages."""
     data = bracket_render_data(semis, semi_reports, final, final_report, seeds, date=date)
-    return render_bracket(data, words=image_words(locale))
+    return render_bracket_pages(data, words=image_words(locale))
 
 
 async def _play(
@@ -471,6 +482,10 @@ async def _play(
         path.write_bytes(data)
         files.append(path)
 
+    def write_pages(stem: str, pages: list[bytes]) -> None:
+        for path, png in zip(page_paths(output_dir, stem, len(pages)), pages, strict=True):
+            write(path.name, png)
+
     validation = await services.tournaments.validate(organizer, name)
     say("demo.play.validated", count=validation.validated)
     locked = 0
@@ -484,7 +499,7 @@ async def _play(
         drawn = await services.rounds.draw(organizer, tournament=name)
         published = (await services.rounds.publish(organizer, tournament=name, number=drawn.number)).round
         say("demo.play.round", number=published.number, tables=len(published.tables), seed=published.seed or 0)
-        write(f"round-{number}-tables.png", await asyncio.to_thread(_tables_png, published, date, locale))
+        write_pages(f"round-{number}-tables", await asyncio.to_thread(_tables_pngs, published, date, locale))
         if number == 1:
             await _clock_at_work(services, name, published, rng, out, locale)
         if number == 2:
@@ -517,7 +532,7 @@ async def _play(
     say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
     if semis.cut is not None:  # players level across the cut: named, and what decided it
         out.write("  " + cut_text(locale, semis.cut, name=str) + "\n")
-    write("semifinals-tables.png", await asyncio.to_thread(_tables_png, semis, date, locale))
+    write_pages("semifinals-tables", await asyncio.to_thread(_tables_pngs, semis, date, locale))
     locked += await _report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)
     semi_reports: list[ReportView | None] = [
@@ -526,15 +541,15 @@ async def _play(
     final = await services.rounds.compose_final(organizer, tournament=name)
     final = (await services.rounds.publish(organizer, tournament=name, number=final.number)).round
     say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
-    write("final-table.png", await asyncio.to_thread(_tables_png, final, date, locale))
+    write_pages("final-table", await asyncio.to_thread(_tables_pngs, final, date, locale))
     locked += await _report_round(services, final, rng, out, locale)
     tables += len(final.tables)
     final_report = await services.reports.lookup(REFEREE, TableRef(name, final.tables[0].number, final.number))
     champion = final_report.ranking[0]
     say("demo.play.champion", name=champion.name)
     seeds = {line.name: line.rank for line in standings.lines}
-    write(
-        "final-phase-bracket.png",
+    write_pages(
+        "final-phase-bracket",
         await asyncio.to_thread(_bracket_png, semis, semi_reports, final, final_report, seeds, date, locale),
     )
     say("demo.play.summary", tables=tables, locked=locked, files=len(files), folder=str(output_dir))

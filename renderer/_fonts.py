@@ -6,8 +6,9 @@ Which face has which character comes from ``fonts/coverage.json`` (written with 
 DejaVu (every Latin name) takes the single-font path; only the others are split into runs.
 
 Noto Color Emoji has bitmaps at one size (109 px): an emoji is drawn there in colour and scaled to the text.
-Sequences (flags, families, skin tones) are drawn as their separate code points, joiners and variation selectors
-dropped.
+Sequences (families, skin tones) are drawn as their separate code points, joiners, variation selectors and tag
+characters dropped. No bundled face has the flags: a pair of regional indicators (🇮🇹) is drawn as its two
+letters in a small outlined box ("IT"), at the text's own size, never as two empty boxes.
 """
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ FONT_FILES = {
 CJK_FILE = "NotoSansCJK-subset.otf"
 EMOJI_FILE = "NotoColorEmoji-subset.ttf"
 EMOJI_PX = 109  # the only size Noto Color Emoji's bitmaps come in
-INVISIBLE = frozenset({0x200D, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1F400)})  # joiner, variation selectors, skin tones
+# joiner, variation selectors, skin tones, tag characters (the 🏴 subdivision flags' letters)
+INVISIBLE = frozenset({0x200D, 0xFE0E, 0xFE0F, *range(0x1F3FB, 0x1F400), *range(0xE0020, 0xE0080)})
+REGIONAL_A, REGIONAL_Z = 0x1F1E6, 0x1F1FF  # regional indicator symbols: a flag is a pair of them
 FAST = 0x250  # below this every character is in DejaVu: Latin, Latin-1, Latin Extended-A/B
 
-MAIN, CJK, EMOJI = "main", "cjk", "emoji"
+MAIN, CJK, EMOJI, FLAG = "main", "cjk", "emoji", "flag"
 
 
 @cache
@@ -107,7 +110,7 @@ def _face_of(kind: str, cp: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    face: str  # MAIN, CJK or EMOJI
+    face: str  # MAIN, CJK, EMOJI or FLAG (``text`` then holds the flag's one or two ISO letters)
     text: str
 
 
@@ -123,8 +126,15 @@ def runs(text: str, fnt: ImageFont.FreeTypeFont) -> list[Run] | None:
         cp = ord(ch)
         if cp in INVISIBLE:
             continue
+        if REGIONAL_A <= cp <= REGIONAL_Z:  # one flag per run: a pair of letters
+            letter = chr(ord("A") + cp - REGIONAL_A)
+            if out and out[-1].face == FLAG and len(out[-1].text) == 1:
+                out[-1] = Run(FLAG, out[-1].text + letter)
+            else:
+                out.append(Run(FLAG, letter))
+            continue
         face = _face_of(kind, cp)
-        if out and out[-1].face == face:
+        if out and out[-1].face == face and face != FLAG:
             out[-1] = Run(face, out[-1].text + ch)
         else:
             out.append(Run(face, ch))
@@ -137,7 +147,17 @@ def emoji_height(fnt: ImageFont.FreeTypeFont) -> int:
     return max(1, round(fnt.size * 0.95))
 
 
+def _flag_font(fnt: ImageFont.FreeTypeFont) -> ImageFont.FreeTypeFont:
+    return font("cond-bold", max(1, int(fnt.size)))
+
+
+def _flag_pad(fnt: ImageFont.FreeTypeFont) -> float:
+    return max(2.0, fnt.size * 0.16)
+
+
 def run_width(run: Run, fnt: ImageFont.FreeTypeFont) -> float:
+    if run.face == FLAG:  # the letters, the box's padding on both sides and a space after it
+        return float(_flag_font(fnt).getlength(run.text)) + 2 * _flag_pad(fnt) + fnt.size * 0.2
     if run.face == MAIN:
         return float(fnt.getlength(run.text))
     if run.face == CJK:
@@ -184,6 +204,10 @@ def draw(
                 boxes.append((x, top, x + img.width, top + img.height))
                 x += img.width + height * 0.12
             continue
+        if part.face == FLAG:
+            boxes.append(_draw_flag(drawer, x, y, part.text, fnt, fill, vertical))
+            x += run_width(part, fnt)
+            continue
         face = fnt if part.face == MAIN else cjk_font(int(fnt.size))
         where = (x, y)
         drawer.text(where, part.text, font=face, fill=fill, anchor="l" + vertical, stroke_width=stroke,
@@ -196,3 +220,22 @@ def draw(
         int(max(b[2] for b in boxes)),
         int(max(b[3] for b in boxes)),
     )
+
+
+def _draw_flag(
+    drawer: ImageDraw.ImageDraw,
+    x: float,
+    y: float,
+    letters: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: tuple[int, int, int],
+    vertical: str,
+) -> tuple[float, float, float, float]:
+    """A flag as its ISO letters in an outlined box, on the line of the text around it; returns the box."""
+    face, pad = _flag_font(fnt), _flag_pad(fnt)
+    where = (x + pad, y)
+    drawer.text(where, letters, font=face, fill=fill, anchor="l" + vertical)
+    left, top, right, bottom = drawer.textbbox(where, letters, font=face, anchor="l" + vertical)
+    box = (left - pad, top - pad * 0.8, right + pad, bottom + pad * 0.8)
+    drawer.rounded_rectangle(box, radius=pad, outline=fill, width=max(1, round(fnt.size / 14)))
+    return box

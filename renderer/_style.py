@@ -81,9 +81,12 @@ font = _fonts.font  # a bundled DejaVu face (regular, bold, cond, cond-bold) at 
 
 @dataclass(slots=True)
 class TextItem:
+    """A drawn text: its ink box and the pixel size of the smallest font that drew it (this image's pixels)."""
+
     text: str
     box: Box
     group: str
+    size: float = 0.0
 
 
 @dataclass(slots=True)
@@ -119,16 +122,20 @@ class Canvas:
             self.draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
             left, top, right, bottom = self.draw.textbbox(xy, text, font=fnt, anchor=anchor)
             box = (int(left), int(top), int(right), int(bottom))
-        else:  # another script or emoji: run by run, each in the face that has it
+        else:  # another script, emoji or a flag: run by run, each in the face that has it
             box = _fonts.draw(self.image, self.draw, xy, parts, fnt, fill, anchor, stroke, stroke_fill)
         if record:
-            self.texts.append(TextItem(text, box, group))
+            self.texts.append(TextItem(text, box, group, float(fnt.size)))
         return box
 
-    def record(self, text: str, boxes: list[Box], group: str) -> None:
-        """Record several drawn pieces (e.g. the lines of one label) as one text item."""
+    def record(self, text: str, boxes: list[Box], group: str, size: float = 0.0) -> None:
+        """Record several drawn pieces (e.g. the lines of one label, drawn at ``size`` pixels) as one text item."""
         box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-        self.texts.append(TextItem(text, box, group))
+        self.texts.append(TextItem(text, box, group, size))
+
+    def smallest_text(self) -> float:
+        """The pixel size of the smallest font any recorded text was drawn with (0 when nothing was drawn)."""
+        return min((t.size for t in self.texts if t.size > 0), default=0.0)
 
 
 def text_width(text: str, fnt: ImageFont.FreeTypeFont) -> float:
@@ -179,7 +186,7 @@ def shrink(cv: Canvas, factor: int) -> Canvas:
     """Downsample a supersampled canvas; its recorded text boxes are scaled to the final pixels."""
     image = downsample(cv.image, factor)
     texts = [TextItem(t.text, (t.box[0] // factor, t.box[1] // factor, -(-t.box[2] // factor),
-                               -(-t.box[3] // factor)), t.group) for t in cv.texts]  # fmt: skip
+                               -(-t.box[3] // factor)), t.group, t.size / factor) for t in cv.texts]  # fmt: skip
     return Canvas(image, ImageDraw.Draw(image), texts)
 
 
@@ -190,16 +197,52 @@ def png_bytes(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
+HEADER_H = 118  # the title band with a one-line subtitle
+SUBTITLE_LINE = 30
+
+
+def _header_fonts(height: int) -> tuple[int, ImageFont.FreeTypeFont]:
+    base = min(height, HEADER_H)
+    return max(18, base * 34 // 110), font("regular", max(14, base * 21 // 110))
+
+
+def header_height(subtitle: str, width: int, pad: int, height: int = HEADER_H) -> int:
+    """The title band's height: ``height``, and one line more when the subtitle needs two lines at ``width``."""
+    _, sub_font = _header_fonts(height)
+    return height if text_width(subtitle, sub_font) <= width - 2 * pad else height + SUBTITLE_LINE
+
+
 def header_band(cv: Canvas, title: str, subtitle: str, height: int, pad: int) -> None:
-    """The dark title band every image starts with."""
+    """The dark title band every image starts with; a subtitle too long for one line wraps onto a second one when
+    the band was made tall enough for it (:func:`header_height`)."""
     width = cv.image.width
     cv.draw.rectangle((0, 0, width, height), fill=HEADER)
     cv.draw.rectangle((0, height - 6, width, height), fill=ACCENT)
-    size = max(18, height * 34 // 110)
+    base = min(height, HEADER_H)
+    start, sub_font = _header_fonts(height)
+    size = start
     title_font = font("bold", size)
-    while text_width(title, title_font) > width - 2 * pad and size > 0.72 * max(18, height * 34 // 110):
+    while text_width(title, title_font) > width - 2 * pad and size > 0.72 * start:
         size -= 1
         title_font = font("bold", size)
-    sub_font = font("regular", max(14, height * 21 // 110))
-    cv.text((pad, height * 0.40), fit_text(title, title_font, width - 2 * pad), title_font, HEADER_TEXT, "ls", "title")
-    cv.text((pad, height * 0.76), fit_text(subtitle, sub_font, width - 2 * pad), sub_font, HEADER_SUB, "ls", "title")
+    cv.text((pad, base * 0.40), fit_text(title, title_font, width - 2 * pad), title_font, HEADER_TEXT, "ls", "title")
+    lines = wrap_parts(subtitle, sub_font, width - 2 * pad, max_lines=1 + (height - base) // SUBTITLE_LINE)
+    boxes = [cv.text((pad, base * 0.76 + i * SUBTITLE_LINE), line, sub_font, HEADER_SUB, "ls", record=False)
+             for i, line in enumerate(lines)]  # fmt: skip
+    cv.record(subtitle, boxes, "title", float(sub_font.size))
+
+
+def wrap_parts(text: str, fnt: ImageFont.FreeTypeFont, width: float, max_lines: int = 2, sep: str = " · ") -> list[str]:
+    """Like :func:`wrap_text`, but breaking only between the ``sep``-separated parts of ``text`` (a subtitle's
+    "round · date · page"), so a part is never split across lines; a part too long alone is word-wrapped."""
+    parts = text.split(sep)
+    lines: list[str] = []
+    for part in parts:
+        trial = f"{lines[-1]}{sep}{part}" if lines else part
+        if lines and text_width(trial, fnt) <= width:
+            lines[-1] = trial
+        else:
+            lines.append(part)
+    if len(lines) > max_lines or any(text_width(line, fnt) > width for line in lines):
+        return wrap_text(text, fnt, width, max_lines)
+    return lines

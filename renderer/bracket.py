@@ -1,6 +1,7 @@
-"""Final-phase bracket (TOUR-SF-1, TOUR-FIN-1, BOT-IMG-1): semifinal tables on the left, the final on the right,
-connectors from each finalist's semifinal seat to their final seat; declined winners struck through and their
-replacements marked."""
+"""Final-phase bracket (TOUR-SF-1, TOUR-FIN-1, BOT-IMG-1), laid out for a phone: the final (and the champion) on
+top, then the direct finalists and the semifinal tables, one card across; each finalist's semifinal row is marked
+in the colour of how they went through (gold: won, orange: replaced a winner who declined); declined winners are
+struck through and their replacements named. Long brackets split into pages (``renderer.pages``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from PIL import ImageDraw
 
 from renderer import _style as st
+from renderer import pages as pg
 from renderer.models import BracketData, BracketPlayer, Words
 
 WIN: st.Colour = (212, 160, 23)
@@ -17,69 +19,91 @@ SF_HEAD: st.Colour = (36, 76, 110)
 FINAL_HEAD: st.Colour = (28, 45, 74)
 
 
+WIDTH = 640  # phone first: one card across, 11 px text once shown 340 px wide (renderer.pages)
+PAD, GAP, HEAD_H, ROW_H, CHAMPION_H = 24, 22, 56, 62, 100
+
+
 @dataclass(frozen=True, slots=True)
-class _Anchor:
-    x: int
-    y: int
+class _Block:
+    """One card of the bracket (the final comes first, with the champion above it once there is one)."""
+
+    title: str
+    players: tuple[BracketPlayer, ...]
+    marks: dict[int, st.Colour]
+    final: bool
+    champion: str | None = None
+
+    @property
+    def height(self) -> int:
+        return (CHAMPION_H if self.champion else 0) + HEAD_H + ROW_H * len(self.players) + 12
 
 
-def layout_bracket(data: BracketData, *, words: Words, width: int = 1100) -> st.Canvas:
-    pad, header_h, gap = 28, 118, 22
-    head_h, row_h = 54, 52
-    left_w = (width - 2 * pad) * 43 // 100
-    final_w = (width - 2 * pad) * 40 // 100
-    final_x = width - pad - final_w
-
-    left_cards: list[tuple[str, tuple[BracketPlayer, ...]]] = []
-    if data.direct_finalists:
-        left_cards.append((words.label("direct"), data.direct_finalists))
-    for table in data.semifinals:
-        left_cards.append((f"{words.label('semifinal')} {table.number}", table.players))
-    heights = [head_h + row_h * len(players) + 12 for _, players in left_cards]
-    left_total = sum(heights) + gap * max(len(heights) - 1, 0)
-    final_h = head_h + row_h * len(data.final.players) + 12
-    champion_h = 96 if data.final.winner is not None else 0
-    body_h = max(left_total, final_h + champion_h)
-    height = header_h + pad + body_h + pad + 30
-    cv = st.Canvas.new(width, height)
-    st.header_band(cv, data.tournament, f"{words.label('bracket')} · {words.date(data.date)}",
-                   header_h, pad)  # fmt: skip
-
-    # left column: where each player sits, so connectors can start at their row
-    seat_of: dict[str, _Anchor] = {}
+def _blocks(data: BracketData, words: Words) -> list[_Block]:
     advancing = {p.name: (REPLACEMENT if p.replaces else WIN) for p in data.final.players}
-    y = header_h + pad + (body_h - left_total) // 2
-    for (title, players), h in zip(left_cards, heights, strict=True):
+    winner = data.final.winner
+    champion = None if winner is None else data.final.players[winner].name
+    blocks = [_Block(words.label("final"), data.final.players, {} if winner is None else {winner: WIN}, True, champion)]
+    left: list[tuple[str, tuple[BracketPlayer, ...]]] = []
+    if data.direct_finalists:
+        left.append((words.label("direct"), data.direct_finalists))
+    for table in data.semifinals:
+        left.append((f"{words.label('semifinal')} {table.number}", table.players))
+    for title, players in left:
         marks = {i: advancing[p.name] for i, p in enumerate(players) if p.name in advancing}
-        rows = _table_card(cv, title, players, marks, pad, y, left_w, h, head_h, row_h, SF_HEAD, words, final=False)
-        for player, row_y in zip(players, rows, strict=True):
-            seat_of.setdefault(player.name, _Anchor(pad + left_w, row_y))
-        y += h + gap
+        blocks.append(_Block(title, players, marks, False))
+    return blocks
 
-    fy = header_h + pad + champion_h + (body_h - champion_h - final_h) // 2
-    if data.final.winner is not None:
-        _champion(cv, data.final.players[data.final.winner].name, final_x, fy - champion_h, final_w, words)
-    final_marks = {} if data.final.winner is None else {data.final.winner: WIN}
-    final_rows = _table_card(cv, f"{words.label('final')}", data.final.players, final_marks, final_x, fy,
-                             final_w, final_h, head_h, row_h, FINAL_HEAD, words, final=True)  # fmt: skip
 
-    # connectors: elbow lines with a trunk per finalist, evenly spaced in the gutter
-    gutter_l, gutter_r = pad + left_w, final_x
-    links = [
-        (seat_of[p.name], ry, p.replaces is not None)
-        for p, ry in zip(data.final.players, final_rows, strict=True)
-        if p.name in seat_of
-    ]
-    for i, (start, end_y, replaced) in enumerate(links):
-        trunk = gutter_l + (gutter_r - gutter_l) * (i + 1) // (len(links) + 1)
-        colour = REPLACEMENT if replaced else st.FAINT
-        if abs(start.y - end_y) < 8:
-            end_y = start.y
-        pts = [(start.x, start.y), (trunk, start.y), (trunk, end_y), (gutter_r, end_y)]
-        cv.draw.line(pts, fill=colour, width=3, joint="curve")
-        cv.draw.ellipse((start.x - 5, start.y - 5, start.x + 5, start.y + 5), fill=colour)
-        cv.draw.polygon([(gutter_r, end_y), (gutter_r - 10, end_y - 6), (gutter_r - 10, end_y + 6)], fill=colour)
+def _subtitle(data: BracketData, words: Words, page: tuple[int, int] | None) -> str:
+    text = f"{words.label('bracket')} · {words.date(data.date)}"
+    if page is not None and page[1] > 1:
+        text += f" · {words.label('page')} {page[0]}/{page[1]}"
+    return text
+
+
+def bracket_pages(data: BracketData, *, words: Words, width: int = WIDTH) -> list[range]:
+    """The bracket's cards (the final first, then the direct finalists and the semifinals) split into pages by the
+    phone rule (:mod:`renderer.pages`)."""
+    fixed = st.header_height(_subtitle(data, words, (99, 99)), width, PAD) + 2 * PAD + 30
+    heights = [b.height for b in _blocks(data, words)]
+    return pg.split_pages(heights, budget=pg.page_height_budget(width), fixed=fixed, gap=GAP)
+
+
+def layout_bracket(
+    data: BracketData,
+    *,
+    words: Words,
+    width: int = WIDTH,
+    cards: range | None = None,
+    page: tuple[int, int] | None = None,
+) -> st.Canvas:
+    """The final (and its champion) on top, then the direct finalists and each semifinal, one card across; every
+    finalist's semifinal row is marked (gold: the winner, orange: the replacement of a winner who declined)."""
+    blocks = _blocks(data, words)
+    shown = [blocks[i] for i in (cards if cards is not None else range(len(blocks)))]
+    subtitle = _subtitle(data, words, page)
+    header_h = st.header_height(subtitle, width, PAD)
+    body_h = sum(b.height for b in shown) + GAP * max(len(shown) - 1, 0)
+    height = header_h + PAD + body_h + PAD + 30
+    cv = st.Canvas.new(width, height)
+    st.header_band(cv, data.tournament, subtitle, header_h, PAD)
+    y = header_h + PAD
+    w = width - 2 * PAD
+    for block in shown:
+        if block.champion is not None:
+            _champion(cv, block.champion, PAD, y, w, words)
+            y += CHAMPION_H
+        h = HEAD_H + ROW_H * len(block.players) + 12
+        _table_card(cv, block.title, block.players, block.marks, PAD, y, w, h, HEAD_H, ROW_H,
+                    FINAL_HEAD if block.final else SF_HEAD, words, final=block.final)  # fmt: skip
+        y += h + GAP
     return cv
+
+
+def layout_bracket_pages(data: BracketData, *, words: Words, width: int = WIDTH) -> list[st.Canvas]:
+    ranges = bracket_pages(data, words=words, width=width)
+    return [layout_bracket(data, words=words, width=width, cards=r, page=(i, len(ranges)))
+            for i, r in enumerate(ranges, start=1)]  # fmt: skip
 
 
 def _table_card(
@@ -104,15 +128,15 @@ def _table_card(
     d.rounded_rectangle((x, y, x + w, y + head_h), radius=14, fill=head_colour, corners=(True, True, False, False))
     if final:
         d.rectangle((x, y + head_h - 4, x + w, y + head_h), fill=WIN)
-    cv.text((x + 18, y + head_h / 2), title, st.font("bold", 25), (255, 255, 255), "lm", "card")
+    cv.text((x + 18, y + head_h / 2), title, st.font("bold", 28), (255, 255, 255), "lm", "card")
     if not marks:
-        tag_font = st.font("regular", 17)
+        tag_font = st.font("regular", 21)
         cv.text((x + w - 16, y + head_h / 2), words.label("to_be_played"), tag_font, st.HEADER_SUB, "rm", "card")
 
-    name_font = st.font("cond-bold", 24)
-    struck_font = st.font("cond", 24)
-    small = st.font("cond", 18)
-    seed_font = st.font("bold", 16)
+    name_font = st.font("cond-bold", 26)
+    struck_font = st.font("cond", 26)
+    small = st.font("cond", 21)
+    seed_font = st.font("bold", 21)
     rows = []
     for i, p in enumerate(players):
         ry = y + head_h + 6 + i * row_h
@@ -126,14 +150,14 @@ def _table_card(
         elif i:
             d.line((x + 56, ry, x + w - 14, ry), fill=st.STRIPE, width=2)
         if p.seed is not None:
-            r = 16
+            r = 17
             d.ellipse((x + 30 - r, cy - r, x + 30 + r, cy + r), fill=mark if mark is not None else st.STRIPE)
             cv.text((x + 30, cy), str(p.seed), seed_font, (255, 255, 255) if is_winner else st.MUTED, "mm", "seed")
         tx = x + 56
         avail = w - 56 - 16
         if p.table_points is not None:  # the table is reported: each player's table points, right-aligned
             points = words.number(p.table_points)
-            pbox = cv.text((x + w - 18, cy), points, seed_font if not final else st.font("bold", 20),
+            pbox = cv.text((x + w - 18, cy), points, seed_font if not final else st.font("bold", 23),
                            mark if mark is not None else st.MUTED, "rm", "points")  # fmt: skip
             avail = pbox[0] - 12 - tx
         note = ""
@@ -148,8 +172,8 @@ def _table_card(
         colour = st.MUTED if p.declined else st.INK
         name = st.fit_text(p.name, fnt, avail)
         if note:
-            box = cv.text((tx, cy - 11), name, fnt, colour, "lm", "name")
-            cv.text((tx, cy + 15), st.fit_text(note, small, avail), small, note_colour, "lm", "note")
+            box = cv.text((tx, cy - 13), name, fnt, colour, "lm", "name")
+            cv.text((tx, cy + 16), st.fit_text(note, small, avail), small, note_colour, "lm", "note")
         else:
             box = cv.text((tx, cy), name, fnt, colour, "lm", "name")
         if p.declined:
@@ -162,13 +186,13 @@ def _champion(cv: st.Canvas, name: str, x: int, y: int, w: int, words: Words) ->
     d = cv.draw
     cx = x + w // 2
     _cup(d, cx - w // 2 + 34, y + 40)
-    label_font = st.font("bold", 17)
-    size = 30
-    while size > 18 and st.text_width(name, st.font("bold", size)) > w - 70:
+    label_font = st.font("bold", 21)
+    size = 32
+    while size > 24 and st.text_width(name, st.font("bold", size)) > w - 70:
         size -= 1
     name_font = st.font("bold", size)
-    cv.text((x + 66, y + 22), words.label("champion").upper(), label_font, WIN, "lm", "champion")
-    cv.text((x + 66, y + 52), st.fit_text(name, name_font, w - 70), name_font, st.INK, "lm", "champion")
+    cv.text((x + 66, y + 24), words.label("champion").upper(), label_font, WIN, "lm", "champion")
+    cv.text((x + 66, y + 58), st.fit_text(name, name_font, w - 70), name_font, st.INK, "lm", "champion")
 
 
 def _cup(d: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
@@ -181,6 +205,12 @@ def _cup(d: ImageDraw.ImageDraw, cx: int, cy: int) -> None:
     d.rounded_rectangle((cx - 14, cy + 20, cx + 14, cy + 28), radius=3, fill=WIN)
 
 
-def render_bracket(data: BracketData, *, words: Words, width: int = 1100) -> bytes:
-    """Semifinals → final as one PNG (BOT-IMG-1, TOUR-FIN-1 replacements marked)."""
+def render_bracket(data: BracketData, *, words: Words, width: int = WIDTH) -> bytes:
+    """The final phase as one PNG, however long (BOT-IMG-1, TOUR-FIN-1 replacements marked); the bot posts
+    :func:`render_bracket_pages`."""
     return st.png_bytes(layout_bracket(data, words=words, width=width).image)
+
+
+def render_bracket_pages(data: BracketData, *, words: Words, width: int = WIDTH) -> list[bytes]:
+    """The final phase split into pages by the phone rule (BOT-IMG-1)."""
+    return [st.png_bytes(cv.image) for cv in layout_bracket_pages(data, words=words, width=width)]

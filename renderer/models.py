@@ -169,6 +169,7 @@ TABLES_MAX = 500  # table cards in one image (a 2,000-player round); the bot pag
 SEATS_MAX = 8
 ROWS_MAX = 1_000  # standings rows in one image
 BRACKET_TABLES_MAX = 16
+MAP_NOTES_MAX = 4  # lines under a player's name in the map's legend
 
 
 def _choice(value: Any, where: str, choices: Sequence[str]) -> str:
@@ -626,18 +627,25 @@ class RRBoardData:
 
 @dataclass(frozen=True, slots=True)
 class MapPlayer:
-    """A player on the map; ``colour`` is an army colour code (red, blue, yellow, green, black, purple)."""
+    """A player on the map; ``colour`` is an army colour code (red, blue, yellow, green, black, purple); ``notes``
+    are lines the legend draws under the player's name as given (a report's table points, objective, what scored),
+    in the caller's words."""
 
     name: str
     colour: str
+    notes: tuple[str, ...] = ()
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "player") -> MapPlayer:
-        o = _obj(obj, where, ("name", "colour"))
-        return cls(_str(o["name"], f"{where}.name"), _choice(o["colour"], f"{where}.colour", ARMY_COLOURS))
+        o = _obj(obj, where, ("name", "colour"), ("notes",))
+        notes = tuple(_str(x, f"{where}.notes[]") for x in _list(o.get("notes", []), f"{where}.notes", MAP_NOTES_MAX))
+        return cls(_str(o["name"], f"{where}.name"), _choice(o["colour"], f"{where}.colour", ARMY_COLOURS), notes)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "colour": self.colour}
+        out: dict[str, Any] = {"name": self.name, "colour": self.colour}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

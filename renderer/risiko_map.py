@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from bot.rules.data import load_json
 from renderer import _style as st
+from renderer import pages as pg
 from renderer.models import RenderInputError, RiskMapData, Words
 
 SS = 2
@@ -122,6 +123,26 @@ def canonical(name: str) -> str:
 
 
 def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
+    """The whole world in one wide image (a desktop's view); a phone gets :func:`layout_risiko_map_pages`."""
+    cv = _world(data, 96, None, 15)
+    _header(cv, data, words, 96)
+    _legend(cv, data, {canonical(n) for n in data.doubled_strip}, {canonical(n) for n in data.objective}, words, 96)
+    return st.shrink(cv, SS)
+
+
+def _world(
+    data: RiskMapData,
+    header: int,
+    focus: set[str] | None,
+    name_units: int,
+    label_units: int = 21,
+    stretch: float = 1.0,
+) -> st.Canvas:
+    """The map at ``SS``×, ``header`` units left free on top. With a ``focus`` (a phone's page), only those
+    territories are drawn (their links to the others as short stubs), so a crop of the focus cuts no label, spread
+    ``stretch`` times wider about its middle so larger names keep apart, and the continents' names (with their
+    bonus) are left to the page's subtitle."""
+    spread = _spread(focus, stretch)
     m = load_json("map.json")
     continent_of = {n: c for c, spec in m["continents"].items() for n in spec["territories"]}
     links = [tuple(e) for e in m["adjacency"]]
@@ -130,18 +151,20 @@ def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
     objective = {canonical(n) for n in data.objective}
     colour_of = {p.name: st.ARMY_RGB[p.colour] for p in data.players}
 
-    header = 96
+    shown = set(POSITIONS) if focus is None else focus
     width, height = MAP_W * SS, (MAP_H + header) * SS
     cv = st.Canvas.new(width, height, background=SEA)
     d = cv.draw
 
     def at(name: str) -> tuple[float, float]:
-        x, y = POSITIONS[name]
+        x, y = spread.get(name, POSITIONS[name])
         return (x * SS, (y + header) * SS)
 
     # continents: a soft blob (union of discs and thick strokes along internal borders), outlined
     for cont, spec in m["continents"].items():
         names = spec["territories"]
+        if not set(names) <= shown:
+            continue
         internal = [(a, b) for a, b in links if continent_of[a] == cont and continent_of[b] == cont]
         fill = CONTINENT_FILL[cont]
         for colour, grow in ((st.mix(fill, (90, 90, 90), 0.25), 4 * SS), (fill, 0)):
@@ -151,37 +174,47 @@ def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
             for n in names:
                 x, y = at(n)
                 d.ellipse((x - r, y - r, x + r, y + r), fill=colour)
-    label_font = st.font("bold", 21 * SS)
+    label_font = st.font("bold", label_units * SS)
     for cont, (lx, ly, text) in CONTINENT_LABEL.items():
+        if focus is not None:
+            continue
         bonus = m["continents"][cont]["bonus"]
         text = f"{text} +{bonus}"  # the continent bonus from map.json (RK-MAP-1)
         colour = st.mix(CONTINENT_FILL[cont], (40, 40, 40), 0.5)
         lines = text.split("\n")
         for i, line in enumerate(lines):
-            y = (ly + header + (i - (len(lines) - 1) / 2) * 24) * SS
+            y = (ly + header + (i - (len(lines) - 1) / 2) * (label_units + 3)) * SS
             cv.text((lx * SS, y), line, label_font, colour, "mm", "continent")
 
     # links (dashed where they cross between continents), the strip's halo on top of them
     for a, b in links:
-        if {a, b} == set(WRAP_EDGE):
+        if {a, b} == set(WRAP_EDGE) or (a not in shown and b not in shown):
             continue
-        if continent_of[a] == continent_of[b]:
+        if a not in shown or b not in shown:  # a page's border to another page: a short dashed stub towards it
+            inside, outside = (a, b) if a in shown else (b, a)
+            (x1, y1), (x2, y2) = at(inside), at(outside)
+            length = math.dist((x1, y1), (x2, y2)) or 1.0
+            reach = min(1.0, 62 * SS / length)
+            _dashed(d, (x1, y1), (x1 + (x2 - x1) * reach, y1 + (y2 - y1) * reach), LINK, 3 * SS)
+        elif continent_of[a] == continent_of[b]:
             d.line([at(a), at(b)], fill=LINK, width=3 * SS)
         else:
             _dashed(d, at(a), at(b), LINK, 3 * SS)
-    ax, ay = at("Alaska")
-    kx, ky = at("Kamchatka")
-    _dashed(d, (ax, ay), (0, ay), LINK, 3 * SS)
-    _dashed(d, (kx, ky), (width, ky), LINK, 3 * SS)
-    for x, y, direction in ((6 * SS, ay, -1), (width - 6 * SS, ky, 1)):
-        d.polygon([(x, y), (x - direction * 14 * SS, y - 8 * SS), (x - direction * 14 * SS, y + 8 * SS)], fill=LINK)
+    for edge, end, direction in (("Alaska", 0, -1), ("Kamchatka", width, 1)):
+        if edge not in shown:
+            continue
+        ex, ey = at(edge)
+        _dashed(d, (ex, ey), (end, ey), LINK, 3 * SS)
+        tip = end - direction * 6 * SS
+        d.polygon([(tip, ey), (tip - direction * 14 * SS, ey - 8 * SS), (tip - direction * 14 * SS, ey + 8 * SS)],
+                  fill=LINK)  # fmt: skip
 
     overlay = Image.new("RGBA", cv.image.size, (0, 0, 0, 0))
     od = ImageDraw.Draw(overlay)
     for a, b in links:
-        if a in strip and b in strip and {a, b} != set(WRAP_EDGE):
+        if a in strip and b in strip and {a, b} != set(WRAP_EDGE) and a in shown and b in shown:
             od.line([at(a), at(b)], fill=(*STRIP, 150), width=18 * SS)
-    for n in strip:
+    for n in strip & shown:
         x, y = at(n)
         r = 38 * SS
         od.ellipse((x - r, y - r, x + r, y + r), fill=(*STRIP, 150))
@@ -190,12 +223,15 @@ def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
     cv.image.paste(base.convert("RGB"))
 
     # territories
-    army_font = st.font("bold", 21 * SS)
-    name_font = st.font("cond-bold", 15 * SS)
+    army_font = st.font("bold", label_units * SS)
+    name_font = st.font("cond-bold", name_units * SS)
+    wrap = (118 + (name_units - 15) * 8) * SS
     for name, (px, py) in POSITIONS.items():
         x, y = at(name)
         t = state.get(name)
         fill = colour_of[t.owner] if t is not None and t.owner is not None else st.NEUTRAL_RGB
+        if name not in shown:  # another page's territory
+            continue
         r = 25 * SS
         if name in objective:
             ro = r + 9 * SS
@@ -205,8 +241,8 @@ def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
         d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(255, 255, 255), width=3 * SS)
         if t is not None:
             cv.text((x, y), str(t.armies), army_font, st.text_on(fill), "mm", "army")
-        lines = st.wrap_text(name, name_font, 118 * SS, max_lines=2)
-        line_h = 17 * SS
+        lines = st.wrap_text(name, name_font, wrap, max_lines=2)
+        line_h = (name_units + 2) * SS
         top = y - r - 8 * SS - line_h * len(lines) if name in LABEL_ABOVE else y + r + 5 * SS
         if name in objective and name not in LABEL_ABOVE:
             top += 8 * SS
@@ -215,12 +251,9 @@ def layout_risiko_map(data: RiskMapData, *, words: Words) -> st.Canvas:
             cv.text((x, top + i * line_h), line, name_font, st.INK, "ma", stroke=3 * SS, stroke_fill=halo, record=False)
             for i, line in enumerate(lines)
         ]
-        cv.record(name, boxes, "name")
+        cv.record(name, boxes, "name", float(name_font.size))
         del px, py
-
-    _header(cv, data, words, header)
-    _legend(cv, data, strip, objective, words, header)
-    return st.shrink(cv, SS)
+    return cv
 
 
 def _dashed(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: st.Colour, w: int) -> None:
@@ -323,3 +356,144 @@ def _summary(territories: int, armies: int, words: Words) -> str:
 def render_risiko_map(data: RiskMapData, *, words: Words) -> bytes:
     """The situation as one PNG (BOT-IMG-1, RK-MAP-1)."""
     return st.png_bytes(layout_risiko_map(data, words=words).image)
+
+
+# ---------------------------------------------------------------------------------------------- a phone's pages
+
+PAGE_W = 640
+PAGE_PAD = 24
+REGIONS: tuple[tuple[str, ...], ...] = (("Nord America", "Sud America"), ("Europa", "Africa"), ("Asia", "Oceania"))
+STRETCH = (1.6, 1.5, 1.1)  # how much wider each page draws its continents than the world map does
+PAGE_NAME_UNITS = 19  # a crop at most ~580 units wide keeps these names at 11 px once shown 340 px wide
+KEY_NAME, KEY_SMALL = ("cond-bold", 24), ("cond", 21)
+KEY_LINE = 28
+
+
+def layout_risiko_map_pages(data: RiskMapData, *, words: Words) -> list[st.Canvas]:
+    """The map for a phone (BOT-IMG-1, RK-MAP-1): one page per pair of continents (the Americas, Europe and
+    Africa, Asia and Oceania), each a crop of the same world with its territories' names large enough to read
+    340 px wide, and under it the legend: each player's colour, territories and armies, and the ``notes`` the
+    caller gave (a report's table points, objective and what scored)."""
+    m = load_json("map.json")
+    strip = {canonical(n) for n in data.doubled_strip}
+    objective = {canonical(n) for n in data.objective}
+    pages = []
+    for i, (continents, stretch) in enumerate(zip(REGIONS, STRETCH, strict=True), start=1):
+        focus = {n for c in continents for n in m["continents"][c]["territories"]}
+        names, labels = PAGE_NAME_UNITS, 21
+        for _ in range(4):  # bigger text widens the crop a little: until the smallest text reads 11 px at 340
+            world = _world(data, 0, focus, names, labels, stretch)
+            left, top, right, bottom = _focus_box(world, focus, stretch)
+            need = math.ceil(pg.min_text_px(right - left) / SS)
+            if names >= need and labels >= need:
+                break
+            names, labels = max(names, need), max(labels, need)
+        crop = world.image.crop((left, top, right, bottom))
+        scale = PAGE_W / crop.width
+        crop = crop.resize((PAGE_W, round(crop.height * scale)), Image.Resampling.LANCZOS)
+        title = data.title or words.label("map")
+        bonus = [f"{c} +{m['continents'][c]['bonus']}" for c in continents]  # the continent bonus (RK-MAP-1)
+        subtitle = " · ".join(bonus) + f" · {words.label('page')} {i}/{len(REGIONS)}"
+        header_h = st.header_height(subtitle, PAGE_W, PAGE_PAD)
+        key_h = _key_height(data, strip, objective, words)
+        cv = st.Canvas.new(PAGE_W, header_h + crop.height + key_h + PAGE_PAD)
+        st.header_band(cv, title, subtitle, header_h, PAGE_PAD)
+        cv.image.paste(crop, (0, header_h))
+        for t in world.texts:
+            if t.group == "legend-box" or t.box[0] < left or t.box[2] > right or t.box[1] < top or t.box[3] > bottom:
+                continue
+            box = (round((t.box[0] - left) * scale), round((t.box[1] - top) * scale) + header_h,
+                   round((t.box[2] - left) * scale), round((t.box[3] - top) * scale) + header_h)  # fmt: skip
+            cv.texts.append(st.TextItem(t.text, box, t.group, t.size * scale))
+        _key(cv, data, strip, objective, words, header_h + crop.height + 14)
+        pages.append(cv)
+    return pages
+
+
+def _spread(focus: set[str] | None, stretch: float) -> dict[str, tuple[float, float]]:
+    if not focus:
+        return {}
+    mid = sum(POSITIONS[n][0] for n in focus) / len(focus)
+    xs = {n: mid + (POSITIONS[n][0] - mid) * stretch for n in focus}
+    margin = 110  # room for a name either side, inside the sea
+    shift = max(0.0, margin - min(xs.values())) or min(0.0, MAP_W - margin - max(xs.values()))
+    return {n: (x + shift, POSITIONS[n][1]) for n, x in xs.items()}
+
+
+def _focus_box(world: st.Canvas, focus: set[str], stretch: float) -> tuple[int, int, int, int]:
+    """The focus territories' discs and every text drawn (only the focus has text), padded, inside the image."""
+    boxes = [t.box for t in world.texts]
+    for x, y in _spread(focus, stretch).values():
+        r = 36
+        boxes.append((round((x - r) * SS), round((y - r) * SS), round((x + r) * SS), round((y + r) * SS)))
+    pad = 16 * SS
+    return (max(0, min(b[0] for b in boxes) - pad), max(0, min(b[1] for b in boxes) - pad),
+            min(world.image.width, max(b[2] for b in boxes) + pad),
+            min(world.image.height, max(b[3] for b in boxes) + pad))  # fmt: skip
+
+
+def _key_entries(data: RiskMapData, words: Words) -> list[tuple[st.Colour, str, list[str]]]:
+    owned = Counter(t.owner for t in data.territories)
+    armies: Counter[str | None] = Counter()
+    for t in data.territories:
+        armies[t.owner] += t.armies
+    out = [(st.ARMY_RGB[p.colour], p.name, [_summary(owned[p.name], armies[p.name], words), *p.notes])
+           for p in data.players]  # fmt: skip
+    if owned[None]:
+        out.append((st.NEUTRAL_RGB, words.label("neutral"), [_summary(owned[None], armies[None], words)]))
+    return out
+
+
+def _key_columns(data: RiskMapData) -> int:
+    return 1 if any(p.notes for p in data.players) or len(data.players) <= 2 else 2
+
+
+def _key_lines(lines: list[str], width: float) -> list[str]:
+    small = st.font(*KEY_SMALL)
+    return [part for line in lines for part in st.wrap_text(line, small, width, max_lines=3)]
+
+
+def _key_height(data: RiskMapData, strip: set[str], objective: set[str], words: Words) -> int:
+    cols = _key_columns(data)
+    col_w = (PAGE_W - 2 * PAGE_PAD - 20 * (cols - 1)) / cols - 44
+    heights = [KEY_LINE + 8 + KEY_LINE * len(_key_lines(lines, col_w)) + 14 for _, _, lines in
+               _key_entries(data, words)]  # fmt: skip
+    rows = [max(heights[i : i + cols]) for i in range(0, len(heights), cols)]
+    keys = (1 if strip else 0) + (1 if objective else 0)
+    return 14 + sum(rows) + 40 * keys
+
+
+def _key(cv: st.Canvas, data: RiskMapData, strip: set[str], objective: set[str], words: Words, y: int) -> None:
+    d = cv.draw
+    cols = _key_columns(data)
+    col_w = (PAGE_W - 2 * PAGE_PAD - 20 * (cols - 1)) / cols
+    name_font, small = st.font(*KEY_NAME), st.font(*KEY_SMALL)
+    entries = _key_entries(data, words)
+    for row in range(0, len(entries), cols):
+        row_h = 0
+        for k, (colour, name, lines) in enumerate(entries[row : row + cols]):
+            x = PAGE_PAD + k * (col_w + 20)
+            cy = y + KEY_LINE // 2 + 4
+            d.ellipse((x + 2, cy - 13, x + 28, cy + 13), fill=colour, outline=st.RULE, width=2)
+            cv.text((x + 40, cy), st.fit_text(name, name_font, col_w - 44), name_font, st.INK, "lm", "legend")
+            wrapped = _key_lines(lines, col_w - 44)
+            for j, line in enumerate(wrapped):
+                cv.text((x + 40, cy + 8 + KEY_LINE * (j + 1)), line, small, st.MUTED, "lm", "legend")
+            row_h = max(row_h, KEY_LINE + 8 + KEY_LINE * len(wrapped) + 14)
+        y += row_h
+    keys = [k for k in (("strip", words.label("doubled_strip")) if strip else None,
+                        ("objective", words.label("objective")) if objective else None) if k]  # fmt: skip
+    for kind, text in keys:
+        cy, cx = y + 20, PAGE_PAD + 15
+        if kind == "strip":
+            d.rounded_rectangle((cx - 16, cy - 8, cx + 16, cy + 8), radius=8, fill=st.mix(STRIP, (255, 255, 255), 0.35))
+        else:
+            d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=OBJECTIVE)
+            d.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill=(255, 255, 255))
+        cv.text((PAGE_PAD + 40, cy), text, small, st.INK, "lm", "legend")
+        y += 40
+
+
+def render_risiko_map_pages(data: RiskMapData, *, words: Words) -> list[bytes]:
+    """The map as a phone's pages (BOT-IMG-1, RK-MAP-1): see :func:`layout_risiko_map_pages`."""
+    return [st.png_bytes(cv.image) for cv in layout_risiko_map_pages(data, words=words)]

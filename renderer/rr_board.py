@@ -1,15 +1,23 @@
 """Ricochet Robots board (RR-COMP-1, RR-MOVE-1, RR-VAR-2, BOT-IMG-1): 16×16 grid with walls, the central block,
 targets by colour and symbol, robots, the active target highlighted, diagonal walls, and a solution path drawn
-move by move with numbers. Drawn at 2× and downsampled for smooth shapes."""
+move by move with numbers. Drawn at 2× and downsampled for smooth shapes.
+
+Every text (title, move count, coordinates, robot letters, move numbers) is drawn at least at the size the phone
+rule gives the image's width (:func:`renderer.pages.min_text_px`), so it reads 11 px shown 340 px wide; the
+margins are as wide as the widest coordinate at that size needs."""
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.rules.ricochet.notation import column_label, row_label
 from renderer import _style as st
+from renderer import pages as pg
 from renderer.models import BOARD_SIZE, RRBoardData, RRDiagonal, RRMove, RRTarget, Words
 
 SS = 2  # supersampling factor
@@ -22,6 +30,9 @@ VORTEX_RINGS = ("red", "green", "blue", "yellow")
 # thinner (LINE) than the gap between two lanes, so two robots on one row never cover each other
 LANE = {"red": 0.04, "green": 0.115, "blue": 0.19, "yellow": 0.265, "silver": 0.34, "black": 0.415}
 LINE = 0.07  # path width, in cells
+FRAME = 6  # px: the dark frame around the grid
+LABEL_PAD = 3  # px: between a coordinate and the frame, and between it and the image's edge
+BADGE = 0.62  # a move number's badge: its half-height, in font sizes
 
 
 def _darker(c: st.Colour, t: float = 0.35) -> st.Colour:
@@ -42,25 +53,26 @@ class _Geo:
 def layout_rr_board(data: RRBoardData, *, words: Words, cell: int = 44) -> st.Canvas:
     """Draw at ``SS``× then downsample; text boxes are recorded in final pixels."""
     c = cell * SS
-    margin = 26 * SS
-    header = 0
+    margin, size = _margin(c)
     title = data.title
     if title is None and data.path:
         title = words.label("board")
-    if title is not None:
-        header = 64 * SS
     side = BOARD_SIZE * c
-    width, height = side + 2 * margin, side + 2 * margin + header
+    width = side + 2 * margin
+    heading = _heading(title, data, words, width, margin, size) if title is not None else None
+    header = heading.height if heading is not None else 0
+    height = side + 2 * margin + header
     cv = st.Canvas.new(width, height, background=st.PAPER)
     geo = _Geo(c, margin, margin + header)
     d = cv.draw
 
-    if title is not None:
-        _title(cv, title, data, words, margin, header)
-    _coordinates(cv, geo, margin)
+    if heading is not None:
+        heading.draw(cv, margin)
+    _coordinates(cv, geo, margin, size)
     # board base: grout, then slightly inset cells
     x0, y0 = geo.corner(0, 0)
-    d.rounded_rectangle((x0 - 6 * SS, y0 - 6 * SS, x0 + side + 6 * SS, y0 + side + 6 * SS), radius=8 * SS, fill=WALL)
+    f = FRAME * SS
+    d.rounded_rectangle((x0 - f, y0 - f, x0 + side + f, y0 + side + f), radius=8 * SS, fill=WALL)
     d.rectangle((x0, y0, x0 + side, y0 + side), fill=GROUT)
     inset = max(1, c // 22)
     for r in range(BOARD_SIZE):
@@ -101,9 +113,9 @@ def layout_rr_board(data: RRBoardData, *, words: Words, cell: int = 44) -> st.Ca
         if active_target is not None and not _in_block(active_target.row, active_target.col):
             _target(d, geo.centre(active_target.row, active_target.col), c * 0.3, active_target, muted=False)
     for robot in data.robots:
-        _robot(cv, geo.centre(robot.row, robot.col), c, robot.colour, words)
+        _robot(cv, geo.centre(robot.row, robot.col), c, robot.colour, words, size)
     if data.path:
-        _path_numbers(cv, geo, c, data)
+        _path_numbers(cv, geo, c, data, size)
 
     return st.shrink(cv, SS)
 
@@ -112,40 +124,79 @@ def _in_block(row: int, col: int) -> bool:
     return row in (7, 8) and col in (7, 8)
 
 
-def _title(cv: st.Canvas, title: str, data: RRBoardData, words: Words, margin: int, header: int) -> None:
-    """The title on the left, the move count on the right; a long title gets a smaller size before an ellipsis."""
-    sub = st.font("regular", 20 * SS)
-    room = cv.image.width - 2 * margin
+def _margin(c: int) -> tuple[int, int]:
+    """The margin around the grid and the smallest font size (both at ``SS``×) for cells ``c`` wide: the font the
+    phone rule gives the whole image's width, the margin wide enough for the widest coordinate at that size (the
+    row numbers "10"–"16") between the frame and the image's edge. A wider margin widens the image and may ask
+    for a bigger font: repeated until both agree."""
+    margin = 26 * SS
+    while True:
+        size = pg.min_text_px((BOARD_SIZE * c + 2 * margin) // SS) * SS
+        fnt = st.font("cond", size)
+        widest = max(st.text_width(label(i), fnt) for i in range(BOARD_SIZE) for label in (row_label, column_label))
+        need = (FRAME + 2 * LABEL_PAD) * SS + math.ceil(widest)
+        need += -need % SS  # whole pixels once downsampled
+        if need <= margin:
+            return margin, size
+        margin = need
+
+
+@dataclass(frozen=True, slots=True)
+class _Heading:
+    """The title on the left, the move count on the right, on one line; a title too long for its room gets a
+    smaller size (never below the smallest text), then up to three lines, shortened only past the third."""
+
+    title: str
+    count: str | None
+    lines: list[str]
+    fnt: ImageFont.FreeTypeFont
+    sub: ImageFont.FreeTypeFont
+    height: int
+    baselines: list[float]
+
+    def draw(self, cv: st.Canvas, margin: int) -> None:
+        if self.count is not None:
+            middle = sum(self.baselines) / len(self.baselines)
+            cv.text((cv.image.width - margin, middle), self.count, self.sub, st.MUTED, "rs", "title")
+        boxes = [cv.text((margin, y), line, self.fnt, st.INK, "ls", record=False)
+                 for line, y in zip(self.lines, self.baselines, strict=True)]  # fmt: skip
+        cv.record(self.title, boxes, "title", float(self.fnt.size))
+
+
+def _heading(title: str, data: RRBoardData, words: Words, width: int, margin: int, size: int) -> _Heading:
+    sub = st.font("regular", max(20 * SS, size))
+    room = width - 2 * margin
+    count = None
     if data.path:
-        text = f"{len(data.path)} {words.label('moves')}"
-        box = cv.text((cv.image.width - margin, header * 0.62), text, sub, st.MUTED, "rs", "title")
-        room = box[0] - margin - 16 * SS
-    size = 28 * SS
-    fnt = st.font("bold", size)
-    while st.text_width(title, fnt) > room and size > 18 * SS:
-        size -= SS
-        fnt = st.font("bold", size)
-    if st.text_width(title, fnt) <= room:
-        cv.text((margin, header * 0.62), title, fnt, st.INK, "ls", "title")
-        return
-    fnt = st.font("bold", 17 * SS)  # still too long: two lines, shortened only past the second
-    lines = st.wrap_text(title, fnt, room, max_lines=2)
-    boxes = [cv.text((margin, header * (0.42 + 0.4 * i)), line, fnt, st.INK, "ls", record=False)
-             for i, line in enumerate(lines)]  # fmt: skip
-    cv.record(title, boxes, "title")
+        count = f"{len(data.path)} {words.label('moves')}"
+        room -= math.ceil(st.text_width(count, sub)) + 16 * SS
+    one_line = max(64 * SS, round(2.5 * size))
+    top = size * 5 // 4  # the first baseline: a capital's height and some air above it
+    largest = max(28 * SS, size * 13 // 10)
+    for px in range(largest, size - 1, -1):
+        fnt = st.font("bold", px)
+        if st.text_width(title, fnt) <= room:
+            return _Heading(title, count, [title], fnt, sub, one_line, [one_line * 0.62])
+    fnt = st.font("bold", size)  # still too long: up to three lines at the smallest size
+    lines = st.wrap_text(title, fnt, room, max_lines=3)
+    step = size * 6 // 5
+    baselines = [float(top + i * step) for i in range(len(lines))]
+    return _Heading(title, count, lines, fnt, sub, max(one_line, round(baselines[-1] + 0.9 * size)), baselines)
 
 
-def _coordinates(cv: st.Canvas, geo: _Geo, margin: int) -> None:
-    fnt = st.font("cond", 13 * SS)
+def _coordinates(cv: st.Canvas, geo: _Geo, margin: int, size: int) -> None:
+    """The cells' names along the edges, as the ``/rr`` parser reads them (``bot.rules.ricochet.notation``):
+    column letters above and below, row numbers left and right, each centred between the frame and the edge."""
+    fnt = st.font("cond", size)
+    mid = (margin - FRAME * SS) / 2  # from the image's edge to the middle of the room outside the frame
+    far = BOARD_SIZE * geo.c + margin - mid  # the same on the grid's far side, from its near edge
     for i in range(BOARD_SIZE):
         x, _ = geo.centre(0, i)
-        top = geo.top - margin / 2 - 1 * SS
-        cv.text((x, top), chr(ord("A") + i), fnt, st.FAINT, "mm", "coord")
-        cv.text((x, geo.top + BOARD_SIZE * geo.c + margin / 2 + 1 * SS), chr(ord("A") + i), fnt, st.FAINT, "mm",
-                "coord")  # fmt: skip
+        cv.text((x, geo.top - margin + mid), column_label(i), fnt, st.FAINT, "mm", "coord")
+        cv.text((x, geo.top + far), column_label(i), fnt, st.FAINT, "mm", "coord")
         _, y = geo.centre(i, 0)
-        cv.text((geo.left - margin / 2 - 1 * SS, y), str(i + 1), fnt, st.FAINT, "mm", "coord")
-        cv.text((geo.left + BOARD_SIZE * geo.c + margin / 2 + 1 * SS, y), str(i + 1), fnt, st.FAINT, "mm", "coord")
+        cv.text((geo.left - margin + mid, y), row_label(i), fnt, st.FAINT, "mm", "coord")
+        cv.text((geo.left + far, y), row_label(i), fnt, st.FAINT, "mm", "coord")
 
 
 def _walls(d: ImageDraw.ImageDraw, geo: _Geo, c: int, walls: tuple[tuple[str, ...], ...]) -> None:
@@ -227,17 +278,17 @@ def _diagonal(d: ImageDraw.ImageDraw, geo: _Geo, c: int, diag: RRDiagonal) -> No
     d.line([a, b], fill=colour, width=int(c * 0.12))
 
 
-def _robot(cv: st.Canvas, centre: tuple[float, float], c: int, colour: str, words: Words) -> None:
+def _robot(cv: st.Canvas, centre: tuple[float, float], c: int, colour: str, words: Words, size: int) -> None:
     d = cv.draw
     cx, cy = centre
-    r = c * 0.36
+    r = c * 0.4  # room for its letter at the smallest text's size
     fill = st.ROBOT_RGB[colour]
     d.ellipse((cx - r + c * 0.04, cy - r + c * 0.07, cx + r + c * 0.04, cy + r + c * 0.07), fill=(150, 142, 126))
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=_darker(fill, 0.45), width=max(2, c // 22))
     hr = r * 0.55
     d.ellipse((cx - hr * 1.25, cy - hr * 1.35, cx + hr * 0.15, cy - hr * 0.05), fill=st.mix(fill, (255, 255, 255), 0.3))
     letter = words.robot_letter(colour)
-    fnt = st.font("bold", int(c * 0.34))
+    fnt = st.font("bold", max(size, int(c * 0.34)))
     cv.text((cx, cy + c * 0.02), letter, fnt, st.text_on(fill), "mm", "robot")
 
 
@@ -299,42 +350,85 @@ def _lane(pts: list[tuple[float, float]], offset: float) -> list[tuple[float, fl
     return out or pts
 
 
-def _path_numbers(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData) -> None:
-    """Each move's number where the robot stops, just short of the stop along its lane; pulled further back when
-    that spot is taken by a robot or another number, so numbers never cover each other."""
+_Box = tuple[float, float, float, float]  # centre x, centre y, half-width, half-height
+
+
+def _path_numbers(cv: st.Canvas, geo: _Geo, c: int, data: RRBoardData, size: int) -> None:
+    """Each move's number in a badge where the robot stops, just short of the stop along its lane; pulled further
+    back when that spot is taken by a robot, the active target or another number, so numbers never cover each
+    other. The badge is a pill as tall as ``BADGE``× the font size and as wide as its number needs."""
     d = cv.draw
-    fnt = st.font("bold", int(c * 0.26))
-    r = c * 0.21
-    taken: list[tuple[float, float]] = [geo.centre(rb.row, rb.col) for rb in data.robots]
+    fnt = st.font("cond-bold", size)
+    hh = BADGE * size
+    pad = 0.22 * size
+    taken: list[_Box] = [(*geo.centre(rb.row, rb.col), c * 0.44, c * 0.44) for rb in data.robots]  # with shadow
+    if data.active_target is not None and not _in_block(*data.active_target):
+        taken.append((*geo.centre(*data.active_target), c * 0.3, c * 0.3))
+    edge = max(2, c // 16)
+    grid = (*geo.centre(BOARD_SIZE / 2 - 0.5, BOARD_SIZE / 2 - 0.5), BOARD_SIZE * c / 2, BOARD_SIZE * c / 2)
     for n, (move, cells) in enumerate(_move_points(data), start=1):
+        label = str(n)
+        ink = fnt.getmask(label).getbbox()  # the digits' ink, without the side bearings
+        hw = max(hh, (ink[2] - ink[0]) / 2 + pad if ink else 0)
         pts = _lane([geo.centre(*p) for p in cells], c * LANE[move.colour])
-        best = _stop_spot(pts, r, taken, clear=c * 0.32)
-        taken.append(best)
+        bx, by = _stop_spot(pts, (hw, hh), taken, clear=c * 0.32, grid=grid)
+        taken.append((bx, by, hw, hh))
         colour = st.ROBOT_RGB[move.colour]
-        bx, by = best
-        d.ellipse((bx - r, by - r, bx + r, by + r), fill=(255, 255, 255), outline=_darker(colour, 0.2),
-                  width=max(2, c // 16))  # fmt: skip
-        cv.text((bx, by), str(n), fnt, st.INK, "mm", "step")
+        d.rounded_rectangle((bx - hw, by - hh, bx + hw, by + hh), radius=hh, fill=(255, 255, 255),
+                            outline=_darker(colour, 0.2), width=edge)  # fmt: skip
+        cv.text((bx, by), label, fnt, st.INK, "mm", "step")
+
+
+def _apart(p: tuple[float, float], half: tuple[float, float], box: _Box) -> bool:
+    """A badge at ``p`` with ``half`` its size clears ``box`` (with a little air)."""
+    x, y, w, h = box
+    gap = 0.05 * half[1]
+    return abs(p[0] - x) >= half[0] + w + gap or abs(p[1] - y) >= half[1] + h + gap
 
 
 def _stop_spot(
-    pts: list[tuple[float, float]], r: float, taken: list[tuple[float, float]], *, clear: float
+    pts: list[tuple[float, float]], half: tuple[float, float], taken: list[_Box], *, clear: float, grid: _Box
 ) -> tuple[float, float]:
     """A point on the move's last segments, as close to its stop as the badges already placed allow, and at least
-    ``clear`` short of the stop so the symbol of the cell it stops on (the target) stays in sight."""
+    ``clear`` short of the stop so the symbol of the cell it stops on (the target) stays in sight. A short move
+    (one cell, from a robot to a target) may leave no such point: then the free spot nearest the stop, around it,
+    inside the ``grid``. When there is none either, the spot furthest from what is already there."""
+    hw, hh = half
+    gx, gy, gw, gh = grid
+    best, room = pts[-1], -math.inf
+    for p in _spots(pts, half, clear):
+        if abs(p[0] - gx) > gw - hw or abs(p[1] - gy) > gh - hh:
+            continue
+        if all(_apart(p, half, q) for q in taken):
+            return p
+        gap = min((max(abs(p[0] - q[0]) - hw - q[2], abs(p[1] - q[1]) - hh - q[3]) for q in taken),
+                  default=math.inf)  # fmt: skip
+        if gap > room:
+            best, room = p, gap
+    return best
+
+
+def _spots(pts: list[tuple[float, float]], half: tuple[float, float], clear: float) -> Iterator[tuple[float, float]]:
+    """The candidates for a move's badge, best first: back from the stop along the move, then rings around it."""
+    hw, hh = half
+    step = 0.5 * hh
     for i in range(len(pts) - 1, 0, -1):
         (x1, y1), (x2, y2) = pts[i - 1], pts[i]
         length = math.dist((x1, y1), (x2, y2))
         if length == 0:
             continue
-        back = clear + r if i == len(pts) - 1 else 0.5 * r
+        along = (abs(x2 - x1) * hw + abs(y2 - y1) * hh) / length  # the badge's reach along the segment
+        back = clear + along if i == len(pts) - 1 else step
         while back < length:
             t = 1 - back / length
-            p = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
-            if all(math.dist(p, q) > 2.05 * r for q in taken):
-                return p
-            back += 0.5 * r
-    return pts[-1]
+            yield (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t)
+            back += step
+    sx, sy = pts[-1]
+    for ring in range(1, 7):
+        reach = clear + hh + ring * step
+        for k in range(16):
+            a = k * math.pi / 8
+            yield (sx + math.cos(a) * (reach - hh + hw), sy + math.sin(a) * reach)
 
 
 def render_rr_board(data: RRBoardData, *, words: Words, cell: int = 44) -> bytes:

@@ -8,10 +8,14 @@ from dataclasses import dataclass
 from PIL import ImageFont
 
 from renderer import _style as st
+from renderer import pages as pg
 from renderer.models import StandingRow, StandingsData, Words
 
-DEFAULT_ROWS_PER_PAGE = 30
-LEGEND_H = 34
+LEGEND_H = 40
+LEGEND_LINE = 28
+LEGEND_FONT = ("regular", 21)
+WIDTH = 640  # phone first: 11 px text once shown 340 px wide (renderer.pages)
+PAD, COLHEAD_H, ROW_H = 20, 46, 64
 MEDALS: dict[int, st.Colour] = {1: (212, 160, 23), 2: (150, 160, 172), 3: (184, 115, 51)}
 
 
@@ -22,14 +26,43 @@ class _Column:
     align: str  # "l", "r" or "m"
 
 
+def _subtitle(data: StandingsData, words: Words, page: tuple[int, int]) -> str:
+    subtitle = f"{words.label('standings')} {words.label('after_round')} {data.round} · "
+    subtitle += words.date(data.date)
+    if page[1] > 1:
+        subtitle += f" · {words.label('page')} {page[0]}/{page[1]}"
+    return subtitle
+
+
+def _legend_lines(data: StandingsData, width: int) -> list[str]:
+    if not data.legend:
+        return []
+    return st.wrap_text(data.legend, st.font(*LEGEND_FONT), width - 2 * PAD - 16, max_lines=3)
+
+
+def _footer_height(data: StandingsData, width: int) -> int:
+    lines = _legend_lines(data, width)
+    return 22 + (LEGEND_H + LEGEND_LINE * (len(lines) - 1) if lines else 0)
+
+
+def standings_pages(data: StandingsData, *, words: Words, width: int = WIDTH) -> list[range]:
+    """The rows split into pages by the phone rule (:mod:`renderer.pages`)."""
+    fixed = st.header_height(_subtitle(data, words, (99, 99)), width, PAD) + 8 + COLHEAD_H + _footer_height(data, width)
+    return pg.split_pages([ROW_H] * len(data.rows), budget=pg.page_height_budget(width), fixed=fixed + PAD)
+
+
 def layout_standings(
-    data: StandingsData, *, words: Words, rows_per_page: int = DEFAULT_ROWS_PER_PAGE, width: int = 960
+    data: StandingsData, *, words: Words, rows_per_page: int | None = None, width: int = WIDTH
 ) -> list[st.Canvas]:
-    """Draw every page; returns the canvases (with their recorded text boxes) for encoding or inspection."""
-    if rows_per_page < 1:
+    """Draw every page (by the phone rule, or ``rows_per_page`` rows each when given); returns the canvases (with
+    their recorded text boxes) for encoding or inspection."""
+    if rows_per_page is not None and rows_per_page < 1:
         raise ValueError(f"rows_per_page must be at least 1, got {rows_per_page}")
     rows = list(data.rows)
-    pages = [rows[i : i + rows_per_page] for i in range(0, len(rows), rows_per_page)] or [[]]
+    if rows_per_page is None:
+        pages = [rows[r.start : r.stop] for r in standings_pages(data, words=words, width=width)]
+    else:
+        pages = [rows[i : i + rows_per_page] for i in range(0, len(rows), rows_per_page)] or [[]]
 
     show_move = any(r.previous_rank is not None for r in rows) and data.round > 1
     show_tb = any(r.tiebreak is not None for r in rows)
@@ -38,22 +71,26 @@ def layout_standings(
     pts_dec = st.decimals_needed([r.points for r in rows])
     tb_dec = st.decimals_needed([r.tiebreak for r in rows if r.tiebreak is not None])
 
-    pad, header_h, colhead_h, row_h = 28, 118, 46, 56
-    footer_h = 22 + (LEGEND_H if data.legend else 0)
-    body_font = st.font("regular", 22)
-    name_font = st.font("cond-bold", 23)
-    group_font = st.font("cond", 18)
-    num_font = st.font("bold", 22)
-    small_font = st.font("bold", 17)
-    head_font = st.font("cond-bold", 17)
+    pad, colhead_h, row_h = PAD, COLHEAD_H, ROW_H
+    footer_h = _footer_height(data, width)
+    body_font = st.font("regular", 23)
+    name_font = st.font("cond-bold", 25)
+    group_font = st.font("cond", 21)
+    num_font = st.font("bold", 23)
+    small_font = st.font("bold", 21)
+    head_font = st.font("cond-bold", 21)
 
-    fixed = [_Column("rank", 64, "r")]
-    if show_move:
-        fixed.append(_Column("move", 74, "m"))
-    tail = [_Column("points", 104, "r"), _Column("games", 58, "r")]
+    widest_rank = max((st.text_width(str(r.rank), num_font) for r in rows), default=0.0)
+    fixed = [_Column("rank", max(50, int(widest_rank) + 2), "r")]
+    if show_move:  # wide enough for "new" and the biggest move: arrow, gap, digits
+        moves = [abs(r.previous_rank - r.rank) for r in rows if r.previous_rank is not None]
+        move_w = max(st.text_width(words.label("new"), small_font), 25 + st.text_width(str(max(moves, default=0)),
+                                                                                     small_font))  # fmt: skip
+        fixed.append(_Column("move", max(64, int(move_w) + 2), "m"))
+    tail = [_Column("points", 72, "r"), _Column("games", 34, "r")]
     if show_tb:
-        tail.append(_Column("tiebreak", 96, "r"))
-    gap = 18
+        tail.append(_Column("tiebreak", 60, "r"))
+    gap = 10
     # name and club share one column: the name in bold, the club (or team) in grey underneath — readable on a phone
     middle = [
         _Column("name", width - 2 * pad - 16 - sum(c.width for c in fixed + tail) - gap * (len(fixed) + len(tail)), "l")
@@ -67,12 +104,10 @@ def layout_standings(
 
     canvases = []
     for page_no, page in enumerate(pages, start=1):
-        height = header_h + colhead_h + row_h * max(len(page), 1) + footer_h + pad
+        subtitle = _subtitle(data, words, (page_no, len(pages)))
+        header_h = st.header_height(subtitle, width, pad)
+        height = header_h + 8 + colhead_h + row_h * max(len(page), 1) + footer_h + pad
         cv = st.Canvas.new(width, height)
-        subtitle = f"{words.label('standings')} {words.label('after_round')} {data.round} · "
-        subtitle += words.date(data.date)
-        if len(pages) > 1:
-            subtitle += f" · {words.label('page')} {page_no}/{len(pages)}"
         st.header_band(cv, data.tournament, subtitle, header_h, pad)
 
         y0 = header_h + 8
@@ -85,7 +120,7 @@ def layout_standings(
                 text = data.tiebreak_label.upper()
             if col.key == "name" and show_group:
                 text += " · " + words.label(group_key).upper()
-            _cell_text(cv, text, head_font, st.MUTED, col, cx, cy, "colhead")
+            _cell_text(cv, text, head_font, st.MUTED, col, cx, cy, "colhead", spill=gap)
         cv.draw.line((pad, y0 + colhead_h - 2, width - pad, y0 + colhead_h - 2), fill=st.RULE, width=2)
 
         top = y0 + colhead_h
@@ -97,19 +132,29 @@ def layout_standings(
             for col, cx in zip(columns, xs, strict=True):
                 _draw_cell(cv, row, col, cx, cy, words, data.has_teams, pts_dec, tb_dec,
                            body_font, name_font, group_font, num_font, small_font)  # fmt: skip
-        if data.legend:
-            legend_font = st.font("regular", 18)
-            ly = top + row_h * max(len(page), 1) + 10 + LEGEND_H // 2
-            cv.text((pad + 8, ly), st.fit_text(data.legend, legend_font, width - 2 * pad - 16), legend_font, st.MUTED,
-                    "lm", "legend")  # fmt: skip
+        legend_font = st.font(*LEGEND_FONT)
+        ly = top + row_h * max(len(page), 1) + 10 + LEGEND_H // 2
+        boxes = [cv.text((pad + 8, ly + i * LEGEND_LINE), line, legend_font, st.MUTED, "lm", record=False)
+                 for i, line in enumerate(_legend_lines(data, width))]  # fmt: skip
+        if boxes:
+            cv.record(data.legend or "", boxes, "legend", float(legend_font.size))
         canvases.append(cv)
     return canvases
 
 
 def _cell_text(
-    cv: st.Canvas, text: str, fnt: ImageFont.FreeTypeFont, fill: st.Colour, col: _Column, x: int, cy: int, group: str
+    cv: st.Canvas,
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: st.Colour,
+    col: _Column,
+    x: int,
+    cy: int,
+    group: str,
+    spill: int = 0,
 ) -> None:
-    text = st.fit_text(text, fnt, col.width)
+    """``text`` in its column, shortened to fit; a right-aligned one may ``spill`` into the gap on its left."""
+    text = st.fit_text(text, fnt, col.width + (spill if col.align == "r" else 0))
     if col.align == "r":
         cv.text((x + col.width, cy), text, fnt, fill, "rm", group)
     elif col.align == "m":
@@ -149,8 +194,8 @@ def _draw_cell(
     elif key == "name":
         group = (row.team or row.club) if has_teams else row.club
         if group:
-            _cell_text(cv, row.name, name_font, st.INK, col, x, cy - 11, "name")
-            _cell_text(cv, group, group_font, st.MUTED, col, x, cy + 15, "group")
+            _cell_text(cv, row.name, name_font, st.INK, col, x, cy - 13, "name")
+            _cell_text(cv, group, group_font, st.MUTED, col, x, cy + 16, "group")
         else:
             _cell_text(cv, row.name, name_font, st.INK, col, x, cy, "name")
     elif key == "points":
@@ -174,7 +219,7 @@ def _draw_movement(
         cv.draw.line((x + width / 2 - 8, cy, x + width / 2 + 8, cy), fill=st.FAINT, width=3)
         return
     colour = st.UP if delta > 0 else st.DOWN
-    tx = x + 20
+    tx = x + 12
     s = 8
     if delta > 0:
         cv.draw.polygon([(tx - s, cy + s * 0.7), (tx + s, cy + s * 0.7), (tx, cy - s * 0.9)], fill=colour)
@@ -184,8 +229,9 @@ def _draw_movement(
 
 
 def render_standings(
-    data: StandingsData, *, words: Words, rows_per_page: int = DEFAULT_ROWS_PER_PAGE, width: int = 960
+    data: StandingsData, *, words: Words, rows_per_page: int | None = None, width: int = WIDTH
 ) -> list[bytes]:
-    """Standings as PNG pages (one ``bytes`` per page, ``rows_per_page`` rows each) — BOT-IMG-1, BOT-STD-1."""
+    """Standings as PNG pages (one ``bytes`` per page; by the phone rule, or ``rows_per_page`` rows each when
+    given) — BOT-IMG-1, BOT-STD-1."""
     return [st.png_bytes(cv.image) for cv in layout_standings(data, words=words, rows_per_page=rows_per_page,
                                                                 width=width)]  # fmt: skip

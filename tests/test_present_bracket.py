@@ -19,13 +19,13 @@ def test_tour_fin_1_the_demo_bracket_marks_winners_and_shows_the_final_s_table_p
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     drawn: list[BracketData] = []
-    original = demo.render_bracket
+    original = demo.render_bracket_pages
 
-    def keep(data: BracketData, *, words: Words) -> bytes:
+    def keep(data: BracketData, *, words: Words) -> list[bytes]:
         drawn.append(data)
         return original(data, words=words)
 
-    monkeypatch.setattr(demo, "render_bracket", keep)
+    monkeypatch.setattr(demo, "render_bracket_pages", keep)
     assert demo.run_demo(output_dir=str(tmp_path), locale="it", out=io.StringIO()) == 0
     (data,) = drawn
     assert all(table.winner is not None for table in data.semifinals)

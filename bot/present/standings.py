@@ -67,12 +67,13 @@ async def standings_image(
     *,
     date: str,
     locale: str = "it",
-    rows_per_page: int = 30,
+    rows_per_page: int | None = None,
     max_pages: int = 4,
     max_bytes: int = 10 * 1024 * 1024,
 ) -> StandingsImage:
-    """The standings rendered as PNG pages off the event loop; only the first pages that fit together in
-    ``max_bytes`` (Discord's attachment limit) and ``max_pages``."""
+    """The standings rendered as PNG pages off the event loop (paged by the phone rule, ``renderer.pages``, unless
+    ``rows_per_page`` is given); only the first pages that fit together in ``max_bytes`` (Discord's attachment
+    limit) and ``max_pages``."""
     data = standings_render_data(view, date=date, locale=locale)
     draw = partial(render_standings, data, words=image_words(locale), rows_per_page=rows_per_page)
     pages = await default_workers().thread(draw)

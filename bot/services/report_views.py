@@ -32,6 +32,19 @@ class SeatLine:
 
 
 @dataclass(frozen=True, slots=True)
+class MapScore:
+    """What the engine scored for one player of a situation report, for the map drawn under it (BOT-IMG-1):
+    table points, the objective (None when the table had none), the doubled strip and the continents."""
+
+    name: str
+    table_points: float
+    objective: bool | None
+    strip: tuple[str, ...] = ()
+    strip_points: int = 0
+    continents: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ReportView:
     table_id: int
     tournament_name: str
@@ -45,6 +58,7 @@ class ReportView:
     countersigned_by: int | None
     locked: bool
     map_owners: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()  # a situation report: who holds what
+    map_scores: tuple[MapScore, ...] = ()  # … and what the engine scored, player by player
 
     @property
     def reported(self) -> bool:

@@ -45,6 +45,7 @@ from bot.services.report_lines import (
 )
 from bot.services.report_views import (  # re-exported: the cogs and tests import them from here
     NOTE_MAX,
+    MapScore,
     MyGame,
     MyGamesView,
     ReportView,
@@ -55,8 +56,8 @@ from bot.services.report_views import (  # re-exported: the cogs and tests impor
 )
 
 __all__ = [
-    "NOTE_MAX", "MyGame", "MyGamesView", "ReportService", "ReportView", "SeatLine", "SignOutcome", "TableNote",
-    "TableRef",
+    "NOTE_MAX", "MapScore", "MyGame", "MyGamesView", "ReportService", "ReportView", "SeatLine", "SignOutcome",
+    "TableNote", "TableRef",
 ]  # fmt: skip
 
 ROW_ID_MAX = 2**31 - 1  # the largest id of an INTEGER primary key on PostgreSQL
@@ -377,6 +378,7 @@ class ReportService(BaseService):
             countersigned_by=table.countersigned_by,
             locked=table.locked,
             map_owners=_map_owners(t, situation) if kind == "situation" and situation else (),
+            map_scores=_map_scores(situation) if kind == "situation" and situation else (),
         )
 
 
@@ -392,6 +394,26 @@ def _map_owners(t: Tournament, situation: TableSituation) -> tuple[tuple[str, tu
     except RuleError:
         return ()
     return tuple((p.name, tuple(p.territories.items())) for p in parsed.players)
+
+
+def _map_scores(situation: TableSituation) -> tuple[MapScore, ...]:
+    """The engine's explanation stored with the situation (``report_lines._score_situation``), player by player."""
+    out = []
+    for entry in situation.input.get("explanation") or ():
+        if not isinstance(entry, Mapping):
+            continue
+        e = entry.get("explanation") or {}
+        out.append(
+            MapScore(
+                name=str(entry.get("name", "")),
+                table_points=float(entry.get("table_points") or 0),
+                objective=None if e.get("objective_source") is None else bool(e.get("achieved_objective")),
+                strip=tuple(str(x) for x in e.get("strip") or ()),
+                strip_points=int(e.get("strip_points") or 0),
+                continents=tuple((str(c["continent"]), int(c["points"])) for c in e.get("continents") or ()),
+            )
+        )
+    return tuple(out)
 
 
 async def _tournament_name(session: AsyncSession, guild_id: int, tournament_id: int) -> str:

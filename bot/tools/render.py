@@ -33,7 +33,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("input_file", nargs="?", metavar="INPUT.json", help="JSON input (default: standard input)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG file to write")
     parser.add_argument("--locale", choices=("it", "en"), default="it", help="labels and number format (default it)")
-    parser.add_argument("--rows-per-page", type=int, default=30, help="standings rows per page (default 30)")
+    parser.add_argument(
+        "--rows-per-page",
+        type=int,
+        default=None,
+        help="standings rows per page (default: the phone rule of renderer.pages, as the bot)",
+    )
     add_io_arguments(parser)
     parser.set_defaults(func=_run)
 
@@ -59,25 +64,25 @@ def _render(args: argparse.Namespace, data: Any) -> dict[str, Any]:
     try:
         pages: list[bytes]
         if kind == "standings":
-            if args.rows_per_page < 1:
+            if args.rows_per_page is not None and args.rows_per_page < 1:
                 raise BadInput(f"--rows-per-page must be at least 1, got {args.rows_per_page}")
             pages = renderer.render_standings(
                 renderer.StandingsData.from_json(data), words=image_words(args.locale), rows_per_page=args.rows_per_page
             )
-        else:
-            build: Callable[[Any], bytes] = {
-                "tables": lambda d: renderer.render_tables(
+        else:  # the same page functions as the bot: one pagination rule (renderer.pages)
+            build: Callable[[Any], list[bytes]] = {
+                "tables": lambda d: renderer.render_tables_pages(
                     renderer.TablesData.from_json(d), words=image_words(args.locale)
                 ),
-                "bracket": lambda d: renderer.render_bracket(
+                "bracket": lambda d: renderer.render_bracket_pages(
                     renderer.BracketData.from_json(d), words=image_words(args.locale)
                 ),
-                "rr-board": lambda d: renderer.render_rr_board(_rr_board_input(d), words=image_words(args.locale)),
-                "risiko-map": lambda d: renderer.render_risiko_map(
+                "rr-board": lambda d: [renderer.render_rr_board(_rr_board_input(d), words=image_words(args.locale))],
+                "risiko-map": lambda d: renderer.render_risiko_map_pages(
                     renderer.RiskMapData.from_json(d), words=image_words(args.locale)
                 ),
             }[kind]
-            pages = [build(data)]
+            pages = build(data)
     except RenderInputError as exc:
         raise BadInput(str(exc)) from None
     return {"kind": kind, "files": _write(args.output, pages)}
@@ -94,6 +99,7 @@ def _write(output: str, pages: Sequence[bytes]) -> list[dict[str, Any]]:
     files = []
     for path, png in zip(paths, pages, strict=True):
         try:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)  # `-o render-output/x.png` on a fresh clone
             with open(path, "wb") as fh:
                 fh.write(png)
         except OSError as exc:

@@ -82,11 +82,12 @@ def test_the_cog_is_loaded(bot: StewardBot):
 
 
 POSITION = {"board": "1A 2A 3A 4A", "robots": "R15,5 G10,7 B5,15 Y10,3", "target": "2,9 blue triangle"}
+POSITION_IT = {"board": "1A 2A 3A 4A", "robots": "RF16 VH11 BP6 GD11", "target": "J3 blu triangolo"}  # the same
 SOLUTION = "RE RN BN BW BN RE RS RW RN RW BS BE"  # the benchmark's 12-move optimum (docs/examples/rr/verify.json)
 
 
 async def test_rr_demo_1_verify_judges_a_demonstration_and_draws_the_path(harness: Harness):
-    *_, valid = await harness.invoke("rr verify", locale="it", moves=SOLUTION, declared=12, **POSITION)
+    *_, valid = await harness.invoke("rr verify", locale="it", moves=SOLUTION, declared=12, **POSITION_IT)
     assert valid.ephemeral and "✅ Valida: l'obiettivo è raggiunto in 12 mosse" in valid.text
     assert valid.files == ["board.png"] and valid.data["embeds"][0]["footer"]["text"].startswith("RR 4.10")
     from io import BytesIO
@@ -99,22 +100,44 @@ async def test_rr_demo_1_verify_judges_a_demonstration_and_draws_the_path(harnes
     assert "more than the 11 called" in long.text
     *_, short = await harness.invoke("rr verify", locale="en-US", moves="R↑ R→", **POSITION)
     assert "does not reach the target" in short.text
-    *_, bad = await harness.invoke("rr verify", locale="en-US", moves="RX", **POSITION)
-    assert bad.ephemeral and "are not moves" in bad.text
+    *_, bad = await harness.invoke("rr verify", locale="en-US", moves="RN RX", **POSITION)
+    assert bad.ephemeral and "“RX” is not a move" in bad.text and "directions: N E S W" in bad.text
 
 
 async def test_rr_min_0_solve_finds_the_optimum_and_draws_it(harness: Harness):
     sent = await harness.invoke("rr solve", locale="en-US", **POSITION)
     final = sent[-1]
-    shown = re.search(r"Optimal: \*\*12\*\* moves — ((?:[RGBYS][NESW] ?){12})\n", final.text)
+    shown = re.search(r"Optimal: \*\*12\*\* moves — ((?:[RGBYKS][NESW] ?){12})\n", final.text)
     assert shown is not None, final.text
     assert final.files == ["board.png"]
     # whichever optimal path the engine meets first, it is a valid demonstration of 12 moves
-    *_, checked = await harness.invoke("rr verify", locale="it", moves=shown[1].strip(), declared=12, **POSITION)
-    assert "✅ Valida: l'obiettivo è raggiunto in 12 mosse" in checked.text, checked.text
-    *_, bad = await harness.invoke("rr solve", locale="it", board="9Z 2A 3A 4A", robots=POSITION["robots"],
-                                   target=POSITION["target"])  # fmt: skip
+    *_, checked = await harness.invoke("rr verify", locale="en-US", moves=shown[1].strip(), declared=12, **POSITION)
+    assert "✅ Valid: the target is reached in 12 moves" in checked.text, checked.text
+    *_, bad = await harness.invoke("rr solve", locale="it", board="9Z 2A 3A 4A", robots=POSITION_IT["robots"],
+                                   target=POSITION_IT["target"])  # fmt: skip
     assert bad.ephemeral and "Questa posizione non è valida" in bad.text
+
+
+async def test_bot_i18n_1_rr_reads_the_letters_and_cells_the_italian_board_shows(harness: Harness):
+    """Issue 27: a referee copies "GN" off the Italian board (G giallo): the yellow robot moves, not the green one;
+    the reply says back each robot by its letter, colour and cell, so a misread letter shows at once."""
+    # yellow at L11 is straight below the yellow circle at L7 (row 6, column 11): one move north reaches it
+    board, target = "1A 2A 3A 4A", "L7 giallo cerchio"
+    *_, it = await harness.invoke("rr verify", locale="it", board=board, robots="RA1 VH11 BA16 GL11", target=target,
+                                  moves="GN")  # fmt: skip
+    assert "Round nullo: raggiunto in 1 moss" in it.text, it.text  # reached, under the minimum of 5
+    assert "Ho letto: R rosso A1, V verde H11, B blu A16, G giallo L11; obiettivo L7 giallo cerchio." in it.text
+    # an English reader's G is the green robot: the same "GN" moves green, and the yellow one stays where it is
+    *_, en = await harness.invoke("rr verify", locale="en-US", board=board, robots="RA1 GH11 BA16 YL11",
+                                  target="L7 yellow circle", moves="GN")  # fmt: skip
+    assert "does not reach the target" in en.text
+    assert "I read: R red A1, G green H11, B blue A16, Y yellow L11; target L7 yellow circle." in en.text
+    # the old English letters in an Italian reply: G and Y both name the yellow robot, and the refusal says so
+    *_, twice = await harness.invoke("rr solve", locale="it", **POSITION)
+    assert twice.ephemeral and "Il robot giallo compare due volte: “G10,7” e “Y10,3”" in twice.text
+    assert "Robot: R rosso, V verde, B blu, G giallo, N nero, A argento." in twice.text
+    *_, off = await harness.invoke("rr solve", locale="it", board=board, robots="RQ3 VH11", target=target)
+    assert off.ephemeral and "“Q3” non è una casella" in off.text
 
 
 FIRK_CSV = (
@@ -132,9 +155,13 @@ async def test_firk_score_1_score_reads_an_attached_csv_and_draws_the_map(harnes
     *_, sent = await harness.invoke("score", locale="it", preset="risiko-firk-1",
                                     file=FakeFile("tavolo.csv", FIRK_CSV.encode()))  # fmt: skip
     assert "1. **Anna** — 26 punti tavolo" in sent.text and "2. **Bruno** — 14 punti tavolo" in sent.text
-    assert sent.files == ["map.png"] and sent.data["embeds"][0]["footer"]["text"].startswith("FIRK R15")
-    with Image.open(BytesIO(sent.blobs[0])) as image:
-        assert image.width >= 600 and image.mode in ("RGB", "RGBA")
+    # the map as a situation report posts it: a phone's page per pair of continents (BOT-IMG-1), in the message
+    assert sent.files == ["map-1.png", "map-2.png", "map-3.png"]
+    assert sent.data["embeds"][0]["footer"]["text"].startswith("FIRK R15")
+    assert "image" not in sent.data["embeds"][0]  # the pages are attachments, none pulled into the embed
+    for blob in sent.blobs:
+        with Image.open(BytesIO(blob)) as image:
+            assert image.width >= 600 and image.mode in ("RGB", "RGBA")
     *_, typed = await harness.invoke("score", locale="en-US", preset="risiko-firk-1",
                                      situation='{"players": [{"name": "Anna", "territories": {"Cina": 3}}, '
                                                '{"name": "Bruno", "territories": {"Urali": 2}}]}')  # fmt: skip
@@ -147,6 +174,29 @@ async def test_firk_score_1_score_reads_an_attached_csv_and_draws_the_map(harnes
     huge = b"Cina;" + b"A" * 140_000 + b";5\n"  # one field over the csv module's 128 KiB: a line, not an error ref
     *_, refused = await harness.invoke("score", locale="en-US", preset="risiko-firk-1", file=FakeFile("t.csv", huge))
     assert refused.ephemeral and "row 1" in refused.text and "field larger than field limit" in refused.text
+
+
+def test_bot_img_1_score_draws_each_player_s_score_under_their_name_as_a_report_does():
+    """/score and a situation report draw the map through one function (``bot.present.report_map``): the same
+    notes under each name (table points, strip), the same doubled strip."""
+    from bot.present.report_map import map_notes, map_score, scored_map_data, situation_map_data
+    from bot.rules.risiko.scoring import score_situation
+    from bot.rules.ruleset import load_ruleset
+
+    rules = load_ruleset("risiko-firk-1").risiko
+    assert rules is not None
+    doc = {"players": [{"name": "Anna", "territories": {"Cina": 5, "India": 2, "Siam": 1}},
+                       {"name": "Bruno", "territories": {"Mongolia": 3, "Giappone": 2}}]}  # fmt: skip
+    scored = score_situation(doc, rules)
+    data = scored_map_data(scored, "it", "Punteggio")
+    assert [(p.name, p.notes) for p in data.players] == [
+        ("Anna", ("Punti al tavolo: 26", "Striscia doppia (+13): Cina – India – Siam")),
+        ("Bruno", ("Punti al tavolo: 14", "Striscia doppia (+7): Giappone – Mongolia")),
+    ]
+    scores = [map_score(p) for p in scored.table.players]
+    owners = [(p.name, p.territories) for p in scored.situation.players]
+    assert data == situation_map_data(owners, scores, title="Punteggio", locale="it")
+    assert data.players[0].notes == map_notes(scores[0], "it")
 
 
 async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(
@@ -166,7 +216,8 @@ async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(
                                 file=FakeFile("finale.csv", csv.encode()))  # fmt: skip
     report = sent[-2].text
     assert "Referto — Coppa, turno 1, tavolo 1" in report and "punti tavolo 20, punti torneo 32,1" in report
-    assert sent[-1].files == ["map-1-1.png"]  # the table's final map under its report (BOT-IMG-1)
+    # the table's final map under its report, a phone's page per pair of continents (BOT-IMG-1)
+    assert sent[-1].files == ["map-1-1-1.png", "map-1-1-2.png", "map-1-1-3.png"]
 
 
 def services_reader(harness: Harness):  # type: ignore[no-untyped-def]

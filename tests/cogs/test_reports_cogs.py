@@ -87,7 +87,7 @@ async def test_bot_res_1_a_non_player_clicking_sign_gets_a_clear_refusal_and_not
     b, report = await entered_report(ch, services)
     sent = await ch.click(report, f"report:sign:{b.tables[(1, 1)]}", user_id=31337, locale="it")
     assert [x.method for x in sent] == ["POST", "POST"] and sent[0].body["type"] == 6 and sent[-1].ephemeral
-    assert "Non sei seduto al tavolo 1" in sent[-1].text
+    assert "Il tuo posto non è al tavolo 1" in sent[-1].text
     assert all(r.signed_at is None for r in await results_of(services, b.tables[(1, 1)]))
 
 
@@ -165,8 +165,9 @@ async def test_bot_res_1_the_situation_command_scores_a_final_situation(ch: Comp
         table=1,
         situation=situation,
     )
-    assert sent[0].body["type"] == 5 and "situazione finale" in sent[-2].text and "squalificato" in sent[-2].text
-    assert sent[-1].files == ["map-1-1.png"]  # the final situation drawn under the report (BOT-IMG-1)
+    assert sent[0].body["type"] == 5 and "situazione finale" in sent[-2].text and "(squalifica)" in sent[-2].text
+    # the final situation drawn under the report, a phone's page per pair of continents (BOT-IMG-1)
+    assert sent[-1].files == ["map-1-1-1.png", "map-1-1-2.png", "map-1-1-3.png"]
     bad = await ch.invoke(
         "report situation",
         user_id=42,

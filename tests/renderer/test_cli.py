@@ -16,8 +16,12 @@ def test_bot_img_1_every_example_input_renders_from_the_command_line(kind, tmp_p
     out = tmp_path / f"{kind}.png"
     assert main(["render", kind, str(EXAMPLES / f"{kind}.json"), "-o", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["files"][0]["path"] == str(out)
-    assert open_png(out.read_bytes()).size == (report["files"][0]["width"], report["files"][0]["height"])
+    # one page is OUT.png, several are OUT-1.png, OUT-2.png, … (the phone rule of renderer.pages, as in the bot)
+    pages = report["files"]
+    names = [str(out)] if len(pages) == 1 else [str(tmp_path / f"{kind}-{i}.png") for i in range(1, len(pages) + 1)]
+    assert [f["path"] for f in pages] == names
+    for f in pages:
+        assert open_png(Path(f["path"]).read_bytes()).size == (f["width"], f["height"])
 
 
 def test_bot_img_1_standings_pages_are_numbered_files(tmp_path, capsys):

@@ -12,8 +12,8 @@ from renderer.rr_board import BLOCK, LANE, LINE, WALL, layout_rr_board
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
 from tests.renderer.fixtures import sample_board
 
-CELL, MARGIN, HEADER = 44, 26, 64
-GOLDEN_DHASH = 0x865A6B4573536965
+CELL, MARGIN, HEADER = 44, 42, 65  # margin and title band hold their texts at 26 px: 11 px at 340 px wide
+GOLDEN_DHASH = 0x865A6B67735769E5  # 788×853: margins and labels sized for a phone
 
 
 def centre(row: int, col: int, header: int = HEADER) -> tuple[int, int]:
@@ -33,7 +33,8 @@ def test_rr_comp_1_robots_are_drawn_in_their_colour_at_their_cell():
     cv = layout_rr_board(data, words=image_words("it"))
     for robot in data.robots:
         x, y = centre(robot.row, robot.col)
-        assert close(cv.image.getpixel((x - 8, y + 8)), st.ROBOT_RGB[robot.colour], 12), robot
+        # between its letter (drawn at the smallest text's size, 26 px) and its rim: the robot's own colour
+        assert close(cv.image.getpixel((x - 13, y + 2)), st.ROBOT_RGB[robot.colour], 12), robot
     letters = sorted(t.text for t in cv.texts if t.group == "robot")
     assert letters == ["B", "G", "R", "V"]  # Italian initials: rosso, verde, blu, giallo
 

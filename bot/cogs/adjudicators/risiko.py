@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import re
-from functools import partial
 from typing import Any, Literal
 
 import discord
@@ -16,15 +15,12 @@ from bot.cogs._bot import StewardBot
 from bot.cogs._common import EMBED_COLOUR, actor_of, attached_text, locale_of, one_heavy_call, send
 from bot.errors import InvalidInput
 from bot.i18n import format_number, t
-from bot.present.images import image_words
 from bot.present.markup import safe
+from bot.present.report_map import scored_map_pages
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
 from bot.rules.risiko.scoring import ScoredSituation
 from bot.services.adjudicators import Answer
-from bot.workers import default_workers
-from renderer import render_risiko_map
-from renderer.adapters import risiko_map_data
 
 RISIKO_PRESETS = tuple(n for n in PRESET_NAMES if n.startswith("risiko"))
 
@@ -217,12 +213,14 @@ class RisikoCog(commands.Cog):
         )
 
 
-async def map_file(scored: ScoredSituation, locale: str, title: str) -> discord.File:
-    owners = [(p.name, dict(p.territories)) for p in scored.situation.players]
-    strip = sorted({t for p in scored.table.players for t in p.strip})
-    data = risiko_map_data(owners, title=title, doubled_strip=strip)
-    png = await default_workers().thread(partial(render_risiko_map, data, words=image_words(locale)))
-    return discord.File(io.BytesIO(png), filename="map.png")
+FILES_PER_MESSAGE = 10  # Discord's limit of attachments on one message
+
+
+async def map_files(scored: ScoredSituation, locale: str, title: str) -> list[discord.File]:
+    """The scored situation on the map, a phone's page per pair of continents with each player's score under their
+    name: the pages a situation report posts (``bot.present.report_map``)."""
+    pages = await scored_map_pages(scored, locale, title)
+    return [discord.File(io.BytesIO(png), filename=f"map-{i}.png") for i, png in enumerate(pages, 1)]
 
 
 def score_lines(scored: ScoredSituation, locale: str) -> list[str]:
@@ -266,5 +264,7 @@ class ScoreCog(commands.Cog):
                             colour=EMBED_COLOUR)  # fmt: skip
         if answer.article is not None:
             out.set_footer(text=f"{answer.article.reference} — {answer.article.title[loc]}"[:2048])
-        out.set_image(url="attachment://map.png")
-        await interaction.followup.send(embed=out, file=await map_file(answer.scored, loc, title), ephemeral=True)
+        files = await map_files(answer.scored, loc, title)
+        await interaction.followup.send(embed=out, files=files[:FILES_PER_MESSAGE], ephemeral=True)
+        for start in range(FILES_PER_MESSAGE, len(files), FILES_PER_MESSAGE):
+            await interaction.followup.send(files=files[start : start + FILES_PER_MESSAGE], ephemeral=True)

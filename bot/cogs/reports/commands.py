@@ -4,7 +4,6 @@ sees their own games (BOT-RES-1)."""
 from __future__ import annotations
 
 import io
-from functools import partial
 
 import discord
 from discord import app_commands
@@ -16,12 +15,8 @@ from bot.cogs._params import RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import SignButton, publish_report
 from bot.cogs.reports.embeds import my_games_embed
 from bot.cogs.reports.modal import ReportModal
-from bot.i18n import t
-from bot.present.images import image_words
+from bot.present.report_map import report_map_pages
 from bot.services.reports import ReportView, TableRef
-from bot.workers import default_workers
-from renderer import render_risiko_map
-from renderer.adapters import risiko_map_data
 
 MY_GAMES_BUTTONS = 20  # Discord: at most 25 buttons on a message
 
@@ -73,8 +68,8 @@ class ReportCog(commands.Cog):
         text = await attached_text(file, situation)
         view = await self.bot.services.reports.enter_situation(actor, TableRef(tournament, table, round), text)
         await publish_report(interaction, view)
-        if view.map_owners:  # the table's final map under its report
-            await interaction.followup.send(file=await report_map(view, await server_locale(interaction)))
+        if view.map_owners:  # the table's final map under its report, a page per pair of continents
+            await interaction.followup.send(files=await report_map(view, await server_locale(interaction)))
 
     @app_commands.command(name="my-games")
     @app_commands.describe(tournament="The tournament")
@@ -94,10 +89,8 @@ class ReportCog(commands.Cog):
         )
 
 
-async def report_map(view: ReportView, locale: str) -> discord.File:
-    """The final situation of a reported RisiKo! table on the map (BOT-IMG-1)."""
-    title = t("report.map_title", locale, tournament=view.tournament_name, round=view.round_number,
-              table=view.table_number)  # fmt: skip
-    data = risiko_map_data([(name, dict(held)) for name, held in view.map_owners], title=title)
-    png = await default_workers().thread(partial(render_risiko_map, data, words=image_words(locale)))
-    return discord.File(io.BytesIO(png), filename=f"map-{view.round_number}-{view.table_number}.png")
+async def report_map(view: ReportView, locale: str) -> list[discord.File]:
+    """The final situation of a reported RisiKo! table on the map, with each player's score (BOT-IMG-1)."""
+    pages = await report_map_pages(view, locale)
+    stem = f"map-{view.round_number}-{view.table_number}"
+    return [discord.File(io.BytesIO(png), filename=f"{stem}-{i}.png") for i, png in enumerate(pages, 1)]

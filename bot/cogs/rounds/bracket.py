@@ -17,7 +17,7 @@ from bot.services.access import Actor
 from bot.services.reports import ReportView, TableRef
 from bot.services.rounds import RoundView
 from bot.workers import default_workers
-from renderer import render_bracket
+from renderer import render_bracket_pages
 
 if TYPE_CHECKING:
     from bot.cogs._bot import StewardBot
@@ -25,14 +25,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-async def final_bracket(bot: StewardBot, guild_id: int, final: RoundView, locale: str) -> discord.File | None:
-    """The bracket PNG for a final round, or None when there are no semifinals to show (a final without them)."""
+async def final_bracket(bot: StewardBot, guild_id: int, final: RoundView, locale: str) -> list[discord.File]:
+    """The bracket's pages (the phone rule of ``renderer.pages``) for a final round; none when there are no
+    semifinals to show (a final without them)."""
     reader = Actor(guild_id=guild_id, user_id=0, locale=locale)  # reads what any player may read
     services = bot.services
     try:
         semis = await services.rounds.show(reader, tournament=final.tournament_name, number=final.number - 1)
         if semis.kind != "semifinal":
-            return None
+            return []
         reports: list[ReportView | None] = [
             await services.reports.lookup(reader, TableRef(final.tournament_name, tb.number, semis.number))
             for tb in semis.tables
@@ -40,9 +41,11 @@ async def final_bracket(bot: StewardBot, guild_id: int, final: RoundView, locale
         standings = await services.standings.compute(guild_id, final.tournament_name)
     except UserFacingError as exc:  # no semifinal round to draw: the announcement goes out without a bracket
         log.info("no bracket for %s: %s", final.tournament_name, exc)
-        return None
+        return []
     seeds = {line.name: line.rank for line in standings.lines}
     date = services.clock().date().isoformat()
     data = bracket_render_data(semis, reports, final, None, seeds, date=date)
-    png = await default_workers().thread(partial(render_bracket, data, words=image_words(locale)))
-    return discord.File(io.BytesIO(png), filename=f"bracket-{final.number}.png")
+    pages = await default_workers().thread(partial(render_bracket_pages, data, words=image_words(locale)))
+    names = [f"bracket-{final.number}.png"] if len(pages) == 1 else [f"bracket-{final.number}-{i}.png" for i in
+                                                                        range(1, len(pages) + 1)]  # fmt: skip
+    return [discord.File(io.BytesIO(png), filename=name) for name, png in zip(names, pages, strict=True)]

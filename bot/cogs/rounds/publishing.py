@@ -22,6 +22,7 @@ from bot.cogs.rounds.images import table_images
 from bot.i18n import t
 from bot.present.markup import safe
 from bot.present.rounds import cut_text, round_label, seat_text, tables_text
+from bot.present.tables import MAX_PAGES
 from bot.services.rounds import PublishJob, TableView
 
 log = logging.getLogger(__name__)
@@ -131,9 +132,8 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
     if view.announcement_message_id is None:
         files = await table_images(view, loc, now=bot.services.clock())
         if view.kind == "final" and interaction.guild_id is not None:  # the final phase at a glance (BOT-IMG-1)
-            bracket = await final_bracket(bot, interaction.guild_id, view, loc)
-            if bracket is not None:
-                files.append(bracket)
+            files.extend(await final_bracket(bot, interaction.guild_id, view, loc))
+            files = files[:MAX_PAGES]  # a message carries at most 10 files
         head = t("round.announce.head", loc, round=label, tournament=safe(view.tournament_name))
         seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
         if view.cut is not None:  # who took the last seats among players level at the cut, and how
