@@ -301,6 +301,15 @@ class Harness:
                 resolved.setdefault("roles", {})[str(value.id)] = _role_payload(value.id, value.name, self.guild.id)
                 value = str(value.id)
                 opt_type = discord.AppCommandOptionType.role
+            elif isinstance(value, discord.abc.GuildChannel):  # a channel of the guild's cache (resolved from it)
+                resolved.setdefault("channels", {})[str(value.id)] = {
+                    "id": str(value.id),
+                    "name": value.name,
+                    "type": value.type.value,
+                    "permissions": str(discord.Permissions.all().value),
+                }
+                value = str(value.id)
+                opt_type = discord.AppCommandOptionType.channel
             elif isinstance(value, FakeMember):
                 user = {"id": str(value.id), "username": value.name, "discriminator": "0", "avatar": None}
                 resolved.setdefault("users", {})[str(value.id)] = user

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.server
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -311,3 +312,40 @@ def test_input_that_is_not_utf8_is_one_line_from_a_file_or_standard_input(tmp_pa
     done = subprocess.run([sys.executable, "-m", "bot.cli", "rule"], input=bad.read_bytes(), capture_output=True,
                           env={**os.environ, "LANG": "C", "LC_ALL": "C", "PYTHONUTF8": "0"}, check=False)  # fmt: skip
     assert done.returncode == 2 and done.stderr == b"error: standard input is not UTF-8 text (byte 44 cannot be read)\n"
+
+
+DOCS_EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+CODE_LIKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # three_cannons, first_game_table_points, bound_met
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["risiko", "cards", "-i", "risiko/cards.json"], ["Three cannons: 4 + 2 territory bonus", "hand: may draw"]),
+        (["risiko", "sdadata", "-i", "risiko/sdadata.json"], ["time up: Time is up.", "turn ended: next turn"]),
+        (["risiko", "score", "-i", "risiko/score.json"], ["26 table points [active]"]),
+        (["draw", "-i", "draw/export.json", "--seed", "3"], ["At a 5-player table again", "optimality: not proven"]),
+        (["standings", "-i", "standings/firk.json"], ["tie carla, anna: the table points of the first game"]),
+        (["rr", "verify", "-i", "rr/verify.json"], ["in 12 moves; valid"]),
+    ],
+)
+def test_text_output_prints_words_not_internal_codes(argv: list[str], expected: list[str], capsys, monkeypatch):
+    """Issue 27: `steward … --text` printed codes (`three_cannons`, `first_game_table_points`): it prints words; the
+    JSON output keeps the codes."""
+    monkeypatch.chdir(DOCS_EXAMPLES)
+    assert main([*argv, "--text"]) == 0
+    text = capsys.readouterr().out
+    for words in expected:
+        assert words in text, text
+    assert CODE_LIKE.findall(text) == [], text
+    assert main([*argv, "--json"]) == 0
+    assert "_" in capsys.readouterr().out  # the codes are still there for programs
+
+
+def test_text_battle_reason_in_words(capsys, monkeypatch):
+    doc = b'{"attacker_dice": [6, 5, 1], "defender_dice": [5, 5, 2], "attacker_armies": 2, "defender_armies": 3}'
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(doc)))
+    assert main(["risiko", "battle", "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "attack NOT allowed: too many attack dice for the armies" in text
+    assert CODE_LIKE.findall(text) == [], text

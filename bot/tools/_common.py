@@ -78,6 +78,21 @@ def check_keys(obj: Any, *, required: Iterable[str] = (), optional: Iterable[str
             raise BadInput(f"{where}: unknown field {key!r} (allowed: {', '.join(sorted(allowed))})")
 
 
+def words(code: object, *families: str) -> str:
+    """A code of the output (``three_cannons``) as words for ``--text``: the English catalogue's words for it in the
+    first of ``families`` (``adjudicator.set``) that has them without a parameter ("Three cannons"), else the code
+    with its underscores as spaces ("may draw"). JSON keeps the codes."""
+    from bot.i18n import catalogue  # only when text is written: the JSON path loads no catalogue
+
+    text = str(code)
+    english = catalogue("en")
+    for family in families:
+        found = english.get(f"{family}.{text}")
+        if found and "{" not in found:
+            return found
+    return text.replace("_", " ")
+
+
 def emit(args: argparse.Namespace, result: Any, text: Callable[[Any], str]) -> None:
     if wants_json(args):
         json.dump(result, sys.stdout, ensure_ascii=False, indent=2)

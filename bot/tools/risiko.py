@@ -20,7 +20,7 @@ from bot.rules.risiko.config import BOXED_DICE, RisikoRules, load_rules
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points_exact
 from bot.rules.ruleset import load_ruleset
-from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool
+from bot.tools._common import BadInput, add_io_arguments, check_keys, run_tool, words
 from bot.tools._help import command_help
 
 COMMON = ("preset", "overrides", "disabled_borders")
@@ -144,8 +144,9 @@ def text_battle(r: Mapping[str, Any]) -> str:
     lines = [f"attacker loses {r['attacker_losses']}, defender loses {r['defender_losses']}"]
     lines.append("compared: " + ", ".join(f"{a} vs {d}" for a, d in r["pairs"]))
     if "dice_check" in r:
-        lines.append(f"dice check: {r['dice_check']}; superiority: {r['superiority']}")
-        lines.append("attack allowed" if r["legal"] else f"attack NOT allowed: {r['reason']}")
+        lines.append(f"dice check: {words(r['dice_check'])}; superiority: {words(r['superiority'])}")
+        reason = words(r["reason"], "adjudicator.reason")
+        lines.append("attack allowed" if r["legal"] else f"attack NOT allowed: {reason}")
     return "\n".join(lines)
 
 
@@ -292,14 +293,15 @@ def text_cards(r: Mapping[str, Any]) -> str:
     if "armies" in r:
         if r.get("set"):
             s = r["set"]
-            lines.append(f"{s['kind']}: {s['base']} + {s['territory_bonus']} territory bonus = {r['armies']} armies")
+            kind = words(s["kind"], "adjudicator.set")
+            lines.append(f"{kind}: {s['base']} + {s['territory_bonus']} territory bonus = {r['armies']} armies")
         elif "exchanges" in r:
             parts = " + ".join(map(str, r["exchanges"]))
             lines.append(f"exchange {r['exchanged']} of {r['cards_in_hand']}: {parts} = {r['armies']}")
         else:
             lines.append("no valid set in the hand")
     if "hand_check" in r:
-        lines.append(f"hand: {r['hand_check']}")
+        lines.append(f"hand: {words(r['hand_check'])}")
     return "\n".join(lines)
 
 
@@ -418,7 +420,8 @@ def text_limit(r: Mapping[str, Any]) -> str:
         limit = "no limit" if r["new_limit"] is None else f"limit now {r['new_limit']}"
         return f"excess {r['excess']}: remove {r['remove']} armies; {limit}"
     return (
-        f"excess {r['excess']}: remove {r['remove']} armies; {r['outcome']} (deliberate count {r['deliberate_count']})"
+        f"excess {r['excess']}: remove {r['remove']} armies; {words(r['outcome'])}"
+        f" (deliberate count {r['deliberate_count']})"
     )
 
 
@@ -453,14 +456,15 @@ def text_sdadata(r: Mapping[str, Any]) -> str:
     lines = []
     for e in r["log"]:
         extra = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("index", "event", "outcome"))
-        lines.append(f"#{e['index']} {e['event']}: {e['outcome']}" + (f" ({extra})" if extra else ""))
+        outcome = words(e["outcome"], "endgame.outcome")
+        lines.append(f"#{e['index']} {words(e['event'])}: {outcome}" + (f" ({extra})" if extra else ""))
     nxt = r["next"]
     if r["ended"]:
-        lines.append(f"game ended: {r['end_reason']}")
+        lines.append(f"game ended: {words(r['end_reason'], 'endgame.reason')}")
     elif nxt["kind"] == "roll":
         lines.append(f"next: {nxt['player']} rolls, game ends on {nxt['threshold']} or less")
     else:
-        lines.append(f"next: {nxt['kind']} of {nxt['player']}")
+        lines.append(f"next: {words(nxt['kind'])} of {nxt['player']}")
     return "\n".join(lines)
 
 
@@ -492,10 +496,11 @@ def text_score(r: Mapping[str, Any]) -> str:
     lines = [f"{r['preset']} ({r['method']})"]
     for p in sorted(r["players"], key=lambda p: (p["rank"], p["name"])):
         e = p["explanation"]
-        note = f", decided by {p['decided_by']}" if p["decided_by"] not in (None, "points") else ""
+        note = f", {words(p['decided_by'], 'adjudicator.decided')}" if p["decided_by"] not in (None, "points") else ""
         if p["unresolved"]:
-            note += f", {p['unresolved']}"
-        lines.append(f"{p['rank']}. {p['name']}: {p['table_points']} table points [{p['status']}{note}]")
+            note += f", {words(p['unresolved'], 'adjudicator.decided')}"
+        status = words(p["status"], "standings.standing")
+        lines.append(f"{p['rank']}. {p['name']}: {p['table_points']} table points [{status}{note}]")
         counted = [
             f"{t['territory']} {t['value']}{' x2' if t['doubled'] else ''}" for t in e["territories"] if t["counted"]
         ]

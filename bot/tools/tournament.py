@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
-from bot.tools._common import BadInput, add_io_arguments, run_tool
+from bot.tools._common import BadInput, add_io_arguments, run_tool, words
 from bot.tools._help import command_help
 
 EXPORT_SCHEMA = "steward-tournament/1"
@@ -143,15 +143,17 @@ def _draw_text(result: Mapping[str, Any]) -> str:
     for i, t in enumerate(result["tables"], start=1):
         lines.append(f"  Table {i:>3} ({len(t)}): " + ", ".join(str(x) for x in t))
     for name in rep["criteria_order"]:
-        lines.append(f"  {name:<14} {rep['criteria'][name]:>5}   lower bound {rep['lower_bound'][name]}")
-    lines.append(f"  optimality: {rep['optimality']}")
+        label = words(name, "round.criterion")
+        lines.append(f"  {label:<27} {rep['criteria'][name]:>5}   lower bound {rep['lower_bound'][name]}")
+    lines.append(f"  optimality: {words(rep['optimality'])}")
     if rep["notes"]:
-        lines.append("  notes: " + "; ".join(rep["notes"]))
+        lines.append("  notes: " + "; ".join(words(n) for n in rep["notes"]))
     if "adjustment" in result:
         adj = result["adjustment"]
         lines.append("Hand change:" + (" WORSE than the draw" if adj["worse"] else ""))
         for name, d in adj["delta"].items():
-            lines.append(f"  {name:<14} {adj['before'][name]:>5} -> {adj['after'][name]:<5} ({d:+d})")
+            label = words(name, "round.criterion")
+            lines.append(f"  {label:<27} {adj['before'][name]:>5} -> {adj['after'][name]:<5} ({d:+d})")
     return "\n".join(lines)
 
 
@@ -325,11 +327,11 @@ def _compute_standings(data: Any) -> dict[str, Any]:
 def _standings_text(result: Mapping[str, Any]) -> str:
     lines = [f"Standings ({result['preset']})"]
     for r in result["standings"]:
-        extra = f"  [{r['standing']}]" if r["standing"] != "active" else ""
+        extra = f"  [{words(r['standing'], 'standings.standing')}]" if r["standing"] != "active" else ""
         ded = f"  (-{r['deductions']:g})" if r["deductions"] else ""
         lines.append(f"  {r['rank']:>3}. {r['player']!s:<12} {r['points']:>8g}  games {r['games']}{ded}{extra}")
     for d in result["tie_breaks"]:
-        how = d["tie_breaker"] or "not separated: shared rank"
+        how = words(d["tie_breaker"], "standings.tiebreaker") if d["tie_breaker"] else "not separated: shared rank"
         vals = ", ".join(f"{p}={v:g}" if isinstance(v, int | float) else f"{p}={v}" for p, v in d["values"])
         lines.append(f"  tie {', '.join(str(p) for p in d['players'])}: {how}" + (f" ({vals})" if vals else ""))
     if result["teams"]:

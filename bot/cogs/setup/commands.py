@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, send, tr
 from bot.cogs._params import ADMIN_COMMANDS
+from bot.cogs.setup.permissions import Needed, missing
 from bot.i18n import normalise_locale
 
 
@@ -74,6 +75,7 @@ class SetupCog(commands.Cog):
                     value=f"<#{result.announcement_channel_id}>",
                 )
             )
+        lines.extend(["", *permission_lines(interaction, announcements)])
         await send(interaction, embed=embed(tr(interaction, "setup.roles.title"), "\n".join(lines)), ephemeral=True)
 
     @setup.command(name="timezone")
@@ -86,3 +88,40 @@ class SetupCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         name = await self.bot.services.schedules.set_timezone(actor, zone)
         await send(interaction, tr(interaction, "schedule.timezone.set", zone=name), ephemeral=True)
+
+
+def permission_lines(
+    interaction: discord.Interaction[StewardBot], announcements: discord.TextChannel | None
+) -> list[str]:
+    """What the bot itself may not do here, each with what it is for (``bot.cogs.setup.permissions.NEEDED``): its
+    roles' permissions in the server, then the overwrites of the channel rounds are announced in (the one chosen, or
+    the one ``/setup`` runs in). Without its own member in the cache, the permissions Discord sent with this command
+    (this channel's) stand for both."""
+    me = interaction.guild.me if interaction.guild is not None else None
+    channel: discord.Permissions | None
+    if me is not None:
+        server = me.guild_permissions
+        where = announcements or interaction.channel
+        channel = where.permissions_for(me) if isinstance(where, discord.abc.GuildChannel) else None
+    else:
+        server, channel = interaction.app_permissions, None
+    in_server, in_channel = missing(server, channel)
+    if not in_server and not in_channel:
+        return [tr(interaction, "setup.permissions.ok")]
+
+    def line(needed: Needed) -> str:
+        name = tr(interaction, f"setup.permission.{needed.attribute}.name")
+        return tr(
+            interaction,
+            "setup.permission.line",
+            name=name,
+            reason=tr(interaction, f"setup.permission.{needed.attribute}"),
+        )
+
+    out: list[str] = []
+    if in_server:
+        out += [tr(interaction, "setup.permissions.missing"), *map(line, in_server)]
+    if in_channel:
+        mention = announcements.mention if announcements else f"<#{interaction.channel_id}>"
+        out += [tr(interaction, "setup.permissions.missing_in_channel", channel=mention), *map(line, in_channel)]
+    return out
