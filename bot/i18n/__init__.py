@@ -1,22 +1,23 @@
-"""Italian and English message catalogues (BOT-I18N-1).
+"""Italian and English messages (BOT-I18N-1), in gettext catalogues (``bot.i18n.catalogues``).
 
-Keys are stable codes (``error.tournament_not_found``); values are ``str.format`` templates filled
-*after* translation. Plural forms: when a ``count`` parameter is given and ``"<key>|one"`` exists, a count in the
-CLDR category "one" (Babel: 1 in Italian and English) takes that template ("1 partita", "1 game").
+Code names a message by its key (``error.tournament_not_found``), the ``msgctxt`` of a gettext entry whose
+``msgid`` is the English text; ``t(key, locale, **params)`` looks it up with ``pgettext`` (``npgettext`` for a
+counted message, the number taken from the placeholder its ``#. n = {…}`` comment names) and fills in ``params``
+with ``str.format`` *after* translation. Plural rules come from each catalogue's ``Plural-Forms`` header.
 Command names and descriptions use keys ``cmd.<qualified name>.name`` / ``.description`` and
-``cmd.<qualified name>.opt.<option>.name`` / ``.description``.
+``cmd.<qualified name>.opt.<option>.name`` / ``.description`` (read by the command ``Translator``).
+
+Tools: ``python -m bot.i18n extract|update|compile|check`` (``bot.i18n.tool``).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from bot.i18n.catalogues import Message, index, translations
 from bot.i18n.numbers import format_number as _format_number
-from bot.i18n.numbers import plural_category
 
 log = logging.getLogger(__name__)
 
@@ -24,20 +25,30 @@ LOCALES: tuple[str, ...] = ("it", "en")
 FALLBACK = "en"
 
 
+def plural_n(value: object) -> int | None:
+    """The integer gettext's plural rule is given for a counted value (1.5 → 2: a fraction is never singular)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return 2
+    return abs(int(value))
+
+
+def _lookup(message: Message, locale: str, params: dict[str, Any]) -> str:
+    catalog = translations(locale, message.domain)
+    if message.plural is None:
+        return catalog.pgettext(message.key, message.msgid)
+    n = plural_n(params.get(message.counter or "count"))
+    if n is None:
+        log.warning("i18n key %s: counted by {%s}, which was not given a number", message.key, message.counter)
+        n = 2
+    return catalog.npgettext(message.key, message.msgid, message.plural, n)
+
+
 @cache
 def catalogue(locale: str) -> dict[str, str]:
-    """Every ``<locale>/*.json`` file merged (one file per feature area, so areas never edit the same file)."""
-    merged: dict[str, str] = {}
-    folder = resources.files(__package__).joinpath(locale)
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".json"):
-            continue
-        data: dict[str, str] = json.loads(entry.read_text(encoding="utf-8"))
-        clash = merged.keys() & data.keys()
-        if clash:
-            raise ValueError(f"i18n keys defined twice ({locale}/{entry.name}): {sorted(clash)[:5]}")
-        merged.update(data)
-    return merged
+    """key → template in ``locale`` (a counted message's form for 2): for listings, labels and command names."""
+    return {key: _lookup(message, locale, {message.counter or "count": 2}) for key, message in index().items()}
 
 
 def normalise_locale(locale: object, default: str = "it") -> str:
@@ -51,25 +62,20 @@ def normalise_locale(locale: object, default: str = "it") -> str:
 
 
 def has_key(key: str, locale: str) -> bool:
-    return key in catalogue(locale)
+    return key in index()
 
 
 def t(key: str, locale: str, /, **params: Any) -> str:
     """Translate ``key`` into ``locale`` and fill in ``params`` (numbers formatted for the locale)."""
-    template = catalogue(locale).get(key)
-    count = params.get("count")
-    if template is not None and isinstance(count, int | float) and not isinstance(count, bool):
-        # plural forms: "<key>|one" holds the singular (CLDR category of the count), the key itself the other form
-        template = catalogue(locale).get(f"{key}|{plural_category(count, locale)}", template)
-    if template is None:
-        template = catalogue(FALLBACK).get(key)
-        if template is None:
-            log.warning("missing i18n key %s", key)
-            return key
+    message = index().get(key)
+    if message is None:
+        log.warning("missing i18n key %s", key)
+        return key
+    template = _lookup(message, locale if locale in LOCALES else FALLBACK, params)
     values = {k: (format_number(v, locale) if isinstance(v, float) else v) for k, v in params.items()}
     try:
         return template.format(**values)
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         log.warning("i18n key %s: bad parameters %s", key, sorted(params))
         return template
 

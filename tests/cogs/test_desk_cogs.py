@@ -42,11 +42,11 @@ async def test_bot_san_2_a_referee_confirms_the_ladder_s_proposal_and_the_thread
         "sanction give", user_id=4242, roles=REF, locale="it", tournament="Coppa", infraction="pact",
         player="Giocatore 01", cards_in_hand=1, details="consiglio al vicino",
     )  # fmt: skip
-    assert offer.ephemeral and "ammonimento verbale" in offer.text and "ARB 27" in offer.text
+    assert offer.ephemeral and "ammonizione verbale" in offer.text and "ARB 27" in offer.text
     assert await _count(services) == 0  # nothing is written before Confirm
     button = [c for c in ch.custom_ids(offer)][-1]
     done = await ch.click(offer, button, user_id=4242, roles=REF, locale="it")
-    assert "Caso 1" in done[-1].text and "ammonimento verbale" in done[-1].text
+    assert "Caso 1" in done[-1].text and "ammonizione verbale" in done[-1].text
     await ch.click(offer, button, user_id=4242, roles=REF, locale="it")  # a double click logs no second case
     assert await _count(services) == 1
     thread_posts = [c for c in http.of("POST", "/channels/{channel_id}/messages") if "⚖️" in c.content]
@@ -68,9 +68,9 @@ async def test_bot_san_3_the_player_reads_their_record_and_appeals_and_the_head_
     referee = Actor(guild_id=ch.guild.id, user_id=4242, role_ids=frozenset({ch.guild.roles["Arbitri"]}))
     await services.sanctions.record(referee, tournament="Coppa", player="Giocatore 02", user_id=None, infraction="pact")
     *_, record = await ch.invoke("record", user_id=7002, locale="it", tournament="Coppa")
-    assert record.ephemeral and "#1" in record.text and "ammonimento verbale" in record.text
+    assert record.ephemeral and "#1" in record.text and "ammonizione verbale" in record.text
     *_, appeal = await ch.invoke("appeal", user_id=7002, locale="it", case=1, reason="era una battuta")
-    assert "capo arbitro" in appeal.text and "ricorso in attesa" in appeal.text
+    assert "arbitro capo" in appeal.text and "ricorso in attesa" in appeal.text
     refused = await ch.invoke("sanction decide", user_id=4242, roles=REF, case=1, decision="annulled")
     assert refused[-1].ephemeral and "Head referee" in refused[-1].text
     decided = await ch.invoke("sanction decide", user_id=4343, roles=HEAD, locale="it", case=1, decision="upheld")
@@ -146,7 +146,7 @@ async def test_rr_late_1_the_latecomers_message_lists_each_missing_player_with_a
     await ch.invoke("round publish", roles=ORG, tournament="Coppa")
     clock.advance(minutes=4)
     *_, message = await ch.invoke("sanctions latecomers", user_id=4242, roles=REF, locale="it", tournament="Coppa")
-    assert "Ritardatari" in message.text and message.text.count("ammonimento verbale") == 8
+    assert "Ritardatari" in message.text and message.text.count("ammonizione verbale") == 8
     buttons = [i for i in ch.custom_ids(message) if i.startswith("late:apply:")]
     assert len(buttons) == 8
     applied = await ch.click(message, buttons[0], user_id=4242, roles=REF, locale="it")

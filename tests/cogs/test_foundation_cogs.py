@@ -52,7 +52,7 @@ async def test_bot_reg_1_organizer_creates_a_tournament_and_players_register_and
         reply = await harness.invoke("register", user_id=uid, tournament="Coppa d'Inverno", name=name, club=club)
         assert reply[-1].ephemeral and "Coppa d'Inverno" in reply[-1].text
     listing = await harness.invoke("players", tournament="coppa d'inverno", locale="it")
-    assert "Anna" in listing[-1].text and "Bruno" in listing[-1].text and "iscritto: 2" in listing[-1].text
+    assert "Anna" in listing[-1].text and "Bruno" in listing[-1].text and "in gara: 2" in listing[-1].text
     assert await rows(services, Registration) == 2
 
 

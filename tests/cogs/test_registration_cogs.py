@@ -97,7 +97,7 @@ async def test_bot_reg_1_list_and_show_give_status_preset_counts_and_deadline(
     shown = await harness.invoke("tournaments show", locale="it", tournament="coppa")
     text = shown[-1].text
     assert "Stato: iscrizioni aperte" in text and "RisiKo! — 1° Torneo FIRK" in text
-    assert "iscritto: 2" in text and "in attesa: 1" in text and "Posti: 2" in text
+    assert "in gara: 2" in text and "in attesa: 1" in text and "Posti: 2" in text
     assert "<t:1796500800:f>" in text  # 21:00 in Rome on 5 December = 20:00 UTC
     missing = await harness.invoke("tournaments show", locale="it", tournament="Nessuno")
     assert missing[-1].ephemeral and "Nessun torneo chiamato «Nessuno»" in missing[-1].text
@@ -134,20 +134,20 @@ async def test_bot_reg_3_withdraw_frees_a_place_and_the_promoted_player_is_pinge
     await ready(harness, cap=2)
     await join(harness, "Anna", "Bruno", "Carla")
     sent = await harness.invoke("withdraw", user_id=100, locale="it", tournament="Coppa")
-    assert sent[-2].ephemeral and "Ti sei ritirato" in sent[-2].text
+    assert sent[-2].ephemeral and "Ritiro da **Coppa** registrato" in sent[-2].text
     notice = sent[-1]
     assert not notice.ephemeral and "<@102>" in notice.text and "lista d'attesa" in notice.text
     assert notice.data["allowed_mentions"] == {"parse": ["users"]}  # only this message pings, and only users
     assert await statuses(services) == {"Anna": "withdrawn", "Bruno": "registered", "Carla": "registered"}
     again = await harness.invoke("withdraw", user_id=100, locale="it", tournament="Coppa")
-    assert again[-1].ephemeral and "Non sei iscritto" in again[-1].text
+    assert again[-1].ephemeral and "Non risulta una tua iscrizione" in again[-1].text
 
 
 async def test_bot_reg_1_an_organizer_adds_a_member_and_a_name_without_discord(harness: Harness, services):
     await ready(harness)
     carla = harness.member(777, "Carla")
     sent = await harness.invoke("player add", roles=ORG, locale="it", tournament="Coppa", member=carla, club="Roma")
-    assert "**Carla** iscritto a **Coppa**" in sent[-1].text
+    assert "Iscrizione di **Carla** a **Coppa** confermata" in sent[-1].text
     sent = await harness.invoke("player add", roles=ORG, locale="it", tournament="Coppa", name="Nonno Piero")
     assert "Nonno Piero" in sent[-1].text
     async with services.sessionmaker() as session:
@@ -179,7 +179,7 @@ async def test_bot_reg_1_organizers_edit_and_remove_players(harness: Harness, se
     refused = await harness.invoke("player remove", user_id=101, locale="it", tournament="Coppa", player="Anna Rossi")
     assert refused[-1].ephemeral and "Organizzatore" in refused[-1].text
     removed = await harness.invoke("player remove", roles=ORG, locale="it", tournament="Coppa", player="Anna Rossi")
-    assert "rimosso" in removed[-1].text
+    assert "Iscrizione di **Anna Rossi** a **Coppa** cancellata" in removed[-1].text
     unknown = await harness.invoke("player remove", roles=ORG, locale="it", tournament="Coppa", player="Zeno")
     assert unknown[-1].ephemeral and "Nessun giocatore «Zeno»" in unknown[-1].text
     assert await statuses(services) == {"Bruno": "registered"}
@@ -249,7 +249,7 @@ async def test_bot_reg_4_a_player_checks_in_and_another_forfeits_the_game(harnes
     await join(harness, "Anna", "Bruno")
     await add_round(services, start=clock.now + timedelta(minutes=10))
     sent = await harness.invoke("checkin", user_id=100, locale="it", tournament="Coppa")
-    assert sent[-1].ephemeral and "**Anna** presente al turno 1 di **Coppa**" in sent[-1].text
+    assert sent[-1].ephemeral and "Presenza di **Anna** al turno 1 di **Coppa**" in sent[-1].text
     sent = await harness.invoke("forfeit", user_id=101, locale="en-US", tournament="Coppa")
     assert "does not play the game of round 1" in sent[-1].text
     assert await rows(services, CheckIn, status="forfeit") == 1
@@ -264,11 +264,12 @@ async def test_bot_reg_4_a_referee_marks_arrival_with_the_minutes_late(harness: 
     await add_round(services, start=clock.now)
     clock.advance(minutes=4)
     sent = await harness.invoke("arrival", roles=REF, locale="it", tournament="Coppa", player="Anna")
-    assert "con 4 minuti di ritardo" in sent[-1].text and "ammonizione verbale automatica (RR 13.5)" in sent[-1].text
+    assert "Arrivo di **Anna** al turno 1 di **Coppa**: 4 minuti di ritardo" in sent[-1].text
+    assert "ammonizione verbale automatica (RR 13.5)" in sent[-1].text
     clock.advance(minutes=10)
     bruno = harness.member(101, "Bruno")
     sent = await harness.invoke("arrival", roles=ORG, locale="it", tournament="Coppa", member=bruno)
-    assert "partita persa per rinuncia, ultimo della partita" in sent[-1].text
+    assert "partita persa per rinuncia, ultimo posto della partita" in sent[-1].text
     refused = await harness.invoke("arrival", user_id=100, locale="it", tournament="Coppa", player="Bruno")
     assert refused[-1].ephemeral and "Organizzatore o Arbitro" in refused[-1].text
     async with services.sessionmaker() as session:

@@ -44,7 +44,7 @@ async def test_bot_rul_1_the_tournament_s_preset_is_used_and_a_referee_pins_the_
     *_, refused = await ch.invoke("rule", locale="it", question="ritardo", tournament="Coppa", table=1)
     assert refused.ephemeral and "ruolo Arbitro" in refused.text  # only referees post at a table
     *_, posted = await ch.invoke("rule", roles=REF, locale="it", question="ritardo", tournament="Coppa", table=1)
-    assert "fissata nella discussione del tavolo 1" in posted.text
+    assert "fissata nel thread del tavolo 1" in posted.text
     (message,) = [c for c in http.of("POST", "/channels/{channel_id}/messages") if c.body.get("embeds")]
     assert message.body["embeds"][0]["fields"][0]["name"].startswith("1. FIRK R1")
     assert message.allowed_mentions == {"parse": []}
