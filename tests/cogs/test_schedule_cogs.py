@@ -42,7 +42,7 @@ async def test_bot_sch_1_schedule_a_round_its_discord_event_follows_it_and_is_ca
     (patch,) = http.of("PATCH", EVENT)
     assert patch.body["scheduled_start_time"] == "2026-12-05T20:30:00+00:00"
     *_, cleared = await ch.invoke("schedule clear", roles=ORG, locale="it", tournament="Coppa")
-    assert "inizio ritirato" in cleared.text and "Evento Discord annullato" in cleared.text
+    assert "orario di inizio tolto" in cleared.text and "Evento Discord annullato" in cleared.text
     assert http.of("PATCH", EVENT)[-1].body == {"status": 4}
     async with services.sessionmaker() as session:
         rnd = (await session.execute(select(Round))).scalar_one()
@@ -55,9 +55,9 @@ async def test_bot_sch_1_without_manage_events_the_bot_says_so_once_and_schedule
     await prepare(ch, services, 8)
     http.fail("POST", EVENTS, status=403)
     *_, first = await ch.invoke("schedule round", roles=ORG, locale="it", tournament="Coppa", start="2026-12-05 21:00")
-    assert "turno 1: inizia" in first.text and "Gestire eventi" in first.text
+    assert "turno 1: inizia" in first.text and "Gestisci eventi" in first.text
     *_, second = await ch.invoke("schedule round", roles=ORG, locale="it", tournament="Coppa", start="2026-12-05 22:00")
-    assert "turno 1: inizia" in second.text and "Gestire eventi" not in second.text
+    assert "turno 1: inizia" in second.text and "Gestisci eventi" not in second.text
 
 
 async def test_bot_sch_1_02_30_the_night_the_clocks_go_forward_is_one_clear_line_and_changes_nothing(
