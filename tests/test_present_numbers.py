@@ -61,7 +61,7 @@ def test_bot_i18n_1_italian_and_english_differ_only_in_separators(value: float) 
 
 
 def test_bot_i18n_1_plural_forms_one_game_and_many_games():
-    """\"1 partita\" / \"1 game\", never \"(1 partite)\" or \"request(s)\" (every counted message: tests/test_i18n.py)."""
+    """'1 partita' / '1 game', never '(1 partite)' or 'request(s)' (every counted message: tests/test_i18n.py)."""
     from bot.i18n import catalogue, t
 
     one = t("standings.line", "it", rank=1, name="Anna", points="31,8", games=1, count=1, marker="")
