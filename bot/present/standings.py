@@ -1,19 +1,17 @@
-"""The standings as people see them: image pages (the renderer) and a CSV file, from the service's data.
+"""The standings as people see them: image pages (the renderer) and a table for CSV or XLSX, from the service's data.
 
 Services return a ``StandingsView`` (data only); the cogs and the demo turn it into pictures and files here.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from functools import partial
 
 from bot.i18n import t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
-from bot.services.players_csv import defuse_formula
+from bot.services.sheets import DataTable, csv_bytes
 from bot.services.standings import StandingsView
 from bot.workers import default_workers
 from renderer import render_standings
@@ -87,29 +85,30 @@ async def standings_image(
     return StandingsImage(view=view, pages=tuple(kept), total_pages=len(pages))
 
 
+STANDINGS_COLUMNS = ("rank", "name", "club", "team", "points", "games", "table_points", "deductions", "standing")
+
+
+def standings_table(view: StandingsView, locale: str) -> DataTable:
+    """The standings as a spreadsheet table in ``locale``: the CSV and the XLSX exports both write these rows."""
+    rows = tuple(
+        (
+            line.rank,
+            line.name,
+            line.club,
+            line.team,
+            float(line.points),
+            line.games,
+            float(line.table_points),
+            float(line.deductions),
+            t(f"standings.standing.{line.standing}", locale),
+        )
+        for line in view.lines
+    )
+    header = tuple(t(f"standings.csv.{col}", locale) for col in STANDINGS_COLUMNS)
+    return DataTable(t("standings.sheet", locale), header, rows)
+
+
 def standings_csv(view: StandingsView, locale: str) -> bytes:
     """Standings as CSV: ``;`` separator, UTF-8 with BOM (Excel), decimal comma in Italian; text cells that a
     spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) are quoted as the roster export does."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(
-        [
-            t(f"standings.csv.{col}", locale)
-            for col in ("rank", "name", "club", "team", "points", "games", "table_points", "deductions", "standing")
-        ]
-    )
-    for line in view.lines:
-        writer.writerow(
-            [
-                line.rank,
-                defuse_formula(line.name),
-                defuse_formula(line.club or ""),
-                defuse_formula(line.team or ""),
-                format_data_number(line.points, locale),
-                line.games,
-                format_data_number(line.table_points, locale),
-                format_data_number(line.deductions, locale),
-                t(f"standings.standing.{line.standing}", locale),
-            ]
-        )
-    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+    return csv_bytes(standings_table(view, locale), number=partial(format_data_number, locale=locale))

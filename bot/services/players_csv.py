@@ -12,11 +12,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.rules.text import visible_text
+from bot.services.sheets import Cell, DataTable, SheetRefused, csv_bytes, defuse_formula, read_xlsx_rows
 
 NAME_MAX = 64
 TEXT_MAX = 64
@@ -32,15 +33,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 _ALIASES = {alias: column for column, aliases in COLUMNS.items() for alias in aliases}
 EXPORT_HEADER = ("nome", "club", "squadra", "famiglia", "discord id", "stato")
-# A cell starting with = + - @ is a formula to a spreadsheet: the export quotes it with a leading apostrophe
-# (shown as text, never run) and the import removes exactly that apostrophe, so the pair stays a round trip.
-_FORMULA = re.compile(r"'*[=+\-@\t\r]")  # OWASP's list: a tab or carriage return can start a formula too
+# The export quotes a cell a spreadsheet would run as a formula with a leading apostrophe (``defuse_formula``, in
+# ``sheets``); the import removes exactly that apostrophe, so the pair stays a round trip.
 _QUOTED_FORMULA = re.compile(r"'+[=+\-@\t\r]")
-
-
-def defuse_formula(text: str) -> str:
-    """A cell a spreadsheet would run as a formula, quoted with a leading apostrophe (shown as text)."""
-    return "'" + text if _FORMULA.match(text) else text
+__all__ = ["defuse_formula"]  # re-exported: the exports import it from here
 
 
 def _restore(text: str) -> str:
@@ -105,6 +101,44 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
     except csv.Error as exc:
         return ParsedCsv((), (RowProblem(1, "csv.error.syntax", {"detail": str(exc)[:100]}),))
     problems: list[RowProblem] = []
+
+    def rows() -> Iterator[tuple[int, list[str]]]:
+        line = reader.line_num  # the last line read so far (the header's)
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                problems.append(RowProblem(reader.line_num, "csv.error.syntax", {"detail": str(exc)[:100]}))
+                return
+            start, line = line, reader.line_num
+            if any("\n" in cell or "\r" in cell for cell in row):  # a quote opened and never closed ate the lines
+                problems.append(RowProblem(start + 1, "csv.error.unclosed_quote", {"lines": line - start}))
+                return
+            yield line, row
+
+    return _players(header, rows(), problems)
+
+
+def parse_players_xlsx(data: bytes) -> ParsedCsv:
+    """Read players from an Excel workbook's first sheet: the same columns and the same checks as the CSV, each
+    problem on the sheet's row number (the header is row 1); a workbook refused as a whole is one problem."""
+    cells = read_xlsx_rows(data, max_rows=MAX_ROWS)
+    try:
+        first = next(cells, None)
+        if first is None or first[0] != 1 or not any(c.strip() for c in first[1]):
+            return ParsedCsv((), (RowProblem(1, "csv.error.no_header"),))
+        return _players(first[1], cells, [])
+    except SheetRefused as refused:
+        return ParsedCsv((), (RowProblem(refused.line, refused.key, refused.params),))
+    finally:
+        cells.close()
+
+
+def _players(header: list[str], rows: Iterator[tuple[int, list[str]]], problems: list[RowProblem]) -> ParsedCsv:
+    """The same checks for a CSV file and a workbook: the header's columns, then every row (``rows`` gives each
+    with its line number; a reader's own problem lands in ``problems`` and ends the rows)."""
     index: dict[str, int] = {}
     for position, raw in enumerate(header):
         label = _norm_header(raw)
@@ -123,21 +157,9 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
         return ParsedCsv((), tuple(problems))
 
     players: list[CsvPlayer] = []
-    line = reader.line_num  # the last line read so far (the header's)
     names: dict[str, int] = {}
     ids: dict[int, int] = {}
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            problems.append(RowProblem(reader.line_num, "csv.error.syntax", {"detail": str(exc)[:100]}))
-            break
-        start, line = line, reader.line_num
-        if any("\n" in cell or "\r" in cell for cell in row):  # a quote opened and never closed ate the next lines
-            problems.append(RowProblem(start + 1, "csv.error.unclosed_quote", {"lines": line - start}))
-            break
+    for line, row in rows:
         if not any(cell.strip() for cell in row):
             continue
         if len(players) + len(problems) >= MAX_ROWS:
@@ -199,14 +221,17 @@ def parse_players_csv(data: bytes) -> ParsedCsv:
     return ParsedCsv(tuple(players), tuple(problems))
 
 
+def players_table(players: Iterable[CsvPlayer], statuses: Iterable[str] | None = None) -> DataTable:
+    """The player list as a spreadsheet table, the import's own columns (Italian headers): the CSV and the XLSX
+    exports both write these rows. A Discord id is text: a spreadsheet keeps 15 digits of a number."""
+    status_list = list(statuses) if statuses is not None else None
+    rows: list[tuple[Cell, ...]] = []
+    for i, p in enumerate(players):
+        status = status_list[i] if status_list is not None else None
+        rows.append((p.name, p.club, p.team, p.family, None if p.user_id is None else str(p.user_id), status))
+    return DataTable("giocatori", EXPORT_HEADER, tuple(rows))
+
+
 def serialise_players_csv(players: Iterable[CsvPlayer], statuses: Iterable[str] | None = None) -> bytes:
     """CSV for Italian spreadsheets: UTF-8 with BOM, ``;`` separator, Italian headers (read back by the parser)."""
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(EXPORT_HEADER)
-    status_list = list(statuses) if statuses is not None else None
-    for i, p in enumerate(players):
-        status = status_list[i] if status_list is not None else ""
-        cells = [p.name, p.club or "", p.team or "", p.family or ""]
-        writer.writerow([*(defuse_formula(c) for c in cells), "" if p.user_id is None else str(p.user_id), status])
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
+    return csv_bytes(players_table(players, statuses))

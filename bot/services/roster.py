@@ -1,5 +1,6 @@
-"""The player list as a CSV file (BOT-REG-1): organizers import players (a file with a bad row imports nothing);
-organizers and referees export the list for spreadsheets (formula-safe, see ``players_csv``)."""
+"""The player list as a CSV file or an Excel workbook (BOT-REG-1): organizers import players (a file with
+a bad row imports nothing); organizers and referees export the list for spreadsheets (formula-safe, see
+``players_csv`` and ``sheets``)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,15 @@ from bot.errors import Conflict, InvalidInput
 from bot.rules.text import name_key
 from bot.services._base import BaseService, Spellings
 from bot.services.access import STAFF, Actor, StaffRole
-from bot.services.players_csv import CsvPlayer, RowProblem, parse_players_csv, serialise_players_csv
+from bot.services.players_csv import (
+    CsvPlayer,
+    RowProblem,
+    parse_players_csv,
+    parse_players_xlsx,
+    players_table,
+)
 from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, staff_status
+from bot.services.sheets import TableExport, csv_bytes, file_stem
 
 CSV_MAX_BYTES = 512 * 1024
 
@@ -42,11 +50,13 @@ FLUSH_EVERY = 200  # rows written per flush of an import
 
 
 class RosterService(BaseService):
-    async def import_csv(self, actor: Actor, *, tournament: str, data: bytes) -> ImportOutcome:
-        """Import players from a CSV file (organizers); any bad row and nothing is imported (BOT-REG-1)."""
+    async def import_csv(self, actor: Actor, *, tournament: str, data: bytes, workbook: bool = False) -> ImportOutcome:
+        """Import players from a CSV file or, with ``workbook``, an Excel workbook's first sheet (organizers); any
+        bad row and nothing is imported (BOT-REG-1). The same columns, limits and checks for both."""
         if len(data) > CSV_MAX_BYTES:
             raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=len(data) // 1024)
-        parsed = await self._workers.thread(parse_players_csv, data)  # up to 2,000 rows: off the event loop
+        parse = parse_players_xlsx if workbook else parse_players_csv
+        parsed = await self._workers.thread(parse, data)  # up to 2,000 rows: off the event loop
         now = self._clock()
         # the tournament's lock first: the cap
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
@@ -98,13 +108,16 @@ class RosterService(BaseService):
         except IntegrityError:  # a player registered the same name or account while the file was read
             raise Conflict("error.roster_changed", tournament=tournament) from None
 
-    async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
-        """The player list as a CSV file for spreadsheets (organizers and referees)."""
+    async def export(self, actor: Actor, *, tournament: str) -> TableExport:
+        """The player list as a table for spreadsheets (organizers and referees): the import's own columns."""
         async with self.run(actor, role=STAFF, tournament=tournament) as uc:
             t = uc.tournament
             rows = await repo.list_registrations(session=uc.session, guild_id=actor.guild_id,
                                                  tournament_id=uc.tournament_id)  # fmt: skip
             players = [CsvPlayer(r.display_name, r.club, r.team, r.family_group, r.user_id) for r in rows]
-            data = serialise_players_csv(players, [r.status for r in rows])
-            safe_name = "".join(c if c.isalnum() else "-" for c in t.name.lower()).strip("-")[:60] or "torneo"
-            return CsvExport(t.name, f"{safe_name}-giocatori.csv", data, len(rows))
+            return TableExport(t.name, file_stem(t.name, "giocatori"), players_table(players, [r.status for r in rows]))
+
+    async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
+        """The player list as a CSV file for spreadsheets (organizers and referees)."""
+        export = await self.export(actor, tournament=tournament)
+        return CsvExport(export.tournament_name, f"{export.stem}.csv", csv_bytes(export.table), export.rows)

@@ -3,15 +3,13 @@ codes, not sentences (a data file for spreadsheets), text cells defused against 
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.rules.sanctions import Consequence
 from bot.rules.sanctions import Proposal as RuleProposal
-from bot.services.players_csv import defuse_formula
+from bot.services.sheets import DataTable, csv_bytes
 
 # These consequences change the table's result: a typed report is scored again at once (report_lines).
 CHANGES_THE_TABLE = (
@@ -84,31 +82,34 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
+def sanctions_table(views: Sequence[SanctionView]) -> DataTable:
+    """The sanctions as a spreadsheet table — codes, not sentences (a data file): the CSV and the XLSX exports
+    both write these rows. Discord ids are text (a spreadsheet keeps 15 digits of a number)."""
+    rows = tuple(
+        (
+            v.case_number,
+            v.player_name,
+            v.infraction,
+            v.article,
+            v.kind,
+            v.proposed_kind,
+            v.offence,
+            v.consequence,
+            None if v.points is None else float(v.points),
+            v.round_number or None,
+            v.table_number or None,
+            str(v.referee_id),
+            v.created_at,
+            "yes" if v.revoked else None,
+            v.revoke_reason,
+            v.appeal_state,
+            v.details,
+        )
+        for v in views
+    )
+    return DataTable("sanzioni", CSV_COLUMNS, rows)
+
+
 def sanctions_csv(views: Sequence[SanctionView]) -> bytes:
     """``;``-separated UTF-8 with BOM; codes, not sentences (a data file); text cells defused against formulas."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for v in views:
-        writer.writerow(
-            [
-                v.case_number,
-                defuse_formula(v.player_name),
-                v.infraction or "",
-                v.article or "",
-                v.kind,
-                v.proposed_kind or "",
-                v.offence,
-                v.consequence,
-                "" if v.points is None else f"{v.points:g}",
-                v.round_number or "",
-                v.table_number or "",
-                v.referee_id,
-                v.created_at.isoformat(timespec="seconds"),
-                "yes" if v.revoked else "",
-                defuse_formula(v.revoke_reason or ""),
-                v.appeal_state,
-                defuse_formula(v.details or ""),
-            ]
-        )
-    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+    return csv_bytes(sanctions_table(views))

@@ -48,7 +48,9 @@ from bot.services.sanction_views import (
     SanctionView,
     sanctions_csv,
     sanctions_filename,
+    sanctions_table,
 )
+from bot.services.sheets import TableExport
 
 DETAILS_MAX = 1000
 REASON_MAX = 500
@@ -437,6 +439,12 @@ class SanctionService(BaseService):
             rows = await repo.sanction_list(session=session, guild_id=t.guild_id, tournament_id=tid,
                                             registration_id=reg.id)  # fmt: skip
             return tuple([await self._view(session, s) for s in rows])
+
+    async def export(self, actor: Actor, *, tournament: str) -> TableExport:
+        """The tournament's sanctions as a table for spreadsheets (referees): the CSV's and the XLSX's rows."""
+        views = await self.list(actor, tournament=tournament)
+        name = views[0].tournament_name if views else tournament
+        return TableExport(name, sanctions_filename(name).removesuffix(".csv"), sanctions_table(views))
 
     async def export_csv(self, actor: Actor, *, tournament: str) -> SanctionsExport:
         """The tournament's sanctions as CSV (referees), formula-safe like the roster export."""

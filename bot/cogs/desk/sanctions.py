@@ -12,14 +12,14 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, bot_of, embed, locale_of, send, tr
+from bot.cogs._common import actor_of, bot_of, embed, locale_of, send, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber, Tournament, player_ref
 from bot.cogs.desk.announce import announce_in_thread
@@ -27,6 +27,7 @@ from bot.cogs.desk.embeds import case_embed
 from bot.cogs.desk.latecomers import latecomers_message
 from bot.cogs.desk.params import InfractionCode
 from bot.i18n import t
+from bot.present.exports import export_file
 from bot.present.markup import safe
 from bot.present.sanctions import case_line, kind_name, proposal_text
 
@@ -225,15 +226,23 @@ class SanctionsLogCog(commands.Cog):
                    ephemeral=True)  # fmt: skip
 
     @sanctions.command(name="export")
-    @app_commands.describe(tournament="The tournament")
-    async def export(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
-        """The sanctions as a CSV file for spreadsheets (referees)."""
+    @app_commands.describe(tournament="The tournament", format="CSV (default) or an Excel workbook (XLSX)")
+    async def export(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        format: Literal["csv", "xlsx"] = "csv",
+    ) -> None:
+        """The sanctions as a CSV file or an Excel workbook for spreadsheets (referees)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        export = await self.bot.services.sanctions.export_csv(actor, tournament=tournament)
+        export = await self.bot.services.sanctions.export(actor, tournament=tournament)
+        locale = await server_locale(interaction) if format == "xlsx" else locale_of(interaction)
+        filename, data = export_file(export.table, export.stem, format, locale=locale)
+        key = "sanction.exported_xlsx" if format == "xlsx" else "sanction.exported"
         await interaction.followup.send(
-            tr(interaction, "sanction.exported", count=export.rows, tournament=safe(export.tournament_name)),
-            file=discord.File(io.BytesIO(export.data), filename=export.filename),
+            tr(interaction, key, count=export.rows, tournament=safe(export.tournament_name)),
+            file=discord.File(io.BytesIO(data), filename=filename),
             ephemeral=True,
         )
 

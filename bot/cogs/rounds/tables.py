@@ -1,17 +1,22 @@
-"""/tables and /my-table — everyone reads a round's tables (organizers also the unpublished draft) and their own
-table (BOT-TAB-1)."""
+"""/tables and /my-table — everyone reads a round's tables (organizers also the unpublished draft), as a CSV or
+XLSX file too, and their own table (BOT-TAB-1)."""
 
 from __future__ import annotations
+
+import io
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, send, tr
+from bot.cogs._common import actor_of, embed, locale_of, send, server_locale, tr
 from bot.cogs._params import Tournament
+from bot.present.exports import export_file, round_tables_table
 from bot.present.markup import safe
 from bot.present.rounds import round_label, tables_text
+from bot.services.sheets import file_stem
 
 
 class TablesCog(commands.Cog):
@@ -20,14 +25,19 @@ class TablesCog(commands.Cog):
 
     @app_commands.command(name="tables")
     @app_commands.guild_only()
-    @app_commands.describe(tournament="The tournament", number="Round number (default: the latest round)")
+    @app_commands.describe(
+        tournament="The tournament",
+        number="Round number (default: the latest round)",
+        format="Also as a file: CSV or an Excel workbook (XLSX)",
+    )
     async def show(
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
         number: app_commands.Range[int, 1, 50] | None = None,
+        format: Literal["csv", "xlsx"] | None = None,
     ) -> None:
-        """List the tables of a round."""
+        """List the tables of a round (and, with a format, as a spreadsheet file)."""
         actor = actor_of(interaction)
         await interaction.response.defer(thinking=True, ephemeral=True)
         view = await self.bot.services.rounds.show(actor, tournament=tournament, number=number)
@@ -42,7 +52,16 @@ class TablesCog(commands.Cog):
         if view.seed is not None:
             footer.append(tr(interaction, "round.seed", seed=view.seed))
         card.set_footer(text=" · ".join(footer)[:2048])
-        await send(interaction, embed=card, ephemeral=True)
+        if format is None:
+            await send(interaction, embed=card, ephemeral=True)
+            return
+        locale = locale_of(interaction)
+        stem = file_stem(view.tournament_name, f"turno-{view.number}", limit=40)
+        sheet_locale = await server_locale(interaction) if format == "xlsx" else locale
+        filename, data = export_file(round_tables_table(view, locale), stem, format, locale=sheet_locale)
+        await interaction.followup.send(
+            embed=card, file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True
+        )
 
     @app_commands.command(name="my-table")
     @app_commands.guild_only()

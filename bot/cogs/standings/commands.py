@@ -1,19 +1,24 @@
-"""/standings show|export — the standings as an image with a compact text, or as CSV (BOT-STD-1, BOT-I18N-1)."""
+"""/standings show|export — the standings as an image with a compact text, or as CSV or XLSX (BOT-STD-1,
+BOT-I18N-1)."""
 
 from __future__ import annotations
 
 import io
+from functools import partial
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of
+from bot.cogs._common import actor_of, embed, locale_of, server_locale
 from bot.cogs._params import Tournament
 from bot.i18n import format_number, t
+from bot.i18n.numbers import format_data_number
+from bot.present.exports import export_file
 from bot.present.markup import safe
-from bot.present.standings import standings_csv, standings_image
+from bot.present.standings import standings_image, standings_table
 from bot.services.standings import StandingsView, TieBreakExplanation
 
 TEXT_ROWS = 20  # lines of the compact text under the image
@@ -114,16 +119,28 @@ class StandingsCog(commands.Cog):
         await interaction.followup.send(embed=out, files=files)
 
     @standings.command(name="export")
-    @app_commands.describe(tournament="The tournament")
-    async def export(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
-        """The standings as a CSV file (semicolons; decimal comma in Italian)."""
+    @app_commands.describe(tournament="The tournament", format="CSV (default) or an Excel workbook (XLSX)")
+    async def export(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        format: Literal["csv", "xlsx"] = "csv",
+    ) -> None:
+        """The standings as a CSV file (semicolons; decimal comma in Italian) or an Excel workbook."""
         actor = actor_of(interaction)
         locale = locale_of(interaction)
         await interaction.response.defer(thinking=True, ephemeral=True)
-        data = standings_csv(await self.bot.services.standings.compute(actor.guild_id, tournament), locale)
+        view = await self.bot.services.standings.compute(actor.guild_id, tournament)
         name = "".join(c if c.isalnum() else "-" for c in tournament.lower()).strip("-")[:40] or "standings"
+        filename, data = export_file(
+            standings_table(view, locale),
+            name,
+            format,
+            locale=await server_locale(interaction) if format == "xlsx" else locale,
+            csv_number=partial(format_data_number, locale=locale),
+        )
         await interaction.followup.send(
-            t("standings.exported", locale),
-            file=discord.File(io.BytesIO(data), filename=f"{name}.csv"),
+            t("standings.exported_xlsx" if format == "xlsx" else "standings.exported", locale),
+            file=discord.File(io.BytesIO(data), filename=filename),
             ephemeral=True,
         )

@@ -1,17 +1,19 @@
-"""/roster import|export — a tournament's player list as a CSV file (organizers; BOT-REG-2)."""
+"""/roster import|export — a tournament's player list as a CSV file or an Excel workbook (organizers; BOT-REG-2)."""
 
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, send, tr
+from bot.cogs._common import actor_of, locale_of, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.errors import InvalidInput
+from bot.present.exports import export_file
 from bot.present.markup import safe
 from bot.services.players_csv import RowProblem
 from bot.services.roster import CSV_MAX_BYTES
@@ -39,11 +41,14 @@ def problem_lines(interaction: discord.Interaction[StewardBot], problems: tuple[
     return lines
 
 
+XLSX_MAGIC = b"PK\x03\x04"  # an XLSX file is a zip archive
+
+
 class RosterCog(commands.Cog):
     # Import/export live in their own group: /tournament would pass Discord's 8000-character command limit.
     roster = app_commands.Group(
         name="roster",
-        description="A tournament's player list as a CSV file (organizers)",
+        description="A tournament's player list as a CSV file or an Excel workbook (organizers)",
         guild_only=True,
         default_permissions=ORGANIZER_COMMANDS,
     )
@@ -54,7 +59,7 @@ class RosterCog(commands.Cog):
     @roster.command(name="import")
     @app_commands.describe(
         tournament="The tournament to add the players to",
-        file="CSV file: nome/name, club, squadra/team, famiglia/family, discord id (; or , separated)",
+        file="CSV or Excel (.xlsx): nome/name, club, squadra/team, famiglia/family, discord id",
     )
     async def import_(
         self,
@@ -62,13 +67,14 @@ class RosterCog(commands.Cog):
         tournament: Tournament,
         file: discord.Attachment,
     ) -> None:
-        """Import players from a CSV file (organizers); a file with a bad row imports nothing."""
+        """Import players from a CSV file or an Excel workbook (organizers); a bad row and nothing is imported."""
         actor = actor_of(interaction)
         if file.size > CSV_MAX_BYTES:
             raise InvalidInput("error.csv_too_big", max=CSV_MAX_BYTES // 1024, size=file.size // 1024)
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await file.read()
-        outcome = await self.bot.services.roster.import_csv(actor, tournament=tournament, data=data)
+        workbook = file.filename.lower().endswith((".xlsx", ".xlsm")) or data.startswith(XLSX_MAGIC)
+        outcome = await self.bot.services.roster.import_csv(actor, tournament=tournament, data=data, workbook=workbook)
         if outcome.problems:
             head = tr(interaction, "csv.rejected", count=len(outcome.problems), file=safe(file.filename)[:100])
             await send(interaction, "\n".join([head, *problem_lines(interaction, outcome.problems)]), ephemeral=True)
@@ -79,13 +85,20 @@ class RosterCog(commands.Cog):
         await send(interaction, text, ephemeral=True)
 
     @roster.command(name="export")
-    @app_commands.describe(tournament="The tournament whose players to export")
-    async def export(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
-        """Export the players as a CSV file for spreadsheets (organizers, referees)."""
+    @app_commands.describe(
+        tournament="The tournament whose players to export", format="CSV (default) or an Excel workbook (XLSX)"
+    )
+    async def export(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        format: Literal["csv", "xlsx"] = "csv",
+    ) -> None:
+        """Export the players as a CSV file or an Excel workbook for spreadsheets (organizers, referees)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        export = await self.bot.services.roster.export_csv(actor, tournament=tournament)
+        export = await self.bot.services.roster.export(actor, tournament=tournament)
+        locale = await server_locale(interaction) if format == "xlsx" else locale_of(interaction)
+        filename, data = export_file(export.table, export.stem, format, locale=locale)
         text = tr(interaction, "csv.exported", count=export.rows, tournament=safe(export.tournament_name))
-        await interaction.followup.send(
-            text, file=discord.File(io.BytesIO(export.data), filename=export.filename), ephemeral=True
-        )
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True)
