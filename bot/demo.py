@@ -31,6 +31,8 @@ from bot.i18n import format_number, render_error, t
 from bot.present.bracket import bracket_render_data
 from bot.present.images import image_words
 from bot.present.rounds import cut_text
+from bot.present.season import explain as explain_season_tie
+from bot.present.season import season_csv, season_image
 from bot.present.standings import standings_csv, standings_image
 from bot.present.tables import tables_render_data
 from bot.services import Services
@@ -246,6 +248,24 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: 
             waitlisted=listing.counts.get("waitlisted", 0),
         )
         await _play(services, tournament.name, organizer, rng, out, locale, output_dir)
+        await _season_at_work(services, tournament.name, organizer, rng, out, locale, output_dir)
+    finally:
+        await engine.dispose()
+
+
+async def _serve_web(db_url: str, port: int, out: TextIO) -> int:
+    """The demo's venue pages on loopback (``venue <name> <URL>`` per tournament), until SIGINT or SIGTERM."""
+    from bot.web.app import serve_until_stopped
+
+    engine = make_engine(db_url)
+
+    def say(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    try:
+        services = Services(make_sessionmaker(engine))
+        return await serve_until_stopped(services.venue, host="127.0.0.1", port=port, base_url=None, announce=say)
     finally:
         await engine.dispose()
 
@@ -362,7 +382,7 @@ async def _schedule_at_work(services: Services, name: str, organizer: Actor, out
     say("demo.schedule.title")
     at = services.clock() + timedelta(minutes=30)
     line = await services.schedules.schedule_announcement(
-        organizer, tournament=name, at=at, text="Pausa pizza alle 21!", channel_id=DEMO_CHANNEL
+        organizer, tournament=name, at=at, text=t("demo.schedule.pizza", locale), channel_id=DEMO_CHANNEL
     )
     say("demo.schedule.announcement", id=line.reminder_id, when=_hhmm(line.due_at))
     listing = await services.schedules.overview(organizer, tournament=name)
@@ -557,6 +577,46 @@ async def _play(
         out.write(f"  {path.name} ({path.stat().st_size} B)\n")
 
 
+SPRING = "Torneo Demo di Primavera"
+
+
+async def _season_at_work(
+    services: Services, name: str, organizer: Actor, rng: random.Random, out: TextIO, locale: str, output_dir: Path
+) -> None:
+    """A short season: the tournament just played and a one-round spring tournament of its best twelve, one ranking
+    across the two (each tournament's standings carried over), its image and CSV written beside the others."""
+
+    def say(key: str, **params: object) -> None:
+        out.write(t(key, locale, **params) + "\n")
+
+    season = await services.seasons.create(organizer, name="Stagione Demo", tournament=name)
+    await services.tournaments.create(organizer, name=SPRING, preset=season.preset)
+    first = await services.standings.compute(DEMO_GUILD, name)
+    for best in first.lines[:12]:
+        assert best.user_id is not None
+        await services.registrations.register(Actor(guild_id=DEMO_GUILD, user_id=best.user_id, display_name=best.name),
+                                              tournament=SPRING, display_name=best.name, club=best.club)  # fmt: skip
+    await services.seasons.attach(organizer, season=season.name, tournament=SPRING)
+    await services.tournaments.validate(organizer, SPRING)
+    drawn = await services.rounds.draw(organizer, tournament=SPRING)
+    published = (await services.rounds.publish(organizer, tournament=SPRING, number=drawn.number)).round
+    say("demo.season.spring", name=SPRING, tables=len(published.tables))
+    await _report_round(services, published, rng, out, locale)
+    await services.rounds.close(organizer, tournament=SPRING)
+    view = await services.seasons.show(DEMO_GUILD, season.name)
+    say("demo.season.title", season=view.name, count=len(view.tournaments), tournaments=" → ".join(view.tournaments))
+    for line in view.lines[:8]:
+        parts = " + ".join("—" if p is None else format_number(p, locale) for p in line.by_tournament)
+        out.write(f"  {line.rank:>2}. {line.name:<12} {format_number(line.points, locale):>6}  ({parts})\n")
+    for decision in view.explanations[:2]:
+        out.write(f"  {explain_season_tie(decision, locale)}\n")
+    image = await season_image(view, date=services.clock().date().isoformat(), locale=locale)
+    for path, png in zip(page_paths(output_dir, "season", len(image.pages)), image.pages, strict=True):
+        path.write_bytes(png)
+    (output_dir / "season.csv").write_bytes(season_csv(view, locale))
+    say("demo.season.files", files=len(image.pages) + 1)
+
+
 def run_demo(
     *,
     output_dir: str = "demo-output",
@@ -565,6 +625,7 @@ def run_demo(
     players: int = 38,
     out: TextIO | None = None,
     format: str = "italian",
+    web_port: int | None = None,
 ) -> int:
     out = out or sys.stdout
     Path(output_dir).mkdir(parents=True, exist_ok=True)
@@ -578,6 +639,8 @@ def run_demo(
             asyncio.run(_run(db_url, out, locale, players, Path(output_dir)))
         else:
             asyncio.run(_run_format(db_url, out, locale, format, Path(output_dir)))
+        if web_port is not None:  # steward demo --web: then the tournament's venue pages, until Ctrl-C
+            asyncio.run(_serve_web(db_url, web_port, out))
     finally:
         if keep_database:
             out.write(t("demo.kept", locale, path=str(db_path)) + "\n")

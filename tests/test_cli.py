@@ -32,7 +32,7 @@ def test_steward_help_lists_every_command(capsys: pytest.CaptureFixture[str]):
         main(["--help"])
     assert done.value.code == 0
     out = capsys.readouterr().out
-    for command in ("run", "db", "demo", "rr", "risiko", "draw", "standings", "render"):
+    for command in ("run", "db", "demo", "rr", "risiko", "draw", "standings", "season", "render"):
         assert f"    {command} " in out, command
 
 
@@ -40,8 +40,8 @@ def test_every_engine_tool_module_registers_its_commands():
     parser = build_parser()
     actions = [a for a in parser._subparsers._group_actions if a.choices]  # type: ignore[union-attr]
     registered = set(actions[0].choices)
-    assert {"rr", "risiko", "draw", "standings", "render", "rule"} <= registered
-    assert len(TOOL_MODULES) == 5
+    assert {"rr", "risiko", "draw", "standings", "season", "render", "rule"} <= registered
+    assert len(TOOL_MODULES) == 6
 
 
 def test_db_upgrade_on_an_empty_sqlite_file_creates_every_table_with_no_drift(

@@ -38,6 +38,7 @@ DOCUMENTS: dict[str, list[str]] = {
     "rr/verify.json": ["rr", "verify"],
     "rule/rr-tie.json": ["rule"],
     "standings/firk.json": ["standings"],
+    "season/np.json": ["season"],
     "render/standings.json": ["render", "standings"],
     "render/tables.json": ["render", "tables"],
     "render/bracket.json": ["render", "bracket"],

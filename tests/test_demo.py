@@ -47,6 +47,10 @@ def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
     assert png_size(files["final-table.png"])[0] >= 600
     assert png_size(files["final-phase-bracket-1.png"])[0] >= 600  # BOT-IMG-1: the final-phase bracket
     assert files["standings.csv"].startswith(b"\xef\xbb\xbf")
+    # NP-PTS-1 / FIRK's annual ranking in the bot: a short season of two tournaments, one ranking across them
+    assert "Stagione «Stagione Demo» dopo 2 tornei (Torneo Demo RisiKo! → Torneo Demo di Primavera):" in text
+    assert files["season.csv"].startswith(b"\xef\xbb\xbf")
+    assert any(n.startswith("season") and n.endswith(".png") for n in files)
     assert all(len(data) < 10 * 1024 * 1024 for data in files.values())  # each fits Discord's attachment limit
 
 
@@ -56,6 +60,7 @@ def test_the_demo_summary_is_in_english_too(tmp_path: Path):
     text = out.getvalue()
     assert "Tournament winner:" in text and "reports signed by everyone" in text
     assert "Standings after 2 rounds" in text
+    assert "Season “Stagione Demo” after 2 tournaments" in text
     # BOT-SAN-1..3: a referee at work — a late arrival, ARB 27's ladder, an appeal and the head referee's decision
     assert re.search(
         r"\w+: 5 minutes late: the organizers replace the player at the table \(ARB art\. 3\)\. \(case 1\)", text

@@ -2,10 +2,10 @@
 
 ``load_ruleset(name, overrides)`` loads the preset file, applies the tournament's overrides and parses every section
 with its engine's own checks: ``[tournament]`` (:class:`TournamentRules`), the game's tables (:class:`RisikoRules`
-or :class:`RicochetRules`) and ``[lateness]`` (:class:`LatenessRules`). A value no engine can use raises
-:class:`bot.rules.presets.PresetFieldError` naming the field and what is allowed — at ``/tournament create`` or at the
-``steward`` command line, never weeks later in the middle of a round. Services build one ``Ruleset`` per use case and
-read typed fields only.
+or :class:`RicochetRules`), ``[lateness]`` (:class:`LatenessRules`) and ``[season]`` (:class:`SeasonRules`). A
+value no engine can use raises :class:`bot.rules.presets.PresetFieldError` naming the field and what is allowed — at
+``/tournament create`` or at the ``steward`` command line, never weeks later in the middle of a round. Services
+build one ``Ruleset`` per use case and read typed fields only.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bot.rules.lateness import LatenessRules
 from bot.rules.presets import Preset, load_preset
 from bot.rules.ricochet.config import RicochetRules
 from bot.rules.risiko.config import RisikoRules, rules_from_preset
+from bot.rules.season import SeasonRules
 from bot.rules.tournament.config import TournamentRules
 
 
@@ -27,6 +28,7 @@ class Ruleset:
     preset: Preset
     tournament: TournamentRules
     lateness: LatenessRules
+    season: SeasonRules  # how the preset's tournaments make a season's ranking (``[season]``)
     risiko: RisikoRules | None = None
     ricochet: RicochetRules | None = None
 
@@ -45,6 +47,7 @@ def parse_ruleset(preset: Preset) -> Ruleset:
         preset=preset,
         tournament=TournamentRules.from_preset(preset),
         lateness=LatenessRules.from_preset(preset),
+        season=SeasonRules.from_preset(preset),
         risiko=rules_from_preset(preset) if preset.game == "risiko" else None,
         ricochet=RicochetRules.from_mapping(preset.section("ricochet")) if preset.game == "ricochet" else None,
     )

@@ -19,12 +19,19 @@ from functools import partial
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
-from bot.db.models import RegistrationStatus, RoundKind, SeatOutcome, Tournament
+from bot.db.models import Registration, RegistrationStatus, RoundKind, SeatOutcome, Tournament
 from bot.errors import InvalidInput
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import Consequence
 from bot.rules.tournament.model import TournamentError
-from bot.rules.tournament.standings import Deduction, EntryStatus, GameResult, TableEntry, compute_standings
+from bot.rules.tournament.standings import (
+    Deduction,
+    EntryStatus,
+    GameResult,
+    Standings,
+    TableEntry,
+    compute_standings,
+)
 from bot.services._base import BaseService
 
 OUTCOME_TO_ENTRY = {
@@ -112,6 +119,18 @@ class StandingsView:
         return next((line for line in self.lines if line.player_id == player_id), None)
 
 
+@dataclass(frozen=True, slots=True)
+class EngineStandings:
+    """The engine's standings of a tournament and what they were computed from: the tables' results, the
+    registrations (by id: the engine's player ids) and the points taken outside the results."""
+
+    results: tuple[GameResult, ...]
+    standings: Standings
+    registrations: dict[int, Registration]
+    deductions: tuple[Deduction, ...]
+    unconfirmed_tables: int  # reported but not yet countersigned/locked
+
+
 class StandingsService(BaseService):
     async def compute(
         self, guild_id: int, tournament_name: str, *, kinds: Sequence[str] = (RoundKind.QUALIFYING.value,)
@@ -139,31 +158,34 @@ class StandingsService(BaseService):
             for r in await repo.list_rounds(session=session, guild_id=tournament.guild_id, tournament_id=tournament.id)
         }
         out = []
+        to_season = await repo.season_given_sanction_ids(
+            session=session, guild_id=tournament.guild_id, tournament_id=tournament.id
+        )  # FIRK penalità 4 "a livello annuale": the season's ranking takes those points instead
         for s in await repo.sanction_list(session=session, guild_id=tournament.guild_id, tournament_id=tournament.id):
             number = rounds.get(s.round_id) if s.round_id is not None else None
-            if not s.active or not s.points or s.consequence == Consequence.TABLE_POINTS.value:
+            if not s.active or not s.points or s.consequence == Consequence.TABLE_POINTS.value or s.id in to_season:
                 continue
             if before_round is not None and number is not None and number >= before_round:
                 continue
             out.append(Deduction(s.registration_id, -s.points, "sanction", number))
         return out
 
-    async def compute_in(
+    async def engine(
         self,
         session: AsyncSession,
         tournament: Tournament,
         *,
         kinds: Sequence[str] = (RoundKind.QUALIFYING.value,),
         before_round: int | None = None,
-    ) -> StandingsView:
-        """The standings inside a use case's own session (one session per use case: the draw and the finals call
-        this inside their transaction); ``before_round``: only the rounds numbered below it (the standings a draw
-        of that round is made from)."""
+    ) -> EngineStandings:
+        """The engine's standings of a tournament inside the caller's session, with the results they were computed
+        from (a season counts NP's boards one by one) and the registrations their player ids are."""
         guild_id = tournament.guild_id
         assert tournament.id is not None
         registrations = {
             r.id: r
             for r in await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=tournament.id)
+            if r.id is not None
         }
         rows = await repo.list_standings_results(
             session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
@@ -225,6 +247,23 @@ class StandingsService(BaseService):
             )
         except TournamentError as exc:
             raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None
+        return EngineStandings(tuple(results), standings, registrations, tuple(deductions), len(unconfirmed))
+
+    async def compute_in(
+        self,
+        session: AsyncSession,
+        tournament: Tournament,
+        *,
+        kinds: Sequence[str] = (RoundKind.QUALIFYING.value,),
+        before_round: int | None = None,
+    ) -> StandingsView:
+        """The standings inside a use case's own session (one session per use case: the draw and the finals call
+        this inside their transaction); ``before_round``: only the rounds numbered below it (the standings a draw
+        of that round is made from)."""
+        rules = load_ruleset(tournament.preset, tournament.overrides or None).tournament
+        found = await self.engine(session, tournament, kinds=kinds, before_round=before_round)
+        registrations, standings, deductions = found.registrations, found.standings, found.deductions
+        rounds = {r.round for r in found.results}
 
         def name(pid: int | str) -> str:
             reg = registrations.get(int(pid))
@@ -268,12 +307,12 @@ class StandingsService(BaseService):
             tournament_name=tournament.name,
             preset=tournament.preset,
             game=tournament.game,
-            rounds=len({r for r, _ in by_table}),
+            rounds=len(rounds),
             lines=tuple(lines),
             explanations=explanations,
             teams=team_lines,
-            unconfirmed_tables=len(unconfirmed),
+            unconfirmed_tables=found.unconfirmed_tables,
             tie_breakers=tuple(rules.tie_breakers),
             penalties=tuple(Penalty(name(d.player), d.points, d.code, d.round) for d in deductions if d.points),
-            last_round=max((r for r, _ in by_table), default=None),
+            last_round=max(rounds, default=None),
         )

@@ -57,6 +57,9 @@ Input: a risiko-draw-instance/1 file (as in docs/examples/draw/n64_s1.json), or 
 Input: {"preset", "games": [{"round", "table", "players": [{"id", and table_points | tournament_points |
 game_points + status + left_at}]}], "deductions"?, "withdrawn"?, "disqualified"?, "teams"?, "players"?}
 (players of a game in final table order).""",
+    "season": """A season's ranking across tournaments: NP project points, FIRK annual standings.
+Input: {"preset", "tournaments": [oldest first, each a standings document without "preset" plus "name" and
+"date" (YYYY-MM-DD)], "deductions"?: [{"player", "points", "code", "tournament"?}] (season level)}.""",
     "rule": """The rules desk: the articles of a preset that answer a question, in Italian or English.
 steward rule "two of us called 7, who goes first?" --preset ricochet-v3.3, or the JSON document
 {"preset", "query", "limit"? (1-10, default 3), "locale"? (it | en; default: the question's language)}.""",

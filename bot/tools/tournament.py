@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from bot.tools._common import BadInput, add_io_arguments, run_tool, words
 from bot.tools._help import command_help
+
+if TYPE_CHECKING:
+    from bot.rules.ruleset import Ruleset
+    from bot.rules.tournament.standings import GameResult, Standings, TieBreakDecision
 
 EXPORT_SCHEMA = "steward-tournament/1"
 
@@ -189,10 +193,10 @@ class _Deduction(_Doc):
     round: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
 
 
-class StandingsDocument(_Doc):
-    """The ``steward standings`` input (docs/cli.md), validated in one place: types, sizes and value ranges."""
+class StandingsFields(_Doc):
+    """A tournament's results as ``steward standings`` reads them (docs/cli.md), validated in one place: types, sizes
+    and value ranges; ``steward season`` reads each of its tournaments the same way."""
 
-    preset: Annotated[StrictStr, Field(max_length=64)]
     games: Annotated[list[_Game], Field(max_length=20_000)]
     players: Annotated[list[PLAYER_ID], Field(max_length=5_000)] = []
     deductions: Annotated[list[_Deduction], Field(max_length=5_000)] = []
@@ -202,13 +206,19 @@ class StandingsDocument(_Doc):
     overrides: dict[str, Any] | None = None
 
     @model_validator(mode="after")
-    def _one_kind_of_id(self) -> StandingsDocument:
+    def _one_kind_of_id(self) -> StandingsFields:
         """Players are numbered or named, never both: "1" beside 1 would silently be two players."""
         ids = [r.id for g in self.games for r in g.players] + [*self.players, *self.withdrawn, *self.disqualified]
         ids += [d.player for d in self.deductions]
         if len({type(i) for i in ids}) > 1:
             raise ValueError("player ids must be all numbers or all names")
         return self
+
+
+class StandingsDocument(StandingsFields):
+    """The ``steward standings`` input: a tournament's results and its preset."""
+
+    preset: Annotated[StrictStr, Field(max_length=64)]
 
 
 def validated(model: type[BaseModelT], data: Any) -> BaseModelT:
@@ -222,22 +232,14 @@ def validated(model: type[BaseModelT], data: Any) -> BaseModelT:
         raise BadInput(f"{where}: {first.get('msg', 'invalid')} (got {got[:80]})") from None
 
 
-def _compute_standings(data: Any) -> dict[str, Any]:
-    from bot.rules.ruleset import load_ruleset
-    from bot.rules.tournament.standings import (
-        Deduction,
-        EntryStatus,
-        GameResult,
-        TableEntry,
-        compute_standings,
-        ricochet_tournament_points,
-    )
+def game_results(games: list[_Game], ruleset: Ruleset) -> list[GameResult]:
+    """The engine's results of a document's ``games``: each player's place and tournament points (given, converted
+    from table points by the preset, or Ricochet Robots' tokens ranked), as the bot scores its tables."""
+    from bot.rules.tournament.standings import EntryStatus, GameResult, TableEntry, ricochet_tournament_points
 
-    doc = validated(StandingsDocument, data)
-    ruleset = load_ruleset(doc.preset, doc.overrides)
     preset, rules = ruleset.preset, ruleset.tournament
     results: list[GameResult] = []
-    for g, game in enumerate(doc.games):
+    for g, game in enumerate(games):
         rows = game.players
         statuses = [EntryStatus(r.status) for r in rows]
         ids = [r.id for r in rows]
@@ -281,6 +283,16 @@ def _compute_standings(data: Any) -> dict[str, Any]:
             TableEntry(pid, order[k], tp[k], rows[k].table_points, statuses[k]) for k, pid in enumerate(ids)
         )
         results.append(GameResult(game.round, game.table, entries))
+    return results
+
+
+def standings_of(doc: StandingsFields, ruleset: Ruleset) -> tuple[list[GameResult], Standings]:
+    """One tournament's results and standings from its document (``steward standings``; each tournament of
+    ``steward season``): the bot's own functions on the same inputs."""
+    from bot.rules.tournament.standings import Deduction, compute_standings
+
+    rules = ruleset.tournament
+    results = game_results(doc.games, ruleset)
     deductions = [Deduction(d.player, d.points, d.code, d.round) for d in doc.deductions]
     teams: dict[Any, str] | None = None
     if doc.teams is not None:  # JSON object keys are strings: an integer id is matched by its digits
@@ -297,8 +309,34 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         teams=teams,
         disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
     )
+    return results, st
+
+
+def tie_breaks_json(decisions: Sequence[TieBreakDecision]) -> list[dict[str, Any]]:
+    """The decisions that ordered players level on points, as ``steward standings`` and ``steward season`` print
+    them."""
+    out: list[dict[str, Any]] = []
+    for d in decisions:
+        item: dict[str, Any] = {
+            "players": list(d.players),
+            "tie_breaker": d.tie_breaker,
+            "values": [[p, v] for p, v in d.values],
+            "resolved": d.resolved,
+        }
+        if d.note is not None:
+            item["tournament"] = d.note
+        out.append(item)
+    return out
+
+
+def _compute_standings(data: Any) -> dict[str, Any]:
+    from bot.rules.ruleset import load_ruleset
+
+    doc = validated(StandingsDocument, data)
+    ruleset = load_ruleset(doc.preset, doc.overrides)
+    _, st = standings_of(doc, ruleset)
     return {
-        "preset": preset.name,
+        "preset": ruleset.preset.name,
         "standings": [
             {
                 "rank": r.rank,
@@ -311,17 +349,18 @@ def _compute_standings(data: Any) -> dict[str, Any]:
             }
             for r in st.rows
         ],
-        "tie_breaks": [
-            {
-                "players": list(d.players),
-                "tie_breaker": d.tie_breaker,
-                "values": [[p, v] for p, v in d.values],
-                "resolved": d.resolved,
-            }
-            for d in st.decisions
-        ],
+        "tie_breaks": tie_breaks_json(st.decisions),
         "teams": [{"rank": t.rank, "team": t.team, "points": t.points, "players": list(t.players)} for t in st.teams],
     }
+
+
+def tie_break_text(d: Mapping[str, Any], family: str = "standings.tiebreaker") -> str:
+    """One decision of ``tie_breaks`` as a line of ``--text`` (``family``: where the tie-breakers' words are)."""
+    how = words(d["tie_breaker"], family) if d["tie_breaker"] else "not separated: shared rank"
+    if d.get("tournament") is not None:
+        how += f" ({d['tournament']})"
+    vals = ", ".join(f"{p}={v:g}" if isinstance(v, int | float) else f"{p}={v}" for p, v in d["values"])
+    return f"tie {', '.join(str(p) for p in d['players'])}: {how}" + (f" ({vals})" if vals else "")
 
 
 def _standings_text(result: Mapping[str, Any]) -> str:
@@ -330,10 +369,7 @@ def _standings_text(result: Mapping[str, Any]) -> str:
         extra = f"  [{words(r['standing'], 'standings.standing')}]" if r["standing"] != "active" else ""
         ded = f"  (-{r['deductions']:g})" if r["deductions"] else ""
         lines.append(f"  {r['rank']:>3}. {r['player']!s:<12} {r['points']:>8g}  games {r['games']}{ded}{extra}")
-    for d in result["tie_breaks"]:
-        how = words(d["tie_breaker"], "standings.tiebreaker") if d["tie_breaker"] else "not separated: shared rank"
-        vals = ", ".join(f"{p}={v:g}" if isinstance(v, int | float) else f"{p}={v}" for p, v in d["values"])
-        lines.append(f"  tie {', '.join(str(p) for p in d['players'])}: {how}" + (f" ({vals})" if vals else ""))
+    lines.extend(f"  {tie_break_text(d)}" for d in result["tie_breaks"])
     if result["teams"]:
         lines.append("Teams")
         for t in result["teams"]:

@@ -74,6 +74,7 @@ class TieBreakDecision:
     tie_breaker: str | None  # None: nothing separated them; they share the rank
     values: tuple[tuple[PlayerId, float | int | None], ...]
     resolved: bool
+    note: str | None = None  # what the values were read from, when the code alone does not say (a season's tournament)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +127,63 @@ def check_results(results: Sequence[GameResult]) -> None:
                     "player_at_two_tables", f"{e.player} (round {res.round}, tables {other} and {res.table})"
                 )
             seated[(res.round, e.player)] = res.table
+
+
+TieValue = float | int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakLink:
+    """One tie-breaker of a chain: its code, the values it gives a run of level players (None: it does not apply to
+    them) and whether the lower value ranks higher. ``note`` says what the values were read from, when a code alone
+    does not (the season's latest tournament the level players all played)."""
+
+    code: str
+    values: Callable[[Sequence[PlayerId]], Mapping[PlayerId, TieValue] | None] | None
+    lower_is_better: bool = False
+    note: Callable[[Sequence[PlayerId]], str | None] | None = None
+
+
+def break_ties(
+    level: Sequence[PlayerId], chain: Sequence[TieBreakLink]
+) -> tuple[list[list[PlayerId]], list[TieBreakDecision]]:
+    """Order players level on points by the tie-breakers of ``chain``, in turn: each splits every run it can (a run
+    where a player has no value is left whole), and every split is a decision; the runs still level at the end share
+    a rank (an unresolved decision). The standings and the season order their ties with this one function."""
+    members = list(level)
+    if len(members) < 2:
+        return [members], []
+    runs: list[list[PlayerId]] = [members]
+    decisions: list[TieBreakDecision] = []
+    for link in chain:
+        if link.values is None:
+            continue
+        new_runs: list[list[PlayerId]] = []
+        for run in runs:
+            if len(run) == 1:
+                new_runs.append(run)
+                continue
+            vals = link.values(run)
+            if vals is None or any(vals.get(p) is None for p in run):
+                new_runs.append(run)
+                continue
+            sign = 1 if link.lower_is_better else -1
+            buckets: dict[float, list[PlayerId]] = defaultdict(list)
+            for p in run:
+                v = vals[p]
+                assert v is not None
+                buckets[sign * v].append(p)
+            split = [buckets[k] for k in sorted(buckets)]
+            if len(split) > 1:
+                note = link.note(run) if link.note is not None else None
+                decisions.append(TieBreakDecision(tuple(p for s in split for p in s), link.code,
+                                                  tuple((p, vals[p]) for p in run), True, note))  # fmt: skip
+            new_runs.extend(split)
+        runs = new_runs
+    for run in runs:
+        if len(run) > 1:
+            decisions.append(TieBreakDecision(tuple(run), None, (), False))
+    return runs, decisions
 
 
 def compute_standings(
@@ -219,47 +277,21 @@ def compute_standings(
             return (tier[standing(p)], -last_round, place, -points[p])
         return (tier[standing(p)], -points[p])
 
+    def chain_link(tb: str) -> TieBreakLink:
+        fn = key_for(tb)
+        values = None if fn is None else (lambda run: {p: fn(p) for p in run})
+        return TieBreakLink(tb, values, tb in better_low)
+
+    chain = [chain_link(tb) for tb in tie_breakers]
     groups: dict[tuple[float, ...], list[PlayerId]] = defaultdict(list)
     for p in known:
         groups[group_key(p)].append(p)
     ordered: list[list[PlayerId]] = []  # runs of players sharing a rank
     decisions: list[TieBreakDecision] = []
     for gkey in sorted(groups):
-        members = groups[gkey]
-        if len(members) == 1:
-            ordered.append(members)
-            continue
-        runs: list[list[PlayerId]] = [members]
-        for tb in tie_breakers:
-            fn = key_for(tb)
-            if fn is None:
-                continue
-            new_runs: list[list[PlayerId]] = []
-            for run in runs:
-                if len(run) == 1:
-                    new_runs.append(run)
-                    continue
-                vals = {p: fn(p) for p in run}
-                if any(v is None for v in vals.values()):
-                    new_runs.append(run)
-                    continue
-                sign = 1 if tb in better_low else -1
-                buckets: dict[float, list[PlayerId]] = defaultdict(list)
-                for p in run:
-                    v = vals[p]
-                    assert v is not None
-                    buckets[sign * v].append(p)
-                split = [buckets[k] for k in sorted(buckets)]
-                if len(split) > 1:
-                    decisions.append(
-                        TieBreakDecision(tuple(p for s in split for p in s), tb, tuple((p, vals[p]) for p in run), True)
-                    )
-                new_runs.extend(split)
-            runs = new_runs
-        for run in runs:
-            if len(run) > 1:
-                decisions.append(TieBreakDecision(tuple(run), None, (), False))
+        runs, taken = break_ties(groups[gkey], chain)
         ordered.extend(runs)
+        decisions.extend(taken)
     rows: list[StandingRow] = []
     position = 1
     for run in ordered:

@@ -39,6 +39,7 @@ from bot.services.rounds.views import (
     TableView,
     report_view,
 )
+from bot.services.seasons import previous_tournament_ranking
 from bot.services.standings import StandingsService
 
 # --------------------------------------------------------------------------------------------------- helpers
@@ -425,7 +426,11 @@ async def draw_inputs(
             families[r.family_group.strip().lower()].append(r.id)
     ranking: tuple[int, ...] = ()
     ranks: tuple[int, ...] = ()
-    if rules.seeded_round1 and number == 1:  # FIRK-SEED-1: the previous tournament's standings
+    first = rules.seeded_round1 and number == 1
+    carried = await previous_tournament_ranking(session, t, players, standings) if first else None
+    if carried is not None:  # FIRK-SEED-1: the season's previous tournament
+        ranking, ranks = carried
+    elif first:  # FIRK-SEED-1: the previous tournament's ranks, as typed
         ranking = tuple(
             sorted((r.id for r in players if r.id and r.previous_rank is not None),
                    key=lambda i: (next(p.previous_rank for p in players if p.id == i) or 0, i))

@@ -1,0 +1,10 @@
+"""Seasons: /season create, attach, show, export and sanction (NP project points, FIRK's annual ranking)."""
+
+from __future__ import annotations
+
+from bot.cogs._bot import StewardBot
+from bot.cogs.season.commands import SeasonCog
+
+
+async def setup(bot: StewardBot) -> None:
+    await bot.add_cog(SeasonCog(bot))

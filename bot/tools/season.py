@@ -1,0 +1,159 @@
+"""``steward season``: a season's ranking across tournaments (NP project points, FIRK annual standings), offline.
+
+Input (CLI.md contract): the preset, the season's tournaments oldest first — each one a ``steward standings``
+document without its preset, plus a ``name`` and a ``date`` — and the season-level ``deductions``. Each tournament's
+standings come from the same function as ``steward standings`` (``bot.tools.tournament.standings_of``); the season
+from the one the bot's ``/season show`` calls (``bot.rules.season.compute_season``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from datetime import date
+from typing import Annotated, Any
+
+from pydantic import Field, StrictStr, field_validator, model_validator
+
+from bot.tools._common import BadInput, add_io_arguments, run_tool
+from bot.tools._help import command_help
+from bot.tools.tournament import (
+    PLAYER_ID,
+    POINTS,
+    StandingsFields,
+    _Doc,
+    standings_of,
+    tie_break_text,
+    tie_breaks_json,
+    validated,
+)
+
+NAME = Annotated[StrictStr, Field(min_length=1, max_length=100)]
+
+
+class _SeasonTournament(StandingsFields):
+    name: NAME
+    date: Annotated[StrictStr, Field(max_length=10)]
+
+    @field_validator("date")
+    @classmethod
+    def _iso_date(cls, value: str) -> str:
+        try:
+            date.fromisoformat(value)
+        except ValueError:
+            raise ValueError("a date YYYY-MM-DD") from None
+        if len(value) != 10:
+            raise ValueError("a date YYYY-MM-DD")
+        return value
+
+
+class _SeasonDeduction(_Doc):
+    player: PLAYER_ID
+    points: POINTS
+    code: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    tournament: NAME | None = None  # the season's tournament it was given at (the movement leaves it out before)
+
+
+class SeasonDocument(_Doc):
+    """The ``steward season`` input (docs/cli.md)."""
+
+    preset: Annotated[StrictStr, Field(max_length=64)]
+    tournaments: Annotated[list[_SeasonTournament], Field(min_length=1, max_length=200)]
+    deductions: Annotated[list[_SeasonDeduction], Field(default_factory=list, max_length=5_000)]
+    overrides: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind_of_id(self) -> SeasonDocument:
+        """The season's players are one list of ids: numbered or named in every tournament alike."""
+        ids = [r.id for t in self.tournaments for g in t.games for r in g.players]
+        ids += [i for t in self.tournaments for i in (*t.players, *t.withdrawn, *t.disqualified)]
+        ids += [d.player for d in self.deductions]
+        if len({type(i) for i in ids}) > 1:
+            raise ValueError("player ids must be all numbers or all names")
+        return self
+
+
+def compute_season_document(data: Any) -> dict[str, Any]:
+    from bot.rules.ruleset import load_ruleset
+    from bot.rules.season import SeasonDeduction, SeasonTournament, compute_season
+    from bot.rules.tournament.model import TournamentError
+
+    doc = validated(SeasonDocument, data)
+    ruleset = load_ruleset(doc.preset, doc.overrides)
+    tournaments: list[SeasonTournament] = []
+    for k, t in enumerate(doc.tournaments):
+        own = load_ruleset(doc.preset, t.overrides) if t.overrides is not None else ruleset
+        try:
+            results, standings = standings_of(t, own)
+        except BadInput as exc:
+            raise BadInput(f"tournaments.{k}.{exc}") from None
+        except TournamentError as exc:
+            raise BadInput(f"tournaments.{k}: {exc.code} ({str(exc.value)[:60]})") from None
+        tournaments.append(SeasonTournament(t.name, tuple(results), standings))
+    deductions = [SeasonDeduction(d.player, d.points, d.code, d.tournament) for d in doc.deductions]
+    try:
+        season = compute_season(tournaments, rules=ruleset.season, deductions=deductions)
+    except TournamentError as exc:
+        raise BadInput(f"{exc.code}: {str(exc.value)[:60]}") from None
+    return {
+        "preset": ruleset.preset.name,
+        "points": ruleset.season.points,
+        "tournaments": [
+            {"name": t.name, "date": t.date, "games": len(t.games), "players": len(st.standings.rows)}
+            for t, st in zip(doc.tournaments, tournaments, strict=True)
+        ],
+        "season": [
+            {
+                "rank": r.rank,
+                "player": r.player,
+                "points": r.points,
+                "tournaments": r.tournaments,
+                "games": r.games,
+                "by_tournament": r.by_tournament,
+                "deductions": r.deductions,
+                "dropped": list(r.dropped),
+                "first_places": r.first_places,
+                "previous_rank": r.previous_rank,
+                "by_tournament_rank": {line.tournament: line.rank for line in r.lines},
+                "standing": {line.tournament: line.standing for line in r.lines if line.standing != "active"},
+            }
+            for r in season.rows
+        ],
+        "tie_breaks": tie_breaks_json(season.decisions),
+        "deductions": [d.model_dump(exclude_none=True) for d in doc.deductions],
+    }
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def season_text(result: Mapping[str, Any]) -> str:
+    names = [t["name"] for t in result["tournaments"]]
+    lines = [f"Season ({result['preset']}, {result['points']} points): " + ", ".join(
+        f"{t['name']} {t['date']}" for t in result["tournaments"])]  # fmt: skip
+    for r in result["season"]:
+        parts = [
+            f"{_number(r['by_tournament'][n])}" + ("*" if n in r["dropped"] else "") if n in r["by_tournament"] else "—"
+            for n in names
+        ]
+        extra = f"  (-{_number(r['deductions'])})" if r["deductions"] else ""
+        lines.append(f"  {r['rank']:>3}. {r['player']!s:<12} {_number(r['points']):>8}  [{' | '.join(parts)}]{extra}")
+    if any(r["dropped"] for r in result["season"]):
+        lines.append("  * not counted (best-N season)")
+    lines.extend(f"  {tie_break_text(d, 'season.tiebreaker')}" for d in result["tie_breaks"])
+    for d in result["deductions"]:
+        lines.append(f"  deduction {d['player']}: -{_number(d['points'])} ({d['code']})")
+    return "\n".join(lines)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "season", help="a season's ranking across tournaments (tie-breaks explained)", **command_help("season")
+    )
+    add_io_arguments(p)
+
+    def run(args: argparse.Namespace) -> int:
+        return run_tool(args, compute_season_document, season_text)
+
+    p.set_defaults(func=run)
