@@ -15,6 +15,7 @@ from bot.db.session import make_engine, make_sessionmaker
 from bot.scheduling import Runner
 from bot.services import Services
 from bot.settings import Settings
+from bot.web.app import VenueServer
 
 __all__ = ["EXPIRED_GRACE", "ErrorTree", "Steward", "StewardBot", "create_bot", "discover_cogs"]
 
@@ -37,6 +38,7 @@ class Steward(StewardBot):
         self._sync_commands = sync_commands
         self._start_scheduler = start_scheduler
         self.runner: Runner = Runner(self)  # schedules and reminders: rows in our tables, APScheduler only wakes us
+        self.venue_server: VenueServer | None = None  # the venue pages, when WEB_PORT is set
 
     async def setup_hook(self) -> None:
         if self._apply_migrations:
@@ -54,8 +56,20 @@ class Steward(StewardBot):
                 log.info("synced %d global commands", len(synced))
         if self._start_scheduler:
             await self.runner.start()
+        settings = self.settings
+        if settings.web_port is not None:
+            self.venue_server = VenueServer(
+                self.services.venue, host=settings.web_host, port=settings.web_port, base_url=settings.venue_base_url()
+            )
+            try:
+                await self.venue_server.start()
+            except OSError as exc:  # the port is taken or refused: the bot runs on, the pages are off
+                log.error("venue pages not served on %s:%s: %s", settings.web_host, settings.web_port, exc)
+                self.venue_server = None
 
     async def close(self) -> None:
+        if self.venue_server is not None:
+            await self.venue_server.stop()
         await self.runner.stop()
         await super().close()
 

@@ -19,6 +19,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "bot.tools.rr",
     "bot.tools.risiko",
     "bot.tools.tournament",
+    "bot.tools.season",
     "bot.tools.render",
     "bot.tools.rule",
 )
@@ -119,7 +120,37 @@ def _cmd_db_restore(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from bot.demo import run_demo
 
-    return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, format=args.format))
+    web = args.port if args.web else None
+    return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, format=args.format,
+                        web_port=web))  # fmt: skip
+
+
+def _cmd_web(args: argparse.Namespace) -> int:
+    """``steward web``: the venue pages of DATABASE_URL, alone (docs/cli.md)."""
+    import asyncio
+
+    from bot.db.migrate import upgrade_to_head
+    from bot.db.session import make_engine, make_sessionmaker
+    from bot.services import Services
+    from bot.settings import get_settings
+    from bot.web.app import serve_until_stopped
+
+    settings = get_settings()
+    upgrade_to_head(settings.database_url)
+
+    async def serve() -> int:
+        engine = make_engine(settings.database_url)
+        try:
+            return await serve_until_stopped(Services(make_sessionmaker(engine)).venue, host=args.host,
+                                             port=args.port, base_url=settings.web_base_url, announce=_say)  # fmt: skip
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(serve())
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="italian: ARB qualifying rounds, semifinals and final (default); knockout: NP, 100 players to the "
         "champion; teams: NP, six teams of four",
     )
+    p_demo.add_argument("--web", action="store_true", help="then serve the demo tournament's venue pages on loopback")
+    p_demo.add_argument("--port", type=int, default=8080, help="the venue pages' port with --web (default: 8080)")
     p_demo.set_defaults(func=_cmd_demo)
+
+    p_web = sub.add_parser("web", help="the venue pages (read-only, live) of the database at DATABASE_URL")
+    p_web.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, loopback)")
+    p_web.add_argument("--port", type=int, default=8080, help="port to listen on (default: 8080)")
+    p_web.set_defaults(func=_cmd_web)
 
     for module_name in TOOL_MODULES:
         try:

@@ -37,6 +37,10 @@ class Settings(BaseSettings):
         default=30.0, gt=0, le=300, description="seconds a command waits for a connection before 'busy, try again'"
     )
 
+    web_port: int | None = Field(default=None, ge=1, le=65535, description="the venue pages' port (unset: off)")
+    web_host: str = Field(default="127.0.0.1", description="the venue pages' address (loopback: behind a proxy)")
+    web_base_url: str | None = Field(default=None, description="the pages' public URL, as /venue link posts it")
+
     @field_validator("database_url")
     @classmethod
     def _async_driver(cls, value: str) -> str:
@@ -48,10 +52,19 @@ class Settings(BaseSettings):
             raise ValueError("an SQLite URL needs a file (sqlite:///steward.db): a database in memory is lost at exit")
         return value
 
-    @field_validator("dev_guild_id", mode="before")
+    @field_validator("dev_guild_id", "web_port", "web_base_url", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value
+
+    def venue_base_url(self) -> str | None:
+        """Where the venue pages are reached (``WEB_BASE_URL``, else this host and port); None while they are off."""
+        if self.web_port is None:
+            return None
+        if self.web_base_url:
+            return self.web_base_url.rstrip("/")
+        host = "127.0.0.1" if self.web_host in ("0.0.0.0", "::", "") else self.web_host
+        return f"http://{host}:{self.web_port}"
 
     def safe_database_url(self) -> str:
         """The URL with any password masked, for logs and messages."""

@@ -26,7 +26,7 @@ from bot.cli import build_parser
 REPO = Path(__file__).resolve().parents[1]
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 RUNNABLE_LANGUAGES = {"bash", "sh", "shell", "console"}
-NOT_RUN = ("steward run",)  # needs a Discord token and never ends
+NOT_RUN = ("steward run", "steward web", "--web")  # a Discord token, or a server: they never end
 
 _FENCE = re.compile(r"^```\s*(\S*)\s*$")
 _COMMAND = re.compile(r"^(?:(?:[A-Z_]+=\S+\s+)*steward\b|echo\s.*\|\s*steward\b)")
@@ -133,7 +133,7 @@ def _engine_parsers() -> dict[str, argparse.ArgumentParser]:
     found: dict[str, argparse.ArgumentParser] = {}
     top = next(a for a in build_parser()._subparsers._group_actions if a.choices)  # type: ignore[union-attr]
     for name, parser in top.choices.items():
-        if name in {"run", "db", "demo"}:
+        if name in {"run", "db", "demo", "web"}:  # web: a server, like run (its tests: tests/web/test_venue_cli.py)
             continue
         inner = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         if inner:

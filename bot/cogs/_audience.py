@@ -69,6 +69,11 @@ COMMANDS: dict[str, Audience] = {
     "review correct": Audience.REFEREE,
     "standings show": Audience.ANYONE,
     "standings export": Audience.ANYONE,
+    "season create": Audience.ORGANIZER,
+    "season attach": Audience.ORGANIZER,
+    "season show": Audience.ANYONE,
+    "season export": Audience.ANYONE,
+    "season sanction": Audience.REFEREE,
     "sanction give": Audience.REFEREE,
     "sanction revoke": Audience.HEAD_REFEREE,
     "sanction decide": Audience.HEAD_REFEREE,
@@ -102,6 +107,8 @@ COMMANDS: dict[str, Audience] = {
     "endgame pass": Audience.TABLE,
     "endgame out": Audience.TABLE,
     "endgame status": Audience.TABLE_OR_STAFF,
+    "venue link": Audience.ORGANIZER,
+    "venue revoke": Audience.ORGANIZER,
 }
 
 # What a command allows beyond its audience, in the same words as the table (the README shows it).

@@ -8,6 +8,7 @@ Enumerations are stored as short strings so adding a value never needs a migrati
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -53,6 +54,14 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+VENUE_TOKEN_BYTES = 24  # the venue page's URL token: 32 URL-safe characters, unguessable
+
+
+def new_venue_token() -> str:
+    """A tournament's venue token: the only key to its public, read-only page (never its id)."""
+    return secrets.token_urlsafe(VENUE_TOKEN_BYTES)
 
 
 def _snowflake(*, nullable: bool = True, index: bool = False) -> Any:
@@ -172,6 +181,59 @@ class Tournament(SQLModel, table=True):
     registration_deadline: datetime | None = _when()
     cap: int | None = Field(default=None)
     created_by: int | None = _snowflake()
+    created_at: datetime = _created()
+    # the venue page's token (/venue link posts it, /venue revoke replaces it); every tournament has one
+    venue_token: str | None = Field(default_factory=new_venue_token, max_length=64, index=True, unique=True)
+
+
+class Season(SQLModel, table=True):
+    """A season: an ordered list of tournaments of one preset whose results make one ranking (NP's project, FIRK's
+    year). Its name collides within the server as a tournament's does (the name key)."""
+
+    __tablename__ = "season"
+    __table_args__ = (sa.UniqueConstraint("guild_id", "name_key", name="uq_season_guild_id_name_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    name: str = Field(max_length=100)
+    name_key: str = Field(default="", max_length=TOURNAMENT_KEY_LENGTH)  # tournament_key(name), set on every write
+    preset: str = Field(max_length=64)
+    created_by: int | None = _snowflake()
+    created_at: datetime = _created()
+
+
+class SeasonTournament(SQLModel, table=True):
+    """A tournament's place in its season: 1 is the first. A tournament belongs to at most one season, and two
+    tournaments never share a place: both are constraints."""
+
+    __tablename__ = "season_tournament"
+    __table_args__ = (
+        sa.UniqueConstraint("tournament_id", name="uq_season_tournament_tournament_id"),
+        sa.UniqueConstraint("season_id", "position", name="uq_season_tournament_season_id_position"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    season_id: int = Field(foreign_key="season.id", nullable=False, index=True)
+    tournament_id: int = Field(foreign_key="tournament.id", nullable=False)
+    position: int = Field(nullable=False)
+    attached_at: datetime = _created()
+
+
+class SeasonSanction(SQLModel, table=True):
+    """A sanction of the referee's desk whose standings points go to its season's ranking instead of its
+    tournament's (FIRK penalità 4: "anche a livello annuale"). Its points, and whether it is in force (revoked,
+    annulled on appeal), are the sanction's own; ``given_at`` is the season's latest tournament when it was given
+    (the ranking before that tournament leaves it out)."""
+
+    __tablename__ = "season_sanction"
+    __table_args__ = (sa.UniqueConstraint("sanction_id", name="uq_season_sanction_sanction_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    season_id: int = Field(foreign_key="season.id", nullable=False, index=True)
+    sanction_id: int = Field(foreign_key="sanction.id", nullable=False)
+    given_at: int | None = Field(default=None, foreign_key="tournament.id")
     created_at: datetime = _created()
 
 

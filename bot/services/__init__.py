@@ -30,9 +30,11 @@ from bot.services.rulebook import RulebookService
 from bot.services.sanction_proposals import SanctionProposalService
 from bot.services.sanctions import SanctionService
 from bot.services.schedules import ScheduleService
+from bot.services.seasons import SeasonService
 from bot.services.setup import SetupService
 from bot.services.standings import StandingsService
 from bot.services.tournaments import TournamentService
+from bot.services.venue import VenueService
 from bot.workers import Workers, default_workers
 
 Clock = Callable[[], datetime]
@@ -55,6 +57,7 @@ class Services:
     latecomers: LatecomerService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
+    seasons: SeasonService = field(init=False)
     reports: ReportService = field(init=False)
     rounds: RoundService = field(init=False)
     schedules: ScheduleService = field(init=False)
@@ -64,6 +67,7 @@ class Services:
     adjudicators: AdjudicatorService = field(init=False)
     ricochet: RicochetAdjudicator = field(init=False)
     scoring: ScoringDesk = field(init=False)
+    venue: VenueService = field(init=False)
 
     def __post_init__(self) -> None:
         self.setup = SetupService(self.sessionmaker, self.clock, workers=self.workers)
@@ -78,6 +82,9 @@ class Services:
         self.latecomers = LatecomerService(self.sessionmaker, self.clock, workers=self.workers)
         self.checkins = CheckInService(self.sessionmaker, self.clock, workers=self.workers)
         self.standings = StandingsService(self.sessionmaker, self.clock, workers=self.workers)
+        self.seasons = SeasonService(self.sessionmaker, self.clock, workers=self.workers)
+        self.seasons.standings = self.standings
+        self.seasons.desk = self.sanctions
         self.reports = ReportService(self.sessionmaker, self.clock, workers=self.workers)
         self.rounds = RoundService(self.sessionmaker, self.clock, self.seed_source, workers=self.workers)
         self.schedules = ScheduleService(self.sessionmaker, self.clock, workers=self.workers)
@@ -87,3 +94,4 @@ class Services:
         self.adjudicators = AdjudicatorService(self.sessionmaker, self.clock, workers=self.workers)
         self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock, workers=self.workers)
         self.scoring = ScoringDesk(self.sessionmaker, self.clock, workers=self.workers)
+        self.venue = VenueService(self.sessionmaker, self.clock, workers=self.workers)

@@ -94,6 +94,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("tables", {"tournament": "Coppa"}),
     ("standings show", {"tournament": "Coppa"}),
     ("standings export", {"tournament": "Coppa"}),
+    ("season show", {"season": "Anno"}),
+    ("season export", {"season": "Anno"}),
     ("rule", {"question": "quanti dadi tira il difensore?", "preset": "risiko-ufficiali-2018"}),
     ("risiko battle", {"attacker": "6 5 3", "defender": "4 4"}),
     ("risiko odds", {"attackers": 5, "defenders": 3}),
@@ -108,6 +110,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("appeal", {"case": 1, "reason": "non ero io"}),
     ("clock status", {"tournament": "Coppa", "table": 1}),
     ("endgame status", {"tournament": "Coppa", "table": 1}),
+    ("venue link", {"tournament": "Coppa"}),
+    ("venue revoke", {"tournament": "Coppa"}),
     ("sanctions list", {"tournament": "Coppa"}),
     ("sanctions export", {"tournament": "Coppa"}),
     ("sanctions latecomers", {"tournament": "Coppa"}),
@@ -131,6 +135,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("endgame out", {"tournament": "Coppa", "table": 1, "player": "Giocatore 4"}),
     ("arrival", {"tournament": "Coppa", "player": "Giocatore 3"}),
     ("sanction give", {"tournament": "Coppa", "infraction": "pact", "player": "Giocatore 2"}),
+    ("season sanction", {"season": "Anno", "infraction": "disturbing_table", "player": "Giocatore 1"}),
     ("sanction decide", {"case": 2, "decision": "upheld"}),
     ("sanction revoke", {"case": 2, "reason": "errore di persona"}),
     ("withdraw", {"tournament": "Aperto"}),
@@ -141,6 +146,8 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("tournament validate", {"tournament": "Aperto"}),
     ("tournament close", {"tournament": "Aperto"}),
     ("tournament create", {"name": "Nuovo torneo", "preset": "risiko-firk-1"}),
+    ("season create", {"name": "Nuova stagione", "preset": "risiko-firk-1"}),
+    ("season attach", {"season": "Anno", "tournament": "Libero"}),
     ("tournament edit", {"tournament": "Aperto", "qualifying_rounds": 4}),
     ("schedule deadline", {"tournament": "Aperto", "at": "2027-01-10 21:00"}),
     ("schedule reminders", {"tournament": "Coppa", "offsets": "60, 10"}),
@@ -182,7 +189,7 @@ def keys(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 async def _world(ch: ComponentHarness, services: Services) -> None:
     """Coppa (official rules) in its first round, published: eight players at two tables, case 1 against the
     player of table 1, case 2 with an appeal pending; Aperto and Libero still taking registrations (the two players
-    are in Aperto)."""
+    are in Aperto), Aperto in the season Anno."""
     await ch.invoke("setup roles", admin=True, organizer=ch.role("Organizzatori"), referee=ch.role("Arbitri"),
                     head_referee=ch.role("Capo arbitro"), player=ch.role("Giocatori"))  # fmt: skip
     guild = ch.guild.id
@@ -213,6 +220,8 @@ async def _world(ch: ComponentHarness, services: Services) -> None:
             await session.flush()
             session.add_all(Seat(guild_id=guild, table_id=table.id, registration_id=r.id, position=k)
                             for k, r in enumerate(seated, start=1))  # fmt: skip
+    organizer = Actor(guild_id=guild, user_id=4141, role_ids=frozenset({ch.guild.roles["Organizzatori"]}))
+    await services.seasons.create(organizer, name="Anno", tournament="Aperto")  # an NP season: Aperto, then Libero
     referee = Actor(guild_id=guild, user_id=4242, role_ids=frozenset({ch.guild.roles["Arbitri"]}))
     for name in ("Giocatore 1", "Giocatore 6"):
         await services.sanctions.record(referee, tournament="Coppa", player=name, user_id=None, infraction="pact")

@@ -4,7 +4,7 @@ Two servers; an official RisiKo! tournament running its second round (registrati
 differ only in case, a waitlist, a disqualification), two NP tournaments whose names collide once case-folded, a
 finished Ricochet Robots tournament; rounds, tables with threads and final situations, seats, match reports,
 check-ins, sanctions at every appeal state, reminders of every kind and status, DM deliveries, members' languages,
-referee calls, a table clock and audit entries.
+a season of two tournaments with a sanction given to it, referee calls, a table clock and audit entries.
 
 Name keys are written as a database that went through 0005 holds them (the second "Anna Rossi" and "COPPA" end
 with their row id); written before 0005, the migration must derive the same. Each row names the columns that carry
@@ -527,6 +527,20 @@ def rows() -> list[tuple[str, dict[str, Any]]]:
         {"id": 1, "guild_id": G1, "user_id": 901, "locale": "en", "updated_at": at(-2)},
         {"id": 2, "guild_id": G1, "user_id": 902, "locale": "it", "updated_at": at(-3)},
         {"id": 3, "guild_id": G2, "user_id": 901, "locale": "it", "updated_at": at(-4)},
+    )
+    add(  # 0011: a season of the two NP tournaments, and a sanction given to the season's ranking
+        "season",
+        {"id": 1, "guild_id": G1, "name": "Progetto 2026", "name_key": "progetto 2026",
+         "preset": "risiko-nostra-passione-2018", "created_by": 701, "created_at": at(-300)},
+    )  # fmt: skip
+    add(
+        "season_tournament",
+        {"id": 1, "guild_id": G1, "season_id": 1, "tournament_id": 2, "position": 1, "attached_at": at(-299)},
+        {"id": 2, "guild_id": G1, "season_id": 1, "tournament_id": 3, "position": 2, "attached_at": at(-298)},
+    )
+    add(
+        "season_sanction",
+        {"id": 1, "guild_id": G1, "season_id": 1, "sanction_id": 1, "given_at": 3, "created_at": at(2)},
     )
     add(
         "referee_call",

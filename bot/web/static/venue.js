@@ -1,0 +1,446 @@
+// Tournament Steward — the venue page (issue 29). Read-only: it draws the page's JSON and keeps it live.
+// Every text goes in with textContent (never as markup): a name like <script> or @everyone is shown as typed.
+"use strict";
+
+(function () {
+  const body = document.body;
+  const view = body.dataset.view; // "screen" (projector) or "phone"
+  const base = location.pathname.replace(/\/screen\/?$/, "").replace(/\/$/, "");
+  const lang = new URLSearchParams(location.search).get("lang");
+  const query = lang ? "?lang=" + encodeURIComponent(lang) : "";
+  const only = new URLSearchParams(location.search).get("only"); // the projector shows only these panels (?only=season)
+  const storeKey = "venue-me:" + base;
+  const state = { payload: null, offset: 0, panel: 0, panels: [], tab: "tables", me: null, gone: false };
+  try { state.me = localStorage.getItem(storeKey); } catch (e) { state.me = null; }
+
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function fill(template, values) {
+    return String(template).replace(/\{(\w+)\}/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? String(values[key]) : all;
+    });
+  }
+  function words() { return state.payload ? state.payload.words : {}; }
+  function number(value) {
+    const locale = state.payload && state.payload.lang === "it" ? "it-IT" : "en-GB";
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
+  }
+  function now() { return Date.now() + state.offset; }
+  function duration(seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    const mm = (h ? String(m).padStart(2, "0") : String(m)), ss = String(s).padStart(2, "0");
+    return h ? h + ":" + mm + ":" + ss : mm + ":" + ss;
+  }
+  function key(name) { return String(name).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase(); }
+
+  // ------------------------------------------------------------------------------------------------ clocks
+  function clockText(clock) {
+    const w = words();
+    if (!clock) return { text: w.clock_none, cls: "clock none" };
+    if (clock.status === "ended") return { text: w.clock_ended, cls: "clock ended" };
+    if (clock.status === "paused") {
+      const left = clock.remaining_seconds === null ? "" : " · " + duration(clock.remaining_seconds);
+      return { text: w.clock_paused + left, cls: "clock paused" };
+    }
+    if (clock.status === "running" && clock.time_up_at) {
+      const left = (Date.parse(clock.time_up_at) - now()) / 1000;
+      if (left > 0) return { text: fill(w.clock_running, { time: duration(left) }), cls: "clock running" };
+    }
+    if (clock.status === "running" && !clock.time_up_at) return { text: w.clock_running.replace("{time}", "—"), cls: "clock running" };
+    const ending = clock.ending === "sdadata" ? w.clock_sdadata : clock.ending === "firk" ? w.clock_firk : w.clock_time_up;
+    return { text: ending, cls: "clock time-up" };
+  }
+  function clockNode(clock) {
+    const shown = clockText(clock);
+    const node = el("span", shown.cls, shown.text);
+    node.dataset.clock = "1";
+    node.venueClock = clock;
+    return node;
+  }
+  function tick() {
+    document.querySelectorAll("[data-clock]").forEach(function (node) {
+      const shown = clockText(node.venueClock);
+      if (node.textContent !== shown.text) node.textContent = shown.text;
+      if (node.className !== shown.cls) node.className = shown.cls;
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------------ tables
+  function reportNode(report) {
+    const w = words();
+    const text = {
+      waiting: w.report_waiting,
+      entered: fill(w.report_entered, { signed: report.signed, seats: report.seats }),
+      signed: w.report_signed,
+      countersigned: w.report_countersigned,
+    }[report.status] || "";
+    return el("span", "report " + report.status, text);
+  }
+  function seatNode(seat) {
+    const li = el("li", "seat");
+    if (state.me && key(seat.name) === key(state.me)) li.classList.add("me");
+    li.appendChild(el("span", "seat-name", seat.name));
+    const group = seat.team || seat.club;
+    if (group) li.appendChild(el("span", "seat-club", group));
+    if (seat.result) li.appendChild(el("span", "seat-result", seat.result.rank + "° · " + number(seat.result.tournament_points !== null ? seat.result.tournament_points : seat.result.table_points)));
+    return li;
+  }
+  function tableNode(table, withState) {
+    const w = words();
+    const card = el("article", "table-card");
+    card.id = "table-" + table.number;
+    card.dataset.table = table.number;
+    const head = el("header", "table-head");
+    head.appendChild(el("h3", "table-number", fill(w.table, { number: table.number })));
+    if (withState) {
+      head.appendChild(clockNode(table.clock));
+      head.appendChild(reportNode(table.report));
+    }
+    card.appendChild(head);
+    const seats = el("ol", "seats");
+    table.seats.forEach(function (seat) { seats.appendChild(seatNode(seat)); });
+    card.appendChild(seats);
+    if (withState && table.clock && table.clock.recovery_minutes > 0) {
+      card.appendChild(el("p", "recovery", fill(w.recovery, { minutes: table.clock.recovery_minutes })));
+    }
+    return card;
+  }
+  function roundLabel(round) {
+    const w = words();
+    if (!round) return w.no_round;
+    if (round.kind === "semifinal") return w.semifinal;
+    if (round.kind === "final") return w.final;
+    return fill(w.round, { number: round.number });
+  }
+  function tablesPanel(tables) {
+    const grid = el("section", "tables-grid");
+    const n = tables.length;
+    const cols = view === "screen" ? (n <= 1 ? 1 : n <= 4 ? 2 : n <= 9 ? 3 : n <= 16 ? 4 : n <= 25 ? 5 : 6) : 1;
+    const rows = Math.max(1, Math.ceil(n / cols));
+    grid.classList.add("cols-" + cols, "rows-" + Math.min(rows, 6));
+    tables.forEach(function (t) { grid.appendChild(tableNode(t, true)); });
+    return grid;
+  }
+
+  // ------------------------------------------------------------------------------------------------ standings
+  function standingsPanel(lines) {
+    const w = words();
+    const wrap = el("section", "standings");
+    if (!lines.length) { wrap.appendChild(el("p", "empty", w.no_standings)); return wrap; }
+    const table = el("table", "standings-table");
+    const head = el("tr");
+    [["rank", "col-rank"], ["player", "col-name"], ["points", "col-points"], ["games", "col-games"]].forEach(function (c) {
+      head.appendChild(el("th", c[1], w[c[0]]));
+    });
+    const thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    const tbody = el("tbody");
+    lines.forEach(function (line) {
+      const tr = el("tr", "line " + line.standing);
+      if (state.me && key(line.name) === key(state.me)) tr.classList.add("me");
+      tr.appendChild(el("td", "col-rank", line.rank));
+      const name = el("td", "col-name");
+      name.appendChild(el("span", "line-name", line.name));
+      const group = line.team || line.club;
+      if (group) name.appendChild(el("span", "line-club", group));
+      if (line.standing !== "active") name.appendChild(el("span", "line-standing", w[line.standing] || ""));
+      tr.appendChild(name);
+      tr.appendChild(el("td", "col-points", number(line.points)));
+      tr.appendChild(el("td", "col-games", line.games));
+      tbody.appendChild(tr);
+    });
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    return wrap;
+  }
+
+  // ------------------------------------------------------------------------------------------------ bracket
+  function bracketPanel(bracket) {
+    const w = words();
+    const wrap = el("section", "bracket");
+    bracket.rounds.forEach(function (round) {
+      const col = el("div", "bracket-round");
+      col.appendChild(el("h2", "bracket-title", roundLabel(round)));
+      if (round.direct_finalists && round.direct_finalists.length) {
+        col.appendChild(el("p", "direct", fill(w.direct_finalists, { names: round.direct_finalists.join(", ") })));
+      }
+      round.tables.forEach(function (t) { col.appendChild(tableNode(t, false)); });
+      wrap.appendChild(col);
+    });
+    return wrap;
+  }
+
+  // ------------------------------------------------------------------------------------------------ season
+  const SCREEN_SEASON_COLUMNS = 6; // the projector shows the latest tournaments' points; the phone lists them all
+  function seasonMove(line) {
+    const w = words();
+    if (line.previous_rank === null) return el("td", "col-move new", w.season_new);
+    const moved = line.previous_rank - line.rank;
+    if (moved > 0) return el("td", "col-move up", "▲" + moved);
+    if (moved < 0) return el("td", "col-move down", "▼" + (-moved));
+    return el("td", "col-move same", "=");
+  }
+  function seasonPoints(line, i) {
+    const points = line.by_tournament[i];
+    if (points === null) return "—";
+    return line.counted[i] ? number(points) : "(" + number(points) + ")";
+  }
+  function seasonPanel(season, lines) {
+    const w = words();
+    const wrap = el("section", "season");
+    if (!lines.length) { wrap.appendChild(el("p", "empty", w.season_empty)); return wrap; }
+    const n = season.tournaments.length;
+    const columns = [];
+    if (view === "screen") for (let i = Math.max(0, n - SCREEN_SEASON_COLUMNS); i < n; i++) columns.push(i);
+    const table = el("table", "standings-table season-table");
+    const head = el("tr");
+    head.appendChild(el("th", "col-rank", w.rank));
+    const moves = season.tournaments.length >= 2; // the movement since the previous tournament of the season
+    if (moves) head.appendChild(el("th", "col-move", w.movement));
+    head.appendChild(el("th", "col-name", w.player));
+    columns.forEach(function (i) {
+      const th = el("th", "col-t" + (i === season.current ? " current" : ""), fill(w.season_tournament, { number: i + 1 }));
+      th.title = season.tournaments[i];
+      head.appendChild(th);
+    });
+    head.appendChild(el("th", "col-points", w.total));
+    const thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    const tbody = el("tbody");
+    lines.forEach(function (line) {
+      const tr = el("tr", "line");
+      tr.dataset.player = line.name;
+      if (state.me && key(line.name) === key(state.me)) tr.classList.add("me");
+      tr.appendChild(el("td", "col-rank", line.rank));
+      if (moves) tr.appendChild(seasonMove(line));
+      const name = el("td", "col-name");
+      name.appendChild(el("span", "line-name", line.name));
+      if (line.club) name.appendChild(el("span", "line-club", line.club));
+      if (view !== "screen") {
+        const each = season.tournaments.map(function (t, i) {
+          return fill(w.season_tournament, { number: i + 1 }) + " " + seasonPoints(line, i);
+        });
+        name.appendChild(el("span", "line-season", each.join(" · ")));
+      }
+      tr.appendChild(name);
+      columns.forEach(function (i) {
+        tr.appendChild(el("td", "col-t" + (i === season.current ? " current" : "") + (line.counted[i] ? "" : " dropped"),
+          seasonPoints(line, i)));
+      });
+      tr.appendChild(el("td", "col-points season-points", number(line.points)));
+      tbody.appendChild(tr);
+    });
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    return wrap;
+  }
+  function seasonLegend() { return el("p", "season-legend", words().season_legend); }
+
+  // ------------------------------------------------------------------------------------------------ the views
+  const SCREEN_TABLES = 25, SCREEN_LINES = 20;
+  function chunks(list, size) {
+    const out = [];
+    for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+    return out.length ? out : [[]];
+  }
+  function screenPanels(data) {
+    const w = words();
+    const panels = [];
+    const tables = data.round ? data.round.tables : [];
+    if (tables.length) chunks(tables, SCREEN_TABLES).forEach(function (part) {
+      panels.push({ kind: "tables", title: w.tables, node: function () { return tablesPanel(part); }, seconds: 25 });
+    });
+    const lines = data.standings.lines;
+    chunks(lines, SCREEN_LINES * 2).forEach(function (part, i) {
+      if (!part.length && i) return;
+      panels.push({ kind: "standings", title: w.standings, node: function () {
+        const both = el("div", "standings-columns");
+        chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(standingsPanel(col)); });
+        return both;
+      }, seconds: 15 });
+    });
+    if (data.bracket) panels.push({ kind: "bracket", title: w.bracket, node: function () { return bracketPanel(data.bracket); }, seconds: 15 });
+    const season = data.season;
+    if (season) chunks(season.lines, SCREEN_LINES * 2).forEach(function (part, i) {
+      if (!part.length && i) return;
+      panels.push({ kind: "season", title: w.season + " · " + season.name, node: function () {
+        const out = document.createDocumentFragment();
+        const both = el("div", "standings-columns");
+        chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(seasonPanel(season, col)); });
+        out.appendChild(both);
+        out.appendChild(seasonLegend());
+        return out;
+      }, seconds: 15 });
+    });
+    const chosen = panels.filter(function (p) { return p.kind === only; });
+    return chosen.length ? chosen : panels;
+  }
+  function drawScreen() {
+    const data = state.payload.data;
+    state.panels = screenPanels(data);
+    if (state.panel >= state.panels.length) state.panel = 0;
+    const main = document.getElementById("main");
+    clear(main);
+    const panel = state.panels[state.panel];
+    main.appendChild(el("h2", "panel-title", panel.title));
+    main.appendChild(panel.node());
+  }
+  function cycle() {
+    if (state.payload && state.panels.length > 1) {
+      state.panel = (state.panel + 1) % state.panels.length;
+      drawScreen();
+    }
+    const seconds = state.panels.length ? state.panels[state.panel].seconds : 10;
+    setTimeout(cycle, seconds * 1000);
+  }
+
+  function tableOf(data, name) {
+    if (!data.round || !name) return null;
+    return data.round.tables.find(function (t) {
+      return t.seats.some(function (s) { return key(s.name) === key(name); });
+    }) || null;
+  }
+  function everyone(data) {
+    const names = new Map();
+    (data.round ? data.round.tables : []).forEach(function (t) { t.seats.forEach(function (s) { names.set(key(s.name), s.name); }); });
+    data.standings.lines.forEach(function (l) { if (!names.has(key(l.name))) names.set(key(l.name), l.name); });
+    return Array.from(names.values()).sort(function (a, b) { return key(a).localeCompare(key(b)); });
+  }
+  function choose(name) {
+    state.me = name;
+    try { if (name) localStorage.setItem(storeKey, name); else localStorage.removeItem(storeKey); } catch (e) { /* private mode */ }
+    document.getElementById("find-input").value = "";
+    drawPhone();
+    if (name) { const mine = document.getElementById("mine"); if (mine.scrollIntoView) mine.scrollIntoView({ block: "start" }); }
+  }
+  function drawFind() {
+    const data = state.payload.data;
+    const input = document.getElementById("find-input");
+    const results = document.getElementById("find-results");
+    clear(results);
+    const typed = key(input.value.trim());
+    if (!typed) return;
+    everyone(data).filter(function (n) { return key(n).indexOf(typed) !== -1; }).slice(0, 8).forEach(function (name) {
+      const li = el("li");
+      const button = el("button", "pick", name);
+      button.type = "button";
+      button.addEventListener("click", function () { choose(name); });
+      li.appendChild(button);
+      results.appendChild(li);
+    });
+  }
+  function drawPhone() {
+    const w = words();
+    const data = state.payload.data;
+    const mine = document.getElementById("mine");
+    clear(mine);
+    if (state.me) {
+      mine.hidden = false;
+      const head = el("div", "mine-head");
+      head.appendChild(el("h2", "mine-title", w.my_table + " · " + state.me));
+      const forget = el("button", "not-me", w.not_me);
+      forget.type = "button";
+      forget.addEventListener("click", function () { choose(null); });
+      head.appendChild(forget);
+      mine.appendChild(head);
+      const table = tableOf(data, state.me);
+      mine.appendChild(table ? tableNode(table, true) : el("p", "empty", w.not_seated));
+      const line = data.standings.lines.find(function (l) { return key(l.name) === key(state.me); });
+      if (line) mine.appendChild(el("p", "mine-rank", fill(w.place, { rank: line.rank }) + " · " + number(line.points) + " " + w.points));
+      const ours = data.season && data.season.lines.find(function (l) { return key(l.name) === key(state.me); });
+      if (ours) mine.appendChild(el("p", "mine-rank mine-season", fill(w.season_place, { rank: ours.rank }) + " · " + number(ours.points) + " " + w.points));
+    } else {
+      mine.hidden = true;
+    }
+    document.getElementById("find-label").textContent = w.find;
+    document.getElementById("find-input").placeholder = w.find_hint;
+    drawFind();
+    const tabs = document.getElementById("tabs");
+    clear(tabs);
+    const names = [["tables", w.tables], ["standings", w.standings]];
+    if (data.season) names.push(["season", w.season]);
+    if (data.bracket) names.push(["bracket", w.bracket]);
+    if (!names.some(function (n) { return n[0] === state.tab; })) state.tab = "tables";
+    names.forEach(function (n) {
+      const b = el("button", "tab" + (state.tab === n[0] ? " active" : ""), n[1]);
+      b.type = "button";
+      b.dataset.tab = n[0];
+      b.addEventListener("click", function () { state.tab = n[0]; drawPhone(); });
+      tabs.appendChild(b);
+    });
+    const main = document.getElementById("main");
+    clear(main);
+    if (state.tab === "standings") main.appendChild(standingsPanel(data.standings.lines));
+    else if (state.tab === "season" && data.season) {
+      main.appendChild(el("h2", "season-title", w.season + " · " + data.season.name));
+      main.appendChild(seasonPanel(data.season, data.season.lines));
+      main.appendChild(seasonLegend());
+    }
+    else if (state.tab === "bracket" && data.bracket) main.appendChild(bracketPanel(data.bracket));
+    else if (data.round) main.appendChild(tablesPanel(data.round.tables));
+    else main.appendChild(el("p", "empty", w.no_round));
+  }
+
+  function draw() {
+    if (!state.payload) return;
+    const data = state.payload.data;
+    document.getElementById("name").textContent = data.tournament.name;
+    document.title = data.tournament.name;
+    document.documentElement.lang = state.payload.lang;
+    document.getElementById("round-label").textContent = roundLabel(data.round);
+    if (view === "screen") drawScreen(); else drawPhone();
+    body.dataset.version = String(state.payload.version);
+  }
+  function setStatus(live) {
+    const node = document.getElementById("status");
+    const w = words();
+    if (state.gone) { node.textContent = w.gone || ""; node.className = "status gone"; return; }
+    node.textContent = live ? (w.live || "") : (w.reconnecting || "");
+    node.className = "status " + (live ? "live" : "offline");
+  }
+
+  // ------------------------------------------------------------------------------------------------ live
+  function receive(text) {
+    const payload = JSON.parse(text);
+    if (state.payload && payload.version < state.payload.version) return;
+    state.payload = payload;
+    draw();
+    setStatus(true);
+  }
+  function poll() {
+    return fetch(base + "/data" + query, { cache: "no-store" }).then(function (r) {
+      if (r.status === 404) { state.gone = true; setStatus(false); return; }
+      const server = Number(r.headers.get("X-Server-Time"));
+      if (server) state.offset = server - Date.now();
+      return r.text().then(receive);
+    }).catch(function () { setStatus(false); });
+  }
+  let source = null;
+  function connect() {
+    if (state.gone) return;
+    if (typeof EventSource === "undefined") { poll(); setTimeout(connect, 2000); return; }
+    source = new EventSource(base + "/events" + query);
+    source.addEventListener("snapshot", function (e) { receive(e.data); });
+    source.addEventListener("time", function (e) { state.offset = Number(e.data) - Date.now(); });
+    source.addEventListener("gone", function () { state.gone = true; source.close(); setStatus(false); });
+    source.addEventListener("open", function () { setStatus(true); });
+    source.addEventListener("error", function () {
+      setStatus(false);
+      if (source.readyState === EventSource.CLOSED) { // refused (a restart in progress): try again, and poll meanwhile
+        setTimeout(function () { poll().then(connect); }, 3000);
+      }
+    });
+  }
+
+  if (view === "phone") {
+    document.getElementById("find-input").addEventListener("input", function () { if (state.payload) drawFind(); });
+  } else {
+    setTimeout(cycle, 25000);
+  }
+  setInterval(tick, 1000);
+  poll().then(connect);
+})();
