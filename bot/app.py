@@ -71,6 +71,10 @@ class Steward(StewardBot):
         if self.venue_server is not None:
             await self.venue_server.stop()
         await self.runner.stop()
+        try:  # the members' languages noted since the last write
+            await self.flush_locales()
+        except Exception:
+            log.warning("members' languages not stored at shutdown", exc_info=True)
         await super().close()
 
 

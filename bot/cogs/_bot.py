@@ -24,6 +24,7 @@ from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 EXPIRED_GRACE = 2.0  # seconds: a component or form nothing answered by then has no live handler (Discord allows 3)
+LOCALE_BATCH_SECONDS = 0.5  # a rush of first interactions is written as one transaction per server, after this
 
 
 class Wakes(Protocol):
@@ -87,6 +88,7 @@ class StewardBot(commands.Bot):
         self.services = services
         self.runner: Wakes = Asleep()  # the application sets the schedule's runner
         self.expired_grace = EXPIRED_GRACE
+        self._locale_writer: asyncio.Task[None] | None = None
 
     async def load_all(self) -> None:
         """Set the translator and load every cog (no network: tests call this directly)."""
@@ -97,16 +99,33 @@ class StewardBot(commands.Bot):
             await self.load_extension(name)
 
     async def remember_locale(self, interaction: discord.Interaction[Any]) -> None:
-        """The member's own Discord language (Italian or English; another is not kept), stored for the direct
-        messages the bot writes them: nothing is read or written when this process already knows it. A failure
-        is logged and never stops the command."""
+        """The member's own Discord language (Italian or English; another is not kept), for the direct messages the
+        bot writes them. Nothing waits for the database here — this runs before a command's first response: the
+        language is noted in memory and written in the background, many at once (``flush_locales``)."""
         locale = normalise_locale(interaction.locale, "")
         if not locale or interaction.guild_id is None:
             return
-        try:
-            await self.services.members.remember_locale(interaction.guild_id, interaction.user.id, locale)
-        except Exception:
-            log.warning("the language of member %s could not be stored", interaction.user.id, exc_info=True)
+        noted = self.services.members.note(interaction.guild_id, interaction.user.id, locale)
+        if noted and (self._locale_writer is None or self._locale_writer.done()):
+            self._locale_writer = asyncio.create_task(self._write_locales())
+
+    async def _write_locales(self) -> None:
+        """Write the noted languages after a short wait that gathers a rush into one transaction per server."""
+        while self.services.members.pending:
+            await asyncio.sleep(LOCALE_BATCH_SECONDS)
+            try:
+                await self.services.members.flush()
+            except Exception:  # logged; the languages stay noted and the next interaction starts a new writer
+                log.warning("members' languages could not be stored", exc_info=True)
+                return
+
+    async def flush_locales(self) -> None:
+        """Write every noted language now (at shutdown, and in tests)."""
+        if self._locale_writer is not None and not self._locale_writer.done():
+            self._locale_writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._locale_writer
+        await self.services.members.flush()
 
     async def on_interaction(self, interaction: discord.Interaction[StewardBot]) -> None:
         """A button, menu or form that nothing answers — one of a view that lived in a process since stopped, or a

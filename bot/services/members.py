@@ -1,8 +1,12 @@
 """The members' languages: each member's Discord language, remembered from their own interactions, is the language of
 the direct messages the bot writes them (reminders, a declined final); a member never seen reads the server's.
 
-The bot reports every interaction's language here; a language this process already knows for the member costs
-nothing, and the database is written only when it is new or different (one read otherwise)."""
+The bot reports every interaction's language here without waiting for the database (:meth:`MemberService.note`):
+a language this process already knows for the member costs nothing, a new or changed one waits in memory and is
+written in the background, many at once (:meth:`MemberService.flush`), so a rush of first interactions — 300
+registrations at the opening of a tournament — adds no database write before any first response. A language
+still waiting is already the one this process writes DMs in; another process reads it once it is written
+(``remember_locale`` writes one at once, reading first: only when it is new or different)."""
 
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ class MemberService(BaseService):
     ) -> None:
         super().__init__(sessionmaker, clock, workers)
         self._known: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._pending: dict[tuple[int, int], str] = {}  # noted, not yet written: the latest language of each member
 
     def _remembered(self, guild_id: int, user_id: int, locale: str) -> None:
         self._known[(guild_id, user_id)] = locale
@@ -52,9 +57,55 @@ class MemberService(BaseService):
         self._remembered(guild_id, user_id, locale)
         return written
 
+    def note(self, guild_id: int, user_id: int, locale: str) -> bool:
+        """An interaction's language, kept in memory for :meth:`flush`: no database work, so it may run before a
+        command's first response. True when it is new or changed for this process (a flush has work)."""
+        if locale not in LOCALES:
+            return False
+        key = (guild_id, user_id)
+        if self._pending.get(key, self._known.get(key)) == locale:
+            return False
+        self._pending[key] = locale
+        return True
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    async def flush(self) -> int:
+        """Write every noted language, one transaction per server (a row only when new or different); returns how
+        many were written. A failed server's languages are noted again for the next flush."""
+        batch, self._pending = self._pending, {}
+        by_guild: dict[int, list[tuple[int, str]]] = {}
+        for (guild_id, user_id), locale in batch.items():
+            by_guild.setdefault(guild_id, []).append((user_id, locale))
+        written = 0
+        for guild_id, members in by_guild.items():
+
+            async def attempt(guild_id: int = guild_id, members: list[tuple[int, str]] = members) -> int:
+                async with self.run(guild_id) as uc:
+                    count = 0
+                    for user_id, locale in members:
+                        count += await repo.set_member_locale(
+                            session=uc.session, guild_id=guild_id, user_id=user_id, locale=locale, now=uc.clock()
+                        )
+                    return count
+
+            try:
+                written += await retry_when_locked(attempt)
+            except Exception:
+                for user_id, locale in members:  # keep them for the next flush, unless a newer one came meanwhile
+                    self._pending.setdefault((guild_id, user_id), locale)
+                raise
+            for user_id, locale in members:
+                self._remembered(guild_id, user_id, locale)
+        return written
+
     async def locale(self, guild_id: int, user_id: int, *, default: str) -> str:
         """The language to write the member a direct message in: theirs when known, else ``default`` (the
         server's)."""
+        if (guild_id, user_id) in self._pending:
+            return self._pending[(guild_id, user_id)]
         async with self.run(guild_id) as uc:
             stored = await repo.member_locale(session=uc.session, guild_id=guild_id, user_id=user_id)
         return stored if stored in LOCALES else default
@@ -64,4 +115,5 @@ class MemberService(BaseService):
         ids = list(user_ids)
         async with self.run(guild_id) as uc:
             stored = await repo.member_locales(session=uc.session, guild_id=guild_id, user_ids=ids)
+        stored |= {u: self._pending[(guild_id, u)] for u in ids if (guild_id, u) in self._pending}
         return {u: stored[u] if stored.get(u) in LOCALES else default for u in ids}

@@ -36,6 +36,8 @@ async def test_a_player_whose_discord_is_in_english_gets_the_reminder_dm_in_engl
     await h.invoke("my-table", user_id=b.users["Anna"], locale="en-US", tournament=b.name)
     await h.invoke("tables", user_id=b.users["Carla"], locale="it", tournament=b.name)
     await h.invoke("tables", user_id=b.users["Dario"], locale="de", tournament=b.name)  # a language we do not write
+    assert await _stored(services) == {}  # noted in memory: no write before a first response
+    await bot.flush_locales()
     assert await _stored(services) == {b.users["Anna"]: "en", b.users["Carla"]: "it"}  # Bruno never seen
 
     done = await services.schedules.schedule_round(ORGANIZER, tournament=b.name, start=rome(T + timedelta(hours=2)))
@@ -62,6 +64,7 @@ async def test_a_member_s_language_follows_their_latest_interaction_and_is_writt
     h = Harness(bot, guild_id=GUILD, roles=ORG_ROLES)
     anna = b.users["Anna"]
     await h.invoke("tables", user_id=anna, locale="en-GB", tournament=b.name)
+    await bot.flush_locales()
     async with services.sessionmaker() as session:
         first = (await session.execute(select(MemberLocale))).scalar_one()
     clock.now = T + timedelta(hours=1)
@@ -75,7 +78,24 @@ async def test_a_member_s_language_follows_their_latest_interaction_and_is_writt
     assert (row.id, row.locale, row.updated_at) == (first.id, "en", T)
 
     await h.invoke("tables", user_id=anna, locale="it", tournament=b.name)  # she switched Discord to Italian
+    assert await services.members.locale(GUILD, anna, default="en") == "it"  # this process knows before the write
+    await bot.flush_locales()
     assert await _stored(services) == {anna: "it"}
     assert await services.members.locale(GUILD, anna, default="en") == "it"
     assert await services.members.locale(GUILD, b.users["Bruno"], default="en") == "en"  # never seen: the server's
     assert await services.members.locale(GUILD + 1, anna, default="en") == "en"  # another server knows nothing
+
+
+async def test_a_rush_of_first_interactions_is_written_in_one_batch_after_the_answers(services: Services):
+    """300 members' first interactions (a registration rush) cost no database work on the way to their answers: each
+    language is noted in memory, and one flush writes them all (one transaction for the server)."""
+    members = services.members
+    assert all(members.note(GUILD, 5000 + i, "en" if i % 3 else "it") for i in range(300))
+    assert not members.note(GUILD, 5000, "it")  # the same language again: nothing new
+    assert members.pending == 300 and await _stored(services) == {}
+    assert await members.locale(GUILD, 5001, default="it") == "en"  # already the DM language in this process
+    assert await members.flush() == 300
+    stored = await _stored(services)
+    assert len(stored) == 300 and stored[5000] == "it" and stored[5001] == "en"
+    assert members.pending == 0 and not members.note(GUILD, 5001, "en")  # known now
+    assert await members.flush() == 0
