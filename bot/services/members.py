@@ -74,8 +74,9 @@ class MemberService(BaseService):
 
     async def flush(self) -> int:
         """Write every noted language, one transaction per server (a row only when new or different); returns how
-        many were written. A failed server's languages are noted again for the next flush."""
-        batch, self._pending = self._pending, {}
+        many were written. A language stays noted until its write commits, so a DM prepared meanwhile reads it; a
+        failed server's languages stay noted for the next flush."""
+        batch = dict(self._pending)  # stays noted (and read by ``locale``) until it is written
         by_guild: dict[int, list[tuple[int, str]]] = {}
         for (guild_id, user_id), locale in batch.items():
             by_guild.setdefault(guild_id, []).append((user_id, locale))
@@ -91,21 +92,19 @@ class MemberService(BaseService):
                         )
                     return count
 
-            try:
-                written += await retry_when_locked(attempt)
-            except Exception:
-                for user_id, locale in members:  # keep them for the next flush, unless a newer one came meanwhile
-                    self._pending.setdefault((guild_id, user_id), locale)
-                raise
+            written += await retry_when_locked(attempt)  # a failure leaves them noted for the next flush
             for user_id, locale in members:
                 self._remembered(guild_id, user_id, locale)
+                if self._pending.get((guild_id, user_id)) == locale:  # a newer language noted meanwhile stays
+                    del self._pending[(guild_id, user_id)]
         return written
 
     async def locale(self, guild_id: int, user_id: int, *, default: str) -> str:
         """The language to write the member a direct message in: theirs when known, else ``default`` (the
         server's)."""
-        if (guild_id, user_id) in self._pending:
-            return self._pending[(guild_id, user_id)]
+        noted = self._pending.get((guild_id, user_id))
+        if noted is not None:  # noted here, not yet written (it stays noted until its write commits)
+            return noted
         async with self.run(guild_id) as uc:
             stored = await repo.member_locale(session=uc.session, guild_id=guild_id, user_id=user_id)
         return stored if stored in LOCALES else default

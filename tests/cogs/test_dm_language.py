@@ -99,3 +99,23 @@ async def test_a_rush_of_first_interactions_is_written_in_one_batch_after_the_an
     assert len(stored) == 300 and stored[5000] == "it" and stored[5001] == "en"
     assert members.pending == 0 and not members.note(GUILD, 5001, "en")  # known now
     assert await members.flush() == 0
+
+
+async def test_a_language_being_written_is_still_the_one_a_dm_reads(services: Services, monkeypatch):
+    """A DM prepared while the background write runs (the declined final's, a reminder's) must not fall back to the
+    server's language: a noted language stays noted until its write commits."""
+    from bot.db import repo
+
+    members = services.members
+    members.note(GUILD, 6001, "en")
+    seen: list[int] = []
+    write = repo.set_member_locale
+
+    async def watching(**kwargs):  # type: ignore[no-untyped-def]
+        seen.append(members.pending)  # what locale() reads meanwhile
+        return await write(**kwargs)
+
+    monkeypatch.setattr(repo, "set_member_locale", watching)
+    assert await members.flush() == 1
+    assert seen == [1] and members.pending == 0
+    assert await members.locale(GUILD, 6001, default="it") == "en"  # and, once written, from the database
