@@ -423,6 +423,7 @@ async def test_tour_sf_1_four_semifinals_take_one_player_from_each_band(services
     ranked = await ranking(services)
     view = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa")
     assert view.kind == "semifinal" and view.number == 3 and len(view.tables) == 4
+    ranked = await as_seeded(services, ranked, view)  # players level across the cut: the round's lot decided
     bands = [set(ranked[k * 4 : (k + 1) * 4]) for k in range(4)]
     for table in view.tables:
         ids = [s.registration_id for s in table.seats]
