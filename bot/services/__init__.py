@@ -95,3 +95,5 @@ class Services:
         self.ricochet = RicochetAdjudicator(self.sessionmaker, self.clock, workers=self.workers)
         self.scoring = ScoringDesk(self.sessionmaker, self.clock, workers=self.workers)
         self.venue = VenueService(self.sessionmaker, self.clock, workers=self.workers)
+        self.venue.standings = self.standings  # the page reads the same standings and season as the commands
+        self.venue.seasons = self.seasons

@@ -129,22 +129,8 @@ async def _results(uc: UseCase, guild_id: int, tables: Sequence[TableView], ids:
 class VenueService(BaseService):
     """The venue page's use cases: the link (organizers), a new link (organizers), the snapshot and the counters."""
 
-    _standings: StandingsService | None = None
-    _seasons: SeasonService | None = None
-
-    @property
-    def standings(self) -> StandingsService:
-        if self._standings is None:
-            self._standings = StandingsService(self._sessionmaker, self._clock, workers=self._workers)
-        return self._standings
-
-    @property
-    def seasons(self) -> SeasonService:
-        """The season's ranking as ``/season show`` reads it (its use case needs no sanction desk)."""
-        if self._seasons is None:
-            self._seasons = SeasonService(self._sessionmaker, self._clock, workers=self._workers)
-            self._seasons.standings = self.standings
-        return self._seasons
+    standings: StandingsService  # set by Services: the tournament's standings as /standings reads them
+    seasons: SeasonService  # set by Services: the season's ranking as /season show reads it
 
     def now_ms(self) -> int:
         """The services' clock in milliseconds: the page counts its clocks down against it (not the viewer's)."""
