@@ -330,7 +330,7 @@ CODE_LIKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # three_cannons, first_game
     ],
 )
 def test_text_output_prints_words_not_internal_codes(argv: list[str], expected: list[str], capsys, monkeypatch):
-    """Issue 27: `steward … --text` printed codes (`three_cannons`, `first_game_table_points`): it prints words; the
+    """`steward … --text` once printed codes (`three_cannons`, `first_game_table_points`): it prints words; the
     JSON output keeps the codes."""
     monkeypatch.chdir(DOCS_EXAMPLES)
     assert main([*argv, "--text"]) == 0

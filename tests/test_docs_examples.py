@@ -1,4 +1,4 @@
-"""Issue 27, documents: what the pages show is what the program does.
+"""Documents: what the pages show is what the program does.
 
 - every file a documented `steward` command writes lands where git ignores it (the render examples used to leave
   seven PNGs in the repository root);

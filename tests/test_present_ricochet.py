@@ -1,4 +1,4 @@
-"""How ``/rr`` reads and answers in each language (issue 27, BOT-I18N-1): every refusal of the notation has its
+"""How ``/rr`` reads and answers in each language (BOT-I18N-1): every refusal of the notation has its
 message in both catalogues naming the piece and what is accepted, and the examples the commands show parse in the
 language they are shown in."""
 

@@ -1,4 +1,4 @@
-"""People read the rulebook's article («ARB 27», «RR 13.5») and plain words, never our internal ids (issue 27): no
+"""People read the rulebook's article («ARB 27», «RR 13.5») and plain words, never our internal ids: no
 catalogue value, in either language, carries a requirement id (``TOUR-FIN-1``) or an identifier of the code such as
 a preset field name (``late_tolerance_minutes``). The only words with an underscore people may read are those they
 type themselves: a command option's name in their language, and a field of the situation documents they write."""

@@ -1,4 +1,4 @@
-"""Spreadsheets (issue 28): the XLSX writer (text stays text, frozen bold header, widths, Italian and English
+"""Spreadsheets: the XLSX writer (text stays text, frozen bold header, widths, Italian and English
 formats) and the roster's XLSX reader (the CSV's checks, the zip-bomb and size guards)."""
 
 from __future__ import annotations

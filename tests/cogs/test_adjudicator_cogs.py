@@ -119,7 +119,7 @@ async def test_rr_min_0_solve_finds_the_optimum_and_draws_it(harness: Harness):
 
 
 async def test_bot_i18n_1_rr_reads_the_letters_and_cells_the_italian_board_shows(harness: Harness):
-    """Issue 27: a referee copies "GN" off the Italian board (G giallo): the yellow robot moves, not the green one;
+    """A referee copies "GN" off the Italian board (G giallo): the yellow robot moves, not the green one;
     the reply says back each robot by its letter, colour and cell, so a misread letter shows at once."""
     # yellow at L11 is straight below the yellow circle at L7 (row 6, column 11): one move north reaches it
     board, target = "1A 2A 3A 4A", "L7 giallo cerchio"

@@ -1,4 +1,4 @@
-"""Direct messages in the reader's language (issue 27): each member's Discord language is remembered from their own
+"""Direct messages in the reader's language: each member's Discord language is remembered from their own
 interactions, and the reminder DMs are written in it while the channel post keeps the server's; a player never seen
 reads the server's language. The language is written only when it is new or different."""
 

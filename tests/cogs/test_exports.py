@@ -1,4 +1,4 @@
-"""Every export through the real command tree in both formats (issue 28): the XLSX carries the CSV's values, a
+"""Every export through the real command tree in both formats: the XLSX carries the CSV's values, a
 hostile player name stays text, no workbook holds a formula, the header is frozen; /roster import of a workbook
 imports all or nothing and names the bad row. Runs on SQLite and PostgreSQL (the ``services`` fixture)."""
 

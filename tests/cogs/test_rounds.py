@@ -227,7 +227,7 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     await harness.invoke("tables", user_id=winner_id, locale="en-GB", tournament="Coppa")  # their Discord: English
     sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner)
     assert "Hanno rinunciato" in sent[-1].text and "al posto del vincitore" in sent[-1].text
-    (told,) = [text for user, text in http.dms() if user == winner_id]  # in the reader's language (issue 27) …
+    (told,) = [text for user, text in http.dms() if user == winner_id]  # in the reader's language …
     assert told.startswith("You have declined the final of Coppa") and "(ARB 5.4)" in told
     assert not internal_ids(told)  # … citing the rulebook's article, never our requirement ids
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")  # the final's announcement
@@ -236,7 +236,7 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
 
 
 async def test_round_plan_and_close_through_the_tree(harness, services, http):
-    """/round plan opens the round for check-in; its start is set in one place, /schedule round (issue 27), and a
+    """/round plan opens the round for check-in; its start is set in one place, /schedule round, and a
     round planned again keeps it."""
     await prepare(harness, services, 8)
     assert [p.name for p in harness.bot.tree.get_command("round").get_command("plan").parameters] == ["tournament"]

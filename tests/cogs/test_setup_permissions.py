@@ -1,4 +1,4 @@
-"""Issue 27: the bot's own Discord permissions — one list (bot/cogs/setup/permissions.NEEDED) that the README's invite
+"""the bot's own Discord permissions — one list (bot/cogs/setup/permissions.NEEDED) that the README's invite
 step names and `/setup roles` checks in the server and in the announcement channel, each missing one with its reason."""
 
 from __future__ import annotations

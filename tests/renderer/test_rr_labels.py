@@ -1,4 +1,4 @@
-"""The board image and the ``/rr`` parser share one notation (issue 27, BOT-IMG-1, BOT-I18N-1): the letters drawn
+"""The board image and the ``/rr`` parser share one notation (BOT-IMG-1, BOT-I18N-1): the letters drawn
 on the robots and the cells' names drawn along the edges, read off a rendered board in Italian and in English,
 parse back to the position that was drawn."""
 

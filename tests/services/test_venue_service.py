@@ -1,4 +1,4 @@
-"""The venue page's snapshot and its access rules on a real database (issue 29): what a viewer reads (tables, seats,
+"""The venue page's snapshot and its access rules on a real database: what a viewer reads (tables, seats,
 clocks, report states, standings), what they never read (Discord ids, notes), and who reaches which tournament
 (wrong token, revoked token, another server's tournament)."""
 

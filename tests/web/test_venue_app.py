@@ -1,4 +1,4 @@
-"""The venue pages' web application with aiohttp's test client (issue 29): a wrong or revoked token is a plain 404,
+"""The venue pages' web application with aiohttp's test client: a wrong or revoked token is a plain 404,
 every response carries the strict Content-Security-Policy, user text stays text, a change reaches an open stream
 within 2 s, and many viewers cost one snapshot."""
 

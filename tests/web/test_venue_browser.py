@@ -1,4 +1,4 @@
-"""The venue pages in a real browser (issue 29): headless Chromium from the system packages, driven by Selenium with
+"""The venue pages in a real browser: headless Chromium from the system packages, driven by Selenium with
 the system's chromedriver (nothing downloaded at run time). What a person reads on the projector and on a phone,
 a change published through the services appearing within 2 s without a reload, nothing wider than a 360 px screen,
 25 tables on 1920×1080 without scrolling, and user text shown as text. Screenshots go to the test's temporary

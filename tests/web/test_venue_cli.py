@@ -1,4 +1,4 @@
-"""``steward web`` as docs/cli.md fixes it (issue 29): once listening it prints ``venue <name> <URL>`` per tournament,
+"""``steward web`` as docs/cli.md fixes it: once listening it prints ``venue <name> <URL>`` per tournament,
 serves the page at that URL (a wrong token is a 404) and exits 0 on SIGTERM."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""/venue link and /venue revoke through the real command tree (issue 29): the link is posted where the command was
+"""/venue link and /venue revoke through the real command tree: the link is posted where the command was
 given when the pages are served, a private "off" line when they are not; revoke posts a new one."""
 
 from __future__ import annotations

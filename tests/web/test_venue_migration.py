@@ -1,4 +1,4 @@
-"""Migration 0012 (issue 29): every tournament of an older database gets its own unguessable venue token, and the
+"""Migration 0012: every tournament of an older database gets its own unguessable venue token, and the
 data set of the migration ladder upgraded from the revision before keeps every tournament reachable."""
 
 from __future__ import annotations

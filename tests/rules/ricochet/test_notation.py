@@ -1,4 +1,4 @@
-"""The Ricochet Robots notation as read off the board, in Italian and English (issue 27, BOT-I18N-1, RR-COMP-1):
+"""The Ricochet Robots notation as read off the board, in Italian and English (BOT-I18N-1, RR-COMP-1):
 robot letters per language, cells A–P × 1–16, directions; every format/parse pair round-trips; the old forms
 (``row,col`` from 0, colour names) still read; what cannot be read is refused naming the piece."""
 
@@ -64,7 +64,7 @@ def test_cell_names_round_trip(cell):
 
 
 def test_g_is_giallo_to_an_italian_reader_and_green_to_an_english_one():
-    """Issue 27: "GN" copied off the Italian board must move the yellow robot."""
+    """A "GN" copied off the Italian board must move the yellow robot."""
     assert parse_robots("GH11", "it") == {"yellow": (10, 7)}
     assert parse_robots("GH11", "en") == {"green": (10, 7)}
     assert parse_moves("GN", "it") == [("yellow", "N")]

@@ -1,4 +1,4 @@
-"""Names that collide (issue 27): the end-of-game tracker's Italian name is not the final phase's; the number of
+"""Names that collide: the end-of-game tracker's Italian name is not the final phase's; the number of
 qualifying rounds is an option of /tournament create and /tournament edit (stored as a JSON override is), with a
 localised refusal for a number out of range or below the rounds already drawn."""
 
