@@ -26,12 +26,17 @@ CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-br
 CHROMEDRIVER = shutil.which("chromedriver")
 try:
     from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
     SELENIUM = True
 except ImportError:  # pragma: no cover - the dev extra installs it
     SELENIUM = False
+
+    class StaleElementReferenceException(Exception):  # type: ignore[no-redef]
+        """Stands in when Selenium is absent (the browser tests are skipped then)."""
+
 
 MISSING = [
     what for what, ok in (("chromium", CHROMIUM), ("chromedriver", CHROMEDRIVER), ("selenium", SELENIUM)) if not ok
@@ -89,8 +94,11 @@ async def until(check: Callable[[], Any], within: float, what: str) -> float:
     """Seconds until ``check()`` (run in the browser's thread) is true; fails after ``within`` seconds."""
     began = time.monotonic()
     while time.monotonic() - began < within:
-        if await in_browser(check):
-            return time.monotonic() - began
+        try:
+            if await in_browser(check):
+                return time.monotonic() - began
+        except StaleElementReferenceException:  # the page redrew the element between finding and reading it
+            pass
         await asyncio.sleep(0.1)
     raise AssertionError(f"not within {within} s: {what}")
 
