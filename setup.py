@@ -1,7 +1,8 @@
-"""Optional C accelerator of the Ricochet Robots solver (owned by the RR engine; everything else is pyproject.toml).
+"""Optional C accelerators: the Ricochet Robots solver and the draw's exact search (everything else is pyproject.toml).
 
-``python setup.py build_ext --inplace`` builds ``bot/rules/ricochet/_fastsolve``; a failed build is not an error
-(``optional=True``) and the pure-Python solver is used instead.
+``python setup.py build_ext --inplace`` builds ``bot/rules/ricochet/_fastsolve`` and
+``bot/rules/tournament/_drawsearch``; a failed build is not an error (``optional=True``) and the pure-Python code is
+used instead (the draw search gives the same tables, node for node; only slower).
 """
 
 from setuptools import Extension, setup
@@ -13,6 +14,12 @@ setup(
             ["bot/rules/ricochet/_fastsolve.c"],
             optional=True,
             extra_compile_args=["-O3"],
-        )
+        ),
+        Extension(
+            "bot.rules.tournament._drawsearch",
+            ["bot/rules/tournament/_drawsearch.c"],
+            optional=True,
+            extra_compile_args=["-O3"],
+        ),
     ]
 )

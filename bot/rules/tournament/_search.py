@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 INF = 1 << 62
 
@@ -214,7 +215,42 @@ def mix(p: Problem, pos: list[int], rng: random.Random, *, attempts: int) -> lis
     return pos
 
 
-def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_limit: int) -> SearchResult:
+_FAST: list[ModuleType | None] = []
+
+
+def _fast_module() -> ModuleType | None:
+    """The optional C accelerator (``setup.py`` builds it; a failed build leaves the pure-Python search)."""
+    if not _FAST:
+        try:
+            from bot.rules.tournament import _drawsearch  # type: ignore[attr-defined]
+
+            _FAST.append(_drawsearch)
+        except ImportError:
+            _FAST.append(None)
+    return _FAST[0]
+
+
+def accelerator_available() -> bool:
+    return _fast_module() is not None
+
+
+def _fits_in_c(p: Problem, incumbent_cost: int) -> bool:
+    """C counts in 64 bits: every cost the search can add up must stay below 2^61; sizes within its arrays."""
+    if (
+        p.n > 128
+        or len(p.sizes) > 64
+        or len(p.groups) > 256
+        or max(p.cls, default=0) >= 128
+        or min(p.cls, default=0) < 0
+    ):
+        return False
+    total = sum(sum(row) for row in p.cost) + sum(p.seat) + incumbent_cost
+    return total < (1 << 61)
+
+
+def exact_search(
+    p: Problem, incumbent: list[int], incumbent_cost: int, *, node_limit: int, engine: str = "auto"
+) -> SearchResult:
     """Branch-and-bound over table assignments; ``proven`` when the whole tree was searched.
 
     Players are placed in an order that puts the most constrained first; equal empty tables are
@@ -232,6 +268,22 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
     first = [i for i in range(n) if p.unique[i] or p.allowed[i] is not None]
     first_set = set(first)
     order = first + sorted((i for i in range(n) if i not in first_set), key=lambda i: (-weight_of[i], i))
+    fast = _fast_module() if engine in ("auto", "c") else None
+    if engine == "c" and fast is None:
+        raise RuntimeError("the C draw search is not built")
+    if fast is not None and _fits_in_c(p, incumbent_cost):
+        t_count_ = len(p.sizes)
+        allowed_flat = [
+            1 if (p.allowed[i] is None or t in p.allowed[i]) else 0  # type: ignore[operator]
+            for i in range(n)
+            for t in range(t_count_)
+        ]
+        pos_c, cost_c, nodes_c, proven_c = fast.exact(
+            n, p.sizes, p.big, [x for row in p.cost for x in row], [x for row in p.rest for x in row], p.seat, p.cls,
+            allowed_flat, [1 if u else 0 for u in p.unique], [w for w, _ in p.groups], [m for _, m in p.groups],
+            [1 if r else 0 for r in p.group_repeat], order, list(incumbent), incumbent_cost, node_limit, len(first), 1,
+        )  # fmt: skip
+        return SearchResult(list(pos_c), int(cost_c), 0, 0, nodes=int(nodes_c), proven=bool(proven_c))
     class_at: list[set[int]] = [set() for _ in range(t_count)]
     pos = [-1] * n
     free = list(p.sizes)
@@ -330,9 +382,81 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
             rep_b += add * w
         return total + max(rep_a, rep_b)
 
+    # families of clique groups (same weight and kind): an escaped player lowers at most ``mult`` groups of each
+    fam_key: dict[tuple[int, bool], int] = {}
+    family = [fam_key.setdefault((w, p.group_repeat[g]), len(fam_key)) for g, w in enumerate(group_w)]
+    mult = [0] * len(fam_key)
+    for i in range(n):
+        per: dict[int, int] = {}
+        for g in group_of[i]:
+            per[family[g]] = per.get(family[g], 0) + 1
+        for f_, k_ in per.items():
+            mult[f_] = max(mult[f_], k_)
+    zero_left = sum(1 for i in range(n) if seat[i] == 0)
+
+    def spread_incs(g: int, k: int, room: list[int]) -> list[int]:
+        """The pairs each of ``k`` more members of group ``g`` adds, spread as evenly as ``room`` allows."""
+        cnt = counts[g][:]
+        out: list[int] = []
+        for _ in range(k):
+            bt = -1
+            bk = INF
+            for t in range(t_count):
+                if room[t] > 0 and cnt[t] < bk:
+                    bk = cnt[t]
+                    bt = t
+            if bt < 0:
+                break
+            out.append(bk)
+            cnt[bt] += 1
+            room[bt] -= 1
+        return out
+
+    def tight_bound(partial: int) -> int:
+        """When one more 5-seat repeat than the fewest possible cannot improve on the best draw (ARB 5 criterion 1
+        dominates), the seats are nearly decided: with Z players free of it and F seats left at 5-player tables,
+        either Z <= F and every one of them sits at a 5-player table with exactly F - Z others, or Z > F and nobody
+        else may. Each group then spreads its unplaced members over the tables left to them; the F - Z others
+        ("escapes") can lower each family of groups by at most F - Z times the groups a player belongs to."""
+        if not big_tables or seat_min >= INF:
+            return 0
+        f_big = 0
+        for t in big_tables:
+            f_big += free[t]
+        fill = max(0, f_big - zero_left)
+        if partial + (fill + 1) * seat_min < best_cost:
+            return 0
+        escapes = fill
+        total = 0
+        fam_incs: list[list[int]] = [[] for _ in mult]
+        for g, w in enumerate(group_w):
+            if remaining[g] == 0:
+                continue
+            zs = free_left[g]
+            ss = remaining[g] - zs
+            room = [free[t] if big[t] else 0 for t in range(t_count)] if zero_left <= f_big else free[:]
+            a = sum(spread_incs(g, zs, room))
+            incs = spread_incs(g, ss, [free[t] if not big[t] else 0 for t in range(t_count)])
+            total += (a + sum(incs)) * w
+            if escapes:
+                fam_incs[family[g]].extend(x * w for x in incs)
+        if escapes:
+            for f_, incs in enumerate(fam_incs):
+                if incs:
+                    incs.sort(reverse=True)
+                    total -= sum(incs[: escapes * mult[f_]])
+        return total
+
     rc = p.rest
 
-    def player_bound(depth: int) -> int:
+    def seat_fill(depth: int) -> int:
+        """The big tables' free seats are filled by unplaced players: at least their smallest seat costs."""
+        f = sum(free[t] for t in big_tables)
+        if f == 0:
+            return 0
+        return sum(sorted(seat[order[idx]] for idx in range(depth, n))[:f])
+
+    def player_bound(depth: int, with_seat: bool = True) -> int:
         total = 0
         for idx in range(depth, n):
             i = order[idx]
@@ -341,7 +465,7 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
             for t in range(t_count):
                 if free[t] <= 0:
                     continue
-                d = seat[i] * big[t]
+                d = seat[i] * big[t] if with_seat else 0
                 for x in members[t]:
                     d += row[x]
                 if d < m:
@@ -351,8 +475,50 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
             total += m
         return total
 
+    cls, unique, allowed_at = p.cls, p.unique, p.allowed
+
+    def half_pair_bound2(depth: int) -> int:
+        """Twice a bound on the cost to come: each unplaced player's cheapest table, its placed tablemates counted in
+        full and half of the cheapest tablemates it could still get among the unplaced (each such pair is counted by
+        both its players); the larger of that with each player's seat cost in its choice, and without it plus the
+        cheapest filling of the big tables' free seats. Strong late in the tree, when few fresh tablemates are left."""
+        need = max(free) - 1
+        forbid = best_cost < seat_min
+        rest_ids = order[depth:]
+        total = total0 = 0
+        for i in rest_ids:
+            row = c[i]
+            small = sorted(row[j] for j in rest_ids if j != i)[:need] if need > 0 else []
+            prefix = [0]
+            for v in small:
+                prefix.append(prefix[-1] + v)
+            ns = len(small)
+            al = allowed_at[i]
+            m = m0 = INF
+            for t in range(t_count):
+                if free[t] <= 0 or (al is not None and t not in al):
+                    continue
+                if unique[i] and cls[i] in class_at[t]:
+                    continue
+                if big[t] and seat[i] and forbid:
+                    continue
+                d = 0
+                for x in members[t]:
+                    d += row[x]
+                v0 = 2 * d + prefix[min(free[t] - 1, ns)]
+                v = v0 + 2 * seat[i] * big[t]
+                if v < m:
+                    m = v
+                if v0 < m0:
+                    m0 = v0
+            if m >= INF:
+                return INF
+            total += m
+            total0 += m0
+        return max(total, total0 + 2 * seat_fill(depth))
+
     def dfs(depth: int, partial: int) -> None:
-        nonlocal best_cost, best_pos, nodes, aborted, loose_left
+        nonlocal best_cost, best_pos, nodes, aborted, loose_left, zero_left
         if aborted:
             return
         nodes += 1
@@ -364,8 +530,22 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
                 best_cost = partial
                 best_pos = list(pos)
             return
-        if partial + group_bound() + player_bound(depth) >= best_cost:
+        gb = group_bound()
+        pb = player_bound(depth)
+        if partial + gb + pb >= best_cost:
             return
+        pb = max(pb, player_bound(depth, with_seat=False) + seat_fill(depth))
+        if partial + gb + pb >= best_cost:
+            return
+        if partial + tight_bound(partial) + pb >= best_cost:
+            return
+        h2 = half_pair_bound2(depth)
+        if h2 >= INF or partial + (h2 + 1) // 2 >= best_cost:
+            return
+        picked = depth
+        if depth >= n_first:
+            picked = _fail_first(depth, partial)
+            order[depth], order[picked] = order[picked], order[depth]
         i = order[depth]
         row = c[i]
         options: list[tuple[int, int]] = []
@@ -403,7 +583,11 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
                     free_left[g] -= 1
             if loose_player[i]:
                 loose_left -= 1
+            if seat[i] == 0:
+                zero_left -= 1
             dfs(depth + 1, partial + d)
+            if seat[i] == 0:
+                zero_left += 1
             for g in group_of[i]:
                 counts[g][t] -= 1
                 remaining[g] += 1
@@ -417,7 +601,46 @@ def exact_search(p: Problem, incumbent: list[int], incumbent_cost: int, *, node_
             free[t] += 1
             pos[i] = -1
             if aborted:
-                return
+                break
+        if picked != depth:
+            order[depth], order[picked] = order[picked], order[depth]
 
+    def _fail_first(depth: int, partial: int) -> int:
+        """The unplaced player to place next: the fewest placements that could still improve on the best draw, then
+        the dearest cheapest placement, then the first in the current order (as the C search)."""
+        slack = best_cost - partial
+        forbid = best_cost < seat_min
+        best_v = 1 << 30
+        best_m = -1
+        picked = depth
+        for jdx in range(depth, n):
+            j = order[jdx]
+            rj = c[j]
+            aj = allowed_at[j]
+            viable = 0
+            m1 = INF
+            seen: set[tuple[int, int]] = set()
+            for t in range(t_count):
+                if free[t] <= 0 or (aj is not None and t not in aj) or (unique[j] and cls[j] in class_at[t]):
+                    continue
+                if big[t] and seat[j] and forbid:
+                    continue
+                if not members[t]:
+                    key = (p.sizes[t], big[t])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                d = seat[j] * big[t]
+                for x in members[t]:
+                    d += rj[x]
+                if d < slack:
+                    viable += 1
+                if d < m1:
+                    m1 = d
+            if viable < best_v or (viable == best_v and m1 > best_m):
+                best_v, best_m, picked = viable, m1, jdx
+        return picked
+
+    n_first = len(first)
     dfs(0, 0)
     return SearchResult(best_pos, best_cost, 0, 0, nodes=nodes, proven=not aborted)

@@ -263,14 +263,18 @@ def _optimise(
     attainable: bool | None = True if cost <= target else None
     nodes = 0
     if cost > target and p.n <= budget.exact_max_players:
-        exact = exact_search(p, assignment, cost, node_limit=budget.exact_nodes)
+        limit = min(budget.exact_nodes, budget.exact_work // max(p.n * len(p.sizes), 1))
+        exact = exact_search(p, assignment, cost, node_limit=limit)
         nodes = exact.nodes
         if exact.cost < cost:
             assignment, cost = exact.assignment, exact.cost
         if cost <= target:
             optimality, attainable = Optimality.BOUND_MET, True
         elif exact.proven:
-            optimality, attainable = Optimality.PROVEN_BY_SEARCH, False
+            # a proof over the whole problem, or only for the players the procedure pinned (the drawn cinquisti)
+            pinned = any(t >= 0 for t in p.pinned_table)
+            optimality = Optimality.OPTIMAL_FOR_CINQUISTI if pinned else Optimality.PROVEN_BY_SEARCH
+            attainable = None if pinned else False
     assignment = mix(p, assignment, rng, attempts=budget.mix_per_player * p.n)
     tables = _to_tables(context, sizes, assignment)
     values = evaluate(tables, context, criteria)
@@ -333,22 +337,44 @@ def draw_tables(
     _check_sizes(context, sizes)
     budget = budget or DrawBudget()
     pins = _cinquisti(context, sizes, rng, avoid=context.five_table_players) if cinquisti else {}
+    drawn = tuple(context.ids[i] for i in sorted(pins))
     if pins and not cinquisti_clubs_in_step_c:
-        return _draw_steps_c_d(context, sizes, criteria, pins, rng, budget, kind=kind, seed=seed)
+        return _draw_steps_c_d(context, sizes, criteria, pins, rng, budget, kind=kind, seed=seed, cinquisti=drawn)
+    _, built = procedure_problem(context, sizes, criteria, pins, step_c_blind=False)
+    notes = ("cinquisti_drawn",) if pins else ()
+    draw = _optimise(context, sizes, criteria, built, rng, budget, kind=kind, seed=seed, notes=notes)
+    return Draw(draw.tables, replace(draw.report, cinquisti=drawn))
+
+
+def procedure_problem(
+    context: DrawContext,
+    sizes: Sequence[int],
+    criteria: Sequence[Criterion],
+    pins: dict[int, int],
+    *,
+    step_c_blind: bool,
+) -> tuple[DrawContext, _Built]:
+    """The optimisation problem the procedure solves once the cinquisti are drawn (``pins``: player index → the
+    5-player table drawn for them; ARB 5 a-b): the cinquisti stay at 5-player tables, one per table, and may swap
+    among them; with ``step_c_blind`` (ARB 5 c) the others are placed without the cinquisti's clubs. The draw and
+    the offline certificates (``scripts/certify_draws.py``) build it with this one function."""
     n = len(context.players)
-    classes = [1 if i in pins else 0 for i in range(n)]
+    ctx = context
+    if pins and step_c_blind:
+        ids = context.ids
+        cinq = {ids[i] for i in pins}
+        ctx = replace(context, players=tuple(replace(p, club=None) if p.id in cinq else p for p in context.players))
     big_tables = frozenset(t for t, s in enumerate(sizes) if s >= FIVE)
     built = _build(
-        context,
+        ctx,
         sizes,
         criteria,
-        classes=classes,
+        classes=[1 if i in pins else 0 for i in range(n)],
         unique=[i in pins for i in range(n)],
         pinned=pins,
         allowed={i: big_tables for i in pins},
     )
-    notes = ("cinquisti_drawn",) if pins else ()
-    return _optimise(context, sizes, criteria, built, rng, budget, kind=kind, seed=seed, notes=notes)
+    return ctx, built
 
 
 def _draw_steps_c_d(
@@ -361,17 +387,12 @@ def _draw_steps_c_d(
     *,
     kind: str,
     seed: int | None,
+    cinquisti: tuple[PlayerId, ...],
 ) -> Draw:
     """ARB art. 5 c) then d): step c ignores the cinquisti's clubs; step d swaps the cinquisti among themselves."""
     ids = context.ids
     cinq = {ids[i] for i in pins}
-    blind = replace(context, players=tuple(replace(p, club=None) if p.id in cinq else p for p in context.players))
-    n = len(ids)
-    big_tables = frozenset(t for t, s in enumerate(sizes) if s >= FIVE)
-    built = _build(
-        blind, sizes, criteria, classes=[1 if i in pins else 0 for i in range(n)],
-        unique=[i in pins for i in range(n)], pinned=pins, allowed={i: big_tables for i in pins},
-    )  # fmt: skip
+    blind, built = procedure_problem(context, sizes, criteria, pins, step_c_blind=True)
     step_c = _optimise(blind, sizes, criteria, built, rng, budget, kind=kind, seed=seed, notes=("cinquisti_drawn",))
     base = [[p for p in t if p not in cinq] for t in step_c.tables]
     where = {p: next(k for k, t in enumerate(step_c.tables) if p in t) for p in cinq}
@@ -393,17 +414,27 @@ def _draw_steps_c_d(
     values = evaluate(tables, context, criteria)
     bound = lower_bound(context, sizes, criteria)
     met = tuple(values.values()) == tuple(bound.values())
+    # step c proven optimal (for these cinquisti, on its reading) and step d tried every swap: the procedure's optimum
+    step_c_proven = step_c.report.optimality is not Optimality.NOT_PROVEN
+    if met:
+        optimality = Optimality.BOUND_MET
+    elif step_c_proven:
+        optimality = Optimality.OPTIMAL_FOR_CINQUISTI
+    else:
+        optimality = Optimality.NOT_PROVEN
     report = DrawReport(
         kind=kind,
         criteria=values,
         lower_bound=bound,
-        optimality=Optimality.BOUND_MET if met else Optimality.NOT_PROVEN,
+        optimality=optimality,
         seed=seed,
         iterations=step_c.report.iterations,
         restarts=step_c.report.restarts,
         search_nodes=step_c.report.search_nodes,
         bound_attainable=True if met else None,
         notes=("cinquisti_drawn", "arb5_steps_c_d"),
+        cinquisti=cinquisti,
+        step_c=dict(step_c.report.criteria),
     )
     return Draw(tables, report)
 

@@ -51,7 +51,10 @@ class Optimality(StrEnum):
     """How much the draw report can honestly claim about optimality."""
 
     BOUND_MET = "bound_met"  # the DRAWS.md lower bound is reached: provably optimal
-    PROVEN_BY_SEARCH = "proven_optimal_by_search"  # an exhaustive branch-and-bound proved it
+    PROVEN_BY_SEARCH = "proven_optimal_by_search"  # an exhaustive branch-and-bound proved it, nothing pinned
+    # proven optimal within the procedure the preset follows: for the cinquisti the draw drew (ARB 5 a-b), and with
+    # ARB 5 c)-d) for step c's reading (the others placed without the cinquisti's clubs, then the best swap of them)
+    OPTIMAL_FOR_CINQUISTI = "optimal_for_cinquisti"
     NOT_PROVEN = "not_proven"  # best found within the budget; no proof
 
 
@@ -152,6 +155,8 @@ class DrawReport:
     search_nodes: int = 0
     bound_attainable: bool | None = None
     notes: tuple[str, ...] = ()
+    cinquisti: tuple[PlayerId, ...] = ()  # the players drawn first for the 5-player tables (ARB 5 a-b)
+    step_c: Mapping[str, int] = field(default_factory=dict)  # ARB 5 c): step c's criteria (cinquisti's clubs unseen)
 
     @property
     def bound_met(self) -> bool:
@@ -171,6 +176,8 @@ class DrawReport:
             "restarts": self.restarts,
             "search_nodes": self.search_nodes,
             "notes": list(self.notes),
+            "cinquisti": list(self.cinquisti),
+            **({"step_c": dict(self.step_c)} if self.step_c else {}),
         }
 
 
@@ -200,6 +207,8 @@ class Draw:
                 search_nodes=int(rep.get("search_nodes", 0)),
                 bound_attainable=rep.get("bound_attainable"),
                 notes=tuple(str(x) for x in rep.get("notes", ())),
+                cinquisti=tuple(rep.get("cinquisti", ())),
+                step_c={str(k): int(v) for k, v in rep.get("step_c", {}).items()},
             )
             tables = tuple(tuple(t) for t in doc["tables"])
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -218,8 +227,11 @@ class DrawBudget:
     iterations: int = 20_000
     work: int = 300_000  # cap on iterations x players: bounds the time when the bound cannot be met
     stall: int = 400
-    exact_max_players: int = 40
-    exact_nodes: int = 150_000
+    exact_max_players: int = 64
+    exact_nodes: int = 1_000_000
+    # the search's nodes cost about players x tables steps each: capped at this many steps (~0.6 s of CPU in C on
+    # the reference 2-core machine; the pure-Python fallback visits the same nodes ~50x slower)
+    exact_work: int = 80_000_000
     mix_per_player: int = 40  # equal-cost random swaps tried per player after optimising (randomness)
     clock: Callable[[], float] | None = field(default=None, compare=False)
     deadline: float | None = None

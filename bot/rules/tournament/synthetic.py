@@ -62,3 +62,77 @@ def harsh_instance(n: int, rng: random.Random, *, big_share: float = 0.4, name: 
         },
         "previous_tablemate_pairs": [list(p) for p in pairs],
     }
+
+
+# ----------------------------------------------------------------------------------- tournaments with a history
+
+CLUB_MIXES = ("ordinary", "club_heavy", "extreme")
+
+
+def club_field(n: int, mix: str, rng: random.Random) -> list[str | None]:
+    """The clubs of ``n`` players: ``ordinary`` (clubs of 1-6, a tenth unaffiliated), ``club_heavy`` (two clubs
+    holding a quarter and a sixth of the field, the rest ordinary) or ``extreme`` (one club holding half)."""
+    if mix not in CLUB_MIXES:
+        raise ValueError(f"unknown club mix {mix!r}")
+    clubs: list[str | None] = []
+    if mix == "club_heavy":
+        clubs += ["H1"] * round(n * 0.25) + ["H2"] * round(n * 0.16)
+    elif mix == "extreme":
+        clubs += ["X1"] * round(n * 0.5)
+    k = 1
+    while len(clubs) < n:
+        if rng.random() < 0.1:
+            clubs.append(None)
+            continue
+        s = min(n - len(clubs), rng.choice([1, 2, 2, 3, 3, 4, 5, 6]))
+        clubs += [f"C{k:03d}"] * s
+        k += 1
+    rng.shuffle(clubs)
+    return clubs
+
+
+def tournament_requests(
+    n: int,
+    *,
+    mix: str = "ordinary",
+    seed: int = 0,
+    rounds: int = 4,
+    preset: str = "risiko-ufficiali-2018",
+    overrides: dict[str, Any] | None = None,
+) -> list[Any]:
+    """The bot's own draw exports of a synthetic tournament: round 1's request, then each later round's with the
+    full history (every earlier table, winner and 5-player-table player). Every round is drawn by the project's
+    planner (``plan_draw``, seed = ``seed * 100 + round``) and played with a seeded random finishing order, as the
+    services do with reported results. Returns ``rounds`` :class:`~bot.rules.tournament.planner.DrawRequest`."""
+    from bot.rules.tournament.model import Player, PlayerId
+    from bot.rules.tournament.planner import DrawRequest, plan_draw
+
+    rng = random.Random(f"{n}-{mix}-{seed}")
+    players = tuple(Player(i + 1, c) for i, c in enumerate(club_field(n, mix, rng)))
+    large = 5
+    tables: list[tuple[PlayerId, ...]] = []
+    winners: list[PlayerId] = []
+    five: list[PlayerId] = []
+    out: list[Any] = []
+    for round_no in range(1, rounds + 1):
+        request = DrawRequest(
+            preset=preset,
+            round_no=round_no,
+            players=players,
+            overrides=dict(overrides or {}),
+            previous_tables=tuple(tables),
+            winners=tuple(winners),
+            five_table_players=tuple(dict.fromkeys(five)),
+        )
+        out.append(request)
+        if round_no == rounds:
+            break
+        drawn = plan_draw(request, seed * 100 + round_no)
+        for table in drawn.tables:
+            order = list(table)
+            rng.shuffle(order)
+            tables.append(tuple(table))
+            winners.append(order[0])
+            if len(table) >= large:
+                five += list(table)
+    return out
