@@ -345,6 +345,7 @@ class TablesData:
     seed: int | None = None
     optimal: bool | None = None
     kind: str = "qualifying"
+    optimal_for_cinquisti: bool = False  # the proof holds for the cinquisti drawn first (ARB 5 a-d)
 
     def __post_init__(self) -> None:
         if self.kind not in ROUND_KINDS:
@@ -352,7 +353,12 @@ class TablesData:
 
     @classmethod
     def from_json(cls, obj: Any) -> TablesData:
-        o = _obj(obj, "tables_input", ("tournament", "round", "date", "tables"), ("seed", "optimal", "kind"))
+        o = _obj(
+            obj,
+            "tables_input",
+            ("tournament", "round", "date", "tables"),
+            ("seed", "optimal", "kind", "optimal_for_cinquisti"),
+        )
         tables = tuple(
             TableCard.from_json(t, f"tables[{i}]") for i, t in enumerate(_list(o["tables"], "tables", TABLES_MAX))
         )
@@ -364,6 +370,7 @@ class TablesData:
             tables=tables,
             seed=_opt_int(o.get("seed"), "seed"),
             optimal=_opt_bool(o.get("optimal"), "optimal"),
+            optimal_for_cinquisti=bool(_opt_bool(o.get("optimal_for_cinquisti"), "optimal_for_cinquisti")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -376,6 +383,7 @@ class TablesData:
                 "seed": self.seed,
                 "optimal": self.optimal,
                 "kind": None if self.kind == "qualifying" else self.kind,
+                "optimal_for_cinquisti": True if self.optimal_for_cinquisti else None,
             }
         )
 

@@ -43,10 +43,16 @@ def _seed_width(data: TablesData, words: Words) -> float:
     )
 
 
+def _badge_key(data: TablesData) -> str:
+    if not data.optimal:
+        return "not_optimal"
+    return "optimal_cinquisti" if data.optimal_for_cinquisti else "optimal"
+
+
 def _badge_width(data: TablesData, words: Words) -> float:
     if data.optimal is None:
         return 0.0
-    return st.text_width(words.label("optimal" if data.optimal else "not_optimal"), st.font(*_FOOTER_BOLD)) + 58
+    return st.text_width(words.label(_badge_key(data)), st.font(*_FOOTER_BOLD)) + 58
 
 
 def _footer_wraps(data: TablesData, words: Words, width: int) -> bool:
@@ -197,7 +203,7 @@ def _footer(cv: st.Canvas, data: TablesData, words: Words, y: int, pad: int) -> 
         box = cv.text((box[2] + 8, cy), str(data.seed), bold, st.INK, "lm", "footer")
         x = box[2] + 28
     if data.optimal is not None:
-        text = words.label("optimal" if data.optimal else "not_optimal")
+        text = words.label(_badge_key(data))
         colour = st.GOOD if data.optimal else st.MUTED
         if _footer_wraps(data, words, width):
             x, cy = pad, cy + FOOTER_LINE

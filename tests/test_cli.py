@@ -324,7 +324,10 @@ CODE_LIKE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # three_cannons, first_game
         (["risiko", "cards", "-i", "risiko/cards.json"], ["Three cannons: 4 + 2 territory bonus", "hand: may draw"]),
         (["risiko", "sdadata", "-i", "risiko/sdadata.json"], ["time up: Time is up.", "turn ended: next turn"]),
         (["risiko", "score", "-i", "risiko/score.json"], ["26 table points [active]"]),
-        (["draw", "-i", "draw/export.json", "--seed", "3"], ["At a 5-player table again", "optimality: not proven"]),
+        (
+            ["draw", "-i", "draw/export.json", "--seed", "3"],
+            ["At a 5-player table again", "optimality: optimal for these cinquisti", "cinquisti (drawn first"],
+        ),
         (["standings", "-i", "standings/firk.json"], ["tie carla, anna: the table points of the first game"]),
         (["rr", "verify", "-i", "rr/verify.json"], ["in 12 moves; valid"]),
     ],

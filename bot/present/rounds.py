@@ -9,7 +9,7 @@ from typing import Any
 from bot.i18n import t
 from bot.present.markup import safe
 from bot.services.rounds import RoundView
-from bot.services.rounds.views import CutView
+from bot.services.rounds.views import CutView, DrawReportView
 
 TEXT_BUDGET = 3600  # characters of a message's text we allow ourselves (Discord's embed description: 4096)
 
@@ -78,6 +78,20 @@ def tables_text(locale: str, view: RoundView, *, budget: int = TEXT_BUDGET) -> s
     return "\n".join(lines) or t("round.no_tables", locale)
 
 
+def optimality_line(locale: str, report: DrawReportView) -> str:
+    """What the draw proved, and no more (issue 30): at the bound, by search, for the drawn cinquisti, or the best
+    found — with the search's steps when it ran."""
+    if report.proof == "bound":
+        return t("round.optimal", locale)
+    if report.proof == "search":
+        return t("round.optimal_search", locale)
+    if report.proof == "cinquisti":
+        return t("round.optimal_cinquisti", locale)
+    if report.search_nodes > 0:
+        return t("round.not_optimal_nodes", locale, count=report.search_nodes)
+    return t("round.not_optimal", locale)
+
+
 def report_text(locale: str, view: RoundView) -> str:
     report = view.report
     lines: list[str] = []
@@ -97,7 +111,7 @@ def report_text(locale: str, view: RoundView) -> str:
         if report.from_standings:
             lines.append(t("round.by_standings", locale))
         else:
-            lines.append(t("round.optimal" if report.provably_optimal else "round.not_optimal", locale))
+            lines.append(optimality_line(locale, report))
         seated = {s.registration_id: s.name for table in view.tables for s in table.seats}
         for rank, order in report.seat_ties:
             who = ", ".join(safe(seated.get(p, str(p))) for p in order)

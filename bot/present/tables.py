@@ -33,6 +33,7 @@ def tables_render_data(view: RoundView, *, date: str) -> TablesData:
         tables=cards,
         seed=view.seed,
         optimal=view.report.provably_optimal if view.report else None,
+        optimal_for_cinquisti=bool(view.report and view.report.proof == "cinquisti"),
         kind=_kind(view),
     )
 

@@ -149,7 +149,11 @@ def _draw_text(result: Mapping[str, Any]) -> str:
     for name in rep["criteria_order"]:
         label = words(name, "round.criterion")
         lines.append(f"  {label:<27} {rep['criteria'][name]:>5}   lower bound {rep['lower_bound'][name]}")
-    lines.append(f"  optimality: {words(rep['optimality'])}")
+    lines.append(f"  optimality: {words(rep['optimality'], 'round.optimality')}")
+    if rep.get("cinquisti"):
+        lines.append("  cinquisti (drawn first, ARB 5 a-b): " + ", ".join(str(x) for x in rep["cinquisti"]))
+    if rep.get("search_nodes"):
+        lines.append(f"  exact search: {rep['search_nodes']} steps")
     if rep["notes"]:
         lines.append("  notes: " + "; ".join(words(n) for n in rep["notes"]))
     if "adjustment" in result:

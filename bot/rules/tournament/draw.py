@@ -81,10 +81,84 @@ def _spread_pairs(size: int, tables: int) -> int:
     return r * comb(q + 1, 2) + (tables - r) * comb(q, 2)
 
 
+def _spread_increments(count: int, room: Sequence[int]) -> list[int]:
+    """The pairs each of ``count`` members adds when spread as evenly as the seats ``room`` allow (greedy)."""
+    left = list(room)
+    at = [0] * len(left)
+    out: list[int] = []
+    for _ in range(count):
+        best = min((t for t in range(len(left)) if left[t] > 0), key=lambda t: at[t], default=-1)
+        if best < 0:
+            break
+        out.append(at[best])
+        at[best] += 1
+        left[best] -= 1
+    return out
+
+
+def _clique_groups(context: DrawContext, crit: Criterion) -> list[list[PlayerId]]:
+    """The groups whose members' pairs ``crit`` counts: each club, each team, the winners, or (repeats) each earlier
+    table whose pairs no earlier group already holds (so no pair is counted twice)."""
+    ids = set(context.ids)
+    if crit is Criterion.WINNER_PAIRS:
+        return [[p for p in context.ids if p in context.winners]]
+    if crit in (Criterion.CLUB_PAIRS, Criterion.TEAM_PAIRS):
+        by: dict[str, list[PlayerId]] = defaultdict(list)
+        for pl in context.players:
+            key = pl.club if crit is Criterion.CLUB_PAIRS else pl.team
+            if key is not None:
+                by[key].append(pl.id)
+        return list(by.values())
+    if crit is Criterion.REPEAT_PAIRS:
+        covered: set[frozenset[PlayerId]] = set()
+        out: list[list[PlayerId]] = []
+        for table in context.previous_tables:
+            members = [x for x in table if x in ids]
+            inner = {frozenset((a, b)) for a, b in _pairs_at(members)}
+            if len(members) > 1 and not inner & covered:
+                out.append(members)
+                covered |= inner
+        return out
+    return []
+
+
+def _spread_given_fewest_five_repeats(context: DrawContext, sizes: Sequence[int], crit: Criterion) -> int:
+    """A bound on ``crit`` among the draws with the fewest 5-seat repeats (ARB 5 criterion 1, ranked first): with
+    Z players who never sat at a 5-player table and F seats at 5-player tables, either Z <= F and all of them sit at
+    one with exactly F - Z others, or Z > F and no one else does. Each group then spreads its members over the
+    tables left to them; the F - Z others lower each group's count by at most their number (times the groups one
+    player can belong to). This counts the repeats the history makes unavoidable in small fields."""
+    groups = _clique_groups(context, crit)
+    if not groups:
+        return 0
+    ids = set(context.ids)
+    five = context.five_table_players & ids
+    big_room = [s if s >= FIVE else 0 for s in sizes]
+    small_room = [0 if s >= FIVE else s for s in sizes]
+    f_big, zero = sum(big_room), len(ids) - len(five)
+    if f_big == 0:
+        return 0
+    escapes = max(0, f_big - zero)
+    per_player = Counter(p for g in groups for p in g)
+    mult = max(per_player.values(), default=1)
+    total = 0
+    cuts: list[int] = []
+    for g in groups:
+        zs = sum(1 for p in g if p not in five)
+        incs = _spread_increments(len(g) - zs, small_room)
+        total += sum(_spread_increments(zs, big_room if zero <= f_big else sizes)) + sum(incs)
+        cuts += incs
+    cuts.sort(reverse=True)
+    return total - sum(cuts[: escapes * mult])
+
+
 def lower_bound(
     context: DrawContext, sizes: Sequence[int], criteria: Sequence[Criterion] = ROUND2_CRITERIA
 ) -> dict[str, int]:
-    """The DRAWS.md lower bound per criterion: even spread of each club (and of the winners); zero elsewhere."""
+    """A lexicographic lower bound per criterion: the DRAWS.md bound (each club, the winners, each earlier table
+    spread evenly; the 5-seat repeats the seats force) and, for the criteria ranked after the 5-seat repeats, the
+    larger bound that holds when those are at their fewest (``_spread_given_fewest_five_repeats``: a draw that is not
+    at the fewest is worse whatever follows, so the vector stays a lower bound of every draw)."""
     ids = set(context.ids)
     t = len(sizes)
     out: dict[str, int] = {}
@@ -100,8 +174,14 @@ def lower_bound(
         elif crit is Criterion.TEAM_PAIRS:
             sizes_by_team = Counter(p.team for p in context.players if p.team is not None)
             out[crit.value] = sum(_spread_pairs(s, t) for s in sizes_by_team.values())
+        elif crit is Criterion.REPEAT_PAIRS:
+            out[crit.value] = sum(_spread_pairs(len(g), t) for g in _clique_groups(context, crit))
         else:
             out[crit.value] = 0
+    if Criterion.FIVE_REPEAT in criteria:
+        for crit in criteria[list(criteria).index(Criterion.FIVE_REPEAT) + 1 :]:
+            if crit is not Criterion.FAMILY_PAIRS:
+                out[crit.value] = max(out[crit.value], _spread_given_fewest_five_repeats(context, sizes, crit))
     return out
 
 

@@ -62,6 +62,10 @@ class DrawReportView:
     adjustments: int
     notes: tuple[str, ...]
     history: Mapping[str, int] = field(default_factory=dict)  # what a later round looked back at
+    # what proves it: "bound" (every criterion at its lower bound), "search" (an exhaustive search), "cinquisti" (an
+    # exhaustive search with the drawn cinquisti at the 5-player tables: ARB 5 a-d), "" (not proven)
+    proof: str = ""
+    search_nodes: int = 0  # the exact search's steps when it ran (0: it did not)
     # tables seated from the standings (reading 8): each group level across a table boundary, (its shared rank or
     # None for players without standings, the registration ids in the order the seeded lot gave them)
     seat_ties: tuple[tuple[int | None, tuple[int, ...]], ...] = ()
@@ -207,14 +211,23 @@ def report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
     lines = tuple(
         CriterionLine(c, int(current.get(c, 0)), int(engine.lower_bound.get(c, 0))) for c in engine.criteria_order
     )
-    optimal = all(line.value <= line.lower_bound for line in lines) or (
-        engine.optimality == Optimality.PROVEN_BY_SEARCH.value and current == dict(engine.criteria)
-    )
+    unchanged = current == dict(engine.criteria)
+    if all(line.value <= line.lower_bound for line in lines):
+        proof = "bound"
+    elif unchanged and engine.optimality == Optimality.PROVEN_BY_SEARCH.value:
+        proof = "search"
+    elif unchanged and engine.optimality == Optimality.OPTIMAL_FOR_CINQUISTI.value:
+        proof = "cinquisti"
+    else:
+        proof = ""
+    optimal = bool(proof)
     return DrawReportView(
         kind=engine.kind or doc.kind,
         criteria=lines,
         optimality=engine.optimality,
-        provably_optimal=bool(optimal),
+        provably_optimal=optimal,
+        proof=proof,
+        search_nodes=int(engine.extra.get("search_nodes") or 0),
         seed=seed if seed is not None else doc.seed,
         adjustments=len(doc.adjustments),
         notes=engine.notes,
