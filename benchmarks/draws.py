@@ -56,6 +56,9 @@ def main() -> int:
     ap.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     ap.add_argument("--mixes", default=",".join(CLUB_MIXES))
     ap.add_argument("--tournaments", type=int, default=1, help="synthetic tournaments per size and mix")
+    ap.add_argument(
+        "--first", type=int, default=0, help="first tournament seed (0 was used while tuning the search; 1+ were not)"
+    )
     ap.add_argument("--seeds", type=int, default=3, help="draw seeds per round")
     ap.add_argument("--rounds", default="2,3,4")
     ap.add_argument("--step-c", action="store_true", help="override cinquisti_clubs_in_step_c = true")
@@ -66,14 +69,16 @@ def main() -> int:
     mixes = args.mixes.split(",")
     rounds = [int(x) for x in args.rounds.split(",")]
     overrides = {"tournament": {"cinquisti_clubs_in_step_c": True}} if args.step_c else None
-    by_n: dict[int, dict[str, Any]] = defaultdict(lambda: {"times": [], "verdicts": Counter()})
+    by_n: dict[int, dict[str, Any]] = defaultdict(
+        lambda: {"times": [], "verdicts": Counter(), "overlap": [], "random": []}
+    )
     overlaps: list[float] = []
     rand_overlaps: list[float] = []
     unproven: list[str] = []
     started = time.perf_counter()
     for n in sizes:
         for mix in mixes:
-            for tour in range(args.tournaments):
+            for tour in range(args.first, args.first + args.tournaments):
                 requests = tournament_requests(
                     n, mix=mix, seed=tour, rounds=max(rounds), preset=args.preset, overrides=overrides
                 )
@@ -100,11 +105,15 @@ def main() -> int:
                             )
                         drawn.append(plan.tables)
                     if request.round_no == 2 and len(drawn) >= 2:
-                        overlaps.append(statistics.fmean(overlap(a, b) for a, b in itertools.combinations(drawn, 2)))
+                        ov = statistics.fmean(overlap(a, b) for a, b in itertools.combinations(drawn, 2))
                         ids = [p.id for p in request.players]
                         shape = [len(t) for t in drawn[0]]
                         rnd = [random_tables(ids, shape, random.Random(9000 + k)) for k in range(len(drawn))]
-                        rand_overlaps.append(statistics.fmean(overlap(a, b) for a, b in itertools.combinations(rnd, 2)))
+                        rv = statistics.fmean(overlap(a, b) for a, b in itertools.combinations(rnd, 2))
+                        overlaps.append(ov)
+                        rand_overlaps.append(rv)
+                        by_n[n]["overlap"].append(ov)
+                        by_n[n]["random"].append(rv)
         g = by_n[n]
         v = g["verdicts"]
         total = sum(v.values())
@@ -112,7 +121,12 @@ def main() -> int:
             f"n={n:<4} draws {total:>4}  "
             + "  ".join(f"{k} {v[k]:>3}" for k in VERDICTS)
             + f"  proven {sum(v[k] for k in PROVEN) / total:6.1%}  cpu median {statistics.median(g['times']):.3f} s"
-            f"  max {max(g['times']):.3f} s",
+            f"  max {max(g['times']):.3f} s"
+            + (
+                f"  overlap r2 {statistics.fmean(g['overlap']):.3f} (random {statistics.fmean(g['random']):.3f})"
+                if g["overlap"]
+                else ""
+            ),
             flush=True,
         )
     all_times = [(n, t) for n, g in by_n.items() for t in g["times"]]
@@ -121,6 +135,7 @@ def main() -> int:
     proven = sum(verdicts[k] for k in PROVEN)
     over = [(n, t) for n, t in all_times if t > (1.0 if n <= 250 else 3.0)]
     print()
+    print(f"tournaments {args.first}..{args.first + args.tournaments - 1} per size and mix")
     print(
         f"preset {args.preset}{' with cinquisti_clubs_in_step_c = true' if args.step_c else ''}; "
         f"rounds {args.rounds}; {args.seeds} seeds; mixes {args.mixes}; wall {time.perf_counter() - started:.0f} s"
