@@ -7,7 +7,11 @@ Position sets:
   blue, yellow on distinct cells, none on the central block nor on the drawn target; the target is any target of
   the board, vortex included), plus the issue's 8-move position (reported apart as well);
 * ``boards.json 4 robots`` / ``5 robots``: the peer-agreed benchmark positions of ``boards.json`` (boards A, B);
-* ``hard``: the known 24- and 25-move positions, each solved in a subprocess that reports its time and peak RSS.
+* ``hard``: the known 24- and 25-move positions, each solved in a subprocess that reports its time and peak RSS;
+* ``percall``: the random set, C engine, per call: today's engine against the baseline (``benchmarks/rr_baseline``,
+  the engine as it was before the per-call work, commit c281753) — cold (the first call on a board, and on a
+  target of a known board) and warm (the caches filled), split into the time inside the C module and the rest
+  (the Python side of ``solve()``).
 
 For each set and engine (``c``, ``python``) every position is timed with the old and the new implementation
 alternately (``--rounds`` rounds, the order swapped every round, the per-position median kept), so that load from
@@ -19,6 +23,8 @@ new/old, and the distribution of per-position ratios new/old. Every optimum is c
     python benchmarks/rr_solver.py                 # everything (~12 min on a 2-core machine)
     python benchmarks/rr_solver.py --quick         # random set and boards.json 4 robots, one round (~2 min)
     python benchmarks/rr_solver.py --sets random --engines c --rounds 7
+    python benchmarks/rr_solver.py --sets percall --rounds 7 # per-call figures only (~1 min)
+    python benchmarks/rr_solver.py --against baseline      # the other sets against the baseline, not the reference
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import rr_baseline  # noqa: E402
 import rr_reference  # noqa: E402
 
 from bot.rules.ricochet import solver as new_solver  # noqa: E402
@@ -140,6 +147,124 @@ def compare(
     return {"old": old_t, "new": new_t}
 
 
+def forget(mod: ModuleType, board: Board, pos: Position, whole_board: bool) -> None:
+    """Drop what ``mod`` (today's solver or the baseline) caches for ``board`` (whole_board) or for the target of
+    ``pos`` alone, so that the next call is the first on that board or target."""
+    cell = pos.target.row * 16 + pos.target.col
+    mod.lower_bounds.cache_clear()
+    if whole_board:
+        mod._BOARDS.clear()
+        mod._BOARDS_BY_VALUE.clear()
+        mod._tables.cache_clear()
+        return
+    data = mod._board_data(board)
+    for name in ("_bounds", "_below", "_useful", "_toward", "_corridors"):
+        getattr(data, name).pop(cell, None)
+    getattr(data, "c_tables", {}).pop(pos.target, None)
+
+
+class CTimer:
+    """A stand-in for a C module that times every call into it (CPU time inside the C functions)."""
+
+    def __init__(self, real: ModuleType) -> None:
+        self.real = real
+        self.spent = 0.0
+
+    def __getattr__(self, name: str) -> Any:
+        fn = getattr(self.real, name)
+
+        def timed(*args: Any) -> Any:
+            t = TIMER()
+            try:
+                return fn(*args)
+            finally:
+                self.spent += TIMER() - t
+
+        return timed
+
+
+def per_call(items: list[Item], base: ModuleType, rounds: int) -> None:
+    """Per-call CPU time of ``solve(engine="c")`` on ``items``, baseline against today's engine, alternately (the
+    order swapped every round, per-position median over the rounds): cold board, cold target, warm. A second pass
+    with the C module behind ``CTimer`` splits each call into C and the rest (its timers add ~1 us per call to both
+    engines, so the totals of the first pass are the headline figures)."""
+    impls = (("base", base), ("new", new_solver))
+    modes = ("cold board", "cold target", "warm")
+    total: dict[tuple[str, str], dict[str, list[float]]] = {(m, k): {} for m in modes for k, _ in impls}
+    inside: dict[tuple[str, str], dict[str, list[float]]] = {(m, k): {} for m in modes for k, _ in impls}
+    for rnd in range(rounds):
+        for split in (False, True):
+            # cold: the caches of the board (or of the target) dropped before each call; then warm: every position
+            # once more in the same sequence, every target's tables built (a different position each call, as in
+            # use: no call repeats the one before it)
+            for mode in ("cold", "warm"):
+                if mode == "warm":  # a cold-board call dropped the other targets' tables: build them again, untimed
+                    for _name, board, pos, _expected in items:
+                        for _tag, mod in impls:
+                            mod.solve(board, pos, engine="c")
+                for name, board, pos, _expected in items:
+                    order = impls if rnd % 2 == 0 else impls[::-1]
+                    optima = []
+                    for tag, mod in order:
+                        lookup = mod._fast_module
+                        timer = CTimer(lookup())
+                        if split:
+                            mod._fast_module = lambda timer=timer: timer
+                        try:
+                            for kind in modes[:2] if mode == "cold" else modes[2:]:
+                                if kind != "warm":
+                                    forget(mod, board, pos, whole_board=kind == "cold board")
+                                timer.spent = 0.0
+                                t = TIMER()
+                                res = mod.solve(board, pos, engine="c")
+                                dt = TIMER() - t
+                                if split:
+                                    inside[(kind, tag)].setdefault(name, []).append(timer.spent)
+                                    inside.setdefault((kind, tag + "-total"), {}).setdefault(name, []).append(dt)
+                                else:
+                                    total[(kind, tag)].setdefault(name, []).append(dt)
+                                optima.append(res.optimal_moves)
+                        finally:
+                            mod._fast_module = lookup
+                    if len(set(optima)) != 1:
+                        raise SystemExit(f"{name}: optimum differs between baseline and today's engine: {optima}")
+
+    def med(table: dict[str, list[float]]) -> dict[str, float]:
+        return {k: statistics.median(v) for k, v in table.items()}
+
+    us = 1e6
+    print(
+        f"\n== [c] per call, {len(items)} positions of the random set, {rounds} round(s), per-position median, "
+        "CPU time in us =="
+    )
+    print(f"  {'':<24}{'median':>10}{'p90':>10}{'max':>10}{'new/base at median':>22}")
+    for mode in modes:
+        b, n = med(total[(mode, "base")]), med(total[(mode, "new")])
+        for tag, table in (("base", b), ("new", n)):
+            v = list(table.values())
+            extra = ""
+            if tag == "new":
+                extra = f"{pct(v, 0.5) / pct(list(b.values()), 0.5):>21.2f}x"
+            print(
+                f"  {mode + ' ' + tag:<24}{pct(v, 0.5) * us:>10.1f}{pct(v, 0.9) * us:>10.1f}{pct(v, 1) * us:>10.1f}"
+                + extra
+            )
+        ratios = [n[k] / b[k] for k in b]
+        print(
+            f"  {'':<24}per-position new/base: median {pct(ratios, 0.5):.2f}x, slower than base on "
+            f"{sum(r > 1 for r in ratios)}/{len(ratios)}"
+        )
+    print("  split (second pass, timed around the C calls): median us inside C / median us outside C (Python side)")
+    for mode in modes:
+        parts = []
+        for tag, _mod in impls:
+            c_in = med(inside[(mode, tag)])
+            tot = med(inside[(mode, tag + "-total")])
+            outside = [tot[k] - c_in[k] for k in tot]
+            parts.append(f"{tag} {pct(list(c_in.values()), 0.5) * us:8.1f} / {pct(outside, 0.5) * us:6.1f}")
+        print(f"  {mode:<24}" + "   ".join(parts))
+
+
 def void_checks(label: str, items: list[Item], engine: str, old: ModuleType, repeat: int) -> None:
     """RR-MIN-1 void check for a minimum of 5 (exists_solution(..., 4)): old vs new, best of ``repeat``."""
     t_old: list[float] = []
@@ -169,14 +294,20 @@ def warm(items: list[Item], old: ModuleType) -> tuple[float, float]:
     t0 = time.perf_counter()
     for _n, board, pos, _e in items:
         cell = pos.target.row * 16 + pos.target.col
-        old._tables(board)
-        old.lower_bounds(board, cell)
-        if old._fast_module() is not None:
-            old._fast_tables(board, cell)
+        if hasattr(old, "_fast_tables"):  # the reference
+            old._tables(board)
+            old.lower_bounds(board, cell)
+            if old._fast_module() is not None:
+                old._fast_tables(board, cell)
+        else:  # the baseline
+            old._board_data(board).prepare(cell)
     t1 = time.perf_counter()
+    fast = new_solver._fast_module()
     for _n, board, pos, _e in items:
         cell = pos.target.row * 16 + pos.target.col
         new_solver._board_data(board).prepare(cell)
+        if fast is not None:
+            new_solver._c_tables(fast, board, pos.target)
     return t1 - t0, time.perf_counter() - t1
 
 
@@ -196,16 +327,19 @@ def child(impl: str, engine: str, name: str, budget: float) -> None:
     """Subprocess: solve one hard position, print its elapsed time, optimum and peak RSS as JSON."""
     global TIMER
     TIMER = time.perf_counter  # the hard positions report elapsed time, as a user waits for them
-    mod = rr_reference.load()[0] if impl == "old" else new_solver
+    mod = {"reference": rr_reference, "baseline": rr_baseline}[impl].load()[0] if impl != "new" else new_solver
     items = {n: (b, p) for n, b, p, _s in hard_positions() + benchmark_positions()}
     board, pos = items[name]
     base = peak_rss_kib()
+    cpu = time.process_time()
     dt, res = timed_solve(mod, board, pos, engine, budget if budget > 0 else None)
+    cpu = time.process_time() - cpu
     peak = peak_rss_kib()
     print(
         json.dumps(
             {
                 "seconds": dt,
+                "cpu_seconds": cpu,
                 "status": res.status.value,
                 "optimal": res.optimal_moves,
                 "lower_bound": res.lower_bound,
@@ -223,13 +357,14 @@ def run_child(impl: str, engine: str, name: str, budget: float) -> dict[str, Any
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def hard(engines: list[str], python_budget: float, python_reference: bool) -> None:
+def hard(engines: list[str], python_budget: float, python_reference: bool, against: str) -> None:
     print(
-        "\n== hard positions: one subprocess each; elapsed time and peak RSS of that process (Python itself ~30 MiB) =="
+        "\n== hard positions: one subprocess each; elapsed (and CPU) time and peak RSS of that process "
+        "(Python itself ~30 MiB) =="
     )
     for name, _b, _p, spec in hard_positions():
         for engine in engines:
-            impls = ["old", "new"] if engine == "c" or python_reference else ["new"]
+            impls = [against, "new"] if engine == "c" or python_reference else ["new"]
             budget = 0.0 if engine == "c" else python_budget
             for impl in impls:
                 r = run_child(impl, engine, name, budget)
@@ -241,7 +376,8 @@ def hard(engines: list[str], python_budget: float, python_reference: bool) -> No
                     else f"unfinished within {budget:g} s (lower bound {r['lower_bound']})"
                 )
                 print(
-                    f"  {name} [{engine}] {impl}: {r['seconds']:8.2f} s  peak RSS {r['peak_rss_mib']:6.0f} MiB  "
+                    f"  {name} [{engine}] {impl}: {r['seconds']:8.2f} s ({r['cpu_seconds']:.2f} s CPU)  "
+                    f"peak RSS {r['peak_rss_mib']:6.0f} MiB  "
                     f"{r['nodes']:>11} nodes  {what}"
                 )
 
@@ -249,7 +385,13 @@ def hard(engines: list[str], python_budget: float, python_reference: bool) -> No
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", default="c,python", help="comma list of c,python")
-    parser.add_argument("--sets", default="random,4,5,hard", help="comma list of random,4,5,hard")
+    parser.add_argument("--sets", default="random,4,5,hard,percall", help="comma list of random,4,5,hard,percall")
+    parser.add_argument(
+        "--against",
+        choices=("reference", "baseline"),
+        default="reference",
+        help="the old engine of the random/4/5/hard tables: rr_reference (before the pruning rules) or rr_baseline",
+    )
     parser.add_argument("--rounds", type=int, default=5, help="timed rounds of the C engine (per-position median)")
     parser.add_argument("--python-rounds", type=int, default=1, help="timed rounds of the Python engine")
     parser.add_argument("--budget", type=float, default=60.0, help="per-position budget of the Python engine (s)")
@@ -270,20 +412,24 @@ def main() -> int:
         return 0
     global TIMER
     TIMER = time.process_time if args.clock == "cpu" else time.perf_counter
-    old, old_c = rr_reference.load()
+    old, old_c = (rr_reference if args.against == "reference" else rr_baseline).load()
+    base, base_c = rr_baseline.load()
     engines = [e for e in args.engines.split(",") if e]
     sets = set(args.sets.split(","))
     rounds = args.rounds
     if args.quick:
-        sets -= {"5", "hard"}
+        sets -= {"5", "hard"}  # percall stays (one round)
         rounds = 1
-    if "c" in engines and (old_c is None or not new_solver.accelerator_available()):
+    if ("c" in engines or "percall" in sets) and (
+        old_c is None or base_c is None or not new_solver.accelerator_available()
+    ):
         print(
             "C engine not built (python setup.py build_ext --inplace) or no compiler for the reference", file=sys.stderr
         )
         return 2
     print(
-        f"reference: benchmarks/rr_reference (before the pruning rules); C reference built: {old_c is not None}; "
+        f"old: benchmarks/rr_{args.against} (reference: before the pruning rules; baseline: before the per-call work); "
+        f"C old built: {old_c is not None}; "
         f"random set seed {SEED}; engines {', '.join(engines)}; cpus {os.cpu_count()}; timer: {args.clock} time"
     )
     groups: list[tuple[str, str, list[Item]]] = []
@@ -310,8 +456,10 @@ def main() -> int:
                 o, n = res["old"]["issue-8-move"], res["new"]["issue-8-move"]
                 print(f"  the issue's 8-move position: old {fmt(o)}  new {fmt(n)}  ({n / o:.2f}x)")
                 void_checks(label.split(" (")[0], items, engine, old, 3 if engine == "c" else 1)
+    if "percall" in sets:
+        per_call([*random_positions(), eight_move()], base, rounds)
     if "hard" in sets:
-        hard(engines, args.python_hard_budget, args.python_hard_reference)
+        hard(engines, args.python_hard_budget, args.python_hard_reference, args.against)
     return 0
 
 

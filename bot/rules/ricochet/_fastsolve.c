@@ -12,6 +12,13 @@
  * unfinished depth. The injected clock is called (with the GIL) every 2^18 nodes; progress(depth_done, nodes) after
  * each completed depth; an exception raised by either propagates.
  *
+ * tables(stops: bytes[4 * 256], target: int) -> bytes[256 + 5 * 256 * 32]: the bounds then the corridors above, built
+ * here (the same bytes as solver.py's Python construction; the tests compare them), cached per board and target by
+ * solver.py.
+ * solve_position(stops, tables, robots, colour, max_moves) -> (status, moves, nodes, depth): an unbudgeted solve of
+ * Position.robots for the target colour (None: the vortex) in one call: the robots numbered as solver._prepare
+ * numbers them, moves as ((colour, "N" | "E" | "S" | "W"), ...) or None; status -1: no robot of that colour.
+ *
  * The search: iterative deepening with a transposition table, the robot-free "stop anywhere" lower bound of the
  * active robot, only active moves when the bound equals the moves left; with one spare move, no move of another
  * robot that neither leaves a crossed cell nor stops on a blocker cell of the active robot (such a move could only
@@ -670,6 +677,71 @@ static void table_done(Table *t, int is_private) {
     t->full = 0;
 }
 
+/* The iterative deepening of one call on a set-up search (the GIL held on entry and on return): status 0 solved
+   (the path in s->path_r/path_d, s->plen moves), 1 no solution up to max_moves, 2 aborted; -1 with a Python error
+   set (out of memory, or the clock or progress callable raised). *depth: the last depth started. */
+static int run_search(Search *s, int max_moves, int *depth_out) {
+    Table private_table;
+    int is_private = 0, status = 1, reached_depth = 0;
+    if (max_moves >= MAXDEPTH) max_moves = MAXDEPTH - 1;
+    s->vortex = s->nactive > 1;
+    s->single = s->nactive == 1 ? s->active_list[0] : -1;
+    for (int i = 0; i < s->n; i++)
+        if (s->is_active[i] && s->pos[i] == s->target) {
+            *depth_out = 0;
+            return 0;
+        }
+    if (s->nactive == 0) {
+        *depth_out = 0;
+        return 1;
+    }
+    s->tt = table_acquire(&private_table, &is_private);
+    if (!s->tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->tstate = PyEval_SaveThread();
+    int solo_r[MAXDEPTH], solo_d[MAXDEPTH];
+    int solo = -2; /* not computed yet */
+    for (int depth = 1; depth <= max_moves; depth++) {
+        reached_depth = depth;
+        if (solo == -2 && depth >= 3) solo = solo_bfs(s, max_moves, solo_r, solo_d);
+        if (solo == depth) { /* every shorter depth failed: the solo path is optimal */
+            memcpy(s->path_r, solo_r, sizeof(int) * (size_t)depth);
+            memcpy(s->path_d, solo_d, sizeof(int) * (size_t)depth);
+            s->plen = depth;
+            status = 0;
+            break;
+        }
+        if (search_depth(s, depth)) {
+            status = 0;
+            break;
+        }
+        if (s->aborted) {
+            status = 2;
+            break;
+        }
+        if (s->progress) {
+            report_progress(s, depth);
+            if (s->py_error) break;
+        }
+    }
+    PyEval_RestoreThread(s->tstate);
+    table_done(s->tt, is_private);
+    *depth_out = reached_depth;
+    return s->py_error ? -1 : status;
+}
+
+static void use_corridors(Search *s, const uint8_t *buf) {
+    const uint64_t (*tables)[4] = (const uint64_t (*)[4])buf;
+    s->rays = tables;
+    s->crossed = tables + 256;
+    s->blockers = tables + 512;
+    s->crossed1 = tables + 768;
+    s->blockers1 = tables + 1024;
+    s->corridors = 1;
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     Py_buffer bounds, stops, corridors;
     PyObject *cells, *active;
@@ -682,23 +754,13 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
                           &node_limit, &clock, &deadline, &progress))
         return NULL;
     Search s;
-    Table private_table;
-    int is_private = 0;
     PyObject *result = NULL;
     memset(&s, 0, sizeof s);
     if (bounds.len != 256 || stops.len != 1024 || (corridors.len != 0 && corridors.len != 5 * 256 * 32)) {
         PyErr_SetString(PyExc_ValueError, "bounds: 256 bytes, stops: 4 x 256, corridors: empty or 5 x 256 x 32");
         goto done_buffers;
     }
-    if (corridors.len) {
-        const uint64_t (*tables)[4] = (const uint64_t (*)[4])corridors.buf;
-        s.rays = tables;
-        s.crossed = tables + 256;
-        s.blockers = tables + 512;
-        s.crossed1 = tables + 768;
-        s.blockers1 = tables + 1024;
-        s.corridors = 1;
-    }
+    if (corridors.len) use_corridors(&s, (const uint8_t *)corridors.buf);
     if (target < 0 || target > 255) {
         PyErr_SetString(PyExc_ValueError, "target out of range");
         goto done_buffers;
@@ -723,55 +785,13 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
     }
     s.target = target;
-    s.vortex = s.nactive > 1;
-    s.single = s.nactive == 1 ? s.active_list[0] : -1;
     s.node_limit = node_limit;
     s.clock = clock == Py_None ? NULL : clock;
     s.deadline = deadline;
     s.progress = progress == Py_None ? NULL : progress;
-    if (max_moves >= MAXDEPTH) max_moves = MAXDEPTH - 1;
-    int status = 1, reached_depth = 0;
-    int already = 0;
-    for (int i = 0; i < s.n; i++)
-        if (s.is_active[i] && s.pos[i] == s.target) already = 1;
-    if (already) {
-        status = 0;
-    } else if (s.nactive > 0) {
-        s.tt = table_acquire(&private_table, &is_private);
-        if (!s.tt) {
-            PyErr_NoMemory();
-            goto done_buffers;
-        }
-        s.tstate = PyEval_SaveThread();
-        int solo_r[MAXDEPTH], solo_d[MAXDEPTH];
-        int solo = -2; /* not computed yet */
-        for (int depth = 1; depth <= max_moves; depth++) {
-            reached_depth = depth;
-            if (solo == -2 && depth >= 3) solo = solo_bfs(&s, max_moves, solo_r, solo_d);
-            if (solo == depth) { /* every shorter depth failed: the solo path is optimal */
-                memcpy(s.path_r, solo_r, sizeof(int) * (size_t)depth);
-                memcpy(s.path_d, solo_d, sizeof(int) * (size_t)depth);
-                s.plen = depth;
-                status = 0;
-                break;
-            }
-            if (search_depth(&s, depth)) {
-                status = 0;
-                break;
-            }
-            if (s.aborted) {
-                status = 2;
-                break;
-            }
-            if (s.progress) {
-                report_progress(&s, depth);
-                if (s.py_error) break;
-            }
-        }
-        PyEval_RestoreThread(s.tstate);
-        table_done(s.tt, is_private);
-        if (s.py_error) goto done_buffers;
-    }
+    int reached_depth = 0;
+    int status = run_search(&s, max_moves, &reached_depth);
+    if (status < 0) goto done_buffers;
     {
         PyObject *path = PyList_New(status == 0 ? s.plen : 0);
         if (!path) goto done_buffers;
@@ -794,12 +814,261 @@ done_buffers:
     return result;
 }
 
+/* ---- per-target tables, built here once per board and target (solver.py caches them) ---- */
+
+#define TABLES_LEN (256 + 5 * 256 * 32)
+
+static const int STEP[4] = {-16, 1, 16, -1};
+
+static inline void set_bit(uint64_t *mask, int cell) { mask[cell >> 6] |= 1ULL << (cell & 63); }
+
+static inline void or_into(uint64_t *dst, const uint64_t *src) {
+    dst[0] |= src[0];
+    dst[1] |= src[1];
+    dst[2] |= src[2];
+    dst[3] |= src[3];
+}
+
+/* The robot-free "stop anywhere" lower bound (solver.lower_bounds): a breadth-first search back from the target; the
+   cells from which a slide in direction d passes through c are those behind c up to its wall stop the other way. */
+static void build_bounds(const uint8_t (*stop)[256], int target, uint8_t *bound) {
+    uint8_t queue[256];
+    int head = 0, tail = 0;
+    memset(bound, 255, 256);
+    bound[target] = 0;
+    queue[tail++] = (uint8_t)target;
+    while (head < tail) {
+        int c = queue[head++];
+        for (int d = 0; d < 4; d++) {
+            int back = STEP[REVERSE[d]], end = stop[REVERSE[d]][c];
+            for (int x = c; x != end;) {
+                x += back;
+                if (bound[x] == 255) {
+                    bound[x] = (uint8_t)(bound[c] + 1);
+                    queue[tail++] = (uint8_t)x;
+                }
+            }
+        }
+    }
+}
+
+/* solver._crossed_and_blockers, the same masks in the same order: cells by level, each slide walked to its wall stop;
+   with spare (the shortest paths' masks), over the paths with at most one extra move. */
+static void build_corridors(const uint8_t (*stop)[256], const uint8_t *bound, const uint64_t (*spare_c)[4],
+                            const uint64_t (*spare_b)[4], uint64_t (*crossed)[4], uint64_t (*blockers)[4]) {
+    int order[256], n = 0, top = 0;
+    for (int c = 0; c < 256; c++)
+        if (bound[c] != 255 && bound[c] > top) top = bound[c];
+    for (int level = 1; level <= top; level++)
+        for (int c = 0; c < 256; c++)
+            if (bound[c] == level) order[n++] = c;
+    memset(crossed, 0, 256 * sizeof *crossed);
+    memset(blockers, 0, 256 * sizeof *blockers);
+    for (int k = 0; k < n; k++) {
+        int c = order[k], level = bound[c];
+        uint64_t acc_c[4] = {0, 0, 0, 0}, acc_b[4] = {0, 0, 0, 0};
+        for (int d = 0; d < 4; d++) {
+            int st = stop[d][c], step = STEP[d];
+            uint64_t seg[4] = {0, 0, 0, 0};
+            for (int x = c; x != st;) {
+                x += step;
+                set_bit(seg, x);
+                const uint64_t *via_c, *via_b;
+                if (bound[x] == level - 1) {
+                    via_c = crossed[x];
+                    via_b = blockers[x];
+                } else if (spare_c && bound[x] == level) {
+                    via_c = spare_c[x];
+                    via_b = spare_b[x];
+                } else {
+                    continue;
+                }
+                or_into(acc_c, seg);
+                or_into(acc_c, via_c);
+                or_into(acc_b, via_b);
+                if (x != st) set_bit(acc_b, x + step);
+            }
+        }
+        memcpy(crossed[c], acc_c, sizeof acc_c);
+        memcpy(blockers[c], acc_b, sizeof acc_b);
+    }
+}
+
+static int read_stops(Py_buffer *stops) {
+    if (stops->len != 1024) {
+        PyErr_SetString(PyExc_ValueError, "stops: 4 x 256 bytes");
+        return -1;
+    }
+    const uint8_t *b = (const uint8_t *)stops->buf;
+    for (int d = 0; d < 4; d++)
+        for (int c = 0; c < 256; c++) {
+            int st = b[d * 256 + c]; /* a wall stop lies on c's own line, in direction d (or is c itself) */
+            int ok = d == 0 ? (st <= c && (st & 15) == (c & 15))
+                   : d == 2 ? (st >= c && (st & 15) == (c & 15))
+                   : d == 1 ? (st >= c && (st >> 4) == (c >> 4))
+                            : (st <= c && (st >> 4) == (c >> 4));
+            if (!ok) {
+                PyErr_Format(PyExc_ValueError, "stops: bad stop %d of cell %d direction %d", st, c, d);
+                return -1;
+            }
+        }
+    return 0;
+}
+
+/* tables(stops, target) -> bytes: the bound table (256 bytes) then the five corridor tables solve() reads. */
+static PyObject *py_tables(PyObject *self, PyObject *args) {
+    Py_buffer stops;
+    int target;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*i", &stops, &target)) return NULL;
+    PyObject *out = NULL;
+    if (read_stops(&stops) < 0) goto done;
+    if (target < 0 || target > 255) {
+        PyErr_SetString(PyExc_ValueError, "target out of range");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, TABLES_LEN);
+    if (!out) goto done;
+    {
+        const uint8_t (*stop)[256] = (const uint8_t (*)[256])stops.buf;
+        uint8_t *bound = (uint8_t *)PyBytes_AS_STRING(out);
+        uint64_t (*t)[4] = (uint64_t (*)[4])(bound + 256); /* 256 bytes in: 8-aligned in a bytes object */
+        uint64_t (*rays)[4] = t, (*crossed)[4] = t + 256, (*blockers)[4] = t + 512;
+        build_bounds(stop, target, bound);
+        memset(rays, 0, 256 * sizeof *rays);
+        for (int c = 0; c < 256; c++)
+            for (int d = 0; d < 4; d++)
+                for (int x = c; x != stop[d][c];) {
+                    x += STEP[d];
+                    set_bit(rays[c], x);
+                }
+        build_corridors(stop, bound, NULL, NULL, crossed, blockers);
+        build_corridors(stop, bound, (const uint64_t (*)[4])crossed, (const uint64_t (*)[4])blockers, t + 768,
+                        t + 1024);
+    }
+done:
+    PyBuffer_Release(&stops);
+    return out;
+}
+
+static PyObject *DIRECTION_NAMES[4];
+
+/* solve_position(stops, tables, robots, colour, max_moves) -> (status, moves, nodes, depth): the whole call of an
+   unbudgeted solve in C. robots: Position.robots, ((colour, (row, col)), ...); colour: the target's colour, None for
+   the vortex (every robot active). The active robot is numbered 0 (the numbering solver._prepare gives, which the
+   search order relies on). moves: ((colour, "N" | "E" | "S" | "W"), ...) when solved, else None. status -1: the
+   colour is not among the robots. */
+static PyObject *py_solve_position(PyObject *self, PyObject *args) {
+    Py_buffer stops, tables;
+    PyObject *robots, *colour;
+    int max_moves;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*O!Oi", &stops, &tables, &PyTuple_Type, &robots, &colour, &max_moves)) return NULL;
+    PyObject *result = NULL;
+    PyObject *names[MAXR];
+    Search s;
+    memset(&s, 0, sizeof s);
+    Py_ssize_t n = PyTuple_GET_SIZE(robots);
+    if (stops.len != 1024 || tables.len != TABLES_LEN) {
+        PyErr_SetString(PyExc_ValueError, "stops: 4 x 256 bytes, tables: as tables() builds them");
+        goto done;
+    }
+    if (n > MAXR) {
+        PyErr_Format(PyExc_ValueError, "robots: too many (%zd)", n);
+        goto done;
+    }
+    int k = colour == Py_None ? -1 : -2;
+    int cell[MAXR];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyTuple_GET_ITEM(robots, i), *rc;
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 || !PyTuple_Check(rc = PyTuple_GET_ITEM(item, 1)) ||
+            PyTuple_GET_SIZE(rc) != 2) {
+            PyErr_SetString(PyExc_ValueError, "robots: ((colour, (row, col)), ...)");
+            goto done;
+        }
+        long r = PyLong_AsLong(PyTuple_GET_ITEM(rc, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(rc, 1));
+        if ((r == -1 || c == -1) && PyErr_Occurred()) goto done;
+        if (r < 0 || r > 15 || c < 0 || c > 15) {
+            PyErr_SetString(PyExc_ValueError, "robots: cell out of range");
+            goto done;
+        }
+        names[i] = PyTuple_GET_ITEM(item, 0);
+        cell[i] = (int)(r * 16 + c);
+        if (k == -2) {
+            int eq = PyObject_RichCompareBool(names[i], colour, Py_EQ);
+            if (eq < 0) goto done;
+            if (eq) k = (int)i;
+        }
+    }
+    if (k == -2) {
+        result = Py_BuildValue("(iOii)", -1, Py_None, 0, 0);
+        goto done;
+    }
+    {
+        int order[MAXR], m = 0;
+        if (k >= 0) order[m++] = k;
+        for (int i = 0; i < (int)n; i++)
+            if (i != k) order[m++] = i;
+        s.n = (int)n;
+        for (int i = 0; i < (int)n; i++) s.pos[i] = (uint8_t)cell[order[i]];
+        if (k >= 0) {
+            s.nactive = 1;
+            s.active_list[0] = 0;
+            s.is_active[0] = 1;
+        } else {
+            s.nactive = (int)n;
+            for (int i = 0; i < (int)n; i++) {
+                s.active_list[i] = i;
+                s.is_active[i] = 1;
+            }
+        }
+        const uint8_t *t = (const uint8_t *)tables.buf;
+        memcpy(s.bound, t, 256);
+        memcpy(s.stop, stops.buf, 1024);
+        use_corridors(&s, t + 256);
+        s.target = -1;
+        for (int c = 0; c < 256; c++)
+            if (t[c] == 0) s.target = c;
+        s.node_limit = -1;
+        int depth = 0;
+        int status = run_search(&s, max_moves, &depth);
+        if (status < 0) goto done;
+        PyObject *moves = Py_None;
+        if (status == 0) {
+            moves = PyTuple_New(s.plen);
+            if (!moves) goto done;
+            for (int j = 0; j < s.plen; j++) {
+                PyObject *step = PyTuple_Pack(2, names[order[s.path_r[j]]], DIRECTION_NAMES[s.path_d[j]]);
+                if (!step) {
+                    Py_DECREF(moves);
+                    goto done;
+                }
+                PyTuple_SET_ITEM(moves, j, step);
+            }
+        } else {
+            Py_INCREF(moves);
+        }
+        result = Py_BuildValue("(iNKi)", status, moves, s.nodes, depth);
+    }
+done:
+    PyBuffer_Release(&stops);
+    PyBuffer_Release(&tables);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Iterative-deepening solve (see module source)."},
+    {"solve_position", py_solve_position, METH_VARARGS, "An unbudgeted solve of a position (see module source)."},
+    {"tables", py_tables, METH_VARARGS, "The bound and corridor tables of a board and target (see module source)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastsolve", "Ricochet Robots solver core in C.", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__fastsolve(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__fastsolve(void) {
+    static const char *names[4] = {"N", "E", "S", "W"};
+    for (int d = 0; d < 4; d++)
+        if (!DIRECTION_NAMES[d] && !(DIRECTION_NAMES[d] = PyUnicode_InternFromString(names[d]))) return NULL;
+    return PyModule_Create(&module);
+}
