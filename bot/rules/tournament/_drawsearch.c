@@ -73,16 +73,14 @@ static int64_t spread(S *s, int g, int *room) {
 }
 
 /* The increments of ``k`` more members of group g spread as evenly as ``room`` allows; returns how many fit. */
-static int spread_incs(S *s, int g, int k, int *room, int64_t *out) {
+static int spread_incs(S *s, int k, int *room, int *cnt, int small_only, int64_t *out) {
     int T = s->T;
-    int cnt[MAXT];
-    for (int t = 0; t < T; t++) cnt[t] = s->counts[g * T + t];
     int m = 0;
     for (int r = 0; r < k; r++) {
         int bt = -1;
         int bk = 1 << 30;
         for (int t = 0; t < T; t++)
-            if (room[t] > 0 && cnt[t] < bk) { bk = cnt[t]; bt = t; }
+            if (room[t] > 0 && cnt[t] < bk && !(small_only && s->big[t])) { bk = cnt[t]; bt = t; }
         if (bt < 0) break;
         out[m++] = bk;
         cnt[bt] += 1;
@@ -105,30 +103,31 @@ static int64_t tight_bound(S *s, int64_t partial) {
     int fill = f_big - s->zero_left;
     if (fill < 0) fill = 0;
     if (partial + (int64_t)(fill + 1) * s->seat_min < s->best_cost) return 0;
-    int escapes = fill;
+    int cut_seat = s->zero_left <= f_big;
+    int escapes = cut_seat ? fill : s->zero_left - f_big;
     int64_t total = 0;
     static __thread int64_t incs_buf[MAXG][MAXN];
     static __thread int nincs[MAXG];
-    int64_t tmp[MAXN];
-    int room[MAXT];
+    int64_t tmp[MAXN], tz[MAXN];
+    int room[MAXT], cnt[MAXT];
     for (int f = 0; f < s->nfam; f++) nincs[f] = 0;
     for (int g = 0; g < s->G; g++) {
         if (s->remaining[g] == 0) continue;
         int zs = s->free_left[g];
         int ss = s->remaining[g] - zs;
-        for (int t = 0; t < T; t++)
-            room[t] = (s->zero_left <= f_big) ? (s->big[t] ? s->free_[t] : 0) : s->free_[t];
-        int m = spread_incs(s, g, zs, room, tmp);
-        int64_t a = 0;
-        for (int q = 0; q < m; q++) a += tmp[q];
-        for (int t = 0; t < T; t++) room[t] = s->big[t] ? 0 : s->free_[t];
-        m = spread_incs(s, g, ss, room, tmp);
+        for (int t = 0; t < T; t++) { room[t] = s->free_[t]; cnt[t] = s->counts[g * T + t]; }
+        int m = spread_incs(s, ss, room, cnt, 1, tmp);
+        for (int t = 0; t < T; t++) if (!s->big[t]) room[t] = 0;
+        int mz = spread_incs(s, zs, room, cnt, 0, tz);
         int64_t sum = 0;
         for (int q = 0; q < m; q++) sum += tmp[q];
-        total += (a + sum) * s->group_w[g];
+        for (int q = 0; q < mz; q++) sum += tz[q];
+        total += sum * s->group_w[g];
         if (escapes) {
             int f = s->family[g];
-            for (int q = 0; q < m && nincs[f] < MAXN; q++) incs_buf[f][nincs[f]++] = tmp[q] * s->group_w[g];
+            const int64_t *src = cut_seat ? tmp : tz;
+            int ms = cut_seat ? m : mz;
+            for (int q = 0; q < ms && nincs[f] < MAXN; q++) incs_buf[f][nincs[f]++] = src[q] * s->group_w[g];
         }
     }
     if (escapes) {

@@ -394,15 +394,15 @@ def exact_search(
             mult[f_] = max(mult[f_], k_)
     zero_left = sum(1 for i in range(n) if seat[i] == 0)
 
-    def spread_incs(g: int, k: int, room: list[int]) -> list[int]:
-        """The pairs each of ``k`` more members of group ``g`` adds, spread as evenly as ``room`` allows."""
-        cnt = counts[g][:]
+    def spread_incs(k: int, room: list[int], cnt: list[int], small_only: bool) -> list[int]:
+        """The pairs each of ``k`` more members of a group adds (its members per table in ``cnt``, updated), spread
+        as evenly as ``room`` allows (updated); ``small_only``: at the tables without a seat cost only."""
         out: list[int] = []
         for _ in range(k):
             bt = -1
             bk = INF
             for t in range(t_count):
-                if room[t] > 0 and cnt[t] < bk:
+                if room[t] > 0 and cnt[t] < bk and not (small_only and big[t]):
                     bk = cnt[t]
                     bt = t
             if bt < 0:
@@ -415,9 +415,10 @@ def exact_search(
     def tight_bound(partial: int) -> int:
         """When one more 5-seat repeat than the fewest possible cannot improve on the best draw (ARB 5 criterion 1
         dominates), the seats are nearly decided: with Z players free of it and F seats left at 5-player tables,
-        either Z <= F and every one of them sits at a 5-player table with exactly F - Z others, or Z > F and nobody
-        else may. Each group then spreads its unplaced members over the tables left to them; the F - Z others
-        ("escapes") can lower each family of groups by at most F - Z times the groups a player belongs to."""
+        either Z <= F and every one of them sits at a 5-player table with exactly F - Z others, or Z > F and F of
+        them fill those seats, the other Z - F at small tables. Each group spreads its seat-cost members over the
+        small tables and the others over the 5-player tables; the |F - Z| players on the wrong side ("escapes")
+        lower each family of groups by at most |F - Z| times the groups one player belongs to."""
         if not big_tables or seat_min >= INF:
             return 0
         f_big = 0
@@ -426,7 +427,10 @@ def exact_search(
         fill = max(0, f_big - zero_left)
         if partial + (fill + 1) * seat_min < best_cost:
             return 0
-        escapes = fill
+        # the players on the wrong side of the split: seat-cost players at 5-player tables (Z <= F), or players
+        # free of it at the small tables (Z > F); each lowers each family of groups by at most its multiplicity
+        escapes = fill if zero_left <= f_big else zero_left - f_big
+        cut_seat = zero_left <= f_big
         total = 0
         fam_incs: list[list[int]] = [[] for _ in mult]
         for g, w in enumerate(group_w):
@@ -434,12 +438,14 @@ def exact_search(
                 continue
             zs = free_left[g]
             ss = remaining[g] - zs
-            room = [free[t] if big[t] else 0 for t in range(t_count)] if zero_left <= f_big else free[:]
-            a = sum(spread_incs(g, zs, room))
-            incs = spread_incs(g, ss, [free[t] if not big[t] else 0 for t in range(t_count)])
-            total += (a + sum(incs)) * w
+            room = free[:]
+            cnt = counts[g][:]
+            incs_s = spread_incs(ss, room, cnt, True)  # seat-cost members: the small tables
+            room = [room[t] if big[t] else 0 for t in range(t_count)]
+            incs_z = spread_incs(zs, room, cnt, False)  # the others: the 5-player tables
+            total += (sum(incs_s) + sum(incs_z)) * w
             if escapes:
-                fam_incs[family[g]].extend(x * w for x in incs)
+                fam_incs[family[g]].extend(x * w for x in (incs_s if cut_seat else incs_z))
         if escapes:
             for f_, incs in enumerate(fam_incs):
                 if incs:

@@ -81,13 +81,12 @@ def _spread_pairs(size: int, tables: int) -> int:
     return r * comb(q + 1, 2) + (tables - r) * comb(q, 2)
 
 
-def _spread_increments(count: int, room: Sequence[int]) -> list[int]:
-    """The pairs each of ``count`` members adds when spread as evenly as the seats ``room`` allow (greedy)."""
-    left = list(room)
-    at = [0] * len(left)
+def _spread_increments(count: int, left: list[int], at: list[int], allowed: Sequence[bool]) -> list[int]:
+    """The pairs each of ``count`` members adds when spread as evenly as the seats ``left`` allow at the ``allowed``
+    tables, ``at`` members already at each (greedy; both lists updated)."""
     out: list[int] = []
     for _ in range(count):
-        best = min((t for t in range(len(left)) if left[t] > 0), key=lambda t: at[t], default=-1)
+        best = min((t for t in range(len(left)) if left[t] > 0 and allowed[t]), key=lambda t: at[t], default=-1)
         if best < 0:
             break
         out.append(at[best])
@@ -125,29 +124,32 @@ def _clique_groups(context: DrawContext, crit: Criterion) -> list[list[PlayerId]
 def _spread_given_fewest_five_repeats(context: DrawContext, sizes: Sequence[int], crit: Criterion) -> int:
     """A bound on ``crit`` among the draws with the fewest 5-seat repeats (ARB 5 criterion 1, ranked first): with
     Z players who never sat at a 5-player table and F seats at 5-player tables, either Z <= F and all of them sit at
-    one with exactly F - Z others, or Z > F and no one else does. Each group then spreads its members over the
-    tables left to them; the F - Z others lower each group's count by at most their number (times the groups one
+    one with exactly F - Z others, or Z > F and F of them fill those seats, the other Z - F at small tables. Each
+    group spreads its members who sat at one over the small tables and the others over the 5-player tables; the
+    |F - Z| players on the wrong side lower the count by at most their number of increments (times the groups one
     player can belong to). This counts the repeats the history makes unavoidable in small fields."""
     groups = _clique_groups(context, crit)
     if not groups:
         return 0
     ids = set(context.ids)
     five = context.five_table_players & ids
-    big_room = [s if s >= FIVE else 0 for s in sizes]
-    small_room = [0 if s >= FIVE else s for s in sizes]
-    f_big, zero = sum(big_room), len(ids) - len(five)
+    is_big = [s >= FIVE for s in sizes]
+    f_big, zero = sum(s for s in sizes if s >= FIVE), len(ids) - len(five)
     if f_big == 0:
         return 0
-    escapes = max(0, f_big - zero)
+    cut_seat = zero <= f_big
+    escapes = f_big - zero if cut_seat else zero - f_big
     per_player = Counter(p for g in groups for p in g)
     mult = max(per_player.values(), default=1)
     total = 0
     cuts: list[int] = []
     for g in groups:
         zs = sum(1 for p in g if p not in five)
-        incs = _spread_increments(len(g) - zs, small_room)
-        total += sum(_spread_increments(zs, big_room if zero <= f_big else sizes)) + sum(incs)
-        cuts += incs
+        left, at = list(sizes), [0] * len(sizes)
+        incs_s = _spread_increments(len(g) - zs, left, at, [not b for b in is_big])  # seat-cost members: small
+        incs_z = _spread_increments(zs, left, at, is_big)  # the others: the 5-player tables
+        total += sum(incs_s) + sum(incs_z)
+        cuts += incs_s if cut_seat else incs_z
     cuts.sort(reverse=True)
     return total - sum(cuts[: escapes * mult])
 
