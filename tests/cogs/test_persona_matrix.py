@@ -284,6 +284,7 @@ async def test_bot_role_1_another_server_s_staff_changes_nothing_here(
 ):
     """Staff of server B, with every role of B, naming A's tournament and case numbers: nothing of A changes."""
     await _world(ch, services)
+    await bot.flush_locales()  # the members' languages are written in the background: count them written
     before = await _guild_rows(services, ch.guild.id)
     other = ComponentHarness(bot, roles=ROLES)
     await other.invoke("setup roles", admin=True, organizer=other.role("Organizzatori"), referee=other.role("Arbitri"),
@@ -291,6 +292,7 @@ async def test_bot_role_1_another_server_s_staff_changes_nothing_here(
     for path, options in CASES:
         await other.invoke(path, user_id=8001, roles=("Organizzatori", "Arbitri", "Capo arbitro"), locale="en-US",
                            **_options(other, path, options))  # fmt: skip
+    await bot.flush_locales()
     assert await _guild_rows(services, ch.guild.id) == before
     async with services.sessionmaker() as session:
         ours = (await session.execute(select(Sanction).where(Sanction.guild_id == ch.guild.id))).scalars().all()
