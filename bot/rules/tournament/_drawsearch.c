@@ -52,7 +52,9 @@ typedef struct {
     int best_pos[MAXN];
     /* scratch of the bounds (kept here, not in thread-local storage: a TLS lookup per node cost ~5 %) */
     int kk[MAXG], elig[MAXG], live[MAXG];
-    int64_t incs_buf[MAXG][MAXN];
+    int64_t *incs_flat; /* every family's increments: family f from fam_off[f], room for all its members */
+    int64_t *top_buf;   /* the largest increments picked (as long as incs_flat) */
+    int fam_off[MAXG];
     int nincs[MAXG];
     long long nodes, node_limit;
     int aborted;
@@ -105,7 +107,6 @@ static int64_t tight_bound(S *s, int64_t partial) {
     int cut_seat = s->zero_left <= f_big;
     int escapes = cut_seat ? fill : s->zero_left - f_big;
     int64_t total = 0;
-    int64_t (*incs_buf)[MAXN] = s->incs_buf;
     int *nincs = s->nincs;
     int64_t tmp[MAXN], tz[MAXN];
     int room[MAXT], cnt[MAXT];
@@ -126,20 +127,22 @@ static int64_t tight_bound(S *s, int64_t partial) {
             int f = s->family[g];
             const int64_t *src = cut_seat ? tmp : tz;
             int ms = cut_seat ? m : mz;
-            for (int q = 0; q < ms && nincs[f] < MAXN; q++) incs_buf[f][nincs[f]++] = src[q] * s->group_w[g];
+            int64_t *dst = s->incs_flat + s->fam_off[f];
+            for (int q = 0; q < ms; q++) dst[nincs[f]++] = src[q] * s->group_w[g];
         }
     }
     if (escapes) {
         for (int f = 0; f < s->nfam; f++) {
             if (!nincs[f]) continue;
             int take = escapes * s->mult[f];
+            const int64_t *incs = s->incs_flat + s->fam_off[f];
             if (take >= nincs[f]) {
-                for (int q = 0; q < nincs[f]; q++) total -= incs_buf[f][q];
-            } else { /* the sum of the ``take`` largest: a small descending buffer */
-                int64_t top[MAXN];
+                for (int q = 0; q < nincs[f]; q++) total -= incs[q];
+            } else { /* the sum of the ``take`` largest: a descending buffer */
+                int64_t *top = s->top_buf;
                 int nt = 0;
                 for (int q = 0; q < nincs[f]; q++) {
-                    int64_t v = incs_buf[f][q];
+                    int64_t v = incs[q];
                     if (nt == take && v <= top[nt - 1]) continue;
                     int k = nt < take ? nt++ : nt - 1;
                     while (k > 0 && top[k - 1] < v) { top[k] = top[k - 1]; k--; }
@@ -562,6 +565,17 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
             for (int q = s->group_of_start[i]; q < s->group_of_start[i + 1]; q++) per[s->family[s->group_of[q]]]++;
             for (int f = 0; f < s->nfam; f++) if (per[f] > s->mult[f]) s->mult[f] = per[f];
         }
+        /* each family's increments never exceed its groups' members: room for all of them, never truncated (a
+           truncated list would subtract too little and make the bound invalid) */
+        int off = 0;
+        for (int f = 0; f < s->nfam; f++) {
+            s->fam_off[f] = off;
+            for (int g = 0; g < s->G; g++)
+                if (s->family[g] == f) off += s->gstart[g + 1] - s->gstart[g];
+        }
+        s->incs_flat = malloc(sizeof(int64_t) * (size_t)(off + 1));
+        s->top_buf = malloc(sizeof(int64_t) * (size_t)(off + 1));
+        if (!s->incs_flat || !s->top_buf) { PyErr_NoMemory(); goto done; }
     }
     Py_BEGIN_ALLOW_THREADS
     dfs(s, 0, 0);
@@ -580,6 +594,8 @@ done:
     free(s->gmembers);
     free(s->group_of);
     free(s->counts);
+    free(s->incs_flat);
+    free(s->top_buf);
     free(s);
     return result;
 }

@@ -146,6 +146,34 @@ def test_the_c_search_and_the_python_search_are_the_same_search(seed: int, n: in
     assert (py.assignment, py.cost, py.nodes, py.proven) == (c.assignment, c.cost, c.nodes, c.proven)
 
 
+@needs_c
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_c_search_matches_python_on_large_fields_with_a_long_history(seed: int) -> None:
+    """The two engines agree on a large field with a long history: 63 players, five earlier rounds, all but two of
+    them at a 5-player table before (the seat-tight bound's families then hold more increments than there are
+    players; the C search keeps room for all of them)."""
+    rng = random.Random(seed)
+    n = 63
+    players = [Player(i, rng.choice(["A", "B", None])) for i in range(n)]
+    tables = []
+    for _ in range(5):
+        order = list(range(n))
+        rng.shuffle(order)
+        at = 0
+        for size in standard_sizes(n):
+            tables.append(order[at : at + size])
+            at += size
+    ctx = DrawContext.build(players, previous_tables=tables, five_table_players=range(2, n))
+    sizes = standard_sizes(n)
+    _, built = procedure_problem(ctx, sizes, ROUND2_CRITERIA, {}, step_c_blind=False)
+    p = built.problem
+    start = _search.local_search(p, rng, target=0, iterations=1, stall=1)
+    for limit in (1, 40, 400):
+        py = _search.exact_search(p, start.assignment, start.cost, node_limit=limit, engine="python")
+        c = _search.exact_search(p, start.assignment, start.cost, node_limit=limit, engine="c")
+        assert (py.assignment, py.cost, py.nodes, py.proven) == (c.assignment, c.cost, c.nodes, c.proven)
+
+
 def test_tour_r2_1_a_proof_with_pinned_cinquisti_is_labelled_for_those_cinquisti() -> None:
     """With ``cinquisti_clubs_in_step_c = true`` the cinquisti are pinned to the 5-player tables: a search proof holds
     only for them (it used to say proven_optimal_by_search, at values worse than the best draw possible). Without
