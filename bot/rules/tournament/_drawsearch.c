@@ -162,8 +162,15 @@ static int64_t group_bound(S *s) {
     int room[MAXT];
     for (int g = 0; g < s->G; g++) {
         if (s->remaining[g] == 0) continue;
+        int no_big = forbid && s->free_left[g] == 0;
+        /* as many tables with room and none of the group as members left: the spread is 0 (the greedy below would
+           put each at one of them), so skip it (most previous tables, most of the time) */
+        const int *cg = s->counts + g * T;
+        int z = 0;
+        for (int t = 0; t < T; t++) z += s->free_[t] > 0 && cg[t] == 0 && !(no_big && s->big[t]);
+        if (s->remaining[g] <= z) continue;
         memcpy(room, s->free_, sizeof(int) * T);
-        if (forbid && s->free_left[g] == 0)
+        if (no_big)
             for (int b = 0; b < s->nbig; b++) room[s->big_tables[b]] = 0;
         int64_t v = spread(s, g, room) * s->group_w[g];
         if (s->group_repeat[g]) rep_a += v; else total += v;
