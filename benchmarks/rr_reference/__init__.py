@@ -32,10 +32,10 @@ def _import_file(name: str, path: Path) -> ModuleType:
     return module
 
 
-def build_c() -> Path | None:
-    """Compile the reference ``_fastsolve.c`` into a temp dir (cached) with the flags ``setup.py`` uses (Python's
+def build_c(here: Path = HERE, tag: str = "rr_reference") -> Path | None:
+    """Compile the ``_fastsolve.c`` of ``here`` into a temp dir (cached) with the flags ``setup.py`` uses (Python's
     ``CFLAGS`` and ``CCSHARED`` plus ``-O3``), so both engines are built alike; None when no compiler is found."""
-    source = HERE / "_fastsolve.c"
+    source = here / "_fastsolve.c"
     flags = [
         *(sysconfig.get_config_var("CFLAGS") or "").split(),
         *(sysconfig.get_config_var("CCSHARED") or "-fPIC").split(),
@@ -43,7 +43,7 @@ def build_c() -> Path | None:
         "-shared",
     ]
     digest = hashlib.sha256(source.read_bytes() + " ".join(flags).encode()).hexdigest()[:16]
-    out_dir = Path(tempfile.gettempdir()) / f"rr_reference_{digest}"
+    out_dir = Path(tempfile.gettempdir()) / f"{tag}_{digest}"
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     target = out_dir / f"_fastsolve{suffix}"
     if target.exists():
@@ -60,13 +60,13 @@ def build_c() -> Path | None:
     return target
 
 
-def load(with_c: bool = True) -> tuple[ModuleType, ModuleType | None]:
-    """(reference solver module, reference C module or None)."""
-    solver = _import_file("rr_reference_solver", HERE / "solver.py")
+def load(with_c: bool = True, *, here: Path = HERE, tag: str = "rr_reference") -> tuple[ModuleType, ModuleType | None]:
+    """(the frozen solver module of ``here``, its C module or None); ``rr_baseline`` loads its copy with it."""
+    solver = _import_file(f"{tag}_solver", here / "solver.py")
     fast: ModuleType | None = None
     if with_c:
-        so = build_c()
+        so = build_c(here, tag)
         if so is not None:
-            fast = _import_file("rr_reference_c._fastsolve", so)
+            fast = _import_file(f"{tag}_c._fastsolve", so)
     solver._fast_module = lambda: fast  # type: ignore[attr-defined]
     return solver, fast

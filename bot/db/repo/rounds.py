@@ -12,6 +12,7 @@ from sqlmodel import col, select
 from bot.db.models import CheckIn, GameTable, Registration, Round, RoundStatus, Seat, TableResult
 
 __all__ = [
+    "add_tables",
     "delete_round_tables",
     "get_round",
     "get_round_by_id",
@@ -22,6 +23,7 @@ __all__ = [
     "list_tables",
     "list_tables_for_rounds",
     "registrations_by_ids",
+    "reseat_tables",
     "seat_in_latest_round",
 ]
 
@@ -67,6 +69,41 @@ async def list_tables_for_rounds(
         .order_by(col(GameTable.round_id), col(GameTable.number))
     )
     return result.scalars().all()
+
+
+async def add_tables(
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    round_id: int,
+    tables: Sequence[Sequence[int]],
+    dummy_tables: Sequence[int] = (),
+    dummy_size: int | None = None,
+) -> None:
+    """A round's tables and their seats, in the order given (table 1 first, seat 1 first)."""
+    for number, players in enumerate(tables, start=1):
+        gt = GameTable(
+            guild_id=guild_id, round_id=round_id, number=number, size=dummy_size if number in dummy_tables else None
+        )
+        session.add(gt)
+        await session.flush()
+        assert gt.id is not None
+        for position, rid in enumerate(players, start=1):
+            session.add(Seat(guild_id=guild_id, table_id=gt.id, registration_id=int(rid), position=position))
+    await session.flush()
+
+
+async def reseat_tables(
+    *, session: AsyncSession, guild_id: int, old: Sequence[Seat], new: Sequence[tuple[int, Sequence[int]]]
+) -> None:
+    """Replace the seats ``old`` with ``new`` (each a table id and its players, seat 1 first): a hand change."""
+    for seat in old:
+        await session.delete(seat)
+    await session.flush()
+    for table_id, players in new:
+        for position, rid in enumerate(players, start=1):
+            session.add(Seat(guild_id=guild_id, table_id=table_id, registration_id=int(rid), position=position))
+    await session.flush()
 
 
 async def list_seats_for_tables(*, session: AsyncSession, guild_id: int, table_ids: Sequence[int]) -> Sequence[Seat]:

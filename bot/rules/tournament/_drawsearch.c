@@ -307,6 +307,36 @@ static int64_t half_pair_bound2(S *s, int depth) {
     return total > total0 ? total : total0;
 }
 
+/* The tables player j may take now, each with what it adds (sorted by (cost, table) when ``sort``): equal empty
+ * tables count once; while the best draw has no 5-seat repeat, a 5-player table is closed to anyone it would repeat. */
+static int placements(S *s, int j, int64_t *od, int *ot, int sort) {
+    int T = s->T;
+    const int64_t *row = s->cost + (size_t)j * s->n;
+    const unsigned char *al = s->allowed + (size_t)j * T;
+    int no = 0, seen_n = 0;
+    int seen_size[MAXT], seen_big[MAXT];
+    for (int t = 0; t < T; t++) {
+        if (s->free_[t] <= 0 || !al[t] || (s->unique[j] && s->class_at[t][s->cls[j]])) continue;
+        if (s->big[t] && s->seat[j] && s->best_cost < s->seat_min) continue;
+        if (s->msize[t] == 0) {
+            int dup = 0;
+            for (int q = 0; q < seen_n; q++)
+                if (seen_size[q] == s->sizes[t] && seen_big[q] == s->big[t]) { dup = 1; break; }
+            if (dup) continue;
+            seen_size[seen_n] = s->sizes[t];
+            seen_big[seen_n] = s->big[t];
+            seen_n++;
+        }
+        int64_t d = s->seat[j] * s->big[t];
+        for (int x = 0; x < s->msize[t]; x++) d += row[s->members[t][x]];
+        int q = no++; /* insertion sort by (d, t) */
+        while (sort && q > 0 && (od[q - 1] > d || (od[q - 1] == d && ot[q - 1] > t))) { od[q] = od[q - 1]; ot[q] = ot[q - 1]; q--; }
+        od[q] = d;
+        ot[q] = t;
+    }
+    return no;
+}
+
 static void dfs(S *s, int depth, int64_t partial) {
     if (s->aborted) return;
     s->nodes++;
@@ -337,59 +367,23 @@ static void dfs(S *s, int depth, int64_t partial) {
         int bestv = 1 << 30;
         int64_t bestm = -1;
         for (int jdx = depth; jdx < n; jdx++) {
-            int j = s->order[jdx];
-            const int64_t *rj = s->cost + (size_t)j * n;
-            const unsigned char *aj = s->allowed + (size_t)j * T;
-            int viable = 0, sn = 0;
-            int ssz[MAXT], sbg[MAXT];
+            int64_t jd[MAXT];
+            int jt[MAXT];
+            int nj = placements(s, s->order[jdx], jd, jt, 0), viable = 0;
             int64_t m1 = INF;
-            for (int t = 0; t < T; t++) {
-                if (s->free_[t] <= 0 || !aj[t] || (s->unique[j] && s->class_at[t][s->cls[j]])) continue;
-                if (s->big[t] && s->seat[j] && s->best_cost < s->seat_min) continue;
-                if (s->msize[t] == 0) {
-                    int dup = 0;
-                    for (int q = 0; q < sn; q++) if (ssz[q] == s->sizes[t] && sbg[q] == s->big[t]) { dup = 1; break; }
-                    if (dup) continue;
-                    ssz[sn] = s->sizes[t]; sbg[sn] = s->big[t]; sn++;
-                }
-                int64_t d = s->seat[j] * s->big[t];
-                for (int x = 0; x < s->msize[t]; x++) d += rj[s->members[t][x]];
-                if (d < slack) viable++;
-                if (d < m1) m1 = d;
+            for (int k = 0; k < nj; k++) {
+                if (jd[k] < slack) viable++;
+                if (jd[k] < m1) m1 = jd[k];
             }
             if (viable < bestv || (viable == bestv && m1 > bestm)) { bestv = viable; bestm = m1; picked = jdx; }
         }
         int tmpo = s->order[depth]; s->order[depth] = s->order[picked]; s->order[picked] = tmpo;
     }
     int i = s->order[depth];
-    const int64_t *row = s->cost + (size_t)i * n;
     int64_t od[MAXT];
     int ot[MAXT];
-    int no = 0;
-    int seen_n = 0;
-    int seen_size[MAXT], seen_big[MAXT];
-    const unsigned char *al = s->allowed + (size_t)i * T;
+    int no = placements(s, i, od, ot, 1);
     int uniq = s->unique[i], ci = s->cls[i];
-    for (int t = 0; t < T; t++) {
-        if (s->free_[t] <= 0 || !al[t] || (uniq && s->class_at[t][ci])) continue;
-        if (s->big[t] && s->seat[i] && s->best_cost < s->seat_min) continue;
-        if (s->msize[t] == 0) {
-            int dup = 0;
-            for (int q = 0; q < seen_n; q++)
-                if (seen_size[q] == s->sizes[t] && seen_big[q] == s->big[t]) { dup = 1; break; }
-            if (dup) continue;
-            seen_size[seen_n] = s->sizes[t];
-            seen_big[seen_n] = s->big[t];
-            seen_n++;
-        }
-        int64_t d = s->seat[i] * s->big[t];
-        for (int x = 0; x < s->msize[t]; x++) d += row[s->members[t][x]];
-        /* insertion sort by (d, t) */
-        int q = no++;
-        while (q > 0 && (od[q - 1] > d || (od[q - 1] == d && ot[q - 1] > t))) { od[q] = od[q - 1]; ot[q] = ot[q - 1]; q--; }
-        od[q] = d;
-        ot[q] = t;
-    }
     for (int k = 0; k < no; k++) {
         int64_t d = od[k];
         int t = ot[k];

@@ -180,6 +180,26 @@ def local_search(
     return SearchResult(best_pos, best_cost, used, max(restarts, 0))
 
 
+def spread_increments(count: int, room: list[int], cnt: list[int], allowed: Sequence[bool]) -> list[int]:
+    """The pairs each of ``count`` more members of a group adds, spread as evenly as the seats ``room`` allow at the
+    ``allowed`` tables, ``cnt`` members already at each (greedy, first table among equals; both lists updated). The
+    search's bounds and the draw's lower bound both spread with it; the C search has the same loop."""
+    out: list[int] = []
+    for _ in range(count):
+        bt = -1
+        bk = INF
+        for t in range(len(room)):
+            if room[t] > 0 and cnt[t] < bk and allowed[t]:
+                bk = cnt[t]
+                bt = t
+        if bt < 0:
+            break
+        out.append(bk)
+        cnt[bt] += 1
+        room[bt] -= 1
+    return out
+
+
 def mix(p: Problem, pos: list[int], rng: random.Random, *, attempts: int) -> list[int]:
     """A random walk over equal-cost swaps: keeps the cost, spreads the choice among optimal draws."""
     n, t_count = p.n, len(p.sizes)
@@ -305,23 +325,11 @@ def exact_search(
     nodes = 0
     aborted = False
 
+    anywhere = [True] * t_count
+
     def spread(g: int, room: list[int]) -> int:
         """Fewest pairs when group ``g``'s unplaced members fill ``room`` as evenly as possible."""
-        k = counts[g][:]
-        add = 0
-        for _ in range(remaining[g]):
-            bt = -1
-            bk = INF
-            for t in range(t_count):
-                if room[t] > 0 and k[t] < bk:
-                    bk = k[t]
-                    bt = t
-            if bt < 0:
-                break
-            add += bk
-            k[bt] += 1
-            room[bt] -= 1
-        return add
+        return sum(spread_increments(remaining[g], room, counts[g][:], anywhere))
 
     big_tables = [t for t in range(t_count) if big[t]]
     repeat_groups = [g for g in range(len(group_w)) if p.group_repeat[g]]
@@ -394,23 +402,8 @@ def exact_search(
             mult[f_] = max(mult[f_], k_)
     zero_left = sum(1 for i in range(n) if seat[i] == 0)
 
-    def spread_incs(k: int, room: list[int], cnt: list[int], small_only: bool) -> list[int]:
-        """The pairs each of ``k`` more members of a group adds (its members per table in ``cnt``, updated), spread
-        as evenly as ``room`` allows (updated); ``small_only``: at the tables without a seat cost only."""
-        out: list[int] = []
-        for _ in range(k):
-            bt = -1
-            bk = INF
-            for t in range(t_count):
-                if room[t] > 0 and cnt[t] < bk and not (small_only and big[t]):
-                    bk = cnt[t]
-                    bt = t
-            if bt < 0:
-                break
-            out.append(bk)
-            cnt[bt] += 1
-            room[bt] -= 1
-        return out
+    small = [not b for b in big]
+    only_big = [bool(b) for b in big]
 
     def tight_bound(partial: int) -> int:
         """When one more 5-seat repeat than the fewest possible cannot improve on the best draw (ARB 5 criterion 1
@@ -440,9 +433,9 @@ def exact_search(
             ss = remaining[g] - zs
             room = free[:]
             cnt = counts[g][:]
-            incs_s = spread_incs(ss, room, cnt, True)  # seat-cost members: the small tables
+            incs_s = spread_increments(ss, room, cnt, small)  # seat-cost members: the small tables
             room = [room[t] if big[t] else 0 for t in range(t_count)]
-            incs_z = spread_incs(zs, room, cnt, False)  # the others: the 5-player tables
+            incs_z = spread_increments(zs, room, cnt, only_big)  # the others: the 5-player tables
             total += (sum(incs_s) + sum(incs_z)) * w
             if escapes:
                 fam_incs[family[g]].extend(x * w for x in (incs_s if cut_seat else incs_z))
@@ -553,28 +546,9 @@ def exact_search(
             picked = _fail_first(depth, partial)
             order[depth], order[picked] = order[picked], order[depth]
         i = order[depth]
-        row = c[i]
-        options: list[tuple[int, int]] = []
-        seen_empty: set[tuple[int, int]] = set()
-        allowed = p.allowed[i]
         uniq = p.unique[i]
         ci = p.cls[i]
-        for t in range(t_count):
-            if free[t] <= 0 or (allowed is not None and t not in allowed) or (uniq and ci in class_at[t]):
-                continue
-            if big[t] and seat[i] and best_cost < seat_min:
-                continue
-            if not members[t]:
-                key = (p.sizes[t], big[t])
-                if key in seen_empty:
-                    continue
-                seen_empty.add(key)
-            d = seat[i] * big[t]
-            for x in members[t]:
-                d += row[x]
-            options.append((d, t))
-        options.sort()
-        for d, t in options:
+        for d, t in sorted(placements(i)):
             if partial + d >= best_cost:
                 break
             pos[i] = t
@@ -611,38 +585,40 @@ def exact_search(
         if picked != depth:
             order[depth], order[picked] = order[picked], order[depth]
 
+    def placements(j: int) -> list[tuple[int, int]]:
+        """The tables player ``j`` may take now, each with what it adds: (cost, table). Equal empty tables count once;
+        while the best draw has no 5-seat repeat, a 5-player table is closed to anyone it would repeat."""
+        rj = c[j]
+        aj = allowed_at[j]
+        out: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()
+        for t in range(t_count):
+            if free[t] <= 0 or (aj is not None and t not in aj) or (unique[j] and cls[j] in class_at[t]):
+                continue
+            if big[t] and seat[j] and best_cost < seat_min:
+                continue
+            if not members[t]:
+                key = (p.sizes[t], big[t])
+                if key in seen:
+                    continue
+                seen.add(key)
+            d = seat[j] * big[t]
+            for x in members[t]:
+                d += rj[x]
+            out.append((d, t))
+        return out
+
     def _fail_first(depth: int, partial: int) -> int:
         """The unplaced player to place next: the fewest placements that could still improve on the best draw, then
         the dearest cheapest placement, then the first in the current order (as the C search)."""
         slack = best_cost - partial
-        forbid = best_cost < seat_min
         best_v = 1 << 30
         best_m = -1
         picked = depth
         for jdx in range(depth, n):
-            j = order[jdx]
-            rj = c[j]
-            aj = allowed_at[j]
-            viable = 0
-            m1 = INF
-            seen: set[tuple[int, int]] = set()
-            for t in range(t_count):
-                if free[t] <= 0 or (aj is not None and t not in aj) or (unique[j] and cls[j] in class_at[t]):
-                    continue
-                if big[t] and seat[j] and forbid:
-                    continue
-                if not members[t]:
-                    key = (p.sizes[t], big[t])
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                d = seat[j] * big[t]
-                for x in members[t]:
-                    d += rj[x]
-                if d < slack:
-                    viable += 1
-                if d < m1:
-                    m1 = d
+            options = placements(order[jdx])
+            viable = sum(1 for d, _ in options if d < slack)
+            m1 = min((d for d, _ in options), default=INF)
             if viable < best_v or (viable == best_v and m1 > best_m):
                 best_v, best_m, picked = viable, m1, jdx
         return picked

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from math import comb
 
-from bot.rules.tournament._search import INF, Problem, exact_search, local_search, mix
+from bot.rules.tournament._search import INF, Problem, exact_search, local_search, mix, spread_increments
 from bot.rules.tournament.model import (
     ROUND1_CRITERIA,
     ROUND2_CRITERIA,
@@ -81,20 +81,6 @@ def _spread_pairs(size: int, tables: int) -> int:
     return r * comb(q + 1, 2) + (tables - r) * comb(q, 2)
 
 
-def _spread_increments(count: int, left: list[int], at: list[int], allowed: Sequence[bool]) -> list[int]:
-    """The pairs each of ``count`` members adds when spread as evenly as the seats ``left`` allow at the ``allowed``
-    tables, ``at`` members already at each (greedy; both lists updated)."""
-    out: list[int] = []
-    for _ in range(count):
-        best = min((t for t in range(len(left)) if left[t] > 0 and allowed[t]), key=lambda t: at[t], default=-1)
-        if best < 0:
-            break
-        out.append(at[best])
-        at[best] += 1
-        left[best] -= 1
-    return out
-
-
 def _clique_groups(context: DrawContext, crit: Criterion) -> list[list[PlayerId]]:
     """The groups whose members' pairs ``crit`` counts: each club, each team, the winners, or (repeats) each earlier
     table whose pairs no earlier group already holds (so no pair is counted twice)."""
@@ -146,8 +132,8 @@ def _spread_given_fewest_five_repeats(context: DrawContext, sizes: Sequence[int]
     for g in groups:
         zs = sum(1 for p in g if p not in five)
         left, at = list(sizes), [0] * len(sizes)
-        incs_s = _spread_increments(len(g) - zs, left, at, [not b for b in is_big])  # seat-cost members: small
-        incs_z = _spread_increments(zs, left, at, is_big)  # the others: the 5-player tables
+        incs_s = spread_increments(len(g) - zs, left, at, [not b for b in is_big])  # seat-cost members: small
+        incs_z = spread_increments(zs, left, at, is_big)  # the others: the 5-player tables
         total += sum(incs_s) + sum(incs_z)
         cuts += incs_s if cut_seat else incs_z
     cuts.sort(reverse=True)

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db import repo
 from bot.db.documents import Adjustment, DrawDocument
-from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus, Seat, Tournament
+from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus, Tournament
 from bot.errors import Conflict, InvalidInput
 from bot.rules.tournament.draw import move_player, swap_players
 from bot.rules.tournament.model import Criterion, TournamentError
@@ -88,21 +88,11 @@ class RoundChanges(BaseService):
                 raise engine_error(exc) from None
             if any(len(x) < rules.min_table_size for x in adj.tables):
                 raise InvalidInput("error.round_table_too_small", min=rules.min_table_size)
-            touched: list[int] = []
-            for gt, (old, new) in zip(tables, zip(current, adj.tables, strict=True), strict=True):
-                if old == new:
-                    continue
-                assert gt.id is not None
-                touched.append(gt.number)
-                for s in by_table.get(gt.id, []):
-                    await session.delete(s)
-            await session.flush()
-            for gt, (old, new) in zip(tables, zip(current, adj.tables, strict=True), strict=True):
-                if old == new:
-                    continue
-                assert gt.id is not None
-                for position, rid in enumerate(new, start=1):
-                    session.add(Seat(guild_id=t.guild_id, table_id=gt.id, registration_id=int(rid), position=position))
+            changed = [(gt, new) for gt, old, new in zip(tables, current, adj.tables, strict=True) if old != new]
+            touched = [gt.number for gt, _ in changed]
+            await repo.reseat_tables(session=session, guild_id=t.guild_id,
+                                     old=[s for gt, _ in changed for s in by_table.get(gt.id or 0, [])],
+                                     new=[(int(gt.id or 0), [int(x) for x in new]) for gt, new in changed])  # fmt: skip
             change = Adjustment(
                 "swap" if to_table is None else "move", tuple(ids), to_table, adj.before, adj.after, actor.user_id
             )

@@ -126,19 +126,8 @@ async def store_tables(
     dummy_size: int | None = None,
 ) -> None:
     """Write a round's tables and their seats, in the order given (table 1 first, seat 1 first)."""
-    for number, players in enumerate(tables, start=1):
-        gt = GameTable(
-            guild_id=guild_id,
-            round_id=round_id,
-            number=number,
-            size=dummy_size if number in dummy_tables else None,
-        )
-        session.add(gt)
-        await session.flush()
-        assert gt.id is not None
-        for position, rid in enumerate(players, start=1):
-            session.add(Seat(guild_id=guild_id, table_id=gt.id, registration_id=int(rid), position=position))
-    await session.flush()
+    await repo.add_tables(session=session, guild_id=guild_id, round_id=round_id, tables=tables,
+                          dummy_tables=dummy_tables, dummy_size=dummy_size)  # fmt: skip
 
 
 async def seated(
