@@ -90,14 +90,15 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
     assert copied == []
 
 
-# What the desk reaches on each half, as measured (benchmarks/rules_desk.py prints them): never set above it. The
-# held-out half falls short of the 95 % first / 100 % top-three target: 125/151 first, 145/151 in the top three.
-FIRST_AT_LEAST = {"tuning": 0.91, "held_out": 0.82}
-TOP3_AT_LEAST = {"tuning": 0.98, "held_out": 0.96}
+# What the desk reaches on each set, as measured (benchmarks/rules_desk.py prints them): never set above it. The
+# held-out half falls short of the 95 % first / 100 % top-three target: 125/151 first, 145/151 in the top three; so
+# does the fresh set, written by someone who never saw the desk: 138/160 first, 151/160 in the top three.
+FIRST_AT_LEAST = {"tuning": 0.91, "held_out": 0.82, "fresh": 0.86}
+TOP3_AT_LEAST = {"tuning": 0.98, "held_out": 0.96, "fresh": 0.94}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_bot_rul_1_each_preset_s_questions_name_its_articles_in_both_languages_and_both_halves(preset: str):
+def test_bot_rul_1_each_preset_s_questions_name_its_articles_in_both_languages_and_every_set(preset: str):
     asked = [q for q in questions() if q.preset == preset]
     ids = {a.id for a in for_preset(preset)}
     assert [q.text for q in asked if q.article not in ids or not set(q.also) <= ids] == []
@@ -122,7 +123,8 @@ def _answer(q: Question) -> list[str]:
 @pytest.mark.parametrize("half", SPLITS)
 def test_bot_rul_1_players_questions_find_the_right_article_first_and_in_the_top_three(half: str):
     result = score([q for q in questions() if q.split == half], _answer)
-    assert result.top3_rate >= TOP3_AT_LEAST[half], [(q.text, got) for q, got in result.misses]
+    shown = len(result.misses) if half == "fresh" else [(q.text, got) for q, got in result.misses]  # fresh: unseen
+    assert result.top3_rate >= TOP3_AT_LEAST[half], shown
     assert result.first_rate >= FIRST_AT_LEAST[half], f"first for {result.first}/{result.asked}"
 
 
