@@ -36,6 +36,11 @@ typedef struct {
     int pos[MAXN], free_[MAXT];
     int members[MAXT][MAXN], msize[MAXT];
     int *counts; /* G*T */
+    /* kept up to date as players sit down, so a node reads sums instead of adding them up (values unchanged):
+       tc[t*n+i] / trc[t*n+i]: what player i would add at table t from cost / rest; zr[g] / zrb[g]: the tables (the
+       5-player ones) with a free seat and no member of group g */
+    int64_t *tc, *trc;
+    int zr[MAXG], zrb[MAXG];
     int remaining[MAXG], free_left[MAXG];
     int group_of_start[MAXN + 1];
     int *group_of; /* flattened */
@@ -115,6 +120,9 @@ static int64_t tight_bound(S *s, int64_t partial) {
         if (s->remaining[g] == 0) continue;
         int zs = s->free_left[g];
         int ss = s->remaining[g] - zs;
+        /* enough tables with room and none of the group on each side: every increment is 0 (nothing to add, and a
+           0 never changes the sum of the largest ones subtracted below) */
+        if (ss <= s->zr[g] - s->zrb[g] && zs <= s->zrb[g]) continue;
         for (int t = 0; t < T; t++) { room[t] = s->free_[t]; cnt[t] = s->counts[g * T + t]; }
         int m = spread_incs(s, ss, room, cnt, 1, tmp);
         for (int t = 0; t < T; t++) if (!s->big[t]) room[t] = 0;
@@ -165,9 +173,7 @@ static int64_t group_bound(S *s) {
         int no_big = forbid && s->free_left[g] == 0;
         /* as many tables with room and none of the group as members left: the spread is 0 (the greedy below would
            put each at one of them), so skip it (most previous tables, most of the time) */
-        const int *cg = s->counts + g * T;
-        int z = 0;
-        for (int t = 0; t < T; t++) z += s->free_[t] > 0 && cg[t] == 0 && !(no_big && s->big[t]);
+        int z = no_big ? s->zr[g] - s->zrb[g] : s->zr[g];
         if (s->remaining[g] <= z) continue;
         memcpy(room, s->free_, sizeof(int) * T);
         if (no_big)
@@ -237,12 +243,10 @@ static int64_t player_bound(S *s, int depth, int with_seat) {
     int64_t total = 0;
     for (int idx = depth; idx < n; idx++) {
         int i = s->order[idx];
-        const int64_t *row = s->rest + (size_t)i * n;
         int64_t m = INF;
         for (int t = 0; t < T; t++) {
             if (s->free_[t] <= 0) continue;
-            int64_t d = with_seat ? s->seat[i] * s->big[t] : 0;
-            for (int x = 0; x < s->msize[t]; x++) d += row[s->members[t][x]];
+            int64_t d = (with_seat ? s->seat[i] * s->big[t] : 0) + s->trc[(size_t)t * n + i];
             if (d < m) { m = d; if (m == 0) break; }
         }
         total += m;
@@ -290,8 +294,7 @@ static int64_t half_pair_bound2(S *s, int depth) {
             if (s->free_[t] <= 0 || !al[t]) continue;
             if (s->unique[i] && s->class_at[t][s->cls[i]]) continue;
             if (s->big[t] && s->seat[i] && forbid) continue;
-            int64_t d = 0;
-            for (int x = 0; x < s->msize[t]; x++) d += row[s->members[t][x]];
+            int64_t d = s->tc[(size_t)t * n + i];
             int k = s->free_[t] - 1;
             if (k > ns) k = ns;
             int64_t v0 = 2 * d + prefix[k];
@@ -311,7 +314,6 @@ static int64_t half_pair_bound2(S *s, int depth) {
  * tables count once; while the best draw has no 5-seat repeat, a 5-player table is closed to anyone it would repeat. */
 static int placements(S *s, int j, int64_t *od, int *ot, int sort) {
     int T = s->T;
-    const int64_t *row = s->cost + (size_t)j * s->n;
     const unsigned char *al = s->allowed + (size_t)j * T;
     int no = 0, seen_n = 0;
     int seen_size[MAXT], seen_big[MAXT];
@@ -327,8 +329,7 @@ static int placements(S *s, int j, int64_t *od, int *ot, int sort) {
             seen_big[seen_n] = s->big[t];
             seen_n++;
         }
-        int64_t d = s->seat[j] * s->big[t];
-        for (int x = 0; x < s->msize[t]; x++) d += row[s->members[t][x]];
+        int64_t d = s->seat[j] * s->big[t] + s->tc[(size_t)t * s->n + j];
         int q = no++; /* insertion sort by (d, t) */
         while (sort && q > 0 && (od[q - 1] > d || (od[q - 1] == d && ot[q - 1] > t))) { od[q] = od[q - 1]; ot[q] = ot[q - 1]; q--; }
         od[q] = d;
@@ -337,11 +338,44 @@ static int placements(S *s, int j, int64_t *od, int *ot, int sort) {
     return no;
 }
 
+/* Player i sits down at table t (its seat, its groups' counts, the sums and counters above); ``stand`` undoes it. */
+static void sit(S *s, int i, int t) {
+    int n = s->n, T = s->T, big = s->big[t];
+    const int64_t *c = s->cost + (size_t)i * n, *r = s->rest + (size_t)i * n;
+    int64_t *tc = s->tc + (size_t)t * n, *trc = s->trc + (size_t)t * n;
+    for (int x = 0; x < n; x++) { tc[x] += c[x]; trc[x] += r[x]; }
+    for (int q = s->group_of_start[i]; q < s->group_of_start[i + 1]; q++) {
+        int g = s->group_of[q];
+        if (s->counts[g * T + t]++ == 0) { s->zr[g]--; s->zrb[g] -= big; }
+        s->remaining[g]--;
+        if (s->seat[i] == 0) s->free_left[g]--;
+    }
+    if (--s->free_[t] == 0)
+        for (int g = 0; g < s->G; g++)
+            if (s->counts[g * T + t] == 0) { s->zr[g]--; s->zrb[g] -= big; }
+}
+
+static void stand(S *s, int i, int t) {
+    int n = s->n, T = s->T, big = s->big[t];
+    const int64_t *c = s->cost + (size_t)i * n, *r = s->rest + (size_t)i * n;
+    int64_t *tc = s->tc + (size_t)t * n, *trc = s->trc + (size_t)t * n;
+    for (int x = 0; x < n; x++) { tc[x] -= c[x]; trc[x] -= r[x]; }
+    if (s->free_[t]++ == 0)
+        for (int g = 0; g < s->G; g++)
+            if (s->counts[g * T + t] == 0) { s->zr[g]++; s->zrb[g] += big; }
+    for (int q = s->group_of_start[i]; q < s->group_of_start[i + 1]; q++) {
+        int g = s->group_of[q];
+        if (--s->counts[g * T + t] == 0) { s->zr[g]++; s->zrb[g] += big; }
+        s->remaining[g]++;
+        if (s->seat[i] == 0) s->free_left[g]++;
+    }
+}
+
 static void dfs(S *s, int depth, int64_t partial) {
     if (s->aborted) return;
     s->nodes++;
     if (s->nodes > s->node_limit) { s->aborted = 1; return; }
-    int n = s->n, T = s->T;
+    int n = s->n;
     if (depth == n) {
         if (partial < s->best_cost) { s->best_cost = partial; memcpy(s->best_pos, s->pos, sizeof(int) * n); }
         return;
@@ -389,29 +423,17 @@ static void dfs(S *s, int depth, int64_t partial) {
         int t = ot[k];
         if (partial + d >= s->best_cost) break;
         s->pos[i] = t;
-        s->free_[t]--;
         s->members[t][s->msize[t]++] = i;
         if (uniq) s->class_at[t][ci]++;
-        for (int q = s->group_of_start[i]; q < s->group_of_start[i + 1]; q++) {
-            int g = s->group_of[q];
-            s->counts[g * T + t]++;
-            s->remaining[g]--;
-            if (s->seat[i] == 0) s->free_left[g]--;
-        }
+        sit(s, i, t);
         if (s->loose_player[i]) s->loose_left--;
         if (s->seat[i] == 0) s->zero_left--;
         dfs(s, depth + 1, partial + d);
         if (s->seat[i] == 0) s->zero_left++;
-        for (int q = s->group_of_start[i]; q < s->group_of_start[i + 1]; q++) {
-            int g = s->group_of[q];
-            s->counts[g * T + t]--;
-            s->remaining[g]++;
-            if (s->seat[i] == 0) s->free_left[g]++;
-        }
+        stand(s, i, t);
         if (s->loose_player[i]) s->loose_left++;
         if (uniq) s->class_at[t][ci]--;
         s->msize[t]--;
-        s->free_[t]++;
         s->pos[i] = -1;
         if (s->aborted) break;
     }
@@ -493,7 +515,9 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
         s->gmembers = malloc(sizeof(int) * (total + 1));
         s->group_of = malloc(sizeof(int) * (total + 1));
         s->counts = calloc((size_t)(G ? G : 1) * T, sizeof(int));
-        if (!s->gmembers || !s->group_of || !s->counts) { Py_DECREF(f); PyErr_NoMemory(); goto done; }
+        s->tc = calloc((size_t)n * T, sizeof(int64_t));
+        s->trc = calloc((size_t)n * T, sizeof(int64_t));
+        if (!s->gmembers || !s->group_of || !s->counts || !s->tc || !s->trc) { Py_DECREF(f); PyErr_NoMemory(); goto done; }
         int at = 0;
         for (Py_ssize_t g = 0; g < G; g++) {
             s->gstart[g] = at;
@@ -539,6 +563,11 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
         if (s->group_repeat[g]) s->repeat_groups[s->nrep++] = g;
     }
     for (int t = 0; t < T; t++) if (s->big[t]) s->big_tables[s->nbig++] = t;
+    {
+        int open = 0, open_big = 0; /* every table is empty: those with a seat count for every group */
+        for (int t = 0; t < T; t++) { open += s->sizes[t] > 0; open_big += s->sizes[t] > 0 && s->big[t]; }
+        for (int g = 0; g < s->G; g++) { s->zr[g] = open; s->zrb[g] = open_big; }
+    }
     s->loose_left = 0;
     for (int i = 0; i < n; i++) {
         int rep = 0;
@@ -595,6 +624,8 @@ done:
     free(s->gmembers);
     free(s->group_of);
     free(s->counts);
+    free(s->tc);
+    free(s->trc);
     free(s->incs_flat);
     free(s->top_buf);
     free(s);

@@ -312,6 +312,12 @@ def exact_search(
     group_w = [w for w, _ in p.groups]
     counts = [[0] * t_count for _ in p.groups]
     remaining = [len(m) for _, m in p.groups]
+    # per group, the tables (the 5-player ones) with a free seat and none of its members, kept up to date
+    open_tables = sum(1 for x in p.sizes if x > 0)
+    open_big = sum(1 for t, x in enumerate(p.sizes) if x > 0 and big[t])
+    n_groups = len(p.groups)
+    zr = [open_tables] * n_groups
+    zrb = [open_big] * len(p.groups)
     # While the best cost is below the smallest seat cost, a player with a seat cost can never sit at a
     # big table in a better draw: forbid it (ARB 5 criterion 1 dominates every pair criterion).
     seat_min = min((x for x in seat if x > 0), default=INF)
@@ -347,8 +353,11 @@ def exact_search(
         for g, w in enumerate(group_w):
             if remaining[g] == 0:
                 continue
+            no_big = forbid and free_left[g] == 0
+            if remaining[g] <= (zr[g] - zrb[g] if no_big else zr[g]):
+                continue  # one member per table with room and none of the group: the spread is 0
             room = free[:]
-            if forbid and free_left[g] == 0:
+            if no_big:
                 for t in big_tables:
                     room[t] = 0
             v = spread(g, room) * w
@@ -431,6 +440,8 @@ def exact_search(
                 continue
             zs = free_left[g]
             ss = remaining[g] - zs
+            if ss <= zr[g] - zrb[g] and zs <= zrb[g]:
+                continue  # every increment 0 (and a 0 never changes the sum of the largest ones below)
             room = free[:]
             cnt = counts[g][:]
             incs_s = spread_increments(ss, room, cnt, small)  # seat-cost members: the small tables
@@ -447,6 +458,10 @@ def exact_search(
         return total
 
     rc = p.rest
+    # what each player would add at each table, from the pair costs and from ``rest``: kept up to date as players sit
+    # down (a new list per placement, the old one put back on the way up), so the bounds read a sum instead of adding
+    tc: list[list[int]] = [[0] * n for _ in range(t_count)]
+    trc: list[list[int]] = [[0] * n for _ in range(t_count)]
 
     def seat_fill(depth: int) -> int:
         """The big tables' free seats are filled by unplaced players: at least their smallest seat costs."""
@@ -459,14 +474,11 @@ def exact_search(
         total = 0
         for idx in range(depth, n):
             i = order[idx]
-            row = rc[i]
             m = INF
             for t in range(t_count):
                 if free[t] <= 0:
                     continue
-                d = seat[i] * big[t] if with_seat else 0
-                for x in members[t]:
-                    d += row[x]
+                d = (seat[i] * big[t] if with_seat else 0) + trc[t][i]
                 if d < m:
                     m = d
                     if m == 0:
@@ -501,9 +513,7 @@ def exact_search(
                     continue
                 if big[t] and seat[i] and forbid:
                     continue
-                d = 0
-                for x in members[t]:
-                    d += row[x]
+                d = tc[t][i]
                 v0 = 2 * d + prefix[min(free[t] - 1, ns)]
                 v = v0 + 2 * seat[i] * big[t]
                 if v < m:
@@ -554,13 +564,25 @@ def exact_search(
             pos[i] = t
             free[t] -= 1
             members[t].append(i)
+            tc_t, trc_t = tc[t], trc[t]
+            tc[t] = [a + b for a, b in zip(tc_t, c[i], strict=True)]
+            trc[t] = [a + b for a, b in zip(trc_t, rc[i], strict=True)]
             if uniq:
                 class_at[t].add(ci)
+            bt = big[t]
             for g in group_of[i]:
+                if counts[g][t] == 0:
+                    zr[g] -= 1
+                    zrb[g] -= bt
                 counts[g][t] += 1
                 remaining[g] -= 1
                 if seat[i] == 0:
                     free_left[g] -= 1
+            if free[t] == 0:  # full now: no longer a table with room for any group
+                for g in range(n_groups):
+                    if counts[g][t] == 0:
+                        zr[g] -= 1
+                        zrb[g] -= bt
             if loose_player[i]:
                 loose_left -= 1
             if seat[i] == 0:
@@ -570,13 +592,22 @@ def exact_search(
                 zero_left += 1
             for g in group_of[i]:
                 counts[g][t] -= 1
+                if counts[g][t] == 0 and free[t] > 0:
+                    zr[g] += 1
+                    zrb[g] += bt
                 remaining[g] += 1
                 if seat[i] == 0:
                     free_left[g] += 1
+            if free[t] == 0:  # room again: every group with no member there counts it
+                for g in range(n_groups):
+                    if counts[g][t] == 0:
+                        zr[g] += 1
+                        zrb[g] += bt
             if loose_player[i]:
                 loose_left += 1
             if uniq:
                 class_at[t].discard(ci)
+            tc[t], trc[t] = tc_t, trc_t
             members[t].pop()
             free[t] += 1
             pos[i] = -1
@@ -588,7 +619,6 @@ def exact_search(
     def placements(j: int) -> list[tuple[int, int]]:
         """The tables player ``j`` may take now, each with what it adds: (cost, table). Equal empty tables count once;
         while the best draw has no 5-seat repeat, a 5-player table is closed to anyone it would repeat."""
-        rj = c[j]
         aj = allowed_at[j]
         out: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
@@ -602,10 +632,7 @@ def exact_search(
                 if key in seen:
                     continue
                 seen.add(key)
-            d = seat[j] * big[t]
-            for x in members[t]:
-                d += rj[x]
-            out.append((d, t))
+            out.append((seat[j] * big[t] + tc[t][j], t))
         return out
 
     def _fail_first(depth: int, partial: int) -> int:

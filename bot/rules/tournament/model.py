@@ -228,10 +228,10 @@ class DrawBudget:
     work: int = 300_000  # cap on iterations x players: bounds the time when the bound cannot be met
     stall: int = 400
     exact_max_players: int = 64
-    exact_nodes: int = 2_000_000
-    # the search's nodes cost about players x tables steps each: capped at this many steps (at most ~0.7 s of CPU in
-    # C on the reference 2-core machine; the pure-Python fallback visits the same nodes ~50x slower)
-    exact_work: int = 130_000_000
+    exact_nodes: int = 4_000_000
+    # the search's nodes cost about players x tables steps each: capped at this many steps (at most ~0.75 s of CPU in
+    # C on the reference 2-core machine; the pure-Python fallback visits the same nodes ~100x slower)
+    exact_work: int = 180_000_000
     mix_per_player: int = 40  # equal-cost random swaps tried per player after optimising (randomness)
     clock: Callable[[], float] | None = field(default=None, compare=False)
     deadline: float | None = None
