@@ -25,13 +25,25 @@ new/old, and the distribution of per-position ratios new/old. Every optimum is c
     python benchmarks/rr_solver.py --sets random --engines c --rounds 7
     python benchmarks/rr_solver.py --sets percall --rounds 7 # per-call figures only (~1 min)
     python benchmarks/rr_solver.py --against baseline      # the other sets against the baseline, not the reference
+    python benchmarks/rr_solver.py --sets peer --peer-lib /tmp/_ricochet.so --rounds 9   # against a public solver
+
+``--peer-lib`` times a public solver side by side: Michael Fogleman's ``ricochet.c`` (github.com/fogleman/Ricochet,
+commit b571f46), built by you outside this repository — none of its code is here — with
+``gcc -std=c99 -fgnu89-inline -O3 -fPIC -shared -o /tmp/_ricochet.so ricochet.c``, and called through ctypes with
+the ``Game`` struct its own ``ricochet.py`` declares. On three boards, 200 seeded random 4-robot positions each,
+whose target is not the vortex (that solver has none): per position, alternately, our ``solve()`` (the whole call,
+its Python side included), the peer's ``search`` with its struct filled in the call ("peer call"), and the peer's
+``search`` alone on a struct filled before the clock starts ("peer C only"); per-position median over the rounds.
+Every optimum is checked against the peer's.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -382,10 +394,102 @@ def hard(engines: list[str], python_budget: float, python_reference: bool, again
                 )
 
 
+PEER_BOARDS = (("1A2A3A4A", 16), ("1B2B3B4B", 16), ("2A1B4B3A", 17))
+
+
+def peer_positions(board: Board, count: int, seed: int) -> list[Position]:
+    """Seeded random 4-robot positions whose target is not the vortex (the public solver has none)."""
+    rng = random.Random(seed)
+    targets = [t for t in board.targets if t.colour != "any"]
+    out = []
+    while len(out) < count:
+        target = rng.choice(targets)
+        free = [
+            (r, c)
+            for r in range(16)
+            for c in range(16)
+            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
+        ]
+        robots = dict(zip(("red", "green", "blue", "yellow"), rng.sample(free, 4), strict=True))
+        out.append(Position.make(robots, list(target)))
+    return out
+
+
+def peer(lib_path: str, rounds: int) -> None:
+    """Our solve() against a public C solver (see the module's docstring), per call, on the same positions."""
+
+    class Game(ctypes.Structure):  # the peer's struct, as its ricochet.py declares it
+        _fields_ = [
+            ("grid", ctypes.c_uint * 256),
+            ("moves", ctypes.c_uint * 256),
+            ("robots", ctypes.c_uint * 4),
+            ("token", ctypes.c_uint),
+            ("last", ctypes.c_uint),
+        ]
+
+    lib = ctypes.CDLL(lib_path)
+    lib.search.argtypes = [ctypes.POINTER(Game), ctypes.c_char_p, ctypes.c_void_p]
+    lib.search.restype = ctypes.c_uint
+    path = ctypes.create_string_buffer(256)
+    robot_bit = 0x10  # the peer marks robot cells in its wall grid (N=1, E=2, S=4, W=8, as Board.masks)
+
+    def game(grid: list[int], cells: list[int], token: int) -> Any:
+        g = Game()
+        g.grid[:] = grid
+        g.robots[:] = cells
+        g.token = token
+        g.last = 0
+        return g
+
+    print(f"\n== per call against {lib_path} (fogleman/Ricochet ricochet.c), {rounds} rounds, per-position median ==")
+    for name, seed in PEER_BOARDS:
+        board = Board.parse(name)
+        items = peer_positions(board, 200, seed)
+        inputs = []
+        for pos in items:
+            robots = dict(pos.robots)
+            colours = [pos.target.colour, *(c for c in ("red", "green", "blue", "yellow") if c != pos.target.colour)]
+            cells = [robots[c][0] * 16 + robots[c][1] for c in colours]
+            grid = list(board.masks)
+            for c in cells:
+                grid[c] |= robot_bit
+            inputs.append((grid, cells, pos.target.row * 16 + pos.target.col))
+        for pos in items:  # the board's tables, built once and kept (as in the bot: one board per game)
+            new_solver.solve(board, pos, engine="c")
+        kinds = ("ours", "peer call", "peer C only")
+        per: dict[str, list[list[float]]] = {k: [[] for _ in items] for k in kinds}
+        for rnd in range(rounds):
+            for i, pos in enumerate(items):
+                grid, cells, token = inputs[i]
+                ready = game(grid, cells, token)
+                jobs = [
+                    ("ours", lambda b=board, pos=pos: new_solver.solve(b, pos, engine="c").optimal_moves),
+                    ("peer call", lambda g=grid, c=cells, t=token: lib.search(ctypes.byref(game(g, c, t)), path, None)),
+                    ("peer C only", lambda r=ready: lib.search(ctypes.byref(r), path, None)),
+                ]
+                if (rnd + i) % 2:
+                    jobs.reverse()
+                got = {}
+                for kind, job in jobs:
+                    t = TIMER()
+                    got[kind] = job()
+                    per[kind][i].append(TIMER() - t)
+                if len(set(got.values())) != 1:
+                    raise SystemExit(f"{name} {pos.to_notation()}: optima differ {got}")
+        med = {k: [statistics.median(v) for v in per[k]] for k in kinds}
+        print(f"  {name} (seed {seed}, 200 positions):" + "".join(f"{q:>12}" for q, _ in QS))
+        for k in kinds:
+            print(f"    {k:<12}" + "".join(fmt(pct(med[k], q)) + "  " for _, q in QS))
+        for k in kinds[1:]:
+            ratios = "  ".join(f"{q} {pct(med['ours'], v) / pct(med[k], v):.2f}x" for q, v in QS)
+            slower = sum(a > b for a, b in zip(med["ours"], med[k], strict=True))
+            print(f"    ours / {k}: {ratios}; ours slower on {slower} of 200")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", default="c,python", help="comma list of c,python")
-    parser.add_argument("--sets", default="random,4,5,hard,percall", help="comma list of random,4,5,hard,percall")
+    parser.add_argument("--sets", default="random,4,5,hard,percall", help="comma list of random,4,5,hard,percall,peer")
     parser.add_argument(
         "--against",
         choices=("reference", "baseline"),
@@ -403,6 +507,7 @@ def main() -> int:
         default="cpu",
         help="cpu: process CPU time (default; steadier on a shared machine), wall: elapsed time",
     )
+    parser.add_argument("--peer-lib", help="a built public solver to time side by side (the set 'peer')")
     parser.add_argument("--quick", action="store_true", help="random and boards.json 4-robot sets, one round")
     parser.add_argument("--child", nargs=4, metavar=("IMPL", "ENGINE", "NAME", "BUDGET"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -458,6 +563,11 @@ def main() -> int:
                 void_checks(label.split(" (")[0], items, engine, old, 3 if engine == "c" else 1)
     if "percall" in sets:
         per_call([*random_positions(), eight_move()], base, rounds)
+    if "peer" in sets:
+        if not args.peer_lib:
+            print("the set 'peer' needs --peer-lib (see the module's docstring)", file=sys.stderr)
+            return 2
+        peer(args.peer_lib, rounds)
     if "hard" in sets:
         hard(engines, args.python_hard_budget, args.python_hard_reference, args.against)
     return 0
