@@ -223,6 +223,31 @@ static inline uint64_t make_key(const Search *s) {
     return key; /* n <= 7 robots: at most 56 bits */
 }
 
+/* The key of the state after robot i moved from p to q, from the key of the state before (make_key's layout: the
+   single active robot's cell, then the others' cells in ascending order, a byte each): the same value make_key
+   would compute, without sorting again. */
+static inline uint64_t child_key(const Search *s, uint64_t key, int i, int p, int q) {
+    int k = s->vortex ? s->n : s->n - 1;
+    if (!s->vortex && i == s->single) return ((uint64_t)q << (8 * k)) | (key & ((1ULL << (8 * k)) - 1));
+    uint8_t v[MAXR];
+    int m = 0;
+    for (int j = k - 1; j >= 0; j--) {
+        int c = (int)((key >> (8 * j)) & 255);
+        if (c != p) v[m++] = (uint8_t)c;
+    }
+    uint64_t out = s->vortex ? 0 : (uint64_t)s->pos[s->single];
+    int placed = 0;
+    for (int j = 0; j < m; j++) {
+        if (!placed && q < v[j]) {
+            out = (out << 8) | (uint64_t)q;
+            placed = 1;
+        }
+        out = (out << 8) | (uint64_t)v[j];
+    }
+    if (!placed) out = (out << 8) | (uint64_t)q;
+    return out;
+}
+
 static inline int bound_now(const Search *s) {
     if (!s->vortex) return s->bound[s->pos[s->single]];
     int b = 255;
@@ -258,6 +283,28 @@ static inline int slide_from(const Search *s, const uint8_t *pos, int i, int p, 
 }
 
 static inline int slide(const Search *s, int i, int d) { return slide_from(s, s->pos, i, s->pos[i], d); }
+
+/* The four stops of robot i at once (out[d] == slide(s, i, d)), in one pass over the other robots: the nearest robot
+   in each direction cuts that slide short (N/S in its column, E/W within the wall stop, which is in its row). */
+static inline void slide4(const Search *s, int i, int *out) {
+    int p = s->pos[i], col = p & 15;
+    int n = s->stop[0][p], e = s->stop[1][p], so = s->stop[2][p], w = s->stop[3][p];
+    for (int k = 0; k < s->n; k++) {
+        if (k == i) continue;
+        int o = s->pos[k];
+        if (o > p) {
+            if (o <= e) e = o - 1;
+            if ((o & 15) == col && o <= so) so = o - 16;
+        } else {
+            if (o >= w) w = o + 1;
+            if ((o & 15) == col && o >= n) n = o + 16;
+        }
+    }
+    out[0] = n;
+    out[1] = e;
+    out[2] = so;
+    out[3] = w;
+}
 
 /* a one-move finish of robot i: only a slide along the target's row or column can end on it; the direction or -1 */
 static inline int finish_one(const Search *s, int i) {
@@ -419,8 +466,10 @@ static int tight(Search *s, int a, int left, uint64_t *failed) {
         s->aborted = 1;
         return 0;
     }
+    int stops[4];
+    slide4(s, a, stops);
     for (int d = 0; d < 4; d++) {
-        int q = slide(s, a, d);
+        int q = stops[d];
         if (q == p || s->bound[q] != left - 1) continue;
         s->pos[a] = (uint8_t)q;
         s->path_r[s->plen] = a;
@@ -516,9 +565,11 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
     uint64_t mv_key[4 * MAXR];
     for (int i = 0; i < s->n; i++) {
         int p = s->pos[i];
+        int stops[4];
+        slide4(s, i, stops);
         for (int d = 0; d < 4; d++) {
             if (i == last_r && (d == last_d || d == REVERSE[last_d])) continue;
-            int q = slide(s, i, d);
+            int q = stops[d];
             if (q == p) continue;
             if (commuted_away(s, i, p, q, d, higher)) continue;
             if (s->is_active[i]) {
@@ -561,7 +612,7 @@ static int dfs(Search *s, int left, int last_r, int last_d, uint64_t key) {
             }
             uint64_t child = 0;
             if (bound_now(s) < left - 1) { /* not tight: the child will probe the table */
-                child = make_key(s);
+                child = child_key(s, key, i, p, q);
                 tt_prefetch(s->tt, child);
             }
             s->pos[i] = (uint8_t)p;
