@@ -317,7 +317,7 @@ def exact_search(
     open_big = sum(1 for t, x in enumerate(p.sizes) if x > 0 and big[t])
     n_groups = len(p.groups)
     zr = [open_tables] * n_groups
-    zrb = [open_big] * len(p.groups)
+    zrb = [open_big] * n_groups
     # While the best cost is below the smallest seat cost, a player with a seat cost can never sit at a
     # big table in a better draw: forbid it (ARB 5 criterion 1 dominates every pair criterion).
     seat_min = min((x for x in seat if x > 0), default=INF)
