@@ -43,7 +43,6 @@ import argparse
 import ctypes
 import json
 import os
-import random
 import resource
 import statistics
 import subprocess
@@ -397,24 +396,6 @@ def hard(engines: list[str], python_budget: float, python_reference: bool, again
 PEER_BOARDS = (("1A2A3A4A", 16), ("1B2B3B4B", 16), ("2A1B4B3A", 17))
 
 
-def peer_positions(board: Board, count: int, seed: int) -> list[Position]:
-    """Seeded random 4-robot positions whose target is not the vortex (the public solver has none)."""
-    rng = random.Random(seed)
-    targets = [t for t in board.targets if t.colour != "any"]
-    out = []
-    while len(out) < count:
-        target = rng.choice(targets)
-        free = [
-            (r, c)
-            for r in range(16)
-            for c in range(16)
-            if (r, c) not in board.central_block and (r, c) != (target.row, target.col)
-        ]
-        robots = dict(zip(("red", "green", "blue", "yellow"), rng.sample(free, 4), strict=True))
-        out.append(Position.make(robots, list(target)))
-    return out
-
-
 def peer(lib_path: str, rounds: int) -> None:
     """Our solve() against a public C solver (see the module's docstring), per call, on the same positions."""
 
@@ -444,7 +425,7 @@ def peer(lib_path: str, rounds: int) -> None:
     print(f"\n== per call against {lib_path} (fogleman/Ricochet ricochet.c), {rounds} rounds, per-position median ==")
     for name, seed in PEER_BOARDS:
         board = Board.parse(name)
-        items = peer_positions(board, 200, seed)
+        items = seeded_positions(board, 200, 4, seed, vortex=False)  # the peer has no vortex
         inputs = []
         for pos in items:
             robots = dict(pos.robots)

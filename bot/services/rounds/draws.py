@@ -28,7 +28,6 @@ from bot.services.rounds.reading import (
     participants,
     pick_round,
     round_view,
-    store_tables,
 )
 from bot.services.rounds.views import MyTable, RoundView, new_seed
 from bot.services.schedules import plan_round_reminders, planned_round, server_instant
@@ -188,11 +187,11 @@ class RoundDraws(BaseService):
     ) -> None:
         assert r.id is not None
         rules = uc.rules.tournament
-        await store_tables(
-            uc.session,
-            uc.tournament.guild_id,
-            r.id,
-            [[int(x) for x in table] for table in planned.tables],
+        await repo.add_tables(
+            session=uc.session,
+            guild_id=uc.tournament.guild_id,
+            round_id=r.id,
+            tables=[[int(x) for x in table] for table in planned.tables],
             dummy_tables=planned.dummy_tables,
             dummy_size=rules.table_size,
         )

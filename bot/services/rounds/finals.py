@@ -30,7 +30,6 @@ from bot.services.rounds.reading import (
     qualifying_ranks,
     round_view,
     seated,
-    store_tables,
     tables_of,
 )
 from bot.services.rounds.views import DeclineView, RoundView, new_seed
@@ -114,7 +113,7 @@ class RoundFinals(BaseService):
             assert semi.id is not None
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=semi.id)
         assert semi.id is not None
-        await store_tables(session, t.guild_id, semi.id, all_tables)
+        await repo.add_tables(session=session, guild_id=t.guild_id, round_id=semi.id, tables=all_tables)
         semi.draw_seed = seed
         semi.status = RoundStatus.DRAWN.value
         semi.draw_report = DrawDocument(
@@ -288,7 +287,7 @@ class RoundFinals(BaseService):
             assert final.id is not None
             await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=final.id)
         assert final.id is not None
-        await store_tables(session, t.guild_id, final.id, final_tables)
+        await repo.add_tables(session=session, guild_id=t.guild_id, round_id=final.id, tables=final_tables)
         if republish:  # the new final table is announced again, with its own thread (the cog re-publishes)
             final.announcement_message_id = None
         else:

@@ -116,20 +116,6 @@ async def tables_of(
     return by_round, by_table
 
 
-async def store_tables(
-    session: AsyncSession,
-    guild_id: int,
-    round_id: int,
-    tables: Sequence[Sequence[int]],
-    *,
-    dummy_tables: Sequence[int] = (),
-    dummy_size: int | None = None,
-) -> None:
-    """Write a round's tables and their seats, in the order given (table 1 first, seat 1 first)."""
-    await repo.add_tables(session=session, guild_id=guild_id, round_id=round_id, tables=tables,
-                          dummy_tables=dummy_tables, dummy_size=dummy_size)  # fmt: skip
-
-
 async def seated(
     session: AsyncSession, t: Tournament, r: Round
 ) -> tuple[list[GameTable], dict[int, list[Seat]], dict[int, Registration]]:

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from bot.rules.data import load_json
-from bot.rules.ricochet.board import QUADRANT_POSITIONS, Board, Position
+from bot.rules.ricochet.board import QUADRANT_POSITIONS, VORTEX_COLOUR, Board, Position
 
 DATA = load_json("boards.json")
 
@@ -32,13 +32,15 @@ def hard_positions() -> list[tuple[str, Board, Position, dict[str, Any]]]:
     ]
 
 
-def random_positions(board: Board, count: int, robots: int, seed: int) -> list[Position]:
-    """Seeded random positions: robots on distinct cells off the central block and off the drawn target."""
+def random_positions(board: Board, count: int, robots: int, seed: int, *, vortex: bool = True) -> list[Position]:
+    """Seeded random positions: robots on distinct cells off the central block and off the drawn target (drawn among
+    every target of the board, or, with ``vortex=False``, among the coloured ones)."""
     rng = random.Random(seed)
     colours = ("red", "green", "blue", "yellow", "silver")[:robots]
+    targets = board.targets if vortex else tuple(t for t in board.targets if t.colour != VORTEX_COLOUR)
     out = []
     for _ in range(count):
-        target = rng.choice(board.targets)
+        target = rng.choice(targets)
         free = [
             (r, c)
             for r in range(16)
