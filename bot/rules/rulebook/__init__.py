@@ -33,6 +33,7 @@ class Article:
     title: dict[str, str]  # lang → our title
     summary: dict[str, str]  # lang → our summary
     keywords: dict[str, tuple[str, ...]]  # lang → how players ask
+    asks: dict[str, tuple[str, ...]]  # lang → whole questions this article answers, in our words (searched, not shown)
     fields: tuple[str, ...] = ()  # preset fields (``section.key``) holding this article's numbers
     engine: tuple[str, ...] = ()  # ``module:function`` applying it
 
@@ -65,6 +66,7 @@ def _parse(code: str, text: str) -> list[Article]:
         title: dict[str, str] = {}
         summary: dict[str, str] = {}
         keywords: dict[str, tuple[str, ...]] = {}
+        asks: dict[str, tuple[str, ...]] = {}
         for lang in LANGS:
             t, s = raw.get(f"title_{lang}"), raw.get(f"summary_{lang}")
             if not isinstance(t, str) or not t.strip() or not isinstance(s, str) or not s.strip():
@@ -73,10 +75,11 @@ def _parse(code: str, text: str) -> list[Article]:
                 raise RulebookError("summary_too_long", f"{where} {ident} {lang}")
             title[lang], summary[lang] = t.strip(), " ".join(s.split())
             keywords[lang] = _strings(raw.get(f"keywords_{lang}", []), f"{where}.keywords_{lang}")
+            asks[lang] = _strings(raw.get(f"asks_{lang}", []), f"{where}.asks_{lang}")
         extra = (
             set(raw)
             - {"id", "fields", "engine", "presets"}
-            - {f"{k}_{lang}" for k in ("title", "summary", "keywords") for lang in LANGS}
+            - {f"{k}_{lang}" for k in ("title", "summary", "keywords", "asks") for lang in LANGS}
         )
         if extra:
             raise RulebookError("article_key_unknown", f"{where} {sorted(extra)[0]}")
@@ -88,6 +91,7 @@ def _parse(code: str, text: str) -> list[Article]:
                 title=title,
                 summary=summary,
                 keywords=keywords,
+                asks=asks,
                 fields=_strings(raw.get("fields", []), where) if raw.get("fields") else (),
                 engine=_strings(raw.get("engine", []), where) if raw.get("engine") else (),
             )

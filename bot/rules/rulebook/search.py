@@ -36,7 +36,7 @@ from bot.rules.errors import RuleError
 from bot.rules.rulebook import LANGS, Article, for_preset
 
 QUERY_MAX = 500
-FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.5, "summary": 1.0}
+FIELD_WEIGHTS = {"title": 3.0, "keywords": 2.5, "summary": 1.0, "asks": 0.75}
 K1, B = 1.2, 0.6
 RERANK_DEPTH = 12  # candidates of the first stage the second one looks at
 # Second stage: final = bm25 / best bm25 + COVERAGE * (share of the question's words the article has)
@@ -292,7 +292,8 @@ def _index(preset: str) -> _Index:
         rows: list[Counter[str]] = []
         for a in found:
             weighted: Counter[str] = Counter()
-            fields = {"title": [a.title[lang]], "summary": [a.summary[lang]], "keywords": list(a.keywords[lang])}
+            fields = {"title": [a.title[lang]], "summary": [a.summary[lang]], "keywords": list(a.keywords[lang]),
+                      "asks": list(a.asks[lang])}  # fmt: skip
             for field, texts in fields.items():
                 for text in texts:  # each keyword phrase on its own: no pairs across two phrases
                     said = words(text, lang)

@@ -63,8 +63,9 @@ def test_bot_rul_1_every_article_has_both_languages_keywords_and_real_preset_fie
     from bot.rules.presets import load_preset
 
     for a in articles():
-        assert set(a.title) == set(a.summary) == set(LANGS)
+        assert set(a.title) == set(a.summary) == set(a.asks) == set(LANGS)
         assert all(len(a.keywords[lang]) >= 3 for lang in LANGS), a.reference
+        assert len(a.asks["it"]) >= 5 and len(a.asks["en"]) >= 3, a.reference  # questions it answers, searched
         assert set(a.presets) <= set(PRESET_NAMES), a.reference
         for field in a.fields:
             *sections, key = field.split(".")
@@ -77,16 +78,17 @@ def test_bot_rul_1_every_article_has_both_languages_keywords_and_real_preset_fie
 
 @pytest.mark.skipif(not RULEBOOKS.is_dir(), reason="the rulebooks are not beside this checkout")
 def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
-    """No run of eight words of a summary (Italian) appears in the rulebook it cites."""
+    """No run of eight words of a summary or of an article's own questions (Italian) appears in the rulebooks."""
     sources = {p.name: _norm(p.read_text(encoding="utf-8")) for p in RULEBOOKS.glob("*.md")}
     text = " ".join(sources.values())
     copied = []
     for a in articles():
-        words = _norm(a.summary["it"]).split()
-        for i in range(len(words) - 7):
-            if " ".join(words[i : i + 8]) in text:
-                copied.append(f"{a.reference}: {' '.join(words[i : i + 8])}")
-                break
+        for written in (a.summary["it"], *a.asks["it"]):
+            words = _norm(written).split()
+            for i in range(len(words) - 7):
+                if " ".join(words[i : i + 8]) in text:
+                    copied.append(f"{a.reference}: {' '.join(words[i : i + 8])}")
+                    break
     assert copied == []
 
 
