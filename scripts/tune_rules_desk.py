@@ -5,9 +5,10 @@ the tuning half only (dev-time tool, BOT-RUL-1).
 
 For each weight of the grid it asks the tuning half's questions and prints first and top-three counts, best first.
 It reads no other split: the held-out half and the fresh set stay measured, never tuned on (benchmarks/rules_desk.py
-prints them). On 2026-11-27 the counts were flat from 0.5 to 1.0 (247-248 first, 257 in the top three, of 258) and
-fell on either side; the desk takes the middle, 0.75. A second-stage feature tried beside it (how alike the question
-is to the article's nearest own question) added nothing on the tuning half at any weight, and was dropped.
+prints them). On 2026-11-27, with 7 + 4 questions per article, the counts were flat from 0.5 to 1.0 (247-248 first,
+257 in the top three, of 258) and the desk took the middle, 0.75; with 13 + 7 per article, 0.5 was best (247 first,
+257 in the top three; 0.75 gave 243) and the desk takes 0.5. A second-stage feature tried beside it (how alike the
+question is to the article's nearest own question) added nothing on the tuning half at any weight, and was dropped.
 """
 
 from __future__ import annotations
