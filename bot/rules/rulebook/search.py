@@ -7,7 +7,9 @@ own questions: the ones it answers, written from the rulebook's text), each lang
 the question it recognises, so that English as Italian players write it ("the defensor throws the dices") counts
 in both. Second, the best few candidates are re-ranked with the article's fields: how much of the question the
 article covers, how much of its title the question says, and which of its keyword phrases the question contains
-whole.
+whole. Third, a learned ranker (:mod:`bot.rules.rulebook.learned`: a linear model over the question's stems, word
+pairs and letter pieces, fitted on the articles' own fields and questions) gives every article a probability, and
+the final order blends it with the first two stages' score.
 
 Before any of that the words are normalised the same way for articles and questions: accents folded ("penalità" =
 "penalita"), elisions split, stop words dropped, and the game's words that players use interchangeably, in either
@@ -15,13 +17,16 @@ language, folded to one term ("carri", "tanks" and "armate" are armies; "dadi", 
 of a question the preset's articles never use is read as the article word one typo away, when there is one
 ("tabbellone", "sdadta", "canoni").
 
-The index is built once per preset (a few hundred documents, 0.2-0.5 s); a question takes about a millisecond. Nothing
-is shared and mutable between threads except the Snowball stemmers, which are per thread.
+The index is built and the ranker read once per preset (0.1-0.7 s); a question takes about a millisecond. Nothing is
+shared and mutable between threads except the Snowball stemmers, which are per thread (their stems are cached
+behind a thread-safe ``lru_cache``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
 import re
 import threading
@@ -29,12 +34,12 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import snowballstemmer
 
 from bot.rules.errors import RuleError
-from bot.rules.rulebook import LANGS, Article, for_preset
+from bot.rules.rulebook import LANGS, Article, for_preset, learned
 
 QUERY_MAX = 500
 # "asks": chosen on the tuning half only (scripts/tune_rules_desk.py)
@@ -47,6 +52,10 @@ COVERAGE_WEIGHT, TITLE_WEIGHT, PHRASE_WEIGHT = 0.6, 0.3, 0.25
 PAIR_WEIGHT = 0.6  # a pair of words said together, on top of the two words
 SMALL_NUMBER_WEIGHT = 0.3  # "6", "2", "3": a count in a question says little about which rule it is
 TYPO_MIN_LENGTH = 6
+# Third stage: final = LEARNED * (the learned ranker's probability) + (1 - LEARNED) * (the first two stages' score
+# against their best), over every article; chosen on the articles' own questions held back from training
+# (scripts/tune_rules_desk.py --learned), never on a question set.
+LEARNED_WEIGHT = 0.9
 OTHER_LANGUAGE_WEIGHT, KNOWN_BASE = 0.5, 0.5
 
 
@@ -228,9 +237,14 @@ def words(text: str, lang: str) -> list[str]:
     return [fold.get(w, w) for w in re.findall(r"[a-z0-9]+", folded)]
 
 
+@lru_cache(maxsize=65536)
+def _stem(word: str, lang: str) -> str:
+    """The stem of one word (a word asked again costs a look-up: stemming is most of a question's time)."""
+    return str(_stemmer(lang).stemWord(word))
+
+
 def _stems(found: Iterable[str], lang: str) -> list[str]:
-    kept = [w for w in found if w not in STOP[lang] and (len(w) > 1 or w.isdigit())]
-    return list(_stemmer(lang).stemWords(kept))
+    return [_stem(w, lang) for w in found if w not in STOP[lang] and (len(w) > 1 or w.isdigit())]
 
 
 def tokens(text: str, lang: str) -> list[str]:
@@ -249,6 +263,41 @@ def terms(text: str, lang: str) -> list[str]:
     """The stemmed words of ``text`` and its word pairs ("terzo giro" → terz, gir, terz_gir): a pair a question
     shares with an article counts on top of its two words."""
     return _with_pairs(tokens(text, lang))
+
+
+CHAR_GRAMS = (3, 4, 5)
+# Bumped whenever words(), terms() or the tables above change how a text becomes features: the learned ranker's
+# weights (bot/rules/rulebook/learned/) were fitted on the old features and must be fitted again
+# (scripts/train_rules_desk.py); until they are, the desk ranks with its first two stages alone.
+FEATURES_VERSION = 1
+
+
+def learned_features(text: str, stems: Mapping[str, list[str]] | None = None) -> tuple[Counter[str], Counter[str]]:
+    """What the learned ranker reads of a text: its stemmed words and word pairs in both languages ("it:armat",
+    "en:armat_extra"), and the three-to-five-letter pieces of its folded words (" sdad", "adata ") that survive
+    a typo, a missing accent or an English ending on an Italian word. ``stems``: the text's stems per language when
+    the caller has them already (the desk's, typos read as the article word)."""
+    stems = stems or {lang: tokens(text, lang) for lang in LANGS}
+    said = Counter(f"{lang}:{term}" for lang in LANGS for term in _with_pairs(stems[lang]))
+    grams: Counter[str] = Counter()
+    for word in words(text, "it"):
+        padded = f" {word} "
+        for n in CHAR_GRAMS:
+            grams.update(padded[i : i + n] for i in range(len(padded) - n + 1))
+    return said, grams
+
+
+def fingerprint(articles: Iterable[Article]) -> str:
+    """What the learned ranker was fitted on: every searched field of ``articles``, in order, and how text becomes
+    features. A ranker whose fingerprint differs was fitted on other articles and is not used."""
+    digest = hashlib.sha256(f"features {FEATURES_VERSION}".encode())
+    tables = (sorted(STOP["it"]), sorted(STOP["en"]), PHRASES, GROUPS)
+    digest.update(json.dumps(tables, sort_keys=True).encode())
+    for a in articles:
+        fields = [a.id, *(a.title[lang] for lang in LANGS), *(a.summary[lang] for lang in LANGS)]
+        fields += [x for lang in LANGS for x in (*a.keywords[lang], "|", *a.asks[lang], "|")]
+        digest.update(json.dumps(fields, ensure_ascii=False).encode())
+    return digest.hexdigest()
 
 
 def detect_language(text: str) -> str:
@@ -275,6 +324,7 @@ class _Index:
     phrases: dict[str, tuple[tuple[frozenset[str], ...], ...]]  # lang → per article its keyword phrases' stems
     vocabulary: frozenset[str]  # every folded word of the preset's articles, both languages
     near: Mapping[str, tuple[str, ...]]  # a word with one letter deleted → the vocabulary words it comes from
+    fingerprint: str  # of the articles, for the learned ranker
 
 
 @cache
@@ -319,7 +369,7 @@ def _index(preset: str) -> _Index:
             for variant in {word} | _deletes(word):
                 near.setdefault(variant, []).append(word)
     return _Index(found, tf, length, average, df, stems, titles, phrases, frozenset(vocabulary),
-                  {k: tuple(v) for k, v in near.items()})  # fmt: skip
+                  {k: tuple(v) for k, v in near.items()}, fingerprint(found))  # fmt: skip
 
 
 def _corrected(index: _Index, said: list[str]) -> list[str]:
@@ -331,7 +381,7 @@ def _corrected(index: _Index, said: list[str]) -> list[str]:
             len(word) < TYPO_MIN_LENGTH
             or word.isdigit()
             or word in index.vocabulary
-            or any(_stemmer(lang).stemWord(word) in index.df[lang] for lang in LANGS)
+            or any(_stem(word, lang) in index.df[lang] for lang in LANGS)
         ):
             out.append(word)
             continue
@@ -431,13 +481,23 @@ def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) 
     first_best = total[ranked[0]]
     rest = [(i, total[i] / first_best) for i in ranked[RERANK_DEPTH:] if total[i] > 0]
     best = reranked[0][1]
-    matches = [Match(index.articles[i], round(s / best, 3), s) for i, s in (reranked + rest)[: max(1, limit)]]
+    scored = [(i, s / best) for i, s in reranked + rest]
+    ranker = learned.load(preset, index.fingerprint)
+    if ranker is not None:
+        # Third stage: the learned ranker's probability for every article, blended with the two stages' score.
+        chance = learned.probabilities(ranker, learned_features(text, query_stems))
+        desk = dict(scored)
+        blend = [(i, LEARNED_WEIGHT * p + (1 - LEARNED_WEIGHT) * desk.get(i, 0.0)) for i, p in enumerate(chance)]
+        scored = sorted(blend, key=lambda x: (-x[1], x[0]))
+    top = scored[0][1]
+    matches = [Match(index.articles[i], round(s / top, 3), s) for i, s in scored[: max(1, limit)]]
     return language, matches
 
 
 def warm_indexes() -> None:
-    """Build every preset's index now (0.2-0.5 s each) instead of at its first question."""
+    """Build every preset's index and read its learned ranker now (0.1-0.7 s each) instead of at its first
+    question."""
     from bot.rules.presets import PRESET_NAMES
 
     for preset in PRESET_NAMES:
-        _index(preset)
+        learned.load(preset, _index(preset).fingerprint)

@@ -1,0 +1,111 @@
+"""The rules desk's learned ranker (BOT-RUL-1): for each preset, a linear model that reads a question's features
+(:func:`bot.rules.rulebook.search.learned_features`) and gives every article of the preset a probability of being
+the one asked about.
+
+It was fitted by ``scripts/train_rules_desk.py`` on the articles' own fields — titles, summaries, keyword phrases
+and the questions each article answers (``asks_it``/``asks_en``, written from the rulebooks' text) — never on the
+question sets the desk is scored on. The weights ship in ``learned/<preset>.json.gz`` with the fingerprint of what
+they were fitted on; :func:`load` returns nothing when the articles or the features have changed since, and the
+desk then ranks without it until the script is run again (a test fails meanwhile).
+
+Pure Python at run time: a question touches a few hundred features, each with a handful of weights.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+FOLDER = "learned"
+FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One kind of feature (stems, letter pieces): its idf and, per feature, the (article, weight) pairs kept."""
+
+    idf: dict[str, float]
+    weights: dict[str, tuple[tuple[int, float], ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Ranker:
+    preset: str
+    fingerprint: str
+    articles: tuple[str, ...]  # article ids, in the order of ``for_preset``
+    bias: tuple[float, ...]
+    blocks: tuple[Block, ...]
+
+
+def weighted(counts: Counter[str], idf: dict[str, float]) -> list[tuple[str, float]]:
+    """A text's features as the model reads them: (1 + log count) × idf, scaled to unit length; features the model
+    never saw are left out. The training script and the desk both weigh through here."""
+    row = [(f, (1.0 + math.log(c)) * idf[f]) for f, c in counts.items() if f in idf]
+    norm = math.sqrt(sum(v * v for _, v in row))
+    return [(f, v / norm) for f, v in row] if norm else []
+
+
+def probabilities(ranker: Ranker, features: Sequence[Counter[str]]) -> list[float]:
+    """The probability of each article of the preset (in ``ranker.articles`` order) for a text's features."""
+    scores = list(ranker.bias)
+    for block, counts in zip(ranker.blocks, features, strict=True):
+        for feature, value in weighted(counts, block.idf):
+            for k, w in block.weights.get(feature, ()):
+                scores[k] += w * value
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def encode(ranker: Ranker, trained: dict[str, object]) -> bytes:
+    """The file ``load`` reads (gzip'd JSON, byte-for-byte the same for the same model)."""
+    data = {
+        "format": FORMAT,
+        "preset": ranker.preset,
+        "fingerprint": ranker.fingerprint,
+        "trained": trained,
+        "articles": list(ranker.articles),
+        "bias": list(ranker.bias),
+        "blocks": [
+            {"idf": b.idf, "weights": {f: [x for pair in pairs for x in pair] for f, pairs in b.weights.items()}}
+            for b in ranker.blocks
+        ],
+    }
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return gzip.compress(text.encode("utf-8"), mtime=0)
+
+
+def _pairs(flat: list[float]) -> tuple[tuple[int, float], ...]:
+    return tuple((int(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2))
+
+
+def decode(raw: bytes) -> Ranker:
+    data = json.loads(gzip.decompress(raw).decode("utf-8"))
+    if data.get("format") != FORMAT:
+        raise ValueError(f"learned ranker format {data.get('format')!r}, expected {FORMAT}")
+    blocks = tuple(Block({f: float(v) for f, v in b["idf"].items()}, {f: _pairs(flat) for f, flat in
+                         b["weights"].items()}) for b in data["blocks"])  # fmt: skip
+    return Ranker(data["preset"], data["fingerprint"], tuple(data["articles"]), tuple(data["bias"]), blocks)
+
+
+def file_name(preset: str) -> str:
+    return f"{preset}.json.gz"
+
+
+@cache
+def _read(preset: str) -> Ranker | None:
+    entry = resources.files(__package__).joinpath(FOLDER, file_name(preset))
+    return decode(entry.read_bytes()) if entry.is_file() else None
+
+
+def load(preset: str, fingerprint: str) -> Ranker | None:
+    """The ranker shipped for ``preset`` if it was fitted on what ``fingerprint`` describes, else None."""
+    ranker = _read(preset)
+    return ranker if ranker is not None and ranker.fingerprint == fingerprint else None
