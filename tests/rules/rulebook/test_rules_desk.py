@@ -5,6 +5,9 @@ half is the honest figure: nothing was ever tuned on it."""
 
 from __future__ import annotations
 
+import dataclasses
+import gzip
+import math
 import re
 import statistics
 import time
@@ -17,8 +20,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.rules.presets import PRESET_NAMES
-from bot.rules.rulebook import LANGS, articles, for_preset
-from bot.rules.rulebook.search import SearchError, detect_language, search, tokens, words
+from bot.rules.rulebook import LANGS, articles, for_preset, learned
+from bot.rules.rulebook.search import (
+    SearchError,
+    detect_language,
+    fingerprint,
+    learned_features,
+    search,
+    tokens,
+    words,
+)
 from tests.rules.rulebook.asked import SOURCES, SPLITS, Question, questions, score
 
 RULEBOOKS = Path(__file__).resolve().parents[4] / "shared" / "rulebooks"  # beside the repository, where it exists
@@ -95,8 +106,8 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
 # What the desk reaches on each set, as measured (benchmarks/rules_desk.py prints them): never set above it. The
 # held-out half falls short of the 95 % first / 100 % top-three target: 140/151 first, 149/151 in the top three; so
 # does the fresh set, written by someone who never saw the desk: 142/160 first, 157/160 in the top three.
-FIRST_AT_LEAST = {"tuning": 0.95, "held_out": 0.92, "fresh": 0.88}
-TOP3_AT_LEAST = {"tuning": 0.99, "held_out": 0.98, "fresh": 0.98}
+FIRST_AT_LEAST = {"tuning": 0.97, "held_out": 0.94, "fresh": 0.90}
+TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 0.98, "fresh": 0.975}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -125,9 +136,12 @@ def _answer(q: Question) -> list[str]:
 @pytest.mark.parametrize("half", SPLITS)
 def test_bot_rul_1_players_questions_find_the_right_article_first_and_in_the_top_three(half: str):
     result = score([q for q in questions() if q.split == half], _answer)
-    shown = len(result.misses) if half == "fresh" else [(q.text, got) for q, got in result.misses]  # fresh: unseen
-    assert result.top3_rate >= TOP3_AT_LEAST[half], shown
-    assert result.first_rate >= FIRST_AT_LEAST[half], f"first for {result.first}/{result.asked}"
+    # Plain numbers only in the assertions: pytest would print the whole Score, misses included, and the fresh set's
+    # misses are never shown.
+    shown = len(result.misses) if half == "fresh" else [(q.text, got) for q, got in result.misses]
+    first, top3, asked = result.first, result.top3, result.asked
+    assert top3 >= TOP3_AT_LEAST[half] * asked, (top3, asked, shown)
+    assert first >= FIRST_AT_LEAST[half] * asked, (first, asked)
 
 
 def test_bot_rul_1_a_question_takes_well_under_two_milliseconds_at_the_median():
@@ -198,3 +212,68 @@ def test_bot_rul_1_any_text_gets_an_answer_or_none_never_an_error(text: str):
         return
     lang, matches = search(text, "risiko-ufficiali-2018")
     assert lang in LANGS and len(matches) <= 3 and all(0 < m.score <= 1 for m in matches)
+
+
+# The learned ranker (the desk's third stage): shipped current, read the same way it was fitted, never used stale.
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_bot_rul_1_every_preset_ships_a_learned_ranker_fitted_on_its_articles_as_they_are(preset: str):
+    """Editing an article (or how text becomes features) without fitting again fails here: run
+    ``python scripts/train_rules_desk.py``."""
+    found = for_preset(preset)
+    ranker = learned.load(preset, fingerprint(found))
+    assert ranker is not None, "stale or missing: run python scripts/train_rules_desk.py"
+    assert ranker.articles == tuple(a.id for a in found) and len(ranker.bias) == len(found)
+    assert len(ranker.blocks) == 2 and all(b.weights and set(b.weights) <= set(b.idf) for b in ranker.blocks)
+    assert all(0 <= k < len(found) for b in ranker.blocks for pairs in b.weights.values() for k, _ in pairs)
+
+
+def test_bot_rul_1_a_change_to_any_searched_field_changes_the_fingerprint():
+    found = for_preset("ricochet-v3.3")
+    first = found[0]
+    for change in (
+        {"summary": {**first.summary, "it": first.summary["it"] + " x"}},
+        {"asks": {**first.asks, "en": (*first.asks["en"], "one more question?")}},
+        {"keywords": {**first.keywords, "it": first.keywords["it"][1:]}},
+        {"id": first.id + "bis"},
+    ):
+        assert fingerprint((dataclasses.replace(first, **change), *found[1:])) != fingerprint(found), change
+    assert fingerprint(found) == fingerprint(tuple(found))
+
+
+def test_bot_rul_1_a_stale_ranker_is_not_used_and_the_desk_still_answers(monkeypatch: pytest.MonkeyPatch):
+    preset = "ricochet-v3.3"
+    assert learned.load(preset, "0" * 64) is None
+    with_it = search("the robot bounces off the wall?", preset, limit=5)[1]
+    monkeypatch.setattr(learned, "load", lambda preset, fingerprint: None)
+    without = search("the robot bounces off the wall?", preset, limit=5)[1]
+    assert without and with_it and without[0].score == 1.0
+    assert [m.raw for m in without] != [m.raw for m in with_it]  # the blend is what the ranker adds
+
+
+def test_bot_rul_1_the_ranker_file_reads_back_as_written():
+    ranker = learned.load("risiko-firk-1", fingerprint(for_preset("risiko-firk-1")))
+    assert ranker is not None
+    raw = learned.encode(ranker, {"C": 1.0})
+    assert learned.decode(raw) == ranker and learned.encode(learned.decode(raw), {"C": 1.0}) == raw
+    with pytest.raises(ValueError):
+        learned.decode(gzip.compress(b'{"format": 99}'))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(min_size=1, max_size=120))
+def test_bot_rul_1_the_ranker_gives_every_article_a_probability_and_they_sum_to_one(text: str):
+    preset = "risiko-nostra-passione-2018"
+    ranker = learned.load(preset, fingerprint(for_preset(preset)))
+    assert ranker is not None
+    p = learned.probabilities(ranker, learned_features(text))
+    assert len(p) == len(for_preset(preset)) and all(0 < x < 1 for x in p) and math.isclose(sum(p), 1.0)
+
+
+def test_bot_rul_1_the_desk_reads_a_question_as_the_ranker_was_fitted_to_read_it():
+    """The desk passes its own stems (typos read as the article word); on a clean text they are the text's."""
+    text = "Il difensore può ritirare i dadi se uno cade dal tabellone?"
+    assert learned_features(text, {lang: tokens(text, lang) for lang in LANGS}) == learned_features(text)
+    stems, grams = learned_features("sdadata")
+    assert "it:sdad" in stems and {" sd", "sdad", "data "} <= set(grams)
