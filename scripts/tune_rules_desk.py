@@ -1,7 +1,8 @@
-"""Choose the weight of the articles' own questions (``asks_it``/``asks_en``) in the rules desk's first stage, on
-the tuning half only (dev-time tool, BOT-RUL-1).
+"""Choose the rules desk's weights (dev-time tool, BOT-RUL-1).
 
-    python scripts/tune_rules_desk.py
+    python scripts/tune_rules_desk.py              # the articles' own questions' weight, on the tuning half
+    python scripts/tune_rules_desk.py --learned    # the learned ranker's weight, on own questions held back
+                                                   # (needs NumPy and SciPy: pip install -e '.[train]')
 
 For each weight of the grid it asks the tuning half's questions and prints first and top-three counts, best first.
 It reads no other split: the held-out half and the fresh set stay measured, never tuned on (benchmarks/rules_desk.py
@@ -9,6 +10,13 @@ prints them). On 2026-11-27, with 7 + 4 questions per article, the counts were f
 257 in the top three, of 258) and the desk took the middle, 0.75; with 13 + 7 per article, 0.5 was best (247 first,
 257 in the top three; 0.75 gave 243) and the desk takes 0.5. A second-stage feature tried beside it (how alike the
 question is to the article's nearest own question) added nothing on the tuning half at any weight, and was dropped.
+
+``--learned`` reads no question set at all. Every fifth own question of every article (``asks_it``/``asks_en``) is
+held back; the rankers are fitted again on the rest (scripts/train_rules_desk.py) and the first two stages index
+the rest; the held-back questions are asked with each blend weight. The rule: the most answered first; of weights
+within five questions of it, the one with the most in the top three. On 2026-11-27 (975 held back): the first two
+stages alone (0.0) answered 688 first and 905 in the top three, the learned ranker alone (1.0) 692 and 901, the
+blend 0.7 711 and 912, 0.9 710 and 920; the desk takes 0.9.
 """
 
 from __future__ import annotations
@@ -18,13 +26,56 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.rules.rulebook import LANGS, learned
 from bot.rules.rulebook import search as desk
-from tests.rules.rulebook.asked import questions, score
+from tests.rules.rulebook.asked import Question, questions, score
 
 GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
+LEARNED_GRID = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+HELD_BACK = 5  # every fifth own question
+
+
+def learned_weight() -> None:
+    import dataclasses
+
+    from bot.rules.presets import PRESET_NAMES
+    from scripts import train_rules_desk as train
+
+    shipped, held, rankers = desk.for_preset, [], {}
+    reduced = {}
+    for preset in PRESET_NAMES:
+        kept = []
+        for a in shipped(preset):
+            asks = {lang: tuple(x for j, x in enumerate(a.asks[lang]) if j % HELD_BACK) for lang in LANGS}
+            held += [Question(preset, x, lang, a.id, (), "own", "held_back")
+                     for lang in LANGS for j, x in enumerate(a.asks[lang]) if j % HELD_BACK == 0]  # fmt: skip
+            kept.append(dataclasses.replace(a, asks=asks))
+        reduced[preset] = tuple(kept)
+    chosen, load = desk.LEARNED_WEIGHT, learned.load
+    try:
+        desk.for_preset = train.for_preset = reduced.__getitem__  # type: ignore[assignment]
+        desk._index.cache_clear()
+        print(f"fitting the rankers without {len(held)} held-back own questions")
+        rankers = {preset: train.fit(preset)[0] for preset in PRESET_NAMES}
+        learned.load = lambda preset, fingerprint: rankers[preset]  # type: ignore[assignment]
+        rows = []
+        for weight in LEARNED_GRID:
+            desk.LEARNED_WEIGHT = weight
+            result = score(held, lambda q: [m.article.id for m in desk.search(q.text, q.preset, limit=3)[1]])
+            rows.append((result.first, result.top3, weight))
+    finally:
+        desk.for_preset, train.for_preset, learned.load = shipped, shipped, load  # type: ignore[assignment]
+        desk.LEARNED_WEIGHT = chosen
+        desk._index.cache_clear()
+    print(f"{len(held)} held-back own questions; the desk blends the learned ranker at {chosen}")
+    for first, top3, weight in sorted(rows, key=lambda r: (-r[0], -r[1], r[2])):
+        print(f"  learned weight {weight:4}: first {first:3}, top 3 {top3:3}")
 
 
 def main() -> None:
+    if "--learned" in sys.argv[1:]:
+        learned_weight()
+        return
     tuning = [q for q in questions() if q.split == "tuning"]  # never another split
     chosen = desk.FIELD_WEIGHTS["asks"]
     rows = []
