@@ -8,6 +8,7 @@ thread and pins it there."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from typing import Any
 
@@ -25,6 +26,8 @@ from bot.present.markup import safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook.search import warm_indexes
 from bot.services.rulebook import Ruling
+
+log = logging.getLogger(__name__)
 
 PAGE = 3
 PAGES_MAX = 4  # at most twelve articles through "More"
@@ -90,7 +93,9 @@ class RuleCog(commands.Cog):
 
     async def cog_load(self) -> None:
         """Build the search indexes off the event loop at start-up, so the first question is as fast as the rest."""
-        await asyncio.to_thread(warm_indexes)
+        stale = await asyncio.to_thread(warm_indexes)
+        if stale:
+            log.warning("rules desk: no current learned ranker for %s; run scripts/train_rules_desk.py", stale)
 
     @app_commands.command(name="rule")
     @app_commands.guild_only()

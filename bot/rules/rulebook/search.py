@@ -494,10 +494,9 @@ def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) 
     return language, matches
 
 
-def warm_indexes() -> None:
+def warm_indexes() -> list[str]:
     """Build every preset's index and read its learned ranker now (0.1-0.7 s each) instead of at its first
-    question."""
+    question. Returns the presets whose ranker is missing or stale (the desk answers them without it)."""
     from bot.rules.presets import PRESET_NAMES
 
-    for preset in PRESET_NAMES:
-        learned.load(preset, _index(preset).fingerprint)
+    return [preset for preset in PRESET_NAMES if learned.load(preset, _index(preset).fingerprint) is None]

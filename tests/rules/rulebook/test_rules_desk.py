@@ -28,6 +28,7 @@ from bot.rules.rulebook.search import (
     learned_features,
     search,
     tokens,
+    warm_indexes,
     words,
 )
 from tests.rules.rulebook.asked import SOURCES, SPLITS, Question, questions, score
@@ -245,11 +246,13 @@ def test_bot_rul_1_a_change_to_any_searched_field_changes_the_fingerprint():
 def test_bot_rul_1_a_stale_ranker_is_not_used_and_the_desk_still_answers(monkeypatch: pytest.MonkeyPatch):
     preset = "ricochet-v3.3"
     assert learned.load(preset, "0" * 64) is None
+    assert warm_indexes() == []  # what the bot logs at start-up: no preset without its ranker
     with_it = search("the robot bounces off the wall?", preset, limit=5)[1]
     monkeypatch.setattr(learned, "load", lambda preset, fingerprint: None)
     without = search("the robot bounces off the wall?", preset, limit=5)[1]
     assert without and with_it and without[0].score == 1.0
     assert [m.raw for m in without] != [m.raw for m in with_it]  # the blend is what the ranker adds
+    assert warm_indexes() == list(PRESET_NAMES)
 
 
 def test_bot_rul_1_the_ranker_file_reads_back_as_written():
