@@ -17,7 +17,7 @@ language, folded to one term ("carri", "tanks" and "armate" are armies; "dadi", 
 of a question the preset's articles never use is read as the article word one typo away, when there is one
 ("tabbellone", "sdadta", "canoni").
 
-The index is built and the ranker read once per preset (0.1-0.7 s); a question takes about a millisecond. Nothing is
+The index is built and the ranker read once per preset (0.2-0.8 s); a question takes about a millisecond. Nothing is
 shared and mutable between threads except the Snowball stemmers, which are per thread (their stems are cached
 behind a thread-safe ``lru_cache``).
 """
@@ -495,7 +495,7 @@ def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) 
 
 
 def warm_indexes() -> list[str]:
-    """Build every preset's index and read its learned ranker now (0.1-0.7 s each) instead of at its first
+    """Build every preset's index and read its learned ranker now (0.2-0.8 s each) instead of at its first
     question. Returns the presets whose ranker is missing or stale (the desk answers them without it)."""
     from bot.rules.presets import PRESET_NAMES
 

@@ -107,8 +107,8 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
 # What the desk reaches on each set, as measured (benchmarks/rules_desk.py prints them): never set above it. The
 # held-out half falls short of the 95 % first / 100 % top-three target: 140/151 first, 149/151 in the top three; so
 # does the fresh set, written by someone who never saw the desk: 142/160 first, 157/160 in the top three.
-FIRST_AT_LEAST = {"tuning": 0.97, "held_out": 0.94, "fresh": 0.90}
-TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 0.98, "fresh": 0.975}
+FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.96, "fresh": 0.93}
+TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 0.99, "fresh": 0.98}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
