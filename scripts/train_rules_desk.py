@@ -71,7 +71,7 @@ def fit(preset: str) -> tuple[learned.Ranker, dict[str, object]]:
     rows, cols, vals = [], [], []
     for r, row in enumerate(features):
         for b in range(len(MIN_DF)):
-            for f, v in learned.weighted(row[b], idfs[b]):
+            for f, v in learned.weighted(row[b], idfs[b].get):
                 rows.append(r)
                 cols.append(columns[b][f])
                 vals.append(v)
@@ -103,11 +103,11 @@ def fit(preset: str) -> tuple[learned.Ranker, dict[str, object]]:
             kept = tuple((int(k), round(float(row[k]), 4)) for k in np.flatnonzero(np.abs(row) >= PRUNE))
             if kept:
                 weights[f] = kept
-        blocks.append(learned.Block({f: round(v, 6) for f, v in idf.items()}, weights))
+        blocks.append(learned.Block.build({f: round(v, 6) for f, v in idf.items()}, weights))
     ranker = learned.Ranker(preset, fingerprint(articles), tuple(a.id for a in articles),
                             tuple(round(float(v), 4) for v in bias), tuple(blocks))  # fmt: skip
     trained = {"C": C, "texts": n, "features": dim, "iterations": int(result.nit), "pruned_below": PRUNE,
-               "kept_weights": sum(len(v) for b in blocks for v in b.weights.values())}  # fmt: skip
+               "kept_weights": sum(len(b.values) for b in blocks)}  # fmt: skip
     print(f"  {preset}: {n} texts, {dim} features, {result.nit} iterations in {seconds:.1f} s, "
           f"{trained['kept_weights']} weights kept", flush=True)  # fmt: skip
     return ranker, trained

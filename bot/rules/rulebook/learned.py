@@ -16,8 +16,9 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -28,10 +29,36 @@ FORMAT = 1
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """One kind of feature (stems, letter pieces): its idf and, per feature, the (article, weight) pairs kept."""
+    """One kind of feature (stems, letter pieces), packed: row ``rows[f]`` has the feature's idf and, in
+    ``classes``/``values`` from ``starts[row]`` to ``starts[row + 1]``, the (article, weight) pairs kept. Flat arrays,
+    not a tuple per weight: the four presets' rankers hold over half a million weights."""
 
-    idf: dict[str, float]
-    weights: dict[str, tuple[tuple[int, float], ...]]
+    rows: dict[str, int]
+    idf: array[float]
+    starts: array[int]
+    classes: array[int]
+    values: array[float]
+
+    @classmethod
+    def build(cls, idf: Mapping[str, float], weights: Mapping[str, Iterable[tuple[int, float]]]) -> Block:
+        features = sorted(idf)
+        starts, classes, values = array("I", [0]), array("H"), array("d")
+        for f in features:
+            for k, w in weights.get(f, ()):
+                classes.append(k)
+                values.append(w)
+            starts.append(len(classes))
+        return cls({f: r for r, f in enumerate(features)}, array("d", (idf[f] for f in features)), starts, classes,
+                   values)  # fmt: skip
+
+    def idf_of(self, feature: str) -> float | None:
+        row = self.rows.get(feature)
+        return None if row is None else self.idf[row]
+
+    def weights_of(self, feature: str) -> list[tuple[int, float]]:
+        row = self.rows[feature]
+        lo, hi = self.starts[row], self.starts[row + 1]
+        return list(zip(self.classes[lo:hi], self.values[lo:hi], strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +70,10 @@ class Ranker:
     blocks: tuple[Block, ...]
 
 
-def weighted(counts: Counter[str], idf: dict[str, float]) -> list[tuple[str, float]]:
+def weighted(counts: Counter[str], idf_of: Callable[[str], float | None]) -> list[tuple[str, float]]:
     """A text's features as the model reads them: (1 + log count) × idf, scaled to unit length; features the model
     never saw are left out. The training script and the desk both weigh through here."""
-    row = [(f, (1.0 + math.log(c)) * idf[f]) for f, c in counts.items() if f in idf]
+    row = [(f, (1.0 + math.log(c)) * idf) for f, c in counts.items() if (idf := idf_of(f)) is not None]
     norm = math.sqrt(sum(v * v for _, v in row))
     return [(f, v / norm) for f, v in row] if norm else []
 
@@ -55,9 +82,11 @@ def probabilities(ranker: Ranker, features: Sequence[Counter[str]]) -> list[floa
     """The probability of each article of the preset (in ``ranker.articles`` order) for a text's features."""
     scores = list(ranker.bias)
     for block, counts in zip(ranker.blocks, features, strict=True):
-        for feature, value in weighted(counts, block.idf):
-            for k, w in block.weights.get(feature, ()):
-                scores[k] += w * value
+        starts, classes, values = block.starts, block.classes, block.values
+        for feature, value in weighted(counts, block.idf_of):
+            row = block.rows[feature]
+            for j in range(starts[row], starts[row + 1]):
+                scores[classes[j]] += values[j] * value
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
@@ -74,7 +103,10 @@ def encode(ranker: Ranker, trained: dict[str, object]) -> bytes:
         "articles": list(ranker.articles),
         "bias": list(ranker.bias),
         "blocks": [
-            {"idf": b.idf, "weights": {f: [x for pair in pairs for x in pair] for f, pairs in b.weights.items()}}
+            {
+                "idf": {f: b.idf[r] for f, r in b.rows.items()},
+                "weights": {f: [x for pair in pairs for x in pair] for f in b.rows if (pairs := b.weights_of(f))},
+            }
             for b in ranker.blocks
         ],
     }
@@ -90,8 +122,7 @@ def decode(raw: bytes) -> Ranker:
     data = json.loads(gzip.decompress(raw).decode("utf-8"))
     if data.get("format") != FORMAT:
         raise ValueError(f"learned ranker format {data.get('format')!r}, expected {FORMAT}")
-    blocks = tuple(Block({f: float(v) for f, v in b["idf"].items()}, {f: _pairs(flat) for f, flat in
-                         b["weights"].items()}) for b in data["blocks"])  # fmt: skip
+    blocks = tuple(Block.build(b["idf"], {f: _pairs(flat) for f, flat in b["weights"].items()}) for b in data["blocks"])
     return Ranker(data["preset"], data["fingerprint"], tuple(data["articles"]), tuple(data["bias"]), blocks)
 
 

@@ -226,8 +226,10 @@ def test_bot_rul_1_every_preset_ships_a_learned_ranker_fitted_on_its_articles_as
     ranker = learned.load(preset, fingerprint(found))
     assert ranker is not None, "stale or missing: run python scripts/train_rules_desk.py"
     assert ranker.articles == tuple(a.id for a in found) and len(ranker.bias) == len(found)
-    assert len(ranker.blocks) == 2 and all(b.weights and set(b.weights) <= set(b.idf) for b in ranker.blocks)
-    assert all(0 <= k < len(found) for b in ranker.blocks for pairs in b.weights.values() for k, _ in pairs)
+    assert len(ranker.blocks) == 2
+    for b in ranker.blocks:
+        assert len(b.idf) == len(b.rows) == len(b.starts) - 1 and b.starts[-1] == len(b.classes) == len(b.values) > 0
+        assert list(b.starts) == sorted(b.starts) and all(0 <= k < len(found) for k in b.classes)
 
 
 def test_bot_rul_1_a_change_to_any_searched_field_changes_the_fingerprint():
