@@ -1,10 +1,11 @@
 """The five rulebooks as data, in our own words (BOT-RUL-1): every article, section or numbered item with its id in
 the rulebook's own numbering, the presets it belongs to, a title and a summary written by us in Italian and English
-(never the rulebook's sentences), the words players use when they ask, whole questions it answers (searched, never
-shown), and links to the preset fields and engine functions that apply it.
+(never the rulebook's sentences), the words players use when they ask, whole questions it answers (searched and
+learned from, never shown), and links to the preset fields and engine functions that apply it.
 
 One TOML file per rulebook in ``articles/`` (``rr``, ``np``, ``arb``, ``uff``, ``firk``); :func:`articles` loads and
-checks them once. Searching them is :mod:`bot.rules.rulebook.search`.
+checks them once. Searching them is :mod:`bot.rules.rulebook.search`, with the learned ranker of
+:mod:`bot.rules.rulebook.learned`.
 """
 
 from __future__ import annotations
