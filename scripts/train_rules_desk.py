@@ -12,8 +12,10 @@ in both languages, three-to-five-letter pieces of its words, each block tf-idf w
 (bot.rules.rulebook.learned.weighted) — to the article the text belongs to. The training texts are each article's
 title, summary, keyword phrases (all together and one by one) and own questions, in both languages: about 1 700 to
 4 000 per preset. None of the question sets the desk is scored on (tests/rules/rulebook/questions, fresh) is read.
-L-BFGS from zeros, so the same articles give the same file. Weights under 0.05 in size are dropped (on questions
-held back from training, the desk answered the same with and without them) so that the files stay small.
+L-BFGS from zeros, so the same articles give the same file. Weights under 0.05 in size are dropped, so that the
+files stay small (0.57 million kept of 12.3 million). When this was measured, with two passes of own questions
+and the blend at 0.7, on 975 own questions held back from fitting, the desk answered 712 first and 912 in the
+top three with them dropped, 714 and 913 with all of them.
 
 Measured on 2026-11-27 on this machine: 1.4 to 13 s per preset, about 30 s in all.
 """
