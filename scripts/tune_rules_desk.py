@@ -36,6 +36,7 @@ from tests.rules.rulebook.asked import Question, questions, score
 GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
 LEARNED_GRID = (0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 HELD_BACK = 5  # every fifth own question
+CLOSE = 5  # questions first within which two blend weights count as tied
 
 
 def learned_weight() -> None:
@@ -44,8 +45,7 @@ def learned_weight() -> None:
     from bot.rules.presets import PRESET_NAMES
     from scripts import train_rules_desk as train
 
-    shipped, held, rankers = desk.for_preset, [], {}
-    reduced = {}
+    shipped, held, reduced = desk.for_preset, [], {}
     for preset in PRESET_NAMES:
         kept = []
         for a in shipped(preset):
@@ -73,6 +73,9 @@ def learned_weight() -> None:
     print(f"{len(held)} held-back own questions; the desk blends the learned ranker at {chosen}")
     for first, top3, weight in sorted(rows, key=lambda r: (-r[0], -r[1], r[2])):
         print(f"  learned weight {weight:4}: first {first:3}, top 3 {top3:3}")
+    most = max(first for first, _, _ in rows)
+    pick = max((r for r in rows if r[0] >= most - CLOSE), key=lambda r: (r[1], r[0], -r[2]))
+    print(f"the rule (most first; within {CLOSE} of it, most in the top three) picks {pick[2]}")
 
 
 def main() -> None:
