@@ -82,11 +82,12 @@ def probabilities(ranker: Ranker, features: Sequence[Counter[str]]) -> list[floa
     """The probability of each article of the preset (in ``ranker.articles`` order) for a text's features."""
     scores = list(ranker.bias)
     for block, counts in zip(ranker.blocks, features, strict=True):
-        starts, classes, values = block.starts, block.classes, block.values
+        starts, classes, values, rows = block.starts, block.classes, block.values, block.rows
         for feature, value in weighted(counts, block.idf_of):
-            row = block.rows[feature]
-            for j in range(starts[row], starts[row + 1]):
-                scores[classes[j]] += values[j] * value
+            row = rows[feature]
+            lo, hi = starts[row], starts[row + 1]
+            for k, w in zip(classes[lo:hi], values[lo:hi], strict=True):  # slices: faster than indexing one by one
+                scores[k] += w * value
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
