@@ -31,7 +31,7 @@ from bot.rules.rulebook.search import (
     warm_indexes,
     words,
 )
-from tests.rules.rulebook.asked import SOURCES, SPLITS, Question, questions, score
+from tests.rules.rulebook.asked import SOURCES, SPLITS, UNSEEN, Question, questions, score
 
 RULEBOOKS = Path(__file__).resolve().parents[4] / "shared" / "rulebooks"  # beside the repository, where it exists
 
@@ -105,10 +105,10 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
 
 
 # What the desk reaches on each set, as measured (benchmarks/rules_desk.py prints them): never set above it. The
-# held-out half falls short of the 95 % first / 100 % top-three target: 140/151 first, 149/151 in the top three; so
-# does the fresh set, written by someone who never saw the desk: 142/160 first, 157/160 in the top three.
-FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.96, "fresh": 0.93}
-TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 0.99, "fresh": 0.98}
+# held-out half falls short of the 100 % top-three target (150/151); the fresh sets, written by people who never saw
+# the desk: fresh 149/160 first, 158/160 in the top three; fresh2 146/160 and 159/160.
+FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.96, "fresh": 0.93, "fresh2": 0.91}
+TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 0.99, "fresh": 0.98, "fresh2": 0.99}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -139,7 +139,7 @@ def test_bot_rul_1_players_questions_find_the_right_article_first_and_in_the_top
     result = score([q for q in questions() if q.split == half], _answer)
     # Plain numbers only in the assertions: pytest would print the whole Score, misses included, and the fresh set's
     # misses are never shown.
-    shown = len(result.misses) if half == "fresh" else [(q.text, got) for q, got in result.misses]
+    shown = len(result.misses) if half in UNSEEN else [(q.text, got) for q, got in result.misses]
     first, top3, asked = result.first, result.top3, result.asked
     assert top3 >= TOP3_AT_LEAST[half] * asked, (top3, asked, shown)
     assert first >= FIRST_AT_LEAST[half] * asked, (first, asked)
