@@ -55,7 +55,7 @@ TYPO_MIN_LENGTH = 6
 # Third stage: final = LEARNED * (the learned ranker's probability) + (1 - LEARNED) * (the first two stages' score
 # against their best), over every article; chosen on the articles' own questions held back from training
 # (scripts/tune_rules_desk.py --learned), never on a question set.
-LEARNED_WEIGHT = 0.9
+LEARNED_WEIGHT = 0.8
 OTHER_LANGUAGE_WEIGHT, KNOWN_BASE = 0.5, 0.5
 
 

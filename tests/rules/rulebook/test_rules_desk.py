@@ -105,10 +105,10 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
 
 
 # What the desk reaches on each set, as measured (benchmarks/rules_desk.py prints them): never set above it. The
-# held-out half falls short of the 100 % top-three target (150/151); the fresh sets, written by people who never saw
-# the desk: fresh 149/160 first, 158/160 in the top three; fresh2 146/160 and 159/160.
-FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.96, "fresh": 0.93, "fresh2": 0.91}
-TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 0.99, "fresh": 0.98, "fresh2": 0.99}
+# held-out half meets the 95 % first / 100 % top-three target (147/151, 151/151). The two sets written by people who
+# never saw the desk: fresh 154/160 first, 159/160 in the top three; fresh2 151/160 and 159/160.
+FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.97, "fresh": 0.96, "fresh2": 0.94}
+TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 1.0, "fresh": 0.99, "fresh2": 0.99}
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
