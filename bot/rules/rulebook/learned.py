@@ -31,7 +31,7 @@ FORMAT = 1
 class Block:
     """One kind of feature (stems, letter pieces), packed: row ``rows[f]`` has the feature's idf and, in
     ``classes``/``values`` from ``starts[row]`` to ``starts[row + 1]``, the (article, weight) pairs kept. Flat arrays,
-    not a tuple per weight: the four presets' rankers hold over half a million weights."""
+    not a tuple per weight: the four presets' rankers hold over a million weights."""
 
     rows: dict[str, int]
     idf: array[float]
@@ -41,12 +41,19 @@ class Block:
 
     @classmethod
     def build(cls, idf: Mapping[str, float], weights: Mapping[str, Iterable[tuple[int, float]]]) -> Block:
+        """From each feature's (article, weight) pairs."""
+        return cls.packed(idf, {f: [x for pair in pairs for x in pair] for f, pairs in weights.items()})
+
+    @classmethod
+    def packed(cls, idf: Mapping[str, float], flat: Mapping[str, Sequence[float]]) -> Block:
+        """From each feature's pairs laid flat (article, weight, article, weight, …), as the file stores them: no
+        tuple per weight on the way, so reading a ranker costs little more memory than holding it."""
         features = sorted(idf)
         starts, classes, values = array("I", [0]), array("H"), array("d")
         for f in features:
-            for k, w in weights.get(f, ()):
-                classes.append(k)
-                values.append(w)
+            pairs = flat.get(f, ())
+            classes.extend(int(k) for k in pairs[0::2])
+            values.extend(pairs[1::2])
             starts.append(len(classes))
         return cls({f: r for r, f in enumerate(features)}, array("d", (idf[f] for f in features)), starts, classes,
                    values)  # fmt: skip
@@ -115,15 +122,11 @@ def encode(ranker: Ranker, trained: dict[str, object]) -> bytes:
     return gzip.compress(text.encode("utf-8"), mtime=0)
 
 
-def _pairs(flat: list[float]) -> tuple[tuple[int, float], ...]:
-    return tuple((int(flat[i]), float(flat[i + 1])) for i in range(0, len(flat), 2))
-
-
 def decode(raw: bytes) -> Ranker:
     data = json.loads(gzip.decompress(raw).decode("utf-8"))
     if data.get("format") != FORMAT:
         raise ValueError(f"learned ranker format {data.get('format')!r}, expected {FORMAT}")
-    blocks = tuple(Block.build(b["idf"], {f: _pairs(flat) for f, flat in b["weights"].items()}) for b in data["blocks"])
+    blocks = tuple(Block.packed(b["idf"], b["weights"]) for b in data["blocks"])
     return Ranker(data["preset"], data["fingerprint"], tuple(data["articles"]), tuple(data["bias"]), blocks)
 
 
