@@ -203,28 +203,31 @@ def _risiko_points(
     preset: Any, seats: Sequence[tuple[Seat, Registration]], entries: list[tuple[int, str, float]], below: bool
 ) -> list[_Line]:
     """Table points typed in: order by points (ARB 6), players out of the game after those in play in the preset's
-    tiers (``below``: a disqualification below the withdrawals); a tie among players in play needs the final
-    situation."""
+    tiers (``below``: a disqualification below the withdrawals), a tier sharing one place and the average of its
+    positions' points (``bot.rules.outcomes.table_places``, ARB 23 and 25); a tie among players in play needs the
+    final situation."""
     names = {_id(r): r.display_name for _, r in seats}
     try:
         ordered = order_typed_table(entries, disqualified_below_withdrawn=below)
     except RisikoError as exc:
+        if exc.code != "tie_needs_situation":
+            raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
         a, b = exc.value if isinstance(exc.value, tuple) else (None, None)
         raise InvalidInput("error.report.tie_needs_situation", names=f"{names.get(a, a)}, {names.get(b, b)}") from None
     try:
-        points = tournament_points(preset, [e[2] for e in ordered])
+        points = tournament_points(preset, [e[2] for e in ordered], places=[e[3] for e in ordered])
     except RisikoError as exc:
         raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
     lines = []
-    for position, (entry, pts) in enumerate(zip(ordered, points, strict=True), start=1):
-        rid, outcome, value = entry
+    for (rid, outcome, value, place), pts in zip(ordered, points, strict=True):
         decided = "points" if outcome == SeatOutcome.PLAYED.value else "status"
-        lines.append(_Line(rid, value, position, pts, outcome, {"decided_by": decided}))
+        lines.append(_Line(rid, value, place, pts, outcome, {"decided_by": decided}))
     return lines
 
 
 def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str, float]]) -> list[_Line]:
-    """RR-WIN-1, RR-WD-1: tokens per player; the one RR ranking (``final_ranking``), forfeits in the order typed."""
+    """RR-WIN-1, RR-WD-1: tokens per player; the one RR ranking (``final_ranking``). The report records who left, not
+    when: forfeits share their place (RR 9.3 orders them by the moment they left; never by the seat or the line)."""
     status = {
         SeatOutcome.PLAYED.value: PlayerStatus.ACTIVE,
         SeatOutcome.DISQUALIFIED.value: PlayerStatus.DISQUALIFIED,
@@ -234,7 +237,7 @@ def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str
         if st is PlayerStatus.ACTIVE and not float(value).is_integer():
             raise InvalidInput("error.report.tokens_whole", value=str(value))
     try:
-        placements = ranking_from_entries(rows)
+        placements = ranking_from_entries(rows, left_at={})
         pts = ricochet_tournament_points(points_table, placements)
     except (RuleError, TournamentError) as exc:
         raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
@@ -340,8 +343,10 @@ def _score_situation(
         ]
         if in_play_unresolved:
             raise InvalidInput("error.report.tie_unresolved", names=", ".join(sorted(in_play_unresolved)))
-        ordered = sorted(score.players, key=lambda x: (x.rank, x.name))
-        pts = tournament_points(ruleset.preset, [float(x.table_points) for x in ordered])
+        ordered = sorted(score.players, key=lambda x: (x.rank, x.name))  # a shared place shares its points
+        pts = tournament_points(
+            ruleset.preset, [float(x.table_points) for x in ordered], places=[x.rank for x in ordered]
+        )
     except RisikoError as exc:
         raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
     status_to_outcome = {

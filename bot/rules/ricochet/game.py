@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import enum
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.rules.outcomes import PlacesError, table_places
 from bot.rules.ricochet.config import RicochetRules
 from bot.rules.ricochet.round import PileStatus, RoundError, RoundOutcome, RoundStatus, TokenPile
 
@@ -202,6 +204,7 @@ def final_ranking(
     *,
     left: Iterable[tuple[Any, PlayerStatus]] = (),
     players: Sequence[Any] | None = None,
+    left_at: Mapping[Any, int] | None = None,
 ) -> tuple[Placement, ...]:
     """Places of one game — the one ranking of a Ricochet Robots table, used by the bot's reports, the standings and
     ``steward standings`` (RR-END-1, RR-WIN-1, RR-WD-1).
@@ -215,6 +218,10 @@ def final_ranking(
     in any case declared last of the game" (RR 13.4, whatever the order of the forfeits), so every disqualified
     player sits below every forfeit; two disqualified players at one table are both "declared last": they share
     the last place (neither rule puts one above the other). Returned best first.
+
+    ``left_at`` (when the order of leaving is not known from ``left``: a report that records who left, not when)
+    gives each forfeit when they left; forfeits who left at the same moment (or whose moment is unknown: the same
+    value) share their place — never the order they were listed in.
     """
     order = list(players) if players is not None else list(tokens)
     for p in order:
@@ -230,31 +237,35 @@ def final_ranking(
     status = dict(left_list)
     active = [p for p in order if p not in status]
     active.sort(key=lambda p: -tokens[p])
-    out: list[Placement] = []
-    for p in active:
-        first = next(j for j, q in enumerate(active) if tokens[q] == tokens[p])
-        joint = sum(1 for q in active if tokens[q] == tokens[p]) > 1
-        out.append(Placement(p, first + 1, tokens[p], PlayerStatus.ACTIVE, joint))
-    forfeits = [p for p, s in reversed(left_list) if s is not PlayerStatus.DISQUALIFIED]
+    forfeits = [p for p, s in reversed(left_list) if s is not PlayerStatus.DISQUALIFIED]  # the latest to leave first
     disq = [p for p, s in left_list if s is PlayerStatus.DISQUALIFIED]
-    place = len(out)
-    for p in forfeits:
-        place += 1
-        out.append(Placement(p, place, tokens[p], status[p], False))
-    last = place + 1
-    for p in disq:
-        out.append(Placement(p, last, tokens[p], status[p], len(disq) > 1))
-    return tuple(out)
+    try:  # the one rule of a table's places (bot.rules.outcomes): RR 9.3 orders the forfeits, RR 13.4 does not
+        places = table_places(
+            [(p, PlayerStatus.ACTIVE.value, -tokens[p]) for p in active]
+            + [(p, status[p].value, n if left_at is None else -left_at.get(p, 0)) for n, p in enumerate(forfeits)]
+            + [(p, status[p].value, None) for p in disq],
+            disqualified_below_withdrawn=True,  # RR 13.4: "in any case" last, below every forfeit
+        )
+    except PlacesError as exc:
+        raise RoundError(exc.code, exc.value) from None
+    shared = Counter(places.values())
+    return tuple(
+        Placement(p, places[p], tokens[p], status.get(p, PlayerStatus.ACTIVE), shared[places[p]] > 1)
+        for p in (*active, *forfeits, *disq)
+    )
 
 
-def ranking_from_entries(entries: Sequence[tuple[Any, float, PlayerStatus]]) -> tuple[Placement, ...]:
-    """``final_ranking`` from a table's report lines (player, tokens, status) in the order they were written:
-    players who left are taken in that order (the first listed left first). The bot's reports and ``steward
-    standings`` both enter results this way."""
+def ranking_from_entries(
+    entries: Sequence[tuple[Any, float, PlayerStatus]], *, left_at: Mapping[Any, int] | None = None
+) -> tuple[Placement, ...]:
+    """``final_ranking`` from a table's report lines (player, tokens, status). ``left_at`` says when each player who
+    left did (RR 9.3: the later, the higher); forfeits with the same moment — every one when the report does not
+    record it (the bot's typed report: ``{}``) — share their place. Without ``left_at`` the lines' order is the
+    leaving order (a document that lists them so)."""
     tokens: dict[Any, int] = {}
     for player, value, _ in entries:
         if float(value) != int(value) or value < 0:
             raise RoundError("tokens_not_whole", f"{player}={value!r}")
         tokens[player] = int(value)
     left = [(p, s) for p, _, s in entries if s is not PlayerStatus.ACTIVE]
-    return final_ranking(tokens, left=left, players=[p for p, _, _ in entries])
+    return final_ranking(tokens, left=left, players=[p for p, _, _ in entries], left_at=left_at)

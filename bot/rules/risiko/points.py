@@ -12,7 +12,9 @@ replaces by an override). With FIRK's 0.1 it is the FIRK formula (rulebook examp
 Ties: the order given is final. Every RisiKo! rulebook breaks a table tie before tournament points are given
 (NP-SCORE-2 ends in a dice roll, FIRK-TIE-1 territories then armies + cards), so players with equal table points
 still occupy distinct positions and earn that position's points (FIRK: with a gap of 0 the first gets 31 and the
-second 15). Arithmetic is exact (``Fraction``) and the result is rounded to 6 decimals, so 31.8 prints as 31.8.
+second 15). Players out of the game are not a tie to break: those of one tier share one place and the average of
+the points of the positions they cover (``tournament_points_for_places``, ARB art. 23 and 25). Arithmetic is exact
+(``Fraction``) and the result is rounded to 6 decimals, so 31.8 prints as 31.8.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from bot.rules.outcomes import out_of_play_tier
+from bot.rules.outcomes import PlacesError, table_places
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.risiko.errors import RisikoError
 
@@ -88,30 +90,57 @@ def tournament_points_exact(rules: PointsRules, table_points: Sequence[float]) -
     return result
 
 
-def tournament_points(preset: Preset, table_points: Sequence[float]) -> list[float]:
-    """Tournament points of one table, players in final table order (best first), same order out.
+def tournament_points_for_places(
+    rules: PointsRules, table_points: Sequence[float], places: Sequence[int]
+) -> list[Fraction]:
+    """Exact tournament points for players in final table order (best first) with their places (1 = best; a shared
+    place repeats, the next skips: 1, 2, 3, 3). Players sharing a place share the points of the positions they
+    cover: the average of those positions' exact points (the gap formula's included), so who is listed first among
+    them never matters (ARB art. 25: the points of the position obtained)."""
+    exact = tournament_points_exact(rules, table_points)
+    if len(places) != len(exact) or any(p != i + 1 and (i == 0 or p != places[i - 1]) for i, p in enumerate(places)):
+        raise RisikoError("places_not_in_table_order", list(places))
+    covered: dict[int, list[Fraction]] = {}
+    for place, pts in zip(places, exact, strict=True):
+        covered.setdefault(place, []).append(pts)
+    return [sum(covered[p], Fraction(0)) / len(covered[p]) for p in places]
+
+
+def tournament_points(
+    preset: Preset, table_points: Sequence[float], *, places: Sequence[int] | None = None
+) -> list[float]:
+    """Tournament points of one table, players in final table order (best first), same order out; with ``places``
+    players sharing a place share its points (:func:`tournament_points_for_places`).
 
     See the module docstring for the formula and the tie rule. Raises ``RisikoError`` (a ``ValueError``) for an
     empty table, more players than the preset's points table covers, or a non-number.
     """
     rules = PointsRules.from_preset(preset)
+    if places is not None:
+        return [round(float(p), 6) for p in tournament_points_for_places(rules, table_points, places)]
     return [round(float(p), 6) for p in tournament_points_exact(rules, table_points)]
 
 
 def order_typed_table(
     entries: Sequence[tuple[Any, str, float]], *, disqualified_below_withdrawn: bool = False
-) -> list[tuple[Any, str, float]]:
-    """The finishing order of a table from typed table points (ARB art. 6): players still in play by points, best
-    first; then those out of the game in the preset's tiers (:func:`bot.rules.outcomes.out_of_play_tier`: ARB art.
-    23 and 25 put a disqualification with the withdrawals), each tier in the order given. ``entries`` are
-    ``(player, status, points)`` with status ``played`` / ``withdrawn`` / ``disqualified``. Two players in play on
-    the same points cannot be ordered from points alone: ``RisikoError("tie_needs_situation", (a, b))`` (the final
+) -> list[tuple[Any, str, float, int]]:
+    """The finishing order of a table from typed table points (ARB art. 6), as ``(player, status, points, place)``
+    best first: players still in play by points; then those out of the game in the preset's tiers, each tier sharing
+    one place (:func:`bot.rules.outcomes.table_places`: ARB art. 23 and 25 put a disqualification with the
+    withdrawals). Players sharing a place are listed by id, never by the order given. ``entries`` are ``(player,
+    status, points)`` with status ``played`` / ``withdrawn`` / ``disqualified``. Two players in play on the same
+    points cannot be ordered from points alone: ``RisikoError("tie_needs_situation", (a, b))`` (the final
     situation's tie-breakers decide, NP-SCORE-2 / FIRK-TIE-1)."""
     active = sorted((e for e in entries if e[1] == "played"), key=lambda e: -e[2])
     for a, b in itertools.pairwise(active):
         if a[2] == b[2]:
             raise RisikoError("tie_needs_situation", (a[0], b[0]))
-    out = [e for e in entries if e[1] != "played"]
-    return active + sorted(
-        out, key=lambda e: out_of_play_tier(e[1], disqualified_below_withdrawn=disqualified_below_withdrawn)
-    )
+    try:
+        places = table_places(
+            ((e[0], e[1], -e[2] if e[1] == "played" else None) for e in entries),
+            disqualified_below_withdrawn=disqualified_below_withdrawn,
+        )
+    except PlacesError as exc:
+        raise RisikoError(exc.code, exc.value) from None
+    ordered = sorted(entries, key=lambda e: (places[e[0]], str(e[0])))
+    return [(player, status, points, places[player]) for player, status, points in ordered]

@@ -27,7 +27,7 @@ from enum import Enum
 from typing import Any
 
 from bot.rules.data import load_json
-from bot.rules.outcomes import out_of_play_tier
+from bot.rules.outcomes import PlacesError, table_places
 from bot.rules.risiko.board import Board
 from bot.rules.risiko.config import RisikoRules, ScoringRules
 from bot.rules.risiko.errors import RisikoError
@@ -445,6 +445,11 @@ class TableScore:
     def table_points_in_order(self) -> list[int]:
         return [p.table_points for p in sorted(self.players, key=lambda p: (p.rank, p.name))]
 
+    @property
+    def ranks_in_order(self) -> list[int]:
+        """The places of :attr:`order` (a shared place repeats: players out of the game of one tier)."""
+        return sorted(p.rank for p in self.players)
+
 
 def freeze_condition(territories: Mapping[str, int], rules: ScoringRules) -> bool:
     """FIRK-FREEZE-1: at least ``freeze_min_territories`` territories holding 1..``freeze_max_armies`` armies."""
@@ -581,14 +586,17 @@ def score_table(
             for x in sub:
                 ranked[x.name] = _with(x, position, decided if len(sub) == 1 else None, unresolved)
             position += len(sub)
-    # Out of play: the preset's tiers (a disqualification with the withdrawals, or below them); a tier shares the rank.
-    below = rules.scoring.disqualified_below_withdrawn
-    tier = {x.name: out_of_play_tier(x.status.value, disqualified_below_withdrawn=below) for x in out}
-    for level in sorted(set(tier.values())):
-        sub = [x for x in out if tier[x.name] == level]
-        for x in sub:
-            ranked[x.name] = _with(x, position, "status", None if len(sub) == 1 else "tie_unresolved")
-        position += len(sub)
+    # Out of play: below everyone in play in the preset's tiers, each tier sharing one place — not a tie waiting to
+    # be broken (ARB art. 23 and 25, the one rule: bot.rules.outcomes.table_places).
+    try:
+        places = table_places(
+            [(x.name, x.status.value, ranked[x.name].rank if x.name in ranked else None) for x in scored],
+            disqualified_below_withdrawn=rules.scoring.disqualified_below_withdrawn,
+        )
+    except PlacesError as exc:
+        raise RisikoError(exc.code, exc.value) from None
+    for x in out:
+        ranked[x.name] = _with(x, places[x.name], "status", None)
     return TableScore(tuple(ranked[x.name] for x in scored), rules.scoring.method)
 
 
@@ -703,15 +711,17 @@ class ScoredSituation:
 def score_situation(doc: object, rules: RisikoRules, *, also_allowed: Sequence[str] = ()) -> ScoredSituation:
     """The one scoring of a final-situation document, for ``steward risiko score`` and the bot's ``/risiko score``:
     parse it, rank the table (a ``seed`` settles a dice tie-break reproducibly) and convert to tournament points."""
-    from bot.rules.risiko.points import tournament_points_exact
+    from bot.rules.risiko.points import tournament_points_for_places
 
     situation = parse_situation(doc, rules.board, also_allowed=also_allowed)
     rng = random.Random(situation.seed) if situation.seed is not None else None
     table = score_table(list(situation.players), rules, dice=situation.dice, rng=rng)
     points: tuple[Any, ...] | None = None
     if not any(p.unresolved for p in table.players):  # an open tie must be settled before points are given
-        try:
-            points = tuple(tournament_points_exact(rules.points, table.table_points_in_order))
+        try:  # a shared place (players out of the game) shares its points
+            points = tuple(
+                tournament_points_for_places(rules.points, table.table_points_in_order, table.ranks_in_order)
+            )
         except RisikoError:
             points = None
     return ScoredSituation(situation, table, points)

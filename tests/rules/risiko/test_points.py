@@ -67,13 +67,15 @@ def test_firk_pts_1_points_of_first_and_second_always_sum_to_46(tps):
 
 def test_tour_ref_1_arb_23_25_typed_points_order_players_in_play_then_those_out_of_the_game_in_the_preset_s_tiers():
     """ARB art. 6: the table's order from typed points; ARB art. 23 (last sentence) and 25: a disqualified player is
-    treated as a withdrawn one — the same tier, in the order given; where a preset puts the disqualified below (RR
-    13.4's reading) they come last. A tie in play needs the final situation."""
+    treated as a withdrawn one — the same tier, sharing one place (never the order given); where a preset puts the
+    disqualified below (RR 13.4's reading) they come last. A tie in play needs the final situation."""
     from bot.rules.risiko.points import order_typed_table
 
     entries = [("a", "disqualified", 0.0), ("b", "played", 30.0), ("c", "withdrawn", 0.0), ("d", "played", 41.0)]
-    assert [e[0] for e in order_typed_table(entries)] == ["d", "b", "a", "c"]
-    assert [e[0] for e in order_typed_table(entries, disqualified_below_withdrawn=True)] == ["d", "b", "c", "a"]
+    assert [(e[0], e[3]) for e in order_typed_table(entries)] == [("d", 1), ("b", 2), ("a", 3), ("c", 3)]
+    assert order_typed_table(entries[::-1]) == order_typed_table(entries)
+    below = order_typed_table(entries, disqualified_below_withdrawn=True)
+    assert [(e[0], e[3]) for e in below] == [("d", 1), ("b", 2), ("c", 3), ("a", 4)]
     with pytest.raises(RisikoError) as err:
         order_typed_table([("a", "played", 30.0), ("b", "played", 30.0)])
     assert err.value.code == "tie_needs_situation" and err.value.value == ("a", "b")
