@@ -216,7 +216,14 @@ class DrawDocument:
     groups: tuple[FinalsGroup, ...] = ()
     declined: tuple[int, ...] = ()
     standings_after_qualifying: tuple[int, ...] = ()
-    cut: Mapping[str, Any] | None = None  # semifinals: how a tie across the qualification cut was decided
+    # level players a line of the final phase cut through (``cut.CutTie.to_json``: the qualification cut, the direct
+    # seat, a band's edge, the halves; in the final the replacement chain), each with how it was decided
+    ties: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def cut(self) -> Mapping[str, Any] | None:
+        """The semifinals' tie across the qualification cut, if any (documents before ``ties`` stored only it)."""
+        return next((tie for tie in self.ties if tie.get("boundary", "cut") == "cut"), None)
 
     @property
     def direct_finalists(self) -> tuple[int, ...]:
@@ -245,7 +252,9 @@ class DrawDocument:
             groups=tuple(FinalsGroup.from_json(g) for g in data.get("groups") or ()),
             declined=_ints(data.get("declined")),
             standings_after_qualifying=_ints(data.get("standings_after_qualifying")),
-            cut=data.get("cut") or None,
+            ties=tuple(data.get("ties") or ((data["cut"],) if data.get("cut") else ()))
+            if kind in ("semifinal", "final")
+            else (),  # a qualifying draw's ties are the engine's (tables seated by rank), kept in its report
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -258,7 +267,8 @@ class DrawDocument:
                 "groups": [g.to_json() for g in self.groups],
                 "declined": list(self.declined),
                 "request": dict(self.request or {}),
-                **({"cut": dict(self.cut)} if self.cut else {}),
+                **({"ties": [dict(t) for t in self.ties]} if self.ties else {}),
+                **({"cut": dict(self.cut)} if self.cut else {}),  # what readers of the older shape look for
             }
         if self.kind == "final":
             return {
@@ -267,6 +277,8 @@ class DrawDocument:
                 "declined": list(self.declined),
                 "standings_after_qualifying": list(self.standings_after_qualifying),
                 "request": dict(self.request or {}),
+                **({"seed": self.seed} if self.seed is not None else {}),
+                **({"ties": [dict(t) for t in self.ties]} if self.ties else {}),
             }
         engine = (self.engine or EngineReport(kind=self.kind)).to_json()
         return {

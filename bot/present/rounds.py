@@ -15,11 +15,26 @@ TEXT_BUDGET = 3600  # characters of a message's text we allow ourselves (Discord
 
 
 def cut_text(locale: str, cut: CutView, *, name: Callable[[str | None], str] = safe) -> str:
-    """Players level across the semifinals' cut, and what decided who qualifies (never the program's own order);
-    ``name`` shows a name (escaped for Discord unless the reader is a terminal)."""
+    """Players level where a line of the final phase cuts through them — the semifinals' cut, the direct seat, a
+    band's edge, the halves, the final's replacement chain — and what decided their order (never the program's own
+    order); ``name`` shows a name (escaped for Discord unless the reader is a terminal)."""
     tied, qualified = ", ".join(name(n) for n in cut.tied), ", ".join(name(n) for n in cut.qualified)
-    return t(f"round.cut.{cut.method}", locale, count=cut.seats, rank=cut.rank, seed=cut.seed or "", tied=tied,
-             qualified=qualified)  # fmt: skip
+    if cut.boundary == "cut":
+        return t(f"round.cut.{cut.method}", locale, count=cut.seats, rank=cut.rank, seed=cut.seed or "", tied=tied,
+                 qualified=qualified)  # fmt: skip
+    order = ", ".join(name(n) for n in cut.order or cut.qualified)
+    line = t(f"round.tie.line.{cut.boundary}", locale)
+    return t(f"round.tie.{cut.method}", locale, line=line, rank=cut.rank or "", seed=cut.seed or "", tied=tied,
+             order=order)  # fmt: skip
+
+
+def ties_text(locale: str, view: RoundView, *, name: Callable[[str | None], str] = safe) -> list[str]:
+    """Every tie of the round as lines (the cut's first, as decided), and how to choose while it is only drawn."""
+    ties = view.ties or ((view.cut,) if view.cut is not None else ())
+    lines = [cut_text(locale, tie, name=name) for tie in ties]
+    if view.status == "drawn" and any(tie.method == "lot" for tie in ties):  # the organizer can still choose
+        lines.append(t("round.cut.how_to_choose", locale))
+    return lines
 
 
 def round_label(locale: str, view: RoundView) -> str:
@@ -130,10 +145,7 @@ def report_text(locale: str, view: RoundView) -> str:
     if view.direct_finalists:
         names = ", ".join(safe(n) for n in view.direct_finalists)
         lines.append(t("round.direct_finalists", locale, names=names))
-    if view.cut is not None:
-        lines.append(cut_text(locale, view.cut))
-        if view.status == "drawn" and view.cut.method == "lot":  # the organizer can still choose before publishing
-            lines.append(t("round.cut.how_to_choose", locale))
+    lines += ties_text(locale, view)
     for seat in view.final_seats:
         lines.append(
             t(

@@ -73,7 +73,7 @@ def test_tour_sf_1_tour_fin_1_semifinal_and_final_reports_round_trip():
         groups=({"label": "all", "tables": list(orders), "orders": list(orders.values()), "direct_finalist": None},),
         declined=(orders[1][0],),
     )
-    _, final_groups = plan_final(final_request)
+    _, final_groups, _ = plan_final(final_request)
     final = DrawDocument(
         kind="final",
         groups=tuple(FinalsGroup.from_json(g) for g in final_groups),

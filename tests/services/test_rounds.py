@@ -453,18 +453,21 @@ async def test_tour_sf_1_three_semifinals_send_rank_one_straight_to_the_final(se
 
 
 async def as_seeded(services: Services, ranked: list[int], view: Any) -> list[int]:
-    """The ranking the semifinals were seeded from: the standings, with the players level across the cut in the
-    order that decided it (the round's lot or the organizer's order: ``view.cut``), never the list's own order."""
-    if view.cut is None:
+    """The ranking the semifinals were seeded from: the standings, with every group of level players a line cut
+    through (the cut, the direct seat, a band's edge, the halves) in the order that decided it (the round's lot or
+    the organizer's order: ``view.ties``), never the list's own order."""
+    if not view.ties:
         return ranked
     regs = (await services.registrations.list_players(GUILD, tournament="Coppa")).players
     by_name = {p.display_name: p.id for p in regs}
-    tied = [by_name[n] for n in view.cut.tied]
-    qualified = [by_name[n] for n in view.cut.qualified]
-    group = [*qualified, *(p for p in tied if p not in qualified)]
-    start = next(i for i, p in enumerate(ranked) if p in tied)
-    rest = [p for p in ranked if p not in tied]
-    return [*rest[:start], *group, *rest[start:]]
+    out = list(ranked)
+    for tie in view.ties:
+        tied = {by_name[n] for n in tie.tied}
+        group = [by_name[n] for n in tie.order]
+        start = next(i for i, p in enumerate(out) if p in tied)
+        rest = [p for p in out if p not in tied]
+        out = [*rest[:start], *group, *rest[start:]]
+    return out
 
 
 async def test_tour_sf_2_a_hundred_players_split_into_odd_and_even_semifinals(services: Services):
@@ -672,12 +675,16 @@ async def test_tour_fin_1_a_direct_finalist_declining_after_the_semifinals_gives
     assert recorded.round.kind == "semifinal" and recorded.round.declined == (direct,) and not recorded.republish
     await report_all(services, semi.number)
     final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
-    orders = {t.number: [s.registration_id for s in t.seats] for t in semi.tables}
-    ranked = await ranking(services)
-    best_second = min((orders[n][1] for n in orders), key=ranked.index)
-    replacement = next(s for s in final.final_seats if s.source == "direct_finalist_replacement")
+    orders = {t.number: [s.registration_id for s in t.seats] for t in semi.tables}  # report_all: seat order
+    rank = {line.player_id: line.rank for line in (await services.standings.compute(GUILD, "Coppa")).lines}
+    seconds = [orders[n][1] for n in orders]
+    best = min(rank[p] for p in seconds)
     names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
-    assert replacement.name == names[best_second] and final.declined == (direct,)
+    level = {names[p] for p in seconds if rank[p] == best}  # the best 2nds by the standings: level ones by the lot
+    replacement = next(s for s in final.final_seats if s.source == "direct_finalist_replacement")
+    assert replacement.name in level and final.declined == (direct,)
+    chain = [tie for tie in final.ties if tie.boundary == "chain"]
+    assert (len(chain) == 1 and set(chain[0].tied) == level) if len(level) > 1 else not chain
     assert direct not in [s.name for s in final.tables[0].seats]
 
 
@@ -746,6 +753,7 @@ async def test_tour_sf_2_tour_fin_1_odd_and_even_trios_give_two_finals_joined_by
     await play_two_rounds(services)
     ranked = await ranking(services)
     semi = await services.rounds.seed_semifinals(ORGANIZER, tournament="Coppa", tables=3)
+    ranked = await as_seeded(services, ranked, semi)  # level players split into halves: the round's lot decided
     assert len(semi.tables) == 6 and len(semi.direct_finalists) == 2
     await services.rounds.publish(ORGANIZER, tournament="Coppa")
     await report_all(services, semi.number)
@@ -772,12 +780,13 @@ async def test_tour_sf_2_tour_fin_1_a_direct_finalist_declining_before_the_odd_e
     names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
     regs = (await services.registrations.list_players(GUILD, tournament="Coppa")).players
     names.update({p.id: p.display_name for p in regs})
-    view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[ranked[0]])).round
-    net = await as_seeded(services, ranked[1:], view)  # players level across the cut: as the cut decided
+    first = (await as_seeded(services, ranked, semi))[0]  # the odd half's direct finalist (a lot if level)
+    view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[first])).round
+    net = await as_seeded(services, [p for p in ranked if p != first], view)  # level players: as the lots decided
     assert len(view.tables) == 6 and view.direct_finalists == (names[net[0]], names[net[1]])
     odd = {p for t in view.tables if t.group == "odd" for p in (s.registration_id for s in t.seats)}
     even = {p for t in view.tables if t.group == "even" for p in (s.registration_id for s in t.seats)}
-    assert odd == set(net[2:26:2]) and even == set(net[3:26:2]) and ranked[0] not in odd | even
+    assert odd == set(net[2:26:2]) and even == set(net[3:26:2]) and first not in odd | even
     doc = await services.rounds.export_inputs(GUILD, tournament="Coppa", number=view.number)
     cli = steward_draw(doc, view.seed, capsys, tmp_path)
     assert cli["tables"] == [[s.registration_id for s in t.seats] for t in view.tables]
@@ -1344,7 +1353,7 @@ async def test_arb_5_a_tie_across_the_semifinal_cut_is_decided_by_a_published_lo
     assert set(view.cut.tied) == last and view.cut.seed == view.seed
     ids = {n: b.registrations[n] for n in last}
     tied_ids = [ids[n] for n in view.cut.tied]
-    winner = next(n for n in view.cut.tied if ids[n] == lot(tied_ids, view.seed or 0)[0])
+    winner = next(n for n in view.cut.tied if ids[n] == lot(tied_ids, view.seed or 0, rank=16)[0])
     assert view.cut.qualified == (winner,)
     seated = {s.name for t in view.tables for s in t.seats}
     assert winner in seated and not (last - {winner}) & seated
@@ -1371,7 +1380,13 @@ async def test_arb_5_the_organizer_may_order_the_players_level_at_the_cut_or_be_
     with pytest.raises(Conflict) as refused:
         await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4)
     assert refused.value.key == "error.tournament.cut_tie_needs_order"
-    assert set(refused.value.params["names"].split(", ")) == last
+    groups = [g.rsplit(" (", 1) for g in refused.value.params["names"].split("; ")]
+    assert [int(rank.rstrip(")")) for _, rank in groups] == [1, 6, 11, 16]  # every band's edge, then the cut
+    assert set(groups[-1][0].split(", ")) == last
+    everyone = [n for names, _ in groups for n in names.split(", ")]
+    view = await services.rounds.seed_semifinals(FX.ORGANIZER, tournament="Coppa", tables=4, tie_order=everyone)
+    assert {tie.method for tie in view.ties} == {"organizer"} and len(view.ties) == 4
+    assert view.cut is not None and view.cut.qualified == (groups[-1][0].split(", ")[0],)
 
 
 async def test_arb_3_a_late_player_is_replaced_by_a_waitlisted_one_who_plays_and_scores_in_their_place(

@@ -31,7 +31,7 @@ class FinalsCog(commands.Cog):
     @app_commands.describe(
         tournament="The tournament",
         tables="Number of semifinal tables (3: rank 1 goes to the final)",
-        tie_order="Players level at the cut, best first, comma-separated (default: a lot with the round's seed)",
+        tie_order="Players level where a seat is decided, best first, comma-separated (default: a lot)",
     )
     async def semifinals(
         self,
@@ -49,12 +49,21 @@ class FinalsCog(commands.Cog):
         await preview(interaction, view, "round.semifinals.title")
 
     @finals.command(name="final")
-    @app_commands.describe(tournament="The tournament")
-    async def final(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+    @app_commands.describe(
+        tournament="The tournament",
+        tie_order="Players level where a seat is decided, best first, comma-separated (default: a lot)",
+    )
+    async def final(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        tie_order: app_commands.Range[str, 1, 1000] | None = None,
+    ) -> None:
         """Compose the final from the semifinal results (organizers)."""
         actor = actor_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await self.bot.services.rounds.compose_final(actor, tournament=tournament)
+        order = [n.strip() for n in (tie_order or "").split(",") if n.strip()]
+        view = await self.bot.services.rounds.compose_final(actor, tournament=tournament, tie_order=order)
         await preview(interaction, view, "round.final.title")
 
     @finals.command(name="decline")

@@ -136,8 +136,9 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
             files = files[:MAX_PAGES]  # a message carries at most 10 files
         head = t("round.announce.head", loc, round=label, tournament=safe(view.tournament_name))
         seed = t("round.seed", loc, seed=view.seed) if view.seed is not None else ""
-        if view.cut is not None:  # who took the last seats among players level at the cut, and how
-            seed = f"{cut_text(loc, view.cut)}\n{seed}"
+        ties = view.ties or ((view.cut,) if view.cut is not None else ())
+        if ties:  # who took a seat among players level where a line cut them (the cut, a band…), and how
+            seed = "\n".join([*(cut_text(loc, tie) for tie in ties), seed])
         foot = t("round.announce.foot", loc)
         budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
         content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)[:2000]

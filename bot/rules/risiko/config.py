@@ -131,6 +131,7 @@ class SanctionRules:
     pact_cards_on_repeat: int
     army_cap: int  # FIRK §26: the army cap given instead of cards to a player holding more than cap_cards_over
     army_cap_cards_over: int
+    outsider_army_cap_on_repeat: int  # FIRK §26 "penalità peggiori": the cap on a repeat, ≤ army_cap (0 = army_cap)
     over_placement: tuple[str, ...]
     forgotten_sdadata_roll: tuple[str, ...]
     kinds: tuple[str, ...]
@@ -277,6 +278,7 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
             pact_cards_on_repeat=san.integer("pact_cards_on_repeat"),
             army_cap=san.integer("outsider_army_cap"),
             army_cap_cards_over=san.integer("outsider_cards_over"),
+            outsider_army_cap_on_repeat=san.integer("outsider_army_cap_on_repeat"),
             over_placement=san.strs("over_placement"),
             forgotten_sdadata_roll=san.strs("forgotten_sdadata_roll"),
             kinds=san.strs("kinds"),
@@ -287,6 +289,11 @@ def rules_from_preset(preset: Preset) -> RisikoRules:
         raise PresetFieldError("scoring.boxed_method", rules.scoring.boxed_method, "1, 2")
     if rules.min_players > rules.max_players:
         raise PresetFieldError("risiko.min_players", rules.min_players, f"≤ {rules.max_players} (risiko.max_players)")
+    first_cap, repeat_cap = rules.sanctions.army_cap, rules.sanctions.outsider_army_cap_on_repeat
+    if first_cap and repeat_cap > first_cap:  # a repeat is never lighter than the first offence (FIRK §26)
+        raise PresetFieldError(
+            "sanctions.outsider_army_cap_on_repeat", repeat_cap, f"0 … {first_cap} (sanctions.outsider_army_cap)"
+        )
     return rules
 
 

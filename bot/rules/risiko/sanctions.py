@@ -74,10 +74,11 @@ def next_step(rules: SanctionRules, ladder: Ladder, previous_offences: int, card
         # Penalità 2 is about cards the player may *not draw*, not cards taken from the hand: an empty hand still
         # gets its penalty. Over the preset's number of cards in hand, an army cap instead.
         at_least = True
+        first = code == "penalty_cards_or_army_cap"
         if rules.army_cap_cards_over and cards_in_hand > rules.army_cap_cards_over:
-            army_cap = rules.army_cap
+            # "penalità peggiori" on a repeat: the preset's lower cap (0 = the first offence's)
+            army_cap = rules.army_cap if first else rules.outsider_army_cap_on_repeat or rules.army_cap
         else:
-            first = code == "penalty_cards_or_army_cap"
             not_drawn = rules.pact_cards_if_one if first else rules.pact_cards_on_repeat
     last = index == len(rungs) - 1
     return Step(ladder, previous_offences + 1, code, cards, armies, last, army_cap, at_least, not_drawn)

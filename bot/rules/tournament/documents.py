@@ -205,6 +205,7 @@ class ExportDocument(_Doc):
     previous_standings: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
     previous_ranks: Annotated[list[Annotated[int, Field(ge=1)]], Field(max_length=MAX_PLAYERS)] = []
     table_sizes: Annotated[list[Size], Field(max_length=MAX_PLAYERS)] = []
+    lot: Literal[1, 2] = 1  # how level players are drawn (``cut.lot``): absent in documents published before version 2
 
     @model_validator(mode="after")
     def _consistent(self) -> ExportDocument:
@@ -246,12 +247,19 @@ class FinalGroup(_Doc):
     label: Text = "all"
     tables: Annotated[list[Annotated[StrictInt, Field(ge=1, le=MAX_PLAYERS)]], Field(max_length=MAX_PLAYERS)] = []
     orders: Annotated[list[Seats], Field(max_length=MAX_PLAYERS)] = []
+    # each order's places (players sharing a place at the table share the number); absent: 1, 2, 3…
+    places: Annotated[list[Annotated[list[Size], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_PLAYERS)] = []
     direct_finalist: Id | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> FinalGroup:
         if len(self.orders) != len(self.tables):
             raise ValueError(f"{len(self.tables)} semifinal tables but {len(self.orders)} orders")
+        if self.places and (
+            len(self.places) != len(self.orders)
+            or any(len(p) != len(o) or p != sorted(p) for p, o in zip(self.places, self.orders, strict=False))
+        ):
+            raise ValueError("places: one list per order, a place per player, never decreasing")
         if (pid := _twice([x for order in self.orders for x in order])) is not None:
             raise ValueError(f"player {pid!r} is in two semifinal orders")
         return self
@@ -273,6 +281,8 @@ class FinalsDocument(_Doc):
     declined: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
     ranks: Annotated[list[Annotated[StrictInt, Field(ge=1, le=MAX_PLAYERS)]], Field(max_length=MAX_PLAYERS)] = []
     tie_order: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
+    seed: StrictInt | None = None  # a final: the semifinals' seed (lots in the replacement chain)
+    lot: Literal[1, 2] = 1  # how level players are drawn (``cut.lot``): absent in documents published before version 2
 
     @model_validator(mode="after")
     def _consistent(self) -> FinalsDocument:
@@ -285,6 +295,10 @@ class FinalsDocument(_Doc):
                 raise ValueError("'ranks' gives the standings rank of each 'ranking' entry: as many of them")
         elif not self.groups:
             raise ValueError("a final needs the semifinal 'groups'")
+        elif self.ranks and len(self.ranks) != len(self.standings):
+            raise ValueError("'ranks' gives the standings rank of each 'standings' entry: as many of them")
+        if any(a > b for a, b in zip(self.ranks, self.ranks[1:], strict=False)):
+            raise ValueError("'ranks' must never decrease")
         if any(pair[0] is None or not isinstance(pair[1], str | None) for pair in self.clubs):
             raise ValueError("clubs: each pair is [player id, club name or null]")
         everyone = [

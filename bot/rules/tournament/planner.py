@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
-from bot.rules.tournament.cut import CutTie, lot, resolve_cut
+from bot.rules.tournament.cut import LOT_VERSION, CutTie, canonical, resolve_ties
 from bot.rules.tournament.documents import EXPORT_SCHEMA, ExportDocument, FinalsDocument, validate
 from bot.rules.tournament.draw import draw_tables, evaluate
 from bot.rules.tournament.model import Criterion, DrawContext, Optimality, Player, PlayerId, TournamentError
@@ -66,6 +66,7 @@ class DrawRequest:
     ranking: tuple[PlayerId, ...] = ()  # best first: round 1 the previous tournament, later the standings so far
     ranks: tuple[int, ...] = ()  # each ``ranking`` entry's standings rank (level players share one); empty = 1, 2, …
     table_sizes: tuple[int, ...] = ()  # fixed sizes (a hand-made document); empty = the preset decides
+    lot: int = LOT_VERSION  # how level players are drawn (``cut.lot``); 1 for documents published before version 2
 
     @property
     def rules(self) -> TournamentRules:
@@ -94,6 +95,8 @@ class DrawRequest:
             doc["previous_ranks"] = list(self.ranks)
         if self.table_sizes:
             doc["table_sizes"] = list(self.table_sizes)
+        if self.lot != 1:
+            doc["lot"] = self.lot
         return doc
 
     @staticmethod
@@ -126,6 +129,7 @@ class DrawRequest:
             ranking=tuple(checked.previous_standings),
             ranks=tuple(checked.previous_ranks),
             table_sizes=tuple(checked.table_sizes),
+            lot=checked.lot,
         )
 
 
@@ -150,7 +154,7 @@ class PlannedDraw:
 
 
 def special_table_points(
-    rules: TournamentRules, kind: str | None, players: int, *, overall_rank: int | None = None
+    rules: TournamentRules, kind: str | None, players: int, *, overall_rank: int | None = None, shared: int = 1
 ) -> tuple[float, ...] | None:
     """Tournament points of a special table in finishing order, or None when the preset's usual table applies. The
     bot's report, its draw (the sit-out is scored with the draw) and ``steward risiko points`` / ``steward
@@ -158,13 +162,14 @@ def special_table_points(
 
     FIRK punteggio 9 (reading 3): the last round's head-to-head between the 5th and 6th gives the winner 31 and
     the loser 15 — fixed points, not the gap formula of an ordinary table; FIRK §9 with five present: the 5th sits
-    out with 15 points if 5th in the standings (``overall_rank``), else 1."""
+    out with 15 points if 5th in the standings (``overall_rank``, which ``shared`` players hold level: the 5th place
+    within their places counts), else 1."""
     if kind == HEAD_TO_HEAD and players == 2:
         return (rules.firk.head_to_head_winner_points, rules.firk.head_to_head_loser_points)
     if kind == SIT_OUT and players == 1:
         if overall_rank is None or overall_rank < 1:
             raise TournamentError("sit_out_needs_overall_rank", overall_rank)
-        return (firk_sit_out_points(None, overall_rank=overall_rank, cfg=rules.firk).points,)
+        return (firk_sit_out_points(None, overall_rank=overall_rank, cfg=rules.firk, shared=shared).points,)
     if kind in (HEAD_TO_HEAD, SIT_OUT):
         raise TournamentError("special_table_size", f"{kind}: {players} players")
     return None
@@ -288,14 +293,31 @@ def _check_teams(ctx: DrawContext, sizes: Sequence[int]) -> None:
 def _firk_round1(
     request: DrawRequest, rules: TournamentRules, ctx: DrawContext, crit: tuple[Criterion, ...], seed: int
 ) -> PlannedDraw:
-    """FIRK-SEED-1, FIRK-FAM-1: table 1 = the top of the previous tournament; newcomers after, as registered."""
+    """FIRK-SEED-1 (FIRK §6), FIRK-FAM-1 (§10): table 1 = the top of the previous tournament's classification,
+    newcomers after everyone ranked. Players level there (a shared rank; the newcomers are one group) whom a table
+    boundary cuts through are ordered as in round 2 (:func:`standings_order`: a lot drawn with the round's seed), never
+    by the order of a list. §10 then moves "the lower-ranked" of a family pair, swapping with the nearest-ranked player:
+    the order inside a table decides that, so with a family pair present every level group is ordered by the same lot
+    (reported as ``family_ties``). Documents published before lot version 2 replay as drawn then (list order)."""
     present = set(ctx.ids)
-    known = [p for p in request.ranking if p in present]
-    order = known + [p for p in ctx.ids if p not in set(known)]
+    ties: list[SeatTie] = []
+    family_ties: list[SeatTie] = []
+    if request.lot == 1:
+        known = [p for p in request.ranking if p in present]
+        order = known + [p for p in ctx.ids if p not in set(known)]
+    else:
+        plan = firk_sizes(len(ctx.ids), round_no=1, last_round=False, cfg=rules.firk)
+        family = any(a in present and b in present for a, b in request.family_pairs)
+        order, found = standings_order(request, ctx.ids, (1,) * len(ctx.ids) if family else plan.sizes, seed)
+        boundaries = set(itertools.accumulate(plan.sizes))
+        for tie in found:
+            start = order.index(tie.order[0])
+            across = any(start < b < start + len(tie.order) for b in boundaries)
+            (ties if across else family_ties).append(tie)
     seeding = firk_round1(order, family_pairs=list(request.family_pairs), cfg=rules.firk)
     values = evaluate(seeding.tables, ctx, crit)
     met = all(v == 0 for v in values.values())
-    report = {
+    report: dict[str, Any] = {
         "kind": "firk_seeded",
         "criteria_order": [c.value for c in crit],
         "criteria": values,
@@ -306,6 +328,10 @@ def _firk_round1(
         "notes": [f"family_move:{m.player}:{m.from_table}->{m.to_table}:{m.swapped_with}" for m in seeding.moves]
         + [f"unresolved_family:{a}:{b}" for a, b in seeding.unresolved_family_pairs],
     }
+    if ties:
+        report["ties"] = [tie.to_json() for tie in ties]
+    if family_ties:
+        report["family_ties"] = [tie.to_json() for tie in family_ties]
     tables = tuple(tuple(t) for t in seeding.tables)
     return PlannedDraw(tables, report, {n: DUMMY for n in seeding.plan.dummy_tables})
 
@@ -366,28 +392,21 @@ def standings_order(
     """The present players best first by the standings before the round, to be cut into tables of ``sizes`` in
     turn. Players without standings (newcomers) come last. A group level in the standings (same rank: the preset's
     tie-breakers could not part them) that a table boundary cuts through is ordered by a lot drawn with the round's
-    seed — never by the program's list order; groups inside one table keep the standings order."""
+    seed (:func:`bot.rules.tournament.cut.resolve_ties`) — never by the program's list order; a level group inside one
+    table is put in the canonical order (it decides nothing)."""
     here = set(present)
     ranks = dict(zip(request.ranking, request.ranks, strict=True)) if request.ranks else {
         p: i for i, p in enumerate(request.ranking, start=1)}  # fmt: skip
     known = [p for p in request.ranking if p in here]
     newcomers = [p for p in present if p not in ranks]
+    if request.lot != 1:  # the standings' own order of level players is list order: start from the canonical one
+        known = sorted(known, key=lambda p: (ranks[p], canonical(p)))
+        newcomers = sorted(newcomers, key=canonical)
     order: list[PlayerId] = known + newcomers
     rank_at: list[int | None] = [ranks[p] for p in known] + [None] * len(newcomers)
-    boundaries = set(itertools.accumulate(sizes))
-    ties: list[SeatTie] = []
-    start = 0
-    while start < len(order):
-        end = start + 1
-        while end < len(order) and rank_at[end] == rank_at[start]:
-            end += 1
-        if end - start > 1 and any(start < b < end for b in boundaries):
-            tied = tuple(order[start:end])
-            drawn = tuple(lot(tied, seed))
-            order[start:end] = drawn
-            ties.append(SeatTie(rank_at[start], tied, drawn, seed))
-        start = end
-    return order, ties
+    lines = {b: "table" for b in itertools.accumulate(sizes)}
+    order, found = resolve_ties(order, rank_at, lines, seed=seed, version=request.lot)
+    return order, [SeatTie(t.rank, t.tied, t.order, seed) for t in found]
 
 
 def _by_standings(
@@ -464,10 +483,13 @@ class FinalsRequest:
     ranking: tuple[PlayerId, ...] = ()
     clubs: Mapping[PlayerId, str | None] = field(default_factory=dict)
     tables: int = 0
-    groups: tuple[Mapping[str, Any], ...] = ()  # final: {"label", "tables": [numbers], "orders": [[ids]], "direct"}
+    # final: {"label", "tables": [numbers], "orders": [[ids]], "places": [[place per id]], "direct_finalist"}
+    groups: tuple[Mapping[str, Any], ...] = ()
     declined: tuple[PlayerId, ...] = ()
-    ranks: tuple[int, ...] = ()  # semifinal: the standings rank of each ``ranking`` entry (level players share one)
-    tie_order: tuple[PlayerId, ...] = ()  # semifinal: the organizer's order of the players level at the cut
+    ranks: tuple[int, ...] = ()  # the standings rank of each ``ranking`` entry (level players share one)
+    tie_order: tuple[PlayerId, ...] = ()  # the organizer's order of level players (best first) where a line cuts them
+    seed: int | None = None  # final: the semifinals' published seed (lots in the replacement chain)
+    lot: int = LOT_VERSION  # how level players are drawn (``cut.lot``); 1 for documents published before version 2
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"schema": SCHEMA, "kind": self.kind, "preset": self.preset}
@@ -487,6 +509,14 @@ class FinalsRequest:
             doc["groups"] = [dict(g) for g in self.groups]
             doc["standings"] = list(self.ranking)
             doc["declined"] = list(self.declined)
+            if self.ranks:
+                doc["ranks"] = list(self.ranks)
+            if self.tie_order:
+                doc["tie_order"] = list(self.tie_order)
+            if self.seed is not None:
+                doc["seed"] = self.seed
+        if self.lot != 1:
+            doc["lot"] = self.lot
         return doc
 
     @staticmethod
@@ -501,14 +531,18 @@ class FinalsRequest:
                 clubs[pid] = None if club is None else str(club)
             return FinalsRequest("semifinal", checked.preset, overrides, tuple(checked.ranking), clubs,
                                  checked.tables or 0, declined=tuple(checked.declined), ranks=tuple(checked.ranks),
-                                 tie_order=tuple(checked.tie_order))  # fmt: skip
+                                 tie_order=tuple(checked.tie_order), lot=checked.lot)  # fmt: skip
         return FinalsRequest(
             "final",
             checked.preset,
             overrides,
             ranking=tuple(checked.standings),
-            groups=tuple(g.model_dump() for g in checked.groups),
+            groups=tuple(g.model_dump(exclude_defaults=True) for g in checked.groups),
             declined=tuple(checked.declined),
+            ranks=tuple(checked.ranks),
+            tie_order=tuple(checked.tie_order),
+            seed=checked.seed,
+            lot=checked.lot,
         )
 
 
@@ -533,22 +567,50 @@ def semifinal_places(rules: TournamentRules, field: int, tables: int) -> int:
     return 2 * per_half if odd_even_halves(rules, field) else per_half
 
 
+def semifinal_lines(rules: TournamentRules, field: int, tables: int) -> dict[int, str]:
+    """Where the semifinals draw lines through the ranking (net of declines), as :func:`cut.resolve_ties` takes them:
+    the qualification cut; with three tables the direct seat in the final and the bands' edges (TOUR-SF-1: ranks
+    2–4 | 5–7 …; with four tables 1–4 | 5–8 …); in odd and even halves (TOUR-SF-2) between every two places of the
+    top, since the halves alternate."""
+    places = semifinal_places(rules, field, tables)
+    lines: dict[int, str] = {places: "cut"}
+    if odd_even_halves(rules, field):
+        for b in range(1, places):
+            lines[b] = "half"
+        return lines
+    direct = 1 if tables == 3 else 0
+    if direct:
+        lines[1] = "direct"
+    for k in range(1, rules.table_size):
+        lines.setdefault(direct + k * tables, "band")
+    return lines
+
+
 def plan_semifinals(
     request: FinalsRequest, seed: int
-) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]], CutTie | None]:
+) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]], list[CutTie]]:
     """TOUR-SF-1 bands (club separation within bands), TOUR-SF-2 odd/even halves at 100+ players: the tables, per
-    group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle, and how a
-    tie across the qualification cut was decided (:mod:`bot.rules.tournament.cut`)."""
+    group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle, and how
+    every level group a line cuts through (the cut, the direct seat, a band's edge, the halves) was decided
+    (:mod:`bot.rules.tournament.cut`)."""
     rules = load_ruleset(request.preset, request.overrides or None).tournament
     rng = random.Random(seed)
     declined = set(request.declined)
     ranking = [p for p in request.ranking if p not in declined]
-    cut: CutTie | None = None
+    ties: list[CutTie] = []
     if request.ranks:
         net_ranks = [r for p, r in zip(request.ranking, request.ranks, strict=True) if p not in declined]
-        places = semifinal_places(rules, len(request.ranking), request.tables)
-        ranking, cut = resolve_cut(ranking, net_ranks, places, seed=seed, order=request.tie_order,
-                                   reading=rules.cut_tie)  # fmt: skip
+        if request.lot != 1:  # level players' list order decides nothing: start from the canonical order
+            pairs = sorted(zip(ranking, net_ranks, strict=True), key=lambda x: (x[1], canonical(x[0])))
+            ranking, net_ranks = [p for p, _ in pairs], [r for _, r in pairs]
+            lines = semifinal_lines(rules, len(request.ranking), request.tables)
+        else:  # documents published before: the cut alone was decided
+            lines = {semifinal_places(rules, len(request.ranking), request.tables): "cut"}
+        lines = {b: kind for b, kind in lines.items() if 0 < b < len(ranking)}
+        ranking, ties = resolve_ties(ranking, net_ranks, lines, seed=seed, order=request.tie_order,
+                                     reading=rules.cut_tie, version=request.lot)  # fmt: skip
+    elif request.tie_order:
+        raise TournamentError("cut_tie_order_without_tie", list(request.tie_order)[:8])
     halves: list[tuple[str, list[PlayerId]]] = [("all", ranking)]
     if odd_even_halves(rules, len(request.ranking)):
         split = split_odd_even(ranking, tables=request.tables, table_size=rules.table_size)
@@ -569,19 +631,38 @@ def plan_semifinals(
                 "club_pairs_plain": plan.club_pairs_plain,
             }
         )
-    return tuple(all_tables), groups, cut
+    return tuple(all_tables), groups, ties
 
 
-def plan_final(request: FinalsRequest) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]]]:
-    """TOUR-FIN-1: each group's final from the semifinal orders with the replacement chain for declines."""
+def plan_final(
+    request: FinalsRequest,
+) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]], list[CutTie]]:
+    """TOUR-FIN-1: each group's final from the semifinal orders with the replacement chain for declines; the level
+    players the chain had to order (shared places at a semifinal, recoveries level in the standings), settled by the
+    organizer's order or a lot drawn with the semifinals' seed."""
+    rules = load_ruleset(request.preset, request.overrides or None).tournament
     tables: list[tuple[PlayerId, ...]] = []
     groups: list[dict[str, Any]] = []
+    ties: list[CutTie] = []
+    named = {str(p) for p in request.tie_order}
     for group in request.groups:
         numbers = [int(n) for n in group.get("tables", [])]
         orders = [list(o) for o in group.get("orders", [])]
+        members = {str(p) for o in orders for p in o}
         comp = compose_final(
-            orders, list(request.ranking), direct_finalist=group.get("direct_finalist"), declined=list(request.declined)
+            orders,
+            list(request.ranking),
+            direct_finalist=group.get("direct_finalist"),
+            declined=list(request.declined),
+            ranks=list(request.ranks),
+            places=[list(x) for x in group.get("places", [])],
+            seed=request.seed or 0,
+            tie_order=[p for p in request.tie_order if str(p) in members],
+            reading=rules.cut_tie,
+            version=request.lot,
         )
+        named -= {str(p) for t in comp.ties for p in t.tied if t.method == "organizer"}
+        ties += comp.ties
         tables.append(tuple(comp.players))
         groups.append(
             {
@@ -601,4 +682,6 @@ def plan_final(request: FinalsRequest) -> tuple[tuple[tuple[PlayerId, ...], ...]
                 "unfilled": comp.unfilled,
             }
         )
-    return tuple(tables), groups
+    if named:
+        raise TournamentError("cut_tie_order_without_tie", [p for p in request.tie_order if str(p) in named][:8])
+    return tuple(tables), groups, ties

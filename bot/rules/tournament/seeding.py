@@ -11,6 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.rules.tournament.cut import LOT_VERSION, CutTie, canonical, resolve_ties
 from bot.rules.tournament.model import PlayerId, Tables, TournamentError
 from bot.rules.tournament.sizes import FirkPlan, FirkTables, firk_sizes
 
@@ -134,6 +135,7 @@ class FinalSeat:
 class FinalComposition:
     seats: tuple[FinalSeat, ...]
     unfilled: int  # seats nobody could take
+    ties: tuple[CutTie, ...] = ()  # level players the chain had to order (shared places, recoveries)
 
     @property
     def players(self) -> tuple[PlayerId, ...]:
@@ -146,6 +148,12 @@ def compose_final(
     *,
     direct_finalist: PlayerId | None = None,
     declined: Collection[PlayerId] = (),
+    ranks: Sequence[int] = (),
+    places: Sequence[Sequence[int]] = (),
+    seed: int = 0,
+    tie_order: Sequence[PlayerId] = (),
+    reading: str = "lot",
+    version: int = LOT_VERSION,
 ) -> FinalComposition:
     """TOUR-FIN-1 (ARB art. 5, 4th game): winners plus the direct finalist, with the replacement chain.
 
@@ -154,39 +162,85 @@ def compose_final(
     the first two games, not by semifinal results), then the best 3rd, then the best 4th. A direct
     finalist who declines after the semifinals began is replaced the same way from all semifinals
     (declining before them means four semifinals are played: see ``semifinals``).
+
+    ``ranks`` gives each ``standings_after_two`` entry its rank (level players share one; empty: every position its
+    own rank, as documents published before ranks were sent). ``places`` gives each semifinal table's place per
+    player of its order (empty: 1, 2, 3…). Players sharing a place at a table are ordered by the standings after the
+    first two games (ARB 5's measure for recoveries); players the chain must choose between who are also level there
+    are ordered by ``tie_order`` (the organizer's) or by a lot drawn with ``seed`` (``reading`` as the preset's
+    ``tournament.cut_tie``) — never by the order of a list — and each such decision is returned in ``ties``.
     """
-    rank = {p: i for i, p in enumerate(standings_after_two)}
+    rank_of = dict(zip(standings_after_two, ranks, strict=True)) if ranks else {
+        p: i for i, p in enumerate(standings_after_two, start=1)}  # fmt: skip
+    unranked = len(standings_after_two) + 1
     no = set(declined)
+    ties: list[CutTie] = []
+    used: set[str] = set()
+
+    def settle(level: Sequence[PlayerId], kind: str, seats: int) -> list[PlayerId]:
+        """Players level on every measure the rulebook gives, in the decided order (the tie recorded)."""
+        tied = sorted(level, key=canonical)
+        rank = rank_of.get(tied[0])
+        order, found = resolve_ties(tied, [0] * len(tied), {seats: kind}, seed=seed,
+                                    order=[p for p in tie_order if str(p) in {str(x) for x in tied}],
+                                    reading=reading, version=version)  # fmt: skip
+        for tie in found:
+            ties.append(CutTie(rank, tie.tied, tie.seats, tie.qualified, tie.method, tie.seed, kind, tie.order))
+            used.update(str(p) for p in tie.tied)
+        return order
+
+    def in_order(table: Sequence[PlayerId], table_places: Sequence[int]) -> list[tuple[int, PlayerId]]:
+        """A semifinal table's (place, player), best first: by place, then the standings after two games; players
+        level on both are settled only if the chain has to choose between them (see ``recover``)."""
+        return sorted(zip(table_places, table, strict=True), key=lambda x: (x[0], rank_of.get(x[1], unranked)))
+
+    tables = [in_order(order, places[t] if t < len(places) and places[t] else range(1, len(order) + 1))
+              for t, order in enumerate(semifinal_orders)]  # fmt: skip
     seats: list[FinalSeat] = []
     taken: set[PlayerId] = set()
     empty_tables: list[int] = []
+
+    def best(cands: Sequence[tuple[int, PlayerId]], kind: str) -> tuple[int, PlayerId]:
+        """The best of candidates ``(place, player)`` already sorted by place and rank; level ones settled."""
+        head = cands[0]
+        level = [c for c in cands if c[0] == head[0] and rank_of.get(c[1], unranked) == rank_of.get(head[1], unranked)]
+        if len(level) == 1:
+            return head
+        chosen = settle([p for _, p in level], kind, 1)[0]
+        return next(c for c in level if c[1] == chosen)
+
     if direct_finalist is not None and direct_finalist not in no:
         seats.append(FinalSeat(direct_finalist, FinalSource.DIRECT, None, None))
         taken.add(direct_finalist)
-    for t, order in enumerate(semifinal_orders, start=1):
-        for place, p in enumerate(order, start=1):
-            if p not in no:
-                src = FinalSource.WINNER if place == 1 else FinalSource.SAME_TABLE
-                seats.append(FinalSeat(p, src, t, place))
-                taken.add(p)
-                break
+    for t, order in enumerate(tables, start=1):
+        cands = [(place, p) for place, p in order if p not in no]
+        if cands:
+            place, p = best(cands, "place")
+            first = order[0][0]
+            src = FinalSource.WINNER if place == first else FinalSource.SAME_TABLE
+            seats.append(FinalSeat(p, src, t, place))
+            taken.add(p)
         else:
             empty_tables.append(t)
 
     def recover(exclude_table: int | None) -> FinalSeat | None:
-        depth = max((len(o) for o in semifinal_orders), default=0)
-        for place in range(2, depth + 1):
-            cands = [
-                (rank.get(order[place - 1], len(rank)), t, order[place - 1])
-                for t, order in enumerate(semifinal_orders, start=1)
-                if t != exclude_table
-                and len(order) >= place
-                and order[place - 1] not in no
-                and order[place - 1] not in taken
-            ]
-            if cands:
-                _, t, p = min(cands, key=lambda c: (c[0], c[1]))
-                return FinalSeat(p, FinalSource.OTHER_TABLE, t, place)
+        """The best 2nd of the other tables by the standings after two games, then the best 3rd, the best 4th."""
+        by_place: dict[int, list[tuple[int, int, PlayerId]]] = {}
+        for t, order in enumerate(tables, start=1):
+            if t == exclude_table:
+                continue
+            for place, p in order:
+                if p not in no and p not in taken:
+                    by_place.setdefault(place, []).append((rank_of.get(p, unranked), t, p))
+        for place in sorted(by_place):
+            cands = sorted(by_place[place], key=lambda c: c[0])
+            level = [c for c in cands if c[0] == cands[0][0]]
+            if len(level) > 1:
+                chosen = settle([p for _, _, p in level], "chain", 1)[0]
+                pick = next(c for c in level if c[2] == chosen)
+            else:
+                pick = cands[0]
+            return FinalSeat(pick[2], FinalSource.OTHER_TABLE, pick[1], place)
         return None
 
     unfilled = 0
@@ -206,7 +260,10 @@ def compose_final(
                 FinalSeat(seat.player, FinalSource.DIRECT_REPLACEMENT, seat.semifinal_table, seat.semifinal_place)
             )
             taken.add(seat.player)
-    return FinalComposition(tuple(seats), unfilled)
+    stray = [p for p in tie_order if str(p) not in used]
+    if stray:
+        raise TournamentError("cut_tie_order_without_tie", stray[:8])
+    return FinalComposition(tuple(seats), unfilled, tuple(ties))
 
 
 @dataclass(frozen=True, slots=True)

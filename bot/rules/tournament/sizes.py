@@ -190,9 +190,15 @@ class FirkLastRoundPoints:
     points: float
 
 
-def firk_sit_out_points(player: object, *, overall_rank: int, cfg: FirkTables) -> FirkLastRoundPoints:
-    """FIRK-SIZE-1: five present in the last round -> the 5th sits out with 15 points if 5th overall, else 1."""
-    fifth = overall_rank == cfg.sit_out_total
+def firk_sit_out_points(player: object, *, overall_rank: int, cfg: FirkTables, shared: int = 1) -> FirkLastRoundPoints:
+    """FIRK-SIZE-1: five present in the last round -> the 5th sits out with 15 points if 5th overall, else 1.
+
+    ``shared``: how many players of the general classification share ``overall_rank`` (level players; 1 = nobody
+    else). Level players hold the places ``overall_rank`` … ``overall_rank + shared - 1`` together, so the sitter is
+    "5th" when the 5th place lies among them (our reading: a rank shared at 4th covers the 5th place too)."""
+    if shared < 1:
+        raise TournamentError("shared_rank_count", shared)
+    fifth = overall_rank <= cfg.sit_out_total < overall_rank + shared
     return FirkLastRoundPoints(player, cfg.sit_out_points_if_fifth if fifth else cfg.sit_out_points_else)
 
 

@@ -215,7 +215,8 @@ class RoundDraws(BaseService):
 
     async def _score_sit_out(self, uc: UseCase, r: Round, planned: PlannedDraw, rules: TournamentRules) -> None:
         """FIRK §9 with 5 present: the 5th sits out and scores 15 if 5th in the general standings, else 1 — the
-        result is written (and locked) with the draw, so the standings count it like any other table."""
+        result is written (and locked) with the draw, so the standings count it like any other table. A rank the
+        sitter shares with others (level players) holds the places they share: 4th with two more covers the 5th."""
         number = next((n for n, kind in planned.special.items() if kind == SIT_OUT), None)
         if number is None or r.id is None:
             return
@@ -223,7 +224,9 @@ class RoundDraws(BaseService):
         player = int(planned.tables[number - 1][0])
         view = await self._standings.compute_in(session, t, before_round=r.number)
         overall = next((line.rank for line in view.lines if line.player_id == player), len(view.lines) + 1)
-        (points,) = special_table_points(rules, SIT_OUT, 1, overall_rank=overall) or (0.0,)
+        shared = sum(1 for line in view.lines if line.rank == overall) or 1
+        (points,) = special_table_points(rules, SIT_OUT, 1, overall_rank=overall, shared=shared) or (0.0,)
+        entered = {"overall_rank": overall} | ({"shared": shared} if shared > 1 else {})
         table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
                      if gt.number == number)  # fmt: skip
         assert table.id is not None
@@ -236,13 +239,13 @@ class RoundDraws(BaseService):
                 table_points=None,
                 table_rank=1,
                 tournament_points=points,
-                tiebreak=TieBreakNote(SIT_OUT, {"overall_rank": overall}).to_json(),
+                tiebreak=TieBreakNote(SIT_OUT, entered).to_json(),
                 signed_at=now,
                 locked=True,
             )
         )
         table.locked = True
-        table.final_situation = TableSituation(SIT_OUT, {"overall_rank": overall, "points": points}).to_json()
+        table.final_situation = TableSituation(SIT_OUT, {**entered, "points": points}).to_json()
         table.reported_at = now
         await session.flush()
 

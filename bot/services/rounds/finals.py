@@ -92,12 +92,13 @@ class RoundFinals(BaseService):
                                 declined=tuple(declined), ranks=tuple(r for _, r in ranked),
                                 tie_order=order)  # fmt: skip
         try:
-            planned_tables, groups, cut = await self._workers.in_transaction(plan_semifinals, request, seed)
+            planned_tables, groups, ties = await self._workers.in_transaction(plan_semifinals, request, seed)
         except TournamentError as exc:
             raise _cut_refusal(exc, regs) or engine_error(exc) from None
         ranking = [p for p in field if p not in declined]
-        if cut is not None:  # the order that decided the cut is the ranking the final's recoveries follow too
-            ranking = _with_cut(ranking, cut.tied, cut.qualified)
+        for tie in ties:  # the order that decided each tie is the ranking the semifinals were seeded from
+            ranking = _with_cut(ranking, tie.tied, tie.order)
+        cut = next((tie for tie in ties if tie.boundary == "cut"), None)
         all_tables = [tuple(int(p) for p in x) for x in planned_tables]
         if semi is None:
             semi = Round(
@@ -124,17 +125,20 @@ class RoundFinals(BaseService):
             groups=tuple(FinalsGroup.from_json(g) for g in groups),
             declined=tuple(declined),
             request=request.to_json(),  # the export: steward draw --seed reproduces these tables
-            cut=cut.to_json() if cut is not None else None,
+            ties=tuple(tie.to_json() for tie in ties),
         ).to_json()
         await session.flush()
         await uc.audit("round.semifinals", "round", semi.id, tournament=t.name, number=semi.number, seed=seed,
-                       tables=count, groups=len(groups), cut=cut.to_json() if cut is not None else None)  # fmt: skip
+                       tables=count, groups=len(groups), cut=cut.to_json() if cut is not None else None,
+                       ties=len(ties))  # fmt: skip
         return await round_view(session, t, semi)
 
-    async def compose_final(self, actor: Actor, *, tournament: str) -> RoundView:
-        """The final from the semifinal results, with the replacement chain for declines (TOUR-FIN-1)."""
+    async def compose_final(self, actor: Actor, *, tournament: str, tie_order: Sequence[str] = ()) -> RoundView:
+        """The final from the semifinal results, with the replacement chain for declines (TOUR-FIN-1). Players the
+        chain must choose between who are level in the standings after the qualifying rounds are ordered by
+        ``tie_order`` (their names, best first) or else by the preset's reading (a lot with the semifinals' seed)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
-            return await self._compose_final(uc, add_declined=None)
+            return await self._compose_final(uc, add_declined=None, tie_order=tie_order)
 
     async def decline(self, actor: Actor, *, tournament: str, player: str) -> DeclineView:
         """A finalist declines (TOUR-FIN-1) at any moment before the final is played.
@@ -190,7 +194,9 @@ class RoundFinals(BaseService):
             return DeclineView(view, reg.display_name, reg.user_id, republish=published,
                                superseded_threads=old_threads)  # fmt: skip
 
-    async def _compose_final(self, uc: UseCase, *, add_declined: int | None) -> RoundView:
+    async def _compose_final(
+        self, uc: UseCase, *, add_declined: int | None, tie_order: Sequence[str] | None = None
+    ) -> RoundView:
         session, t, tid = uc.session, uc.tournament, uc.tournament_id
         rules = uc.rules.tournament
         rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
@@ -217,22 +223,23 @@ class RoundFinals(BaseService):
         results = await repo.list_results_for_tables(
             session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in semi_tables if gt.id is not None]
         )
-        ranks: dict[int, dict[int, int]] = defaultdict(dict)
+        table_ranks: dict[int, dict[int, int]] = defaultdict(dict)
         for res in results:
             if res.table_rank is not None:
-                ranks[res.table_id][res.registration_id] = res.table_rank
+                table_ranks[res.table_id][res.registration_id] = res.table_rank
         missing = [
-            str(gt.number) for gt in semi_tables if len(ranks.get(gt.id or 0, {})) < len(by_table.get(gt.id or 0, []))
+            str(gt.number)
+            for gt in semi_tables
+            if len(table_ranks.get(gt.id or 0, {})) < len(by_table.get(gt.id or 0, []))
         ]
         if missing:
             raise Conflict("error.round_results_missing", tables=", ".join(missing))
         orders: dict[int, list[int]] = {}
-        for gt in semi_tables:
-            seats = sorted(by_table.get(gt.id or 0, []), key=lambda s: s.position)
-            r_of = ranks[gt.id or 0]
-            orders[gt.number] = [
-                s.registration_id for s in sorted(seats, key=lambda s: (r_of[s.registration_id], s.position))
-            ]
+        places: dict[int, list[int]] = {}
+        for gt in semi_tables:  # each table's places; players sharing one are ordered by the engine, not the seats
+            r_of = table_ranks[gt.id or 0]
+            at_table = sorted((r_of[s.registration_id], s.registration_id) for s in by_table.get(gt.id or 0, []))
+            orders[gt.number], places[gt.number] = [p for _, p in at_table], [place for place, _ in at_table]
         semi_doc = DrawDocument.from_json(semi.draw_report)
         declined = list(DrawDocument.from_json(final.draw_report).declined) if final else []
         declined += [p for p in semi_doc.declined if p not in declined]  # declines recorded before the final
@@ -249,24 +256,47 @@ class RoundFinals(BaseService):
         declined += [
             p for p in everyone if regs[p].status == RegistrationStatus.DISQUALIFIED.value and p not in declined
         ]
-        standings = await qualifying_ranking(session, t, self._standings)
-        request = FinalsRequest(
-            "final",
-            t.preset,
-            dict(t.overrides or {}),
-            ranking=tuple(standings),
-            groups=tuple(
-                {
-                    "label": group.label,
-                    "tables": list(group.tables),
-                    "orders": [orders[n] for n in group.tables],
-                    "direct_finalist": group.direct_finalist,
-                }
-                for group in semi_doc.groups or (FinalsGroup("all", tuple(sorted(orders))),)
-            ),
-            declined=tuple(declined),
-        )
-        planned_final, groups = plan_final(request)
+        ranked = await qualifying_ranks(session, t, self._standings)
+        standings = [p for p, _ in ranked]
+        if tie_order is None:  # a recomposition after a decline keeps the organizer's earlier order of level players
+            previous = DrawDocument.from_json(final.draw_report).request if final is not None else None
+            kept = tuple((previous or {}).get("tie_order") or ())
+        else:
+            kept = tuple(_player_id(find_player(regs, n)) for n in tie_order)
+
+        def request_with(order: tuple[int, ...]) -> FinalsRequest:
+            return FinalsRequest(
+                "final",
+                t.preset,
+                dict(t.overrides or {}),
+                ranking=tuple(standings),
+                groups=tuple(
+                    {
+                        "label": group.label,
+                        "tables": list(group.tables),
+                        "orders": [orders[n] for n in group.tables],
+                        "places": [places[n] for n in group.tables],
+                        "direct_finalist": group.direct_finalist,
+                    }
+                    for group in semi_doc.groups or (FinalsGroup("all", tuple(sorted(orders))),)
+                ),
+                declined=tuple(declined),
+                ranks=tuple(r for _, r in ranked),
+                tie_order=order,
+                seed=semi.draw_seed,
+            )
+
+        request = request_with(kept)
+        try:
+            planned_final, groups, ties = plan_final(request)
+        except TournamentError as exc:
+            if tie_order is not None or exc.code != "cut_tie_order_without_tie":
+                raise _cut_refusal(exc, regs) or engine_error(exc) from None
+            request = request_with(())  # the earlier order no longer names a tie: the reading decides
+            try:
+                planned_final, groups, ties = plan_final(request)
+            except TournamentError as again:
+                raise _cut_refusal(again, regs) or engine_error(again) from None
         final_tables = [tuple(int(p) for p in x) for x in planned_final]
         risiko = uc.rules.risiko
         fewest = risiko.min_players if risiko is not None else rules.min_table_size
@@ -294,10 +324,12 @@ class RoundFinals(BaseService):
             final.status = RoundStatus.DRAWN.value
         final.draw_report = DrawDocument(
             kind="final",
+            seed=semi.draw_seed,
             groups=tuple(FinalsGroup.from_json(g) for g in groups),
             declined=tuple(declined),
             standings_after_qualifying=tuple(standings),
             request=request.to_json(),
+            ties=tuple(tie.to_json() for tie in ties),
         ).to_json()
         await session.flush()
         await uc.audit("round.decline" if add_declined is not None else "round.final", "round", final.id,
@@ -343,9 +375,11 @@ def _cut_refusal(exc: TournamentError, regs: Mapping[int, Registration]) -> Conf
         return ", ".join(found)[:300]
 
     if exc.code == "cut_tie_needs_order":
-        return Conflict("error.tournament.cut_tie_needs_order", rank=value.get("rank"), names=names(value.get("tied")))
+        groups = value.get("groups") or [value]
+        listed = "; ".join(f"{names(g.get('tied'))} ({g.get('rank')})" for g in groups)
+        return Conflict("error.tournament.cut_tie_needs_order", names=listed[:1000])
     if exc.code == "cut_tie_order_must_name_the_tied":
         return InvalidInput("error.tournament.cut_tie_order_mismatch", names=names(value.get("tied")))
     if exc.code == "cut_tie_order_without_tie":
-        return InvalidInput("error.tournament.cut_tie_order_without_tie")
+        return InvalidInput("error.tournament.cut_tie_order_without_tie", names=names(exc.value))
     return None

@@ -26,6 +26,7 @@ from bot.db.models import (
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
+from bot.rules.tournament.cut import canonical, resolve_ties
 from bot.rules.tournament.model import Player, TournamentError
 from bot.rules.tournament.planner import DrawRequest
 from bot.services._base import clean_text
@@ -85,14 +86,16 @@ def _player_key(name: str) -> str:
 
 
 def _cut_view(cut: Mapping[str, Any], name: Callable[[Any], str]) -> CutView:
-    seed = cut.get("seed")
+    seed, rank = cut.get("seed"), cut.get("rank")
     return CutView(
-        rank=int(cut["rank"]),
+        rank=None if rank is None else int(rank),
         tied=tuple(name(p) for p in cut["tied"]),
         seats=int(cut["seats"]),
         qualified=tuple(name(p) for p in cut["qualified"]),
         method=str(cut["method"]),
         seed=None if seed is None else int(seed),
+        boundary=str(cut.get("boundary", "cut")),
+        order=tuple(name(p) for p in cut.get("order") or cut["qualified"]),
     )
 
 
@@ -171,7 +174,7 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
         by_round, by_table = await tables_of(session, t.guild_id, [r.id])
     reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
     doc = DrawDocument.from_json(r.draw_report)
-    cut_ids = [int(p) for p in (doc.cut or {}).get("tied", [])]
+    cut_ids = [int(p) for tie in doc.ties for p in tie.get("tied", [])]
     extra_ids = [*doc.declined, *doc.direct_finalists, *cut_ids]
     regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
     group_of = {number: group.label for group in doc.groups for number in group.tables}
@@ -253,6 +256,7 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
         declined=tuple(name(x) for x in doc.declined),
         unfilled=sum(g.unfilled for g in doc.groups),
         cut=_cut_view(doc.cut, name) if r.kind == RoundKind.SEMIFINAL.value and doc.cut else None,
+        ties=tuple(_cut_view(tie, name) for tie in doc.ties),
         club_pairs=(sum(g.club_pairs for g in doc.groups), sum(g.club_pairs_plain for g in doc.groups))
         if r.kind == RoundKind.SEMIFINAL.value and doc.groups
         else None,
@@ -295,7 +299,8 @@ async def knockout_advancing(
     withdrawn, was disqualified or forfeits this round is replaced by the next of the same table; a table with
     nobody left gives its seat to the best runner-up of the other tables (the best 2nd by table points, then
     the best 3rd…, as ARB 5 recovers a final's seat), so the plan's table count holds. None before the first
-    round; refused while a table has no result or a shared first."""
+    round; refused while a table has no result or a shared first. Runners-up level on place and table points across
+    the last seat to fill are ordered by a lot drawn with the previous round's published seed, never by their ids."""
     assert t.id is not None
     rounds = [
         r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
@@ -345,7 +350,13 @@ async def knockout_advancing(
         runners_up += [(place, -points.get((gt.id or 0, rid), 0.0), rid) for place, rid in eligible[1:]]
     if missing:
         raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
-    advancing += [by_id[rid] for _, _, rid in sorted(runners_up)[:empty_tables]]
+    if empty_tables:  # the best runners-up; level ones across the last seat: the previous round's published lot
+        ordered = sorted(runners_up, key=lambda r: (r[0], r[1], canonical(r[2])))
+        keys = [(place, points) for place, points, _ in ordered]
+        ranks = [keys.index(k) + 1 for k in keys]
+        lines = {empty_tables: "cut"} if empty_tables < len(ordered) else {}
+        chosen, _ = resolve_ties([rid for _, _, rid in ordered], ranks, lines, seed=last.draw_seed or 0)
+        advancing += [by_id[int(rid)] for rid in chosen[:empty_tables]]
     return advancing
 
 
@@ -405,11 +416,11 @@ async def draw_inputs(
     carried = await previous_tournament_ranking(session, t, players, standings) if first else None
     if carried is not None:  # FIRK-SEED-1: the season's previous tournament
         ranking, ranks = carried
-    elif first:  # FIRK-SEED-1: the previous tournament's ranks, as typed
-        ranking = tuple(
-            sorted((r.id for r in players if r.id and r.previous_rank is not None),
-                   key=lambda i: (next(p.previous_rank for p in players if p.id == i) or 0, i))
-        )  # fmt: skip
+    elif first:  # FIRK-SEED-1: the previous tournament's ranks, as typed — players typed with one rank are level
+        # (the planner's lot seats them where a table boundary cuts them); no rank typed: a newcomer, after everyone
+        typed = sorted((r.previous_rank, r.id) for r in players if r.id is not None and r.previous_rank is not None)
+        ranking = tuple(rid for _, rid in typed)
+        ranks = tuple(rank for rank, _ in typed)
     elif (rules.seeded_round1 or rules.later_round_tables == "standings") and previous:
         # FIRK §9 last round, reading 8 (seated by rank), reading 4: the standings before this round, with
         # each line's rank so that the planner sees who is level

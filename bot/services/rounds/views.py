@@ -108,12 +108,14 @@ class CutView:
     """Players level across the semifinals' qualification cut and how it was decided (``method``: ``lot`` with the
     round's seed, or ``organizer``): the organizer reads it before publishing, everyone in the announcement."""
 
-    rank: int
+    rank: int | None
     tied: tuple[str, ...]
     seats: int
     qualified: tuple[str, ...]
     method: str
     seed: int | None
+    boundary: str = "cut"  # which line cut the level group (``bot.rules.tournament.cut.BOUNDARIES``)
+    order: tuple[str, ...] = ()  # the whole group in the decided order
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +141,7 @@ class RoundView:
     discord_event_id: int | None = None  # the round's Discord scheduled event, when the bot made one
     knockout: KnockoutView | None = None  # NP-FMT-1: the plan from this round on (knockout tournaments)
     cut: CutView | None = None  # semifinals: a tie across the qualification cut and how it was decided
+    ties: tuple[CutView, ...] = ()  # every level group a line of the final phase cut through (the cut included)
 
     def table_of(self, registration_id: int) -> TableView | None:
         for table in self.tables:

@@ -23,7 +23,7 @@ def test_arb_5_a_lot_with_the_seed_orders_the_level_group_and_is_the_same_for_th
     assert cut is not None and (cut.rank, cut.tied, cut.seats, cut.method, cut.seed) == (3, ("c", "d", "e"), 1,
                                                                                           "lot", 42)  # fmt: skip
     assert ordered[:2] == ["a", "b"] and ordered[-1] == "f" and set(ordered[2:5]) == {"c", "d", "e"}
-    assert list(cut.qualified) == lot(["c", "d", "e"], 42)[:1] == ordered[2:3]
+    assert list(cut.qualified) == lot(["c", "d", "e"], 42, rank=3)[:1] == ordered[2:3]
     assert resolve_cut(RANKING, RANKS, 3, seed=42) == (ordered, cut)
 
 
