@@ -16,6 +16,7 @@ import random
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TextIO
@@ -33,7 +34,13 @@ from bot.present.images import image_words
 from bot.present.rounds import cut_text
 from bot.present.season import explain as explain_season_tie
 from bot.present.season import season_csv, season_image
-from bot.present.standings import standings_csv, standings_image
+from bot.present.standings import (
+    classification_csv,
+    classification_image,
+    stage_note,
+    standings_csv,
+    standings_image,
+)
 from bot.present.tables import tables_render_data
 from bot.services import Services
 from bot.services.access import Actor
@@ -181,7 +188,7 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
                 break
         standings = await services.standings.compute(DEMO_GUILD, name)
         if knockout:
-            say("demo.play.champion", name=standings.lines[0].name)
+            await _classification_at_work(services, name, out, locale, lambda *_: None, lambda *_: None)
         else:
             say("demo.play.standings", rounds=rounds)
             for line in standings.lines[:8]:
@@ -550,8 +557,8 @@ async def _play(
     semis = await services.rounds.seed_semifinals(organizer, tournament=name)
     semis = (await services.rounds.publish(organizer, tournament=name, number=semis.number)).round
     say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
-    if semis.cut is not None:  # players level across the cut: named, and what decided it
-        out.write("  " + cut_text(locale, semis.cut, name=str) + "\n")
+    for tie in semis.ties:  # players level where a line cut them (the cut, a band's edge…): named, and what decided
+        out.write("  " + cut_text(locale, tie, name=str) + "\n")
     write_pages("semifinals-tables", await asyncio.to_thread(_tables_pngs, semis, date, locale))
     locked += await _report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)
@@ -561,12 +568,13 @@ async def _play(
     final = await services.rounds.compose_final(organizer, tournament=name)
     final = (await services.rounds.publish(organizer, tournament=name, number=final.number)).round
     say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
+    for tie in final.ties:  # level players the replacement chain had to order
+        out.write("  " + cut_text(locale, tie, name=str) + "\n")
     write_pages("final-table", await asyncio.to_thread(_tables_pngs, final, date, locale))
     locked += await _report_round(services, final, rng, out, locale)
     tables += len(final.tables)
     final_report = await services.reports.lookup(REFEREE, TableRef(name, final.tables[0].number, final.number))
-    champion = final_report.ranking[0]
-    say("demo.play.champion", name=champion.name)
+    await _classification_at_work(services, name, out, locale, write, write_pages)
     seeds = {line.name: line.rank for line in standings.lines}
     write_pages(
         "final-phase-bracket",
@@ -575,6 +583,30 @@ async def _play(
     say("demo.play.summary", tables=tables, locked=locked, files=len(files), folder=str(output_dir))
     for path in files:
         out.write(f"  {path.name} ({path.stat().st_size} B)\n")
+
+
+async def _classification_at_work(
+    services: Services,
+    name: str,
+    out: TextIO,
+    locale: str,
+    write: Callable[[str, bytes], None],
+    write_pages: Callable[[str, list[bytes]], None],
+) -> None:
+    """The prize-giving: the final classification (the champion first), its image and its CSV, as /standings show
+    and /standings export give them once the final is played."""
+    final = await services.classification.show(DEMO_GUILD, name)
+    if final is None or not final.complete:  # pragma: no cover - the demo always plays its final
+        return
+    names = ", ".join(line.name for line in final.champions)
+    out.write(t("classification.champion", locale, names=names, count=len(final.champions)) + "\n")
+    out.write(t("demo.play.classification", locale) + "\n")
+    for line in final.lines[:8]:
+        note = stage_note(line, locale) or ""
+        out.write(f"  {line.place or '—':>2}. {line.name:<14} {note}\n")
+    date = services.clock().date().isoformat()
+    write_pages("classification", list(await classification_image(final, date=date, locale=locale)))
+    write("classification.csv", classification_csv(final, locale))
 
 
 SPRING = "Torneo Demo di Primavera"

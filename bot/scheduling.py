@@ -291,11 +291,16 @@ class Runner:
                 pages = await table_pages(view, d.locale, now=self.services.clock())
                 return [discord.File(io.BytesIO(p), filename=f"tavoli-{view.number}-{i}.png")
                         for i, p in enumerate(pages[:MAX_PAGES], 1)]  # fmt: skip
-            if d.image == "standings":
-                from bot.present.standings import standings_image
+            if d.image == "standings":  # the final classification once the final phase is played (the prize-giving)
+                from bot.present.standings import classification_image, standings_image
 
-                standings = await self.services.standings.compute(d.guild_id, d.tournament_name)
                 date = self.services.clock().date().isoformat()
+                final = await self.services.classification.show(d.guild_id, d.tournament_name)
+                if final is not None and final.complete:
+                    drawn = await classification_image(final, date=date, locale=d.locale)
+                    return [discord.File(io.BytesIO(p), filename=f"classification-{i}.png")
+                            for i, p in enumerate(drawn, 1)][:4]  # fmt: skip
+                standings = await self.services.standings.compute(d.guild_id, d.tournament_name)
                 image = await standings_image(standings, date=date, locale=d.locale)
                 return [
                     discord.File(io.BytesIO(p), filename=f"standings-{i}.png") for i, p in enumerate(image.pages, 1)

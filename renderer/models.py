@@ -199,7 +199,8 @@ def _num_out(x: float) -> float | int:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
-    """One line of the standings (BOT-STD-1): ``previous_rank`` drives the movement arrow (None = new entry)."""
+    """One line of the standings (BOT-STD-1): ``previous_rank`` drives the movement arrow (None = new entry);
+    ``note`` is a short grey line under the name (the final classification: where the place was decided)."""
 
     rank: int
     name: str
@@ -209,10 +210,12 @@ class StandingRow:
     team: str | None = None
     tiebreak: float | None = None
     previous_rank: int | None = None
+    note: str | None = None
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "row") -> StandingRow:
-        o = _obj(obj, where, ("rank", "name", "points", "games"), ("club", "team", "tiebreak", "previous_rank"))
+        o = _obj(obj, where, ("rank", "name", "points", "games"),
+                 ("club", "team", "tiebreak", "previous_rank", "note"))  # fmt: skip
         return cls(
             rank=_int(o["rank"], f"{where}.rank", 1),
             name=_str(o["name"], f"{where}.name"),
@@ -222,6 +225,7 @@ class StandingRow:
             team=_opt_str(o.get("team"), f"{where}.team"),
             tiebreak=_opt_num(o.get("tiebreak"), f"{where}.tiebreak"),
             previous_rank=_opt_int(o.get("previous_rank"), f"{where}.previous_rank", 1),
+            note=_opt_str(o.get("note"), f"{where}.note"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -235,6 +239,7 @@ class StandingRow:
                 "team": self.team,
                 "tiebreak": None if self.tiebreak is None else _num_out(self.tiebreak),
                 "previous_rank": self.previous_rank,
+                "note": self.note,
             }
         )
 
@@ -243,7 +248,9 @@ class StandingRow:
 class StandingsData:
     """Standings after a round. ``date`` is ISO ``YYYY-MM-DD``; ``tiebreak_label`` names the tie-break column
     (a short code-free header such as "PT" for table points; default: the generic locale label); ``legend`` is
-    one line under the table saying how players level on points are ordered (the rows come in that order)."""
+    one line under the table saying how players level on points are ordered (the rows come in that order).
+    ``title`` replaces "Standings after round N" (the final classification); ``points_label`` names the points
+    column (default: the locale's "points")."""
 
     tournament: str
     round: int
@@ -252,10 +259,13 @@ class StandingsData:
     has_teams: bool = False
     tiebreak_label: str | None = None
     legend: str | None = None
+    title: str | None = None
+    points_label: str | None = None
 
     @classmethod
     def from_json(cls, obj: Any) -> StandingsData:
-        o = _obj(obj, "standings", ("tournament", "round", "date", "rows"), ("has_teams", "tiebreak_label", "legend"))
+        o = _obj(obj, "standings", ("tournament", "round", "date", "rows"),
+                 ("has_teams", "tiebreak_label", "legend", "title", "points_label"))  # fmt: skip
         rows = tuple(StandingRow.from_json(r, f"rows[{i}]") for i, r in enumerate(_list(o["rows"], "rows", ROWS_MAX)))
         return cls(
             tournament=_str(o["tournament"], "tournament"),
@@ -265,6 +275,8 @@ class StandingsData:
             has_teams=_bool(o.get("has_teams", False), "has_teams"),
             tiebreak_label=_opt_str(o.get("tiebreak_label"), "tiebreak_label"),
             legend=_opt_str(o.get("legend"), "legend"),
+            title=_opt_str(o.get("title"), "title"),
+            points_label=_opt_str(o.get("points_label"), "points_label"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -279,6 +291,10 @@ class StandingsData:
             out["tiebreak_label"] = self.tiebreak_label
         if self.legend is not None:
             out["legend"] = self.legend
+        if self.title is not None:
+            out["title"] = self.title
+        if self.points_label is not None:
+            out["points_label"] = self.points_label
         return out
 
 

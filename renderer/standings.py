@@ -27,7 +27,10 @@ class _Column:
 
 
 def _subtitle(data: StandingsData, words: Words, page: tuple[int, int]) -> str:
-    subtitle = f"{words.label('standings')} {words.label('after_round')} {data.round} · "
+    if data.title:
+        subtitle = f"{data.title} · "
+    else:
+        subtitle = f"{words.label('standings')} {words.label('after_round')} {data.round} · "
     subtitle += words.date(data.date)
     if page[1] > 1:
         subtitle += f" · {words.label('page')} {page[0]}/{page[1]}"
@@ -118,6 +121,8 @@ def layout_standings(
             text = words.label(col.key).upper()
             if col.key == "tiebreak" and data.tiebreak_label:
                 text = data.tiebreak_label.upper()
+            if col.key == "points" and data.points_label:
+                text = data.points_label.upper()
             if col.key == "name" and show_group:
                 text += " · " + words.label(group_key).upper()
             _cell_text(cv, text, head_font, st.MUTED, col, cx, cy, "colhead", spill=gap)
@@ -193,6 +198,8 @@ def _draw_cell(
         _draw_movement(cv, row, x, col.width, cy, words, small_font)
     elif key == "name":
         group = (row.team or row.club) if has_teams else row.club
+        if row.note:  # where the place was decided, then the club: one grey line under the name
+            group = f"{row.note} · {group}" if group else row.note
         if group:
             _cell_text(cv, row.name, name_font, st.INK, col, x, cy - 13, "name")
             _cell_text(cv, group, group_font, st.MUTED, col, x, cy + 16, "group")

@@ -21,7 +21,7 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-@pytest.mark.parametrize(("locale", "done", "winner"), [("it", "referti firmati da tutti", "Vincitore del torneo")])
+@pytest.mark.parametrize(("locale", "done", "winner"), [("it", "referti firmati da tutti", "🏆 Vince il torneo")])
 def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
     tmp_path: Path, locale: str, done: str, winner: str
 ):
@@ -31,6 +31,10 @@ def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
     assert "37 giocatori iscritti di 5 club, 1 in lista d'attesa" in text
     assert "Turno 1: 9 tavoli" in text and "Turno 2: 9 tavoli" in text  # 37 = 8 tables of 4 + 1 of 5
     assert "Semifinali: 4 tavoli" in text and "Finale:" in text and winner in text
+    # BOT-STD-1, TOUR-FIN-1: the final table's winner heads the final classification (not the qualifying standings)
+    final_winner = re.search(r"Finale: .*\n  tavolo 1: vince (\w+)", text)
+    assert final_winner and f"🏆 Vince il torneo {final_winner.group(1)}." in text
+    assert re.search(rf"Classifica finale \(i primi otto\):\n   1\. {final_winner.group(1)} +Finale: 1° posto", text)
     m = re.search(r"Fatto — referti firmati da tutti: (\d+); tavoli bloccati: (\d+)", text)
     assert m and m.group(1) == m.group(2) and int(m.group(1)) >= 9 + 9 + 4 + 1
     assert done in text and "Traceback" not in text
@@ -47,6 +51,11 @@ def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
     assert png_size(files["final-table.png"])[0] >= 600
     assert png_size(files["final-phase-bracket-1.png"])[0] >= 600  # BOT-IMG-1: the final-phase bracket
     assert files["standings.csv"].startswith(b"\xef\xbb\xbf")
+    assert files["classification.csv"].decode("utf-8-sig").splitlines()[1].split(";")[:2] == [
+        "1",
+        final_winner.group(1),
+    ]
+    assert png_size(files["classification-1.png"])[0] >= 600
     # NP-PTS-1 / FIRK's annual ranking in the bot: a short season of two tournaments, one ranking across them
     assert "Stagione «Stagione Demo» dopo 2 tornei (Torneo Demo RisiKo! → Torneo Demo di Primavera):" in text
     assert files["season.csv"].startswith(b"\xef\xbb\xbf")
@@ -58,7 +67,8 @@ def test_the_demo_summary_is_in_english_too(tmp_path: Path):
     out = io.StringIO()
     run_demo(output_dir=str(tmp_path), locale="en", out=out)
     text = out.getvalue()
-    assert "Tournament winner:" in text and "reports signed by everyone" in text
+    assert "🏆 The tournament is won by" in text and "reports signed by everyone" in text
+    assert "Final classification (the first eight):\n   1. " in text
     assert "Standings after 2 rounds" in text
     assert "Season “Stagione Demo” after 2 tournaments" in text
     # BOT-SAN-1..3: a referee at work — a late arrival, ARB 27's ladder, an appeal and the head referee's decision
@@ -78,7 +88,9 @@ def test_np_fmt_1_the_knockout_demo_runs_a_hundred_players_to_the_champion(tmp_p
     text = out.getvalue()
     assert "100 players registered" in text and "100: 20×5 → 20: 5×4 → 5: 1×5" in text
     assert "Round 1: 20 tables" in text and "Round 2: 5 tables" in text and "Round 3 is the final: 1 table" in text
-    assert re.search(r"Tournament winner: \w+ [A-Z]\.!", text) and "Traceback" not in text
+    winner = re.search(r"Round 3 is the final: .*\n(?:.*\n)*?  table 1: (\w+ [A-Z]\.) wins", text)
+    assert winner and f"🏆 The tournament is won by {winner.group(1)}." in text and "Traceback" not in text
+    assert re.search(rf"   1\. {re.escape(winner.group(1))} +Final: place 1", text)
     names = sorted(p.name for p in tmp_path.iterdir())
     assert {n.rsplit("-tables", 1)[0] for n in names} == {f"knockout-round-{n}" for n in (1, 2, 3)}
     assert "knockout-round-1-tables-2.png" in names and "knockout-round-3-tables.png" in names  # 20 tables: pages

@@ -11,6 +11,7 @@ from functools import partial
 from bot.i18n import t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
+from bot.services.classification import ClassificationLine, ClassificationView
 from bot.services.sheets import DataTable, csv_bytes
 from bot.services.standings import StandingsView
 from bot.workers import default_workers
@@ -112,3 +113,95 @@ def standings_csv(view: StandingsView, locale: str) -> bytes:
     """Standings as CSV: ``;`` separator, UTF-8 with BOM (Excel), decimal comma in Italian; text cells that a
     spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``) are quoted as the roster export does."""
     return csv_bytes(standings_table(view, locale), number=partial(format_data_number, locale=locale))
+
+
+# ------------------------------------------------------------------------------------ the final classification
+
+
+def stage_note(line: ClassificationLine, locale: str) -> str | None:
+    """Where a player's final place was decided, in a few words ("Final: 2nd place", "Semifinal 3: 1st place");
+    None for a format without a final phase (the standings are the classification)."""
+    if line.table_place is None and line.stage == "qualifying":
+        return t("classification.stage.qualifying", locale, rank=line.qualifying_rank or "—")
+    if line.table_place is None:
+        return None
+    if line.stage == "final":
+        return t("classification.stage.final", locale, place=line.table_place)
+    if line.stage == "semifinal":
+        return t("classification.stage.semifinal", locale, table=line.table or "—", place=line.table_place)
+    return t("classification.stage.knockout", locale, round=line.round or "—", table=line.table or "—",
+             place=line.table_place)  # fmt: skip
+
+
+def classification_render_data(view: ClassificationView, *, date: str, locale: str = "it") -> StandingsData:
+    """The renderer's input for a final classification: the places (medals for the first three), where each was
+    decided under the name, the qualifying points beside it."""
+    notes = view.format != "standings"
+    return StandingsData(
+        tournament=view.tournament_name,
+        round=view.standings.rounds if view.standings is not None else 0,
+        date=date,
+        rows=tuple(
+            StandingRow(
+                rank=line.place or 0,
+                name=line.name,
+                points=line.points,
+                games=_games(view, line.player_id),
+                club=line.club,
+                team=line.team,
+                note=stage_note(line, locale) if notes else None,
+            )
+            for line in view.lines
+            if line.place is not None
+        ),
+        has_teams=bool(view.standings and view.standings.teams),
+        legend=t(f"classification.image.legend.{view.format}", locale),
+        title=t("classification.image.title", locale),
+        points_label=t("classification.image.points", locale) if view.format == "finals" else None,
+    )
+
+
+def _games(view: ClassificationView, player_id: int) -> int:
+    line = view.standings.line_of(player_id) if view.standings is not None else None
+    return line.games if line is not None else 0
+
+
+async def classification_image(
+    view: ClassificationView, *, date: str, locale: str = "it", max_pages: int = 4, max_bytes: int = 10 * 1024 * 1024
+) -> tuple[bytes, ...]:
+    """The final classification as PNG pages off the event loop (the first ``max_pages`` within ``max_bytes``)."""
+    data = classification_render_data(view, date=date, locale=locale)
+    pages = await default_workers().thread(partial(render_standings, data, words=image_words(locale)))
+    kept: list[bytes] = []
+    for page in pages[:max_pages]:
+        if sum(map(len, kept)) + len(page) > max_bytes:
+            break
+        kept.append(page)
+    return tuple(kept)
+
+
+CLASSIFICATION_COLUMNS = ("place", "name", "club", "team", "stage", "qualifying_rank", "points")
+
+
+def classification_table(view: ClassificationView, locale: str) -> DataTable:
+    """The final classification as a spreadsheet table (CSV and XLSX): place (empty while open), where it was
+    decided, the qualifying rank and points."""
+    rows = tuple(
+        (
+            line.place,
+            line.name,
+            line.club,
+            line.team,
+            stage_note(line, locale),
+            line.qualifying_rank,
+            float(line.points),
+        )
+        for line in view.lines
+    )
+    header = tuple(t(f"classification.csv.{col}", locale) for col in CLASSIFICATION_COLUMNS)
+    return DataTable(t("classification.sheet", locale), header, rows)
+
+
+def classification_csv(view: ClassificationView, locale: str) -> bytes:
+    """The final classification as CSV, written as the standings' CSV is (``;``, BOM, decimal comma in Italian)."""
+    return csv_bytes(classification_table(view, locale), number=partial(format_data_number, locale=locale))

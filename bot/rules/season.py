@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.presets.reader import TableReader
@@ -39,6 +39,9 @@ SEASON_POINTS = ("project", "standings")
 # The points of a tournament a player withdrew from, or was disqualified from: counted as that tournament gives
 # them, or none (the line stays, with 0).
 OUT_OF_PLAY_POINTS = ("counted", "zero")
+# A player's place in a tournament (the latest-tournament tie-break, the season's lines): its final classification
+# when it has one (the final phase decides: the champion is 1st), or its qualifying standings.
+TOURNAMENT_PLACES = ("classification", "standings")
 
 
 class SeasonTieBreaker:
@@ -66,6 +69,7 @@ class SeasonRules:
     tie_breakers: tuple[str, ...] = ()
     withdrawn_points: str = "counted"
     disqualified_points: str = "counted"
+    place: str = "classification"  # a tournament's place: its final classification, or its standings
 
     @property
     def project(self) -> bool:
@@ -85,6 +89,7 @@ class SeasonRules:
             tie_breakers=r.choices("tie_breakers", [], SEASON_TIE_BREAKERS),
             withdrawn_points=r.choice("withdrawn_points", "counted", OUT_OF_PLAY_POINTS),
             disqualified_points=r.choice("disqualified_points", "counted", OUT_OF_PLAY_POINTS),
+            place=r.choice("place", "classification", TOURNAMENT_PLACES),
         )
         unknown = sorted(set(table) - r.consumed)
         if unknown:
@@ -98,12 +103,14 @@ class SeasonRules:
 
 @dataclass(frozen=True, slots=True)
 class SeasonTournament:
-    """One tournament of the season: its name (unique in the season), its tables' results and its general
-    classification (``compute_standings`` with the tournament's own preset fields)."""
+    """One tournament of the season: its name (unique in the season), its tables' results, its general
+    classification (``compute_standings`` with the tournament's own preset fields) and, once its final phase is
+    played, each player's place in its final classification (``bot.rules.tournament.classification``)."""
 
     name: str
     results: tuple[GameResult, ...]
     standings: Standings
+    places: Mapping[PlayerId, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +188,7 @@ def _tournament_lines(t: SeasonTournament, rules: SeasonRules) -> dict[PlayerId,
             table_points[e.player] += e.table_points or 0.0
             project[e.player] += board[e.player]
     out: dict[PlayerId, TournamentLine] = {}
+    final = t.places if rules.place == "classification" else {}
     for row in t.standings.rows:
         points = project[row.player] if rules.project else row.points
         if (row.standing is Standing.WITHDRAWN and rules.withdrawn_points == "zero") or (
@@ -188,7 +196,8 @@ def _tournament_lines(t: SeasonTournament, rules: SeasonRules) -> dict[PlayerId,
         ):
             points = 0.0
         out[row.player] = TournamentLine(
-            t.name, _round_pts(points), row.rank, row.standing.value, games[row.player], wins[row.player],
+            t.name, _round_pts(points), final.get(row.player, row.rank), row.standing.value, games[row.player],
+            wins[row.player],
             _round_pts(table_points[row.player]),
         )  # fmt: skip
     return out

@@ -18,6 +18,7 @@ from bot.db.session import is_busy as is_busy  # the database could not be had i
 from bot.services.adjudicators import AdjudicatorService, RicochetAdjudicator, ScoringDesk
 from bot.services.calls import CallService
 from bot.services.checkins import CheckInService
+from bot.services.classification import ClassificationService
 from bot.services.clocks import ClockService
 from bot.services.deliveries import DeliveryService
 from bot.services.latecomers import LatecomerService
@@ -57,6 +58,7 @@ class Services:
     latecomers: LatecomerService = field(init=False)
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
+    classification: ClassificationService = field(init=False)
     seasons: SeasonService = field(init=False)
     reports: ReportService = field(init=False)
     rounds: RoundService = field(init=False)
@@ -82,6 +84,8 @@ class Services:
         self.latecomers = LatecomerService(self.sessionmaker, self.clock, workers=self.workers)
         self.checkins = CheckInService(self.sessionmaker, self.clock, workers=self.workers)
         self.standings = StandingsService(self.sessionmaker, self.clock, workers=self.workers)
+        self.classification = ClassificationService(self.sessionmaker, self.clock, workers=self.workers)
+        self.classification.standings = self.standings
         self.seasons = SeasonService(self.sessionmaker, self.clock, workers=self.workers)
         self.seasons.standings = self.standings
         self.seasons.desk = self.sanctions

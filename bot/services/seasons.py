@@ -14,7 +14,7 @@ FIRK §6) follows the final standings of the previous tournament of its season (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -38,14 +38,15 @@ from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import infractions
 from bot.rules.season import SeasonDeduction, compute_season
 from bot.rules.season import SeasonTournament as RankedTournament
-from bot.rules.tournament.model import TournamentError
+from bot.rules.tournament.model import PlayerId, TournamentError
 from bot.rules.tournament.standings import GameResult, Standings
 from bot.services._base import BaseService, clean_text, tournament_or_404
 from bot.services.access import Actor, StaffRole
+from bot.services.classification import classify
 from bot.services.sanction_places import sanctioned_player
 from bot.services.sanction_views import SanctionView
 from bot.services.sanctions import SanctionService, checked_details
-from bot.services.standings import StandingsService
+from bot.services.standings import EngineStandings, StandingsService
 
 NAME_MAX = 100
 ALL_ROUNDS = tuple(k.value for k in RoundKind)  # NP: every board of the tournament counts for the project
@@ -127,13 +128,32 @@ def player_key(reg: Registration) -> str:
     return f"u:{reg.user_id}" if reg.user_id is not None else f"n:{registration_key(reg.display_name)}"
 
 
-def _keyed(name: str, results: Sequence[GameResult], standings: Standings, key: dict[int, str]) -> RankedTournament:
-    """A tournament's engine results with its registration ids as the season's player keys."""
+def _keyed(
+    name: str,
+    results: Sequence[GameResult],
+    standings: Standings,
+    key: dict[int, str],
+    places: Mapping[int, int] | None = None,
+) -> RankedTournament:
+    """A tournament's engine results (and its final places, when it has a final classification) with its
+    registration ids as the season's player keys."""
     games = tuple(
         replace(res, entries=tuple(replace(e, player=key[int(e.player)]) for e in res.entries)) for res in results
     )
     rows = tuple(replace(row, player=key[int(row.player)]) for row in standings.rows)
-    return RankedTournament(name, games, replace(standings, rows=rows, decisions=()))
+    final: dict[PlayerId, int] = {key[rid]: place for rid, place in (places or {}).items() if rid in key}
+    return RankedTournament(name, games, replace(standings, rows=rows, decisions=()), final)
+
+
+async def _final_places(session: AsyncSession, t: Tournament, engine: EngineStandings) -> dict[int, int]:
+    """Each player's place in the tournament's final classification, once it is complete (else none: the standings
+    give the places)."""
+    ranked = [(int(row.player), row.rank) for row in engine.standings.rows]
+    found = await classify(session, t, ranked, engine.registrations, unconfirmed=engine.unconfirmed_tables,
+                           rounds_reported=len({res.round for res in engine.results}))  # fmt: skip
+    if found is None or not found.complete:
+        return {}
+    return {int(row.player): row.place for row in found.rows if row.place is not None}
 
 
 def _keys_of(registrations: dict[int, Registration]) -> dict[int, str]:
@@ -250,7 +270,8 @@ class SeasonService(BaseService):
                 keys = _keys_of(engine.registrations)
                 for rid, reg in engine.registrations.items():  # the latest tournament's name and club win
                     names[keys[rid]], clubs[keys[rid]], users[keys[rid]] = reg.display_name, reg.club, reg.user_id
-                ranked.append(_keyed(t.name, engine.results, engine.standings, keys))
+                places = await _final_places(session, t, engine) if rules.place == "classification" else {}
+                ranked.append(_keyed(t.name, engine.results, engine.standings, keys, places))
                 unconfirmed += engine.unconfirmed_tables
             by_id = {t.id: t.name for _, t in links}
             deductions: list[SeasonDeduction] = []
@@ -403,11 +424,14 @@ async def previous_tournament_ranking(
     before = await standings.engine(session, earlier[-1])
     here = {player_key(r): r.id for r in players if r.id is not None}
     keys = _keys_of(before.registrations)
+    final = await _final_places(session, earlier[-1], before)  # its final classification, when it has one
+    rows = sorted(before.standings.rows, key=lambda row: final.get(int(row.player), row.rank)) if final else list(
+        before.standings.rows)  # fmt: skip
     ranking: list[int] = []
     ranks: list[int] = []
-    for row in before.standings.rows:
+    for row in rows:
         rid = here.get(keys[int(row.player)])
         if rid is not None:
             ranking.append(rid)
-            ranks.append(row.rank)
+            ranks.append(final.get(int(row.player), row.rank))
     return tuple(ranking), tuple(ranks)

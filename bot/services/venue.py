@@ -31,6 +31,7 @@ from bot.rules.clock import ClockRules, ClockState
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, UseCase
 from bot.services.access import Actor, StaffRole
+from bot.services.classification import ClassificationView, classification_in
 from bot.services.rounds.reading import round_view
 from bot.services.rounds.views import RoundView, TableView
 from bot.services.seasons import SeasonService, SeasonView
@@ -184,12 +185,14 @@ class VenueService(BaseService):
             shown = [r for r in rounds if r.status in SHOWN]
             current = shown[-1] if shown else None
             standings = await self.standings.compute_in(uc.session, t)
+            classification = await classification_in(uc.session, t, self.standings, standings)
             in_season = await repo.season_of_tournament(session=uc.session, guild_id=guild_id, tournament_id=t.id)
             data: dict[str, Any] = {
                 "tournament": {"name": t.name, "game": t.game, "status": t.status},
                 "built_at": now.isoformat(),
                 "round": await self._round(uc, t, current, now) if current is not None else None,
                 "standings": _standings(standings),
+                "classification": _classification(classification) if classification is not None else None,
                 "bracket": await self._bracket(uc, t, shown),
                 "season": None,
             }
@@ -285,6 +288,32 @@ def _standings(view: StandingsView) -> dict[str, Any]:
             for line in view.lines
         ],
         "teams": [{"rank": tl.rank, "team": tl.team, "points": tl.points} for tl in view.teams],
+    }
+
+
+def _classification(view: ClassificationView) -> dict[str, Any]:
+    """The final classification: the champion(s) once the final phase is played, each place with where it was
+    decided (the page words it), and the places still open."""
+    return {
+        "complete": view.complete,
+        "format": view.format,
+        "champions": [line.name for line in view.champions],
+        "lines": [
+            {
+                "place": line.place,
+                "name": line.name,
+                "club": line.club,
+                "team": line.team,
+                "stage": line.stage,
+                "round": line.round,
+                "table": line.table,
+                "table_place": line.table_place,
+                "qualifying_rank": line.qualifying_rank,
+                "points": line.points,
+            }
+            for line in view.lines
+        ],
+        "open": [{"first": b.first, "last": b.last, "names": list(b.names), "stage": b.stage} for b in view.open],
     }
 
 

@@ -22,6 +22,7 @@ from bot.tools.tournament import (
     POINTS,
     StandingsFields,
     _Doc,
+    classification_of,
     standings_of,
     tie_break_text,
     tie_breaks_json,
@@ -85,11 +86,13 @@ def compute_season_document(data: Any) -> dict[str, Any]:
         own = load_ruleset(doc.preset, t.overrides) if t.overrides is not None else ruleset
         try:
             results, standings = standings_of(t, own)
+            final = classification_of(t, own, results, standings)
         except BadInput as exc:
             raise BadInput(f"tournaments.{k}.{exc}") from None
         except TournamentError as exc:
             raise BadInput(f"tournaments.{k}: {exc.code} ({str(exc.value)[:60]})") from None
-        tournaments.append(SeasonTournament(t.name, tuple(results), standings))
+        places = {r.player: r.place for r in final.rows if r.place is not None} if final and final.complete else {}
+        tournaments.append(SeasonTournament(t.name, tuple(results), standings, places))
     deductions = [SeasonDeduction(d.player, d.points, d.code, d.tournament) for d in doc.deductions]
     try:
         season = compute_season(tournaments, rules=ruleset.season, deductions=deductions)

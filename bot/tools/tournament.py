@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
@@ -22,7 +22,8 @@ from bot.tools._help import command_help
 
 if TYPE_CHECKING:
     from bot.rules.ruleset import Ruleset
-    from bot.rules.tournament.standings import GameResult, Standings, TieBreakDecision
+    from bot.rules.tournament.classification import FinalClassification
+    from bot.rules.tournament.standings import EntryStatus, GameResult, Standings, TieBreakDecision
 
 EXPORT_SCHEMA = "steward-tournament/1"
 
@@ -79,22 +80,24 @@ def _finals_from_export(data: Mapping[str, Any], seed: int) -> dict[str, Any]:
     from bot.rules.tournament.planner import FinalsRequest, plan_final, plan_semifinals
 
     request = FinalsRequest.from_json(data)
-    cut = None
     if request.kind == "semifinal":
-        tables, groups, cut = plan_semifinals(request, seed)
-    else:
-        tables, groups = plan_final(request)  # no randomness: the semifinal results and the chain decide
+        tables, groups, ties = plan_semifinals(request, seed)
+    else:  # the semifinal results and the chain decide; a lot among level players uses the semifinals' seed
+        tables, groups, ties = plan_final(request)
     report: dict[str, Any] = {
         "kind": request.kind,
-        "seed": seed if request.kind == "semifinal" else None,
+        "seed": seed if request.kind == "semifinal" else request.seed,
         "criteria_order": [],
         "criteria": {},
         "lower_bound": {},
         "optimality": "not_applicable",
         "notes": [],
     }
-    if cut is not None:  # players level across the cut: how they were ordered (the bot's round shows the same)
-        report["cut"] = cut.to_json()
+    if ties:  # players level where a line cuts them: how they were ordered (the bot's round shows the same)
+        report["ties"] = [tie.to_json() for tie in ties]
+        cut = next((tie for tie in ties if tie.boundary == "cut"), None)
+        if cut is not None:
+            report["cut"] = cut.to_json()
     return {"tables": [list(t) for t in tables], "groups": groups, "report": report}
 
 
@@ -188,6 +191,10 @@ class _Game(_Doc):
     players: Annotated[list[_Row], Field(min_length=1, max_length=10)]
     special: Literal["head_to_head", "sit_out"] | None = None  # FIRK's last-round tables
     overall_rank: Annotated[StrictInt, Field(ge=1, le=100_000)] | None = None  # the sit-out player's place
+    overall_shared: Annotated[StrictInt, Field(ge=1, le=100_000)] = 1  # players level at that place, him included
+    # the final phase (semifinals and the final; a knockout's final): the standings count the qualifying games, the
+    # final classification (the output's ``final``) follows these
+    kind: Literal["qualifying", "semifinal", "final"] = "qualifying"
 
 
 class _Deduction(_Doc):
@@ -247,9 +254,10 @@ def game_results(games: list[_Game], ruleset: Ruleset) -> list[GameResult]:
         rows = game.players
         statuses = [EntryStatus(r.status) for r in rows]
         ids = [r.id for r in rows]
+        held: list[float | None] = [r.table_points for r in rows]
         if all(r.tournament_points is not None for r in rows):
             tp = [float(r.tournament_points or 0.0) for r in rows]
-            order = list(range(1, len(rows) + 1))
+            order = _table_places(statuses, tp, rules.disqualified_below_withdrawn)
         elif preset.game == "ricochet":
             from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 
@@ -258,10 +266,10 @@ def game_results(games: list[_Game], ruleset: Ruleset) -> list[GameResult]:
                 EntryStatus.FORFEIT: PlayerStatus.FORFEIT,
                 EntryStatus.DISQUALIFIED: PlayerStatus.DISQUALIFIED,
             }
-            # players who left are taken in left_at order (1 = the first to leave), as the bot takes them as typed
-            leaving = sorted(range(len(rows)), key=lambda k: (statuses[k] is EntryStatus.PLAYED, rows[k].left_at, k))
+            # RR 9.3: players who left rank by left_at (1 = the first to leave); the same (or no) moment shares a place
             placements = ranking_from_entries(
-                [(ids[k], float(rows[k].game_points or 0.0), as_status[statuses[k]]) for k in leaving]
+                [(ids[k], float(rows[k].game_points or 0.0), as_status[statuses[k]]) for k in range(len(rows))],
+                left_at={ids[k]: rows[k].left_at for k in range(len(rows))},
             )
             pts = ricochet_tournament_points(rules.points_by_place, placements)
             places = {p.player: p.place for p in placements}
@@ -273,37 +281,63 @@ def game_results(games: list[_Game], ruleset: Ruleset) -> list[GameResult]:
             from bot.rules.tournament.planner import special_table_points
 
             try:
-                fixed = special_table_points(rules, game.special, len(rows), overall_rank=game.overall_rank)
+                fixed = special_table_points(
+                    rules, game.special, len(rows), overall_rank=game.overall_rank, shared=game.overall_shared
+                )
             except TournamentError as exc:
                 raise BadInput(f"games[{g}].special: {exc.code} ({str(exc.value)[:60]})") from None
             if fixed is not None:  # FIRK's head to head and sit-out: the bot's fixed points, not the gap formula
                 tp = list(fixed)
+                order = list(range(1, len(rows) + 1))
             elif not all(r.table_points is not None for r in rows):
                 raise BadInput(f"games[{g}]: give tournament_points or table_points for every player")
-            else:
-                tp = tournament_points(preset, [float(r.table_points or 0.0) for r in rows])
-            order = list(range(1, len(rows) + 1))
-        entries = tuple(
-            TableEntry(pid, order[k], tp[k], rows[k].table_points, statuses[k]) for k, pid in enumerate(ids)
-        )
+            else:  # the engine's table: a player out of the game holds no table points; a tier shares its place
+                held = [
+                    r.table_points if st is EntryStatus.PLAYED else 0.0 for r, st in zip(rows, statuses, strict=True)
+                ]
+                order = _table_places(statuses, [x or 0.0 for x in held], rules.disqualified_below_withdrawn)
+                seq = sorted(range(len(rows)), key=lambda k: (order[k], k))
+                converted = tournament_points(preset, [held[k] or 0.0 for k in seq], places=[order[k] for k in seq])
+                tp = [0.0] * len(rows)
+                for k, value in zip(seq, converted, strict=True):
+                    tp[k] = value
+        entries = tuple(TableEntry(pid, order[k], tp[k], held[k], statuses[k]) for k, pid in enumerate(ids))
         results.append(GameResult(game.round, game.table, entries))
     return results
 
 
+def _table_places(statuses: Sequence[EntryStatus], points: Sequence[float], below: bool) -> list[int]:
+    """Each row's place at its table, as the engine ranks a table (``bot.rules.outcomes.table_places``): players in
+    play by points, best first, equal points in the order listed (the document lists them in final table order);
+    those out of the game by their status alone, below them, a tier sharing one place — never the line they were
+    typed on (ARB 23 and 25; RR's tables go through ``final_ranking``)."""
+    from bot.rules.outcomes import table_places
+    from bot.rules.tournament.standings import EntryStatus
+
+    in_play = sorted((k for k, s in enumerate(statuses) if s is EntryStatus.PLAYED), key=lambda k: (-points[k], k))
+    rank = {k: n for n, k in enumerate(in_play, start=1)}
+    places = table_places(
+        ((k, s.value, rank.get(k)) for k, s in enumerate(statuses)), disqualified_below_withdrawn=below
+    )
+    return [places[k] for k in range(len(statuses))]
+
+
 def standings_of(doc: StandingsFields, ruleset: Ruleset) -> tuple[list[GameResult], Standings]:
-    """One tournament's results and standings from its document (``steward standings``; each tournament of
-    ``steward season``): the bot's own functions on the same inputs."""
+    """One tournament's results (every game, the final phase's included: a season's project points count them) and
+    standings (``steward standings``; each tournament of ``steward season``): the bot's own functions on the same
+    inputs — the standings count the qualifying games, as the bot's do, and a knockout ranks who went further."""
     from bot.rules.tournament.standings import Deduction, compute_standings
 
     rules = ruleset.tournament
     results = game_results(doc.games, ruleset)
+    qualifying = {(g.round, g.table) for g in doc.games if g.kind == "qualifying" or rules.knockout}
     deductions = [Deduction(d.player, d.points, d.code, d.round) for d in doc.deductions]
     teams: dict[Any, str] | None = None
     if doc.teams is not None:  # JSON object keys are strings: an integer id is matched by its digits
         teams = {next((p for r in doc.games for p in (x.id for x in r.players) if str(p) == k), k): v
                  for k, v in doc.teams.items()}  # fmt: skip
     st = compute_standings(
-        results,
+        [r for r in results if (r.round, r.table) in qualifying],
         players=list(doc.players),
         tie_breakers=rules.tie_breakers,
         deductions=deductions,
@@ -312,8 +346,70 @@ def standings_of(doc: StandingsFields, ruleset: Ruleset) -> tuple[list[GameResul
         withdrawal_deduction=rules.withdrawal_deduction,
         teams=teams,
         disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
+        knockout=rules.knockout,
     )
     return results, st
+
+
+def classification_of(
+    doc: StandingsFields, ruleset: Ruleset, results: Sequence[GameResult], standings: Standings
+) -> FinalClassification | None:
+    """The final classification of a ``steward standings`` document, by the bot's own functions
+    (``bot.rules.tournament.classification``): with semifinal and final games, ARB 5's order; a knockout whose
+    final is given (``"kind": "final"``), its order; without a final phase, the standings once the rounds foreseen
+    (``tournament.qualifying_rounds``) are all given. None when the document holds no final phase yet."""
+    from bot.rules.tournament.classification import (
+        StageSeat,
+        StageTable,
+        classify_finals,
+        classify_knockout,
+        classify_standings,
+    )
+
+    rules = ruleset.tournament
+    kind_of = {(g.round, g.table): g.kind for g in doc.games}
+
+    def stage(kinds: Collection[str]) -> list[StageTable]:
+        return [
+            StageTable(r.round, r.table, tuple(StageSeat(e.player, e.order, e.table_points) for e in r.entries))
+            for r in results
+            if kind_of[(r.round, r.table)] in kinds
+        ]
+
+    ranked = [(row.player, row.rank) for row in standings.rows]
+    if rules.knockout:
+        rounds = sorted({r.round for r in results})
+        if not rounds:
+            return None
+        tables = stage(("qualifying", "semifinal", "final"))
+        final_played = any(kind_of[(r.round, r.table)] == "final" for r in results if r.round == rounds[-1])
+        return classify_knockout([[t for t in tables if t.round == n] for n in rounds], players=list(doc.players),
+                                 final_played=final_played, expelled=set(doc.disqualified),
+                                 knockout_places=rules.knockout_places)  # fmt: skip
+    semis, finals = stage(("semifinal",)), stage(("final",))
+    if semis or finals:
+        at_semis = {s.player for t in semis for s in t.seats}
+        direct = [s.player for t in finals for s in t.seats if s.player not in at_semis]
+        return classify_finals(ranked, semifinals=semis, finals=finals or None, direct_finalists=direct,
+                               expelled=set(doc.disqualified), semifinal_places=rules.semifinal_places)  # fmt: skip
+    if rules.final_phase:  # semifinals and a final to come: the document does not hold them yet
+        return None
+    if rules.qualifying_rounds and len({r.round for r in results}) >= rules.qualifying_rounds:
+        return classify_standings(ranked, complete=True)
+    return None
+
+
+def classification_json(found: FinalClassification) -> dict[str, Any]:
+    """The ``final`` block of ``steward standings``: complete or not, the champion(s), every place (null while
+    open) and the places still open."""
+    return {
+        "complete": found.complete,
+        "champions": list(found.champions),
+        "classification": found.to_json(),
+        "open": [
+            {"first": b.first, "last": b.last, "players": list(b.players), "stage": b.stage.value} for b in found.open
+        ],
+    }
 
 
 def tie_breaks_json(decisions: Sequence[TieBreakDecision]) -> list[dict[str, Any]]:
@@ -338,8 +434,9 @@ def _compute_standings(data: Any) -> dict[str, Any]:
 
     doc = validated(StandingsDocument, data)
     ruleset = load_ruleset(doc.preset, doc.overrides)
-    _, st = standings_of(doc, ruleset)
-    return {
+    results, st = standings_of(doc, ruleset)
+    final = classification_of(doc, ruleset, results, st)
+    out: dict[str, Any] = {
         "preset": ruleset.preset.name,
         "standings": [
             {
@@ -356,6 +453,9 @@ def _compute_standings(data: Any) -> dict[str, Any]:
         "tie_breaks": tie_breaks_json(st.decisions),
         "teams": [{"rank": t.rank, "team": t.team, "points": t.points, "players": list(t.players)} for t in st.teams],
     }
+    if final is not None:
+        out["final"] = classification_json(final)
+    return out
 
 
 def tie_break_text(d: Mapping[str, Any], family: str = "standings.tiebreaker") -> str:
@@ -378,6 +478,17 @@ def _standings_text(result: Mapping[str, Any]) -> str:
         lines.append("Teams")
         for t in result["teams"]:
             lines.append(f"  {t['rank']:>3}. {t['team']:<12} {t['points']:>8g}")
+    final = result.get("final")
+    if final is not None:
+        lines.append("Final classification" + ("" if final["complete"] else " (not complete)"))
+        if final["champions"]:
+            lines.append("  won by " + ", ".join(str(p) for p in final["champions"]))
+        for r in final["classification"]:
+            place = "  —" if r["place"] is None else f"{r['place']:>3}"
+            where = f"{r['stage']}" + (f", place {r['table_place']} at table {r['table']}" if r["table_place"] else "")
+            lines.append(f"  {place}. {r['player']!s:<12} ({where})")
+        for b in final["open"]:
+            lines.append(f"  places {b['first']}-{b['last']} still open ({b['stage']})")
     return "\n".join(lines)
 
 

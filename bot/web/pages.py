@@ -59,6 +59,20 @@ WORD_KEYS: dict[str, str] = {
     "season_empty": "venue.season.empty",
     "season_place": "venue.season.place",
     "season_legend": "venue.season.legend",
+    "classification": "venue.classification",
+    "champion_one": "venue.champion.one",
+    "champion_many": "venue.champion.many",
+    "final_place": "venue.final_place",
+    "stage_final": "classification.stage.final",
+    "stage_semifinal": "classification.stage.semifinal",
+    "stage_knockout": "classification.stage.knockout",
+    "stage_qualifying": "classification.stage.qualifying",
+    "open_final": "classification.open.final",
+    "open_semifinal": "classification.open.semifinal",
+    "open_knockout": "classification.open.knockout",
+    "open_qualifying": "classification.open.qualifying",
+    "qualifying_standings": "venue.qualifying_standings",
+    "points_qualifying": "venue.col.points_qualifying",
 }
 
 
@@ -68,7 +82,8 @@ def words(lang: str) -> dict[str, str]:
     out = {}
     for name, key in WORD_KEYS.items():
         out[name] = t(key, lang, number="{number}", time="{time}", minutes="{minutes}", signed="{signed}",
-                      seats="{seats}", names="{names}", rank="{rank}")  # fmt: skip
+                      seats="{seats}", names="{names}", rank="{rank}", place="{place}", table="{table}",
+                      round="{round}", first="{first}", last="{last}")  # fmt: skip
     return out
 
 

@@ -282,3 +282,46 @@ async def test_the_season_is_a_tab_on_the_phone_and_a_panel_of_44_players_on_the
     assert max(bottoms) <= 1080, "a season line is below the screen's edge"
     await in_browser(browser.save_screenshot, str(tmp_path / "projector-season.png"))
     assert await in_browser(browser.execute_script, "return window.pwned === undefined")
+
+
+async def test_bot_std_1_after_the_final_the_phone_and_the_projector_name_the_winner_first(
+    services: Services, served: VenueServer, browser: Any, tmp_path: Path
+):
+    """TOUR-FIN-1 at the prize-giving: the phone opens on the final classification with the winner on top and reads
+    "your place" from it (not the qualifying standings); the projector's first panel is the winner and the final
+    places; the final-phase panel names the winner under the final. Nothing wider than 360 px."""
+    from tests.services.test_classification_service import final_played
+    from tests.services.test_rounds import ORGANIZER as UFF_ORGANIZER
+
+    _, finish = await final_played(services)
+    names = {line.player_id: line.name for line in (await services.standings.compute(111, "Coppa")).lines}
+    winner, second = names[finish[0]], names[finish[1]]
+    token = (await services.venue.link(UFF_ORGANIZER, tournament="Coppa")).token
+    await in_browser(browser.set_window_size, 360, 780)
+    await in_browser(browser.get, page_url(served.base_url, token) + "?lang=it")
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, ".champion"), 10, "the winner shown")
+    active = await in_browser(lambda: browser.find_element(By.CSS_SELECTOR, ".tab.active").text)
+    assert active == "Classifica finale"
+    main = await in_browser(lambda: browser.find_element(By.ID, "main").text)
+    assert main.index(winner) < main.index(second) and "Ha vinto il torneo" in main and "Finale: 1° posto" in main
+    search = await in_browser(browser.find_element, By.ID, "find-input")
+    await in_browser(search.send_keys, second)
+    picks = await in_browser(browser.find_elements, By.CSS_SELECTOR, ".pick")
+    await in_browser(picks[0].click)
+    mine = await in_browser(lambda: browser.find_element(By.ID, "mine").text)
+    assert "Classifica finale: 2° posto" in mine, mine
+    geometry = await in_browser(browser.execute_script, OVERFLOW)
+    assert not geometry["out"] and geometry["scrollWidth"] <= geometry["width"], geometry
+    await in_browser(browser.save_screenshot, str(tmp_path / "phone-classification.png"))
+
+    await in_browser(browser.set_window_size, 1920, 1080)
+    await in_browser(browser.get, page_url(served.base_url, token, "screen") + "?lang=it&only=classification")
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, ".champion-name"), 10, "the projector's winner")
+    assert await in_browser(lambda: browser.find_element(By.CSS_SELECTOR, ".champion-name").text) == winner
+    assert await in_browser(lambda: browser.find_element(By.CSS_SELECTOR, ".panel-title").text) == "Classifica finale"
+    geometry = await in_browser(browser.execute_script, OVERFLOW)
+    assert geometry["scrollHeight"] <= geometry["height"] and geometry["scrollWidth"] <= geometry["width"], geometry
+    await in_browser(browser.save_screenshot, str(tmp_path / "projector-classification.png"))
+    await in_browser(browser.get, page_url(served.base_url, token, "screen") + "?lang=it&only=bracket")
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, ".bracket .champion-name"), 10, "the bracket's winner")
+    assert await in_browser(lambda: browser.find_element(By.CSS_SELECTOR, ".bracket .champion-name").text) == winner

@@ -18,7 +18,14 @@ from bot.i18n import format_number, t
 from bot.i18n.numbers import format_data_number
 from bot.present.exports import export_file
 from bot.present.markup import safe
-from bot.present.standings import standings_image, standings_table
+from bot.present.standings import (
+    classification_image,
+    classification_table,
+    stage_note,
+    standings_image,
+    standings_table,
+)
+from bot.services.classification import ClassificationView
 from bot.services.standings import StandingsView, TieBreakExplanation
 
 TEXT_ROWS = 20  # lines of the compact text under the image
@@ -92,6 +99,39 @@ def standings_text(view: StandingsView, locale: str) -> str:
     return text if len(text) <= TEXT_BUDGET else text[: TEXT_BUDGET - 1] + "…"
 
 
+def classification_text(view: ClassificationView, locale: str) -> str:
+    """The final classification in a few lines: who won, the places (where each was decided), the open places."""
+    lines = []
+    if view.champions:
+        names = ", ".join(safe(line.name) for line in view.champions)
+        lines += [t("classification.champion", locale, names=names, count=len(view.champions)), ""]
+    shown = [line for line in view.lines if line.place is not None]
+    for line in shown[:TEXT_ROWS]:
+        note = stage_note(line, locale) if view.format != "standings" else None
+        key = "classification.line" if note else "classification.line_plain"
+        lines.append(t(key, locale, place=line.place, name=safe(line.name), note=note or ""))
+    if len(shown) > TEXT_ROWS:
+        lines.append(t("standings.more", locale, count=len(shown) - TEXT_ROWS))
+    lines += open_places_text(view, locale)
+    lines += ["", t("classification.qualifying_hint", locale)]
+    text = "\n".join(lines)
+    return text if len(text) <= TEXT_BUDGET else text[: TEXT_BUDGET - 1] + "…"
+
+
+def open_places_text(view: ClassificationView, locale: str) -> list[str]:
+    """The places the final phase has still to decide, and among whom."""
+    return [
+        t(
+            f"classification.open.{block.stage}",
+            locale,
+            first=block.first,
+            last=block.last,
+            names=", ".join(safe(n) for n in block.names)[:900],
+        )
+        for block in view.open
+    ]
+
+
 class StandingsCog(commands.Cog):
     standings = app_commands.Group(name="standings", description="Tournament standings", guild_only=True)
 
@@ -99,18 +139,35 @@ class StandingsCog(commands.Cog):
         self.bot = bot
 
     @standings.command(name="show")
-    @app_commands.describe(tournament="The tournament")
-    async def show(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+    @app_commands.describe(
+        tournament="The tournament", qualifying="Show the qualifying standings instead of the final classification"
+    )
+    async def show(
+        self, interaction: discord.Interaction[StewardBot], tournament: Tournament, qualifying: bool = False
+    ) -> None:
         """The standings as an image, with tie-breaks explained."""
         actor = actor_of(interaction)
         locale = locale_of(interaction)
         await interaction.response.defer(thinking=True)
         limit = getattr(interaction, "attachment_size_limit", 10 * 1024 * 1024)
-        view = await self.bot.services.standings.compute(actor.guild_id, tournament)
         date = self.bot.services.clock().date().isoformat()
+        final = None if qualifying else await self.bot.services.classification.show(actor.guild_id, tournament)
+        if final is not None and final.complete:  # the prize-giving: the champion first (BOT-STD-1, TOUR-FIN-1)
+            pages = await classification_image(final, date=date, locale=locale, max_bytes=limit)
+            out = embed(t("classification.title", locale, tournament=safe(final.tournament_name)),
+                        classification_text(final, locale))  # fmt: skip
+            files = [discord.File(io.BytesIO(p), filename=f"classification-{i}.png") for i, p in enumerate(pages, 1)]
+            if files:
+                out.set_image(url="attachment://classification-1.png")
+            await interaction.followup.send(embed=out, files=files)
+            return
+        view = await self.bot.services.standings.compute(actor.guild_id, tournament)
         image = await standings_image(view, date=date, locale=locale, max_bytes=limit)
         title = t("standings.title", locale, tournament=safe(view.tournament_name), rounds=view.rounds)
-        out = embed(title, standings_text(view, locale) if view.lines else t("standings.empty", locale))
+        text = standings_text(view, locale) if view.lines else t("standings.empty", locale)
+        if final is not None and final.open:  # the final phase is being played: which places are still open
+            text = "\n".join([*open_places_text(final, locale), "", text])[:TEXT_BUDGET]
+        out = embed(title, text)
         files = [discord.File(io.BytesIO(page), filename=f"standings-{i}.png") for i, page in enumerate(image.pages, 1)]
         if files:
             out.set_image(url="attachment://standings-1.png")
@@ -119,21 +176,30 @@ class StandingsCog(commands.Cog):
         await interaction.followup.send(embed=out, files=files)
 
     @standings.command(name="export")
-    @app_commands.describe(tournament="The tournament", format="CSV (default) or an Excel workbook (XLSX)")
+    @app_commands.describe(
+        tournament="The tournament",
+        format="CSV (default) or an Excel workbook (XLSX)",
+        qualifying="Export the qualifying standings instead of the final classification",
+    )
     async def export(
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
         format: Literal["csv", "xlsx"] = "csv",
+        qualifying: bool = False,
     ) -> None:
         """The standings as a CSV file (semicolons; decimal comma in Italian) or an Excel workbook."""
         actor = actor_of(interaction)
         locale = locale_of(interaction)
         await interaction.response.defer(thinking=True, ephemeral=True)
-        view = await self.bot.services.standings.compute(actor.guild_id, tournament)
+        final = None if qualifying else await self.bot.services.classification.show(actor.guild_id, tournament)
+        if final is not None and final.complete:
+            table = classification_table(final, locale)
+        else:
+            table = standings_table(await self.bot.services.standings.compute(actor.guild_id, tournament), locale)
         name = "".join(c if c.isalnum() else "-" for c in tournament.lower()).strip("-")[:40] or "standings"
         filename, data = export_file(
-            standings_table(view, locale),
+            table,
             name,
             format,
             locale=await server_locale(interaction) if format == "xlsx" else locale,

@@ -13,6 +13,7 @@ from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.presets.reader import TableReader
 from bot.rules.schedule import DEFAULT_REMINDER_OFFSETS, MAX_OFFSET_MINUTES, MAX_OFFSETS, ScheduleError, check_offsets
+from bot.rules.tournament.classification import KNOCKOUT_PLACES, SEMIFINAL_PLACES
 from bot.rules.tournament.cut import CUT_TIE_READINGS
 from bot.rules.tournament.model import Criterion
 from bot.rules.tournament.sizes import FirkTables, KnockoutRound, knockout_plan
@@ -74,6 +75,11 @@ class TournamentRules:
     cut_tie: str  # players level across a qualification cut: "lot" (seeded, published) or "organizer" (their order)
     later_round_tables: str  # rounds 2+: "criteria" (the draw's criteria) or "standings" (FIRK: seated by rank)
     firk: FirkTables
+    # the final classification (docs/readings.md): semifinalists of one semifinal place by the qualifying standings
+    # (ARB 5's measure for recoveries) or their semifinal table points; knockout players out in one round at one place
+    # by their table points there, or sharing the place
+    semifinal_places: str = "standings"
+    knockout_places: str = "table_points"
     reminder_offsets_minutes: tuple[int, ...] = DEFAULT_REMINDER_OFFSETS  # BOT-SCH-1: before each round's start
 
     @property
@@ -85,6 +91,12 @@ class TournamentRules:
         """Points taken from the general standings for ``code`` (FIRK §21 withdrawal −25, FIRK penalità 4
         disturbing a table −7); 0 when the preset fixes none. The sanctions desk and the standings call this."""
         return {"withdrawal": self.withdrawal_deduction, "disturbance": self.disturbance_deduction}.get(code, 0.0)
+
+    @property
+    def final_phase(self) -> bool:
+        """Whether the tournament ends with a final phase (semifinals and a final, ARB 5; a knockout, NP-FMT-1) whose
+        result the final classification follows, rather than with the standings."""
+        return self.semifinal_tables > 0 or self.knockout
 
     @property
     def knockout(self) -> bool:
@@ -158,6 +170,8 @@ class TournamentRules:
             cut_tie=r.choice("cut_tie", "lot", CUT_TIE_READINGS),
             later_round_tables=r.choice("later_round_tables", "criteria", LATER_ROUND_TABLES),
             reminder_offsets_minutes=_offsets(r),
+            semifinal_places=r.choice("semifinal_places", "standings", SEMIFINAL_PLACES),
+            knockout_places=r.choice("knockout_places", "table_points", KNOCKOUT_PLACES),
             firk=FirkTables(
                 table_size=table,
                 large_table_size=large,

@@ -10,7 +10,7 @@
   const query = lang ? "?lang=" + encodeURIComponent(lang) : "";
   const only = new URLSearchParams(location.search).get("only"); // the projector shows only these panels (?only=season)
   const storeKey = "venue-me:" + base;
-  const state = { payload: null, offset: 0, panel: 0, panels: [], tab: "tables", me: null, gone: false };
+  const state = { payload: null, offset: 0, panel: 0, panels: [], tab: null, me: null, gone: false };
   try { state.me = localStorage.getItem(storeKey); } catch (e) { state.me = null; }
 
   function el(tag, cls, text) {
@@ -159,8 +159,62 @@
     return wrap;
   }
 
+  // ------------------------------------------------------------------------------------------ classification
+  function done(data) { return data.classification && data.classification.complete ? data.classification : null; }
+  function stageNote(cls, line) {
+    const w = words();
+    if (cls.format === "standings") return "";
+    if (line.table_place === null) {
+      return line.stage === "qualifying" && line.qualifying_rank !== null ? fill(w.stage_qualifying, { rank: line.qualifying_rank }) : "";
+    }
+    const values = { place: line.table_place, table: line.table, round: line.round };
+    if (line.stage === "final") return fill(w.stage_final, values);
+    if (line.stage === "semifinal") return fill(w.stage_semifinal, values);
+    return fill(w.stage_knockout, values);
+  }
+  function championNode(cls) {
+    const w = words();
+    const box = el("div", "champion");
+    box.appendChild(el("span", "champion-cup", "★")); // a star every font has (an emoji may not)
+    const text = el("div", "champion-text");
+    text.appendChild(el("span", "champion-label", cls.champions.length > 1 ? w.champion_many : w.champion_one));
+    text.appendChild(el("span", "champion-name", cls.champions.join(" · ")));
+    box.appendChild(text);
+    return box;
+  }
+  function classificationPanel(cls, lines) {
+    const w = words();
+    const wrap = el("section", "standings classification");
+    const table = el("table", "standings-table");
+    const head = el("tr");
+    const points = cls.format === "finals" ? "points_qualifying" : "points"; // the qualifying rounds' points
+    [["rank", "col-rank"], ["player", "col-name"], [points, "col-points"]].forEach(function (c) {
+      head.appendChild(el("th", c[1], w[c[0]]));
+    });
+    const thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    const tbody = el("tbody");
+    lines.forEach(function (line) {
+      const tr = el("tr", "line place-" + line.place);
+      tr.dataset.player = line.name;
+      if (state.me && key(line.name) === key(state.me)) tr.classList.add("me");
+      tr.appendChild(el("td", "col-rank", line.place === null ? "—" : line.place));
+      const name = el("td", "col-name");
+      name.appendChild(el("span", "line-name", line.name));
+      const note = stageNote(cls, line);
+      if (note) name.appendChild(el("span", "line-stage", note));
+      const group = line.team || line.club;
+      if (group) name.appendChild(el("span", "line-club", group));
+      tr.appendChild(name);
+      tr.appendChild(el("td", "col-points", number(line.points)));
+      tbody.appendChild(tr);
+    });
+    table.appendChild(tbody);
+    wrap.appendChild(table);
+    return wrap;
+  }
+
   // ------------------------------------------------------------------------------------------------ bracket
-  function bracketPanel(bracket) {
+  function bracketPanel(bracket, cls) {
     const w = words();
     const wrap = el("section", "bracket");
     bracket.rounds.forEach(function (round) {
@@ -170,6 +224,7 @@
         col.appendChild(el("p", "direct", fill(w.direct_finalists, { names: round.direct_finalists.join(", ") })));
       }
       round.tables.forEach(function (t) { col.appendChild(tableNode(t, false)); });
+      if (round.kind === "final" && cls) col.appendChild(championNode(cls)); // the final names the champion
       wrap.appendChild(col);
     });
     return wrap;
@@ -254,16 +309,30 @@
     if (tables.length) chunks(tables, SCREEN_TABLES).forEach(function (part) {
       panels.push({ kind: "tables", title: w.tables, node: function () { return tablesPanel(part); }, seconds: 25 });
     });
+    const cls = done(data);
+    if (cls) { // the prize-giving: the champion and the final places first
+      const placed = cls.lines.filter(function (l) { return l.place !== null; });
+      chunks(placed, SCREEN_LINES * 2).forEach(function (part, i) {
+        panels.push({ kind: "classification", title: w.classification, node: function () {
+          const out = document.createDocumentFragment();
+          if (!i) out.appendChild(championNode(cls));
+          const both = el("div", "standings-columns");
+          chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(classificationPanel(cls, col)); });
+          out.appendChild(both);
+          return out;
+        }, seconds: i ? 15 : 25 });
+      });
+    }
     const lines = data.standings.lines;
     chunks(lines, SCREEN_LINES * 2).forEach(function (part, i) {
       if (!part.length && i) return;
-      panels.push({ kind: "standings", title: w.standings, node: function () {
+      panels.push({ kind: "standings", title: cls ? w.qualifying_standings : w.standings, node: function () {
         const both = el("div", "standings-columns");
         chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(standingsPanel(col)); });
         return both;
       }, seconds: 15 });
     });
-    if (data.bracket) panels.push({ kind: "bracket", title: w.bracket, node: function () { return bracketPanel(data.bracket); }, seconds: 15 });
+    if (data.bracket) panels.push({ kind: "bracket", title: w.bracket, node: function () { return bracketPanel(data.bracket, cls); }, seconds: 15 });
     const season = data.season;
     if (season) chunks(season.lines, SCREEN_LINES * 2).forEach(function (part, i) {
       if (!part.length && i) return;
@@ -336,6 +405,7 @@
   function drawPhone() {
     const w = words();
     const data = state.payload.data;
+    const cls = done(data);
     const mine = document.getElementById("mine");
     clear(mine);
     if (state.me) {
@@ -349,8 +419,10 @@
       mine.appendChild(head);
       const table = tableOf(data, state.me);
       mine.appendChild(table ? tableNode(table, true) : el("p", "empty", w.not_seated));
+      const placed = cls && cls.lines.find(function (l) { return key(l.name) === key(state.me) && l.place !== null; });
       const line = data.standings.lines.find(function (l) { return key(l.name) === key(state.me); });
-      if (line) mine.appendChild(el("p", "mine-rank", fill(w.place, { rank: line.rank }) + " · " + number(line.points) + " " + w.points));
+      if (placed) mine.appendChild(el("p", "mine-rank mine-final", fill(w.final_place, { rank: placed.place })));
+      else if (line) mine.appendChild(el("p", "mine-rank", fill(w.place, { rank: line.rank }) + " · " + number(line.points) + " " + w.points));
       const ours = data.season && data.season.lines.find(function (l) { return key(l.name) === key(state.me); });
       if (ours) mine.appendChild(el("p", "mine-rank mine-season", fill(w.season_place, { rank: ours.rank }) + " · " + number(ours.points) + " " + w.points));
     } else {
@@ -361,10 +433,11 @@
     drawFind();
     const tabs = document.getElementById("tabs");
     clear(tabs);
-    const names = [["tables", w.tables], ["standings", w.standings]];
+    const names = [["tables", w.tables], ["standings", cls ? w.qualifying_standings : w.standings]];
+    if (cls) names.unshift(["classification", w.classification]);
     if (data.season) names.push(["season", w.season]);
     if (data.bracket) names.push(["bracket", w.bracket]);
-    if (!names.some(function (n) { return n[0] === state.tab; })) state.tab = "tables";
+    if (!names.some(function (n) { return n[0] === state.tab; })) state.tab = cls ? "classification" : "tables";
     names.forEach(function (n) {
       const b = el("button", "tab" + (state.tab === n[0] ? " active" : ""), n[1]);
       b.type = "button";
@@ -374,13 +447,17 @@
     });
     const main = document.getElementById("main");
     clear(main);
-    if (state.tab === "standings") main.appendChild(standingsPanel(data.standings.lines));
+    if (state.tab === "classification" && cls) {
+      main.appendChild(championNode(cls));
+      main.appendChild(classificationPanel(cls, cls.lines.filter(function (l) { return l.place !== null; })));
+    }
+    else if (state.tab === "standings") main.appendChild(standingsPanel(data.standings.lines));
     else if (state.tab === "season" && data.season) {
       main.appendChild(el("h2", "season-title", w.season + " · " + data.season.name));
       main.appendChild(seasonPanel(data.season, data.season.lines));
       main.appendChild(seasonLegend());
     }
-    else if (state.tab === "bracket" && data.bracket) main.appendChild(bracketPanel(data.bracket));
+    else if (state.tab === "bracket" && data.bracket) main.appendChild(bracketPanel(data.bracket, cls));
     else if (data.round) main.appendChild(tablesPanel(data.round.tables));
     else main.appendChild(el("p", "empty", w.no_round));
   }
