@@ -12,6 +12,7 @@ table, team standings, NP-TAB-1).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import shutil
 import sys
@@ -31,6 +32,8 @@ from bot.errors import UserFacingError
 from bot.i18n import format_number, render_error, t
 from bot.present.bracket import bracket_render_data
 from bot.present.images import image_words
+from bot.present.modulo import modulo_workbook
+from bot.present.paper import pairings, table_sheets
 from bot.present.rounds import cut_text
 from bot.present.season import explain as explain_season_tie
 from bot.present.season import season_csv, season_image
@@ -42,6 +45,8 @@ from bot.present.standings import (
     standings_image,
 )
 from bot.present.tables import tables_render_data
+from bot.rules.tournament.export import read_export
+from bot.rules.tournament.modulo import played_players, played_rounds
 from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import ReportView, TableRef
@@ -94,6 +99,8 @@ FIRST_NAMES = [
     "Sara",
     "Franco",
 ]
+SURNAMES = ("Rossi", "Bianchi", "Esposito", "Ferrari", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno",
+            "Gallo", "Conti", "De Luca", "Costa", "Giordano", "Mancini", "Rizzo", "Lombardi", "Moretti")  # fmt: skip
 CLUBS = ("Carrarmatini Roma", "Dadi Tratti Milano", "RisiKo Club Napoli", "Armate Torino", "Lupi di Bologna")
 
 
@@ -217,15 +224,20 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: 
             organizer, name="Torneo Demo RisiKo!", preset="risiko-ufficiali-2018", cap=cap
         )
         say("demo.created", name=tournament.name, preset=tournament.preset, cap=cap)
+        # the club publishes to the national ranking (ModuloTorneo): each player gives the details it asks for
+        await services.publishing.settings(organizer, tournament=tournament.name, organiser="ROMA [Carrarmatini]",
+                                           type="Torneo Open", venue="Circolo Demo, Roma")  # fmt: skip
         for index, (name, club) in enumerate(demo_players(players, rng), start=100):
+            player = Actor(guild_id=DEMO_GUILD, user_id=index, display_name=name)
             outcome = await services.registrations.register(
-                Actor(guild_id=DEMO_GUILD, user_id=index, display_name=name),
-                tournament=tournament.name,
-                display_name=name,
-                club=club,
+                player, tournament=tournament.name, display_name=name, club=club
             )
             if outcome.waitlisted:
                 say("demo.waitlisted", name=name)
+            born = f"{1 + index % 28:02d}/{1 + index % 12:02d}/{1960 + index % 45}"
+            await services.publishing.identity(player, tournament=tournament.name, first_name=name,
+                                               surname=SURNAMES[index % len(SURNAMES)], birth_date=born,
+                                               national_id=None if index % 3 else 40_000 + index)  # fmt: skip
         # Bad input is a user, not an attacker: each is refused with a clear line and changes nothing.
         for attempt in (
             lambda: services.registrations.register(
@@ -575,6 +587,13 @@ async def _play(
     tables += len(final.tables)
     final_report = await services.reports.lookup(REFEREE, TableRef(name, final.tables[0].number, final.number))
     await _classification_at_work(services, name, out, locale, write, write_pages)
+    document = await services.exports.by_name(DEMO_GUILD, tournament=name)  # all the data out (docs/export.md)
+    write("tournament.json", json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8"))
+    export = read_export(document)  # the national ranking's workbook, from the same document
+    write("modulo-torneo.xlsx", await asyncio.to_thread(modulo_workbook, export))
+    say("demo.play.modulo", players=len(played_players(export)), rounds=len(played_rounds(export)))
+    write("round-1.pdf", await asyncio.to_thread(table_sheets, export, 1, locale=locale))  # the paper kit
+    write("round-1-pairings.pdf", await asyncio.to_thread(pairings, export, 1, locale=locale))
     seeds = {line.name: line.rank for line in standings.lines}
     write_pages(
         "final-phase-bracket",

@@ -40,8 +40,8 @@ def test_every_engine_tool_module_registers_its_commands():
     parser = build_parser()
     actions = [a for a in parser._subparsers._group_actions if a.choices]  # type: ignore[union-attr]
     registered = set(actions[0].choices)
-    assert {"rr", "risiko", "draw", "standings", "season", "render", "rule"} <= registered
-    assert len(TOOL_MODULES) == 6
+    assert {"rr", "risiko", "draw", "standings", "season", "render", "rule", "verify", "modulo", "print"} <= registered
+    assert len(TOOL_MODULES) == 8
 
 
 def test_db_upgrade_on_an_empty_sqlite_file_creates_every_table_with_no_drift(

@@ -4,6 +4,7 @@ final, standings and images (BOT-RES-1, BOT-STD-1, BOT-IMG-1, BOT-I18N-1)."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import struct
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.demo import run_demo
+from tests.modulo_contract import check
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -56,6 +58,10 @@ def test_the_demo_runs_a_whole_tournament_offline_and_writes_the_images(
         final_winner.group(1),
     ]
     assert png_size(files["classification-1.png"])[0] >= 600
+    # all the data out (docs/export.md), the national ranking's workbook and the paper kit, from the same document
+    assert json.loads(files["tournament.json"])["schema"] == "steward-export/1"
+    assert check(files["modulo-torneo.xlsx"]) == ([], [])
+    assert files["round-1.pdf"].startswith(b"%PDF") and files["round-1-pairings.pdf"].startswith(b"%PDF")
     # NP-PTS-1 / FIRK's annual ranking in the bot: a short season of two tournaments, one ranking across them
     assert "Stagione «Stagione Demo» dopo 2 tornei (Torneo Demo RisiKo! → Torneo Demo di Primavera):" in text
     assert files["season.csv"].startswith(b"\xef\xbb\xbf")

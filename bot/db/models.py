@@ -9,7 +9,7 @@ Enumerations are stored as short strings so adding a value never needs a migrati
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -184,6 +184,9 @@ class Tournament(SQLModel, table=True):
     created_at: datetime = _created()
     # the venue page's token (/venue link posts it, /venue revoke replaces it); every tournament has one
     venue_token: str | None = Field(default_factory=new_venue_token, max_length=64, index=True, unique=True)
+    # national publishing (ModuloTorneo): {"organiser": "ROMA [Il Gufo]", "type": "Torneo Open", "venue": "…"}; None =
+    # the tournament does not publish to the national ranking
+    publishing: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
 
 
 class Season(SQLModel, table=True):
@@ -262,6 +265,14 @@ class Registration(SQLModel, table=True):
     family_group: str | None = Field(default=None, max_length=64)
     previous_rank: int | None = Field(default=None)  # last tournament's final rank (FIRK-SEED-1 seeding)
     notes: str | None = Field(default=None, max_length=500)
+    # national publishing (the ModuloTorneo workbook's Iscritti): optional, asked when the tournament publishes
+    first_name: str | None = Field(default=None, max_length=64)
+    surname: str | None = Field(default=None, max_length=64)
+    national_id: int | None = Field(default=None, sa_type=sa.BigInteger)  # the player's id in the national ranking
+    birth_date: date | None = Field(default=None)
+    region: str | None = Field(default=None, max_length=32)
+    # an imported player's id in the export they came from: exports keep it, so the imported draws still replay
+    source_id: int | None = Field(default=None, sa_type=sa.BigInteger)
     status: str = Field(default=RegistrationStatus.REGISTERED.value, max_length=16)
     registered_at: datetime = _created()
     validated_at: datetime | None = _when()

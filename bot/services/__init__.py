@@ -21,8 +21,11 @@ from bot.services.checkins import CheckInService
 from bot.services.classification import ClassificationService
 from bot.services.clocks import ClockService
 from bot.services.deliveries import DeliveryService
+from bot.services.exports import ExportService
+from bot.services.imports import ImportService
 from bot.services.latecomers import LatecomerService
 from bot.services.members import MemberService
+from bot.services.publishing import PublishingService
 from bot.services.registrations import RegistrationService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
@@ -59,6 +62,9 @@ class Services:
     checkins: CheckInService = field(init=False)
     standings: StandingsService = field(init=False)
     classification: ClassificationService = field(init=False)
+    exports: ExportService = field(init=False)
+    publishing: PublishingService = field(init=False)
+    imports: ImportService = field(init=False)
     seasons: SeasonService = field(init=False)
     reports: ReportService = field(init=False)
     rounds: RoundService = field(init=False)
@@ -86,6 +92,11 @@ class Services:
         self.standings = StandingsService(self.sessionmaker, self.clock, workers=self.workers)
         self.classification = ClassificationService(self.sessionmaker, self.clock, workers=self.workers)
         self.classification.standings = self.standings
+        self.exports = ExportService(self.sessionmaker, self.clock, workers=self.workers)
+        self.exports.standings = self.standings
+        self.publishing = PublishingService(self.sessionmaker, self.clock, workers=self.workers)
+        self.publishing.standings = self.standings
+        self.imports = ImportService(self.sessionmaker, self.clock, workers=self.workers)
         self.seasons = SeasonService(self.sessionmaker, self.clock, workers=self.workers)
         self.seasons.standings = self.standings
         self.seasons.desk = self.sanctions

@@ -14,6 +14,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from bot.rules.text import visible_text
@@ -30,7 +31,14 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "family": ("famiglia", "family", "family group", "gruppo famiglia", "family_group"),
     "user_id": ("discord id", "discord", "id discord", "discord_id", "discord user id", "id"),
     "status": ("stato", "status"),  # written by the export, ignored on import
+    # national publishing (ModuloTorneo): the player's identity, optional
+    "first_name": ("nome proprio", "nome anagrafico", "first name", "first_name", "given name"),
+    "surname": ("cognome", "surname", "last name", "family name"),
+    "birth_date": ("data di nascita", "nascita", "birth date", "birth_date", "date of birth"),
+    "national_id": ("id nazionale", "national id", "national_id"),
+    "region": ("regione", "region"),
 }
+IDENTITY_HEADER = ("nome proprio", "cognome", "data di nascita", "id nazionale", "regione")
 _ALIASES = {alias: column for column, aliases in COLUMNS.items() for alias in aliases}
 EXPORT_HEADER = ("nome", "club", "squadra", "famiglia", "discord id", "stato")
 # The export quotes a cell a spreadsheet would run as a formula with a leading apostrophe (``defuse_formula``, in
@@ -51,6 +59,11 @@ class CsvPlayer:
     family: str | None = None
     user_id: int | None = None
     line: int = 0
+    first_name: str | None = None
+    surname: str | None = None
+    birth_date: date | None = None
+    national_id: int | None = None
+    region: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +79,7 @@ class RowProblem:
 class ParsedCsv:
     players: tuple[CsvPlayer, ...]
     problems: tuple[RowProblem, ...]
+    rows: int = 0  # the rows of players read (blank rows and the header not counted); MAX_ROWS + 1: more, not counted
 
 
 SNOWFLAKE_MAX = 2**63 - 1
@@ -159,10 +173,12 @@ def _players(header: list[str], rows: Iterator[tuple[int, list[str]]], problems:
     players: list[CsvPlayer] = []
     names: dict[str, int] = {}
     ids: dict[int, int] = {}
+    read = 0  # the file's real rows, counted as they come (never a count the file declares); stops at MAX_ROWS + 1
     for line, row in rows:
         if not any(cell.strip() for cell in row):
             continue
-        if len(players) + len(problems) >= MAX_ROWS:
+        read += 1
+        if read > MAX_ROWS:
             problems.append(RowProblem(line, "csv.error.too_many_rows", {"max": MAX_ROWS}))
             break
         if len(row) > len(header):
@@ -178,7 +194,7 @@ def _players(header: list[str], rows: Iterator[tuple[int, list[str]]], problems:
         if name is None:
             row_problems.append(RowProblem(line, "csv.error.name_empty"))
         values: dict[str, str | None] = {"name": name}
-        for column in ("club", "team", "family"):
+        for column in ("club", "team", "family", "first_name", "surname", "region"):
             values[column] = cell(column)
         for column, value in values.items():
             limit = NAME_MAX if column == "name" else TEXT_MAX
@@ -200,6 +216,17 @@ def _players(header: list[str], rows: Iterator[tuple[int, list[str]]], problems:
                 row_problems.append(RowProblem(line, "csv.error.discord_id", {"value": raw_id[:30]}))
             else:
                 user_id = int(digits)
+        born: date | None = None
+        if (raw_born := cell("birth_date")) is not None:
+            born = _birth_date(raw_born)
+            if born is None:
+                row_problems.append(RowProblem(line, "csv.error.birth_date", {"value": raw_born[:20]}))
+        national: int | None = None
+        if (raw_national := cell("national_id")) is not None:
+            if raw_national.isascii() and raw_national.isdigit() and 0 < int(raw_national) < 2**53:
+                national = int(raw_national)
+            else:
+                row_problems.append(RowProblem(line, "csv.error.national_id", {"value": raw_national[:20]}))
         if name is not None and not row_problems:
             first = names.get(name.lower())
             if first is not None:
@@ -215,21 +242,62 @@ def _players(header: list[str], rows: Iterator[tuple[int, list[str]]], problems:
         names[name.lower()] = line
         if user_id is not None:
             ids[user_id] = line
-        players.append(CsvPlayer(name, values["club"], values["team"], values["family"], user_id, line))
+        players.append(
+            CsvPlayer(
+                name,
+                values["club"],
+                values["team"],
+                values["family"],
+                user_id,
+                line,
+                values["first_name"],
+                values["surname"],
+                born,
+                national,
+                values["region"],
+            )
+        )
     if not players and not problems:
         problems.append(RowProblem(1, "csv.error.no_rows"))
-    return ParsedCsv(tuple(players), tuple(problems))
+    return ParsedCsv(tuple(players), tuple(problems), read)
 
 
-def players_table(players: Iterable[CsvPlayer], statuses: Iterable[str] | None = None) -> DataTable:
+def players_table(
+    players: Iterable[CsvPlayer], statuses: Iterable[str] | None = None, *, identity: bool = False
+) -> DataTable:
     """The player list as a spreadsheet table, the import's own columns (Italian headers): the CSV and the XLSX
-    exports both write these rows. A Discord id is text: a spreadsheet keeps 15 digits of a number."""
+    exports both write these rows. A Discord id is text: a spreadsheet keeps 15 digits of a number. ``identity``
+    (a tournament that publishes to the national ranking) adds the identity columns the import reads back."""
     status_list = list(statuses) if statuses is not None else None
     rows: list[tuple[Cell, ...]] = []
     for i, p in enumerate(players):
         status = status_list[i] if status_list is not None else None
-        rows.append((p.name, p.club, p.team, p.family, None if p.user_id is None else str(p.user_id), status))
-    return DataTable("giocatori", EXPORT_HEADER, tuple(rows))
+        row: tuple[Cell, ...] = (
+            p.name,
+            p.club,
+            p.team,
+            p.family,
+            None if p.user_id is None else str(p.user_id),
+            status,
+        )
+        if identity:
+            born = p.birth_date.strftime("%d/%m/%Y") if p.birth_date else None
+            national = None if p.national_id is None else str(p.national_id)
+            row += (p.first_name, p.surname, born, national, p.region)
+        rows.append(row)
+    return DataTable("giocatori", EXPORT_HEADER + (IDENTITY_HEADER if identity else ()), tuple(rows))
+
+
+def _birth_date(text: str) -> date | None:
+    """A birth date written ``DD/MM/YYYY`` or ``YYYY-MM-DD`` (a spreadsheet's date cell arrives as the latter)."""
+    raw = text.strip().split(" ")[0].split("T")[0]
+    try:
+        if "/" in raw:
+            day, month, year = (int(x) for x in raw.split("/"))
+            return date(year, month, day)
+        return date.fromisoformat(raw)
+    except ValueError:
+        return None
 
 
 def serialise_players_csv(players: Iterable[CsvPlayer], statuses: Iterable[str] | None = None) -> bytes:

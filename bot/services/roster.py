@@ -30,12 +30,14 @@ CSV_MAX_BYTES = 512 * 1024
 
 @dataclass(frozen=True, slots=True)
 class ImportOutcome:
-    """``problems`` non-empty means nothing was imported."""
+    """``problems`` non-empty means nothing was imported. ``rows_read``: the file's rows of players as read (every
+    row it holds, whatever it declares); ``MAX_ROWS + 1`` when it holds more than an import takes."""
 
     tournament_name: str
     imported: int
     waitlisted: int
     problems: tuple[RowProblem, ...]
+    rows_read: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ class RosterService(BaseService):
             if t.status not in EDITABLE_STATES:
                 raise Conflict("error.tournament_started", tournament=t.name)
             if parsed.problems:
-                return ImportOutcome(t.name, 0, 0, parsed.problems)
+                return ImportOutcome(t.name, 0, 0, parsed.problems, parsed.rows)
             existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
             live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
             names = {name_key(r.display_name) for r in live}
@@ -77,7 +79,7 @@ class RosterService(BaseService):
                 if old is not None and old.status != RegistrationStatus.WITHDRAWN.value:
                     problems.append(RowProblem(p.line, "csv.error.already_registered", {"name": old.display_name}))
             if problems:
-                return ImportOutcome(t.name, 0, 0, tuple(problems))
+                return ImportOutcome(t.name, 0, 0, tuple(problems), parsed.rows)
             active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
             waitlisted = 0
             spellings = await Spellings.of(session, actor.guild_id, tid)
@@ -91,6 +93,9 @@ class RosterService(BaseService):
                 )
                 reg.display_name, reg.club = p.name, spellings.spell("club", p.club)
                 reg.team, reg.family_group = spellings.spell("team", p.team), spellings.spell("family_group", p.family)
+                for attr in ("first_name", "surname", "birth_date", "national_id", "region"):  # national publishing
+                    if getattr(p, attr) is not None:
+                        setattr(reg, attr, getattr(p, attr))
                 reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
                 reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
                 session.add(reg)
@@ -99,7 +104,7 @@ class RosterService(BaseService):
             await self._flush(session, t.name)
             await uc.audit("registration.import", "tournament", tid, tournament=t.name, rows=len(parsed.players),
                            waitlisted=waitlisted)  # fmt: skip
-            return ImportOutcome(t.name, len(parsed.players), waitlisted, ())
+            return ImportOutcome(t.name, len(parsed.players), waitlisted, (), parsed.rows)
 
     @staticmethod
     async def _flush(session: AsyncSession, tournament: str) -> None:
@@ -114,8 +119,24 @@ class RosterService(BaseService):
             t = uc.tournament
             rows = await repo.list_registrations(session=uc.session, guild_id=actor.guild_id,
                                                  tournament_id=uc.tournament_id)  # fmt: skip
-            players = [CsvPlayer(r.display_name, r.club, r.team, r.family_group, r.user_id) for r in rows]
-            return TableExport(t.name, file_stem(t.name, "giocatori"), players_table(players, [r.status for r in rows]))
+            players = [
+                CsvPlayer(
+                    r.display_name,
+                    r.club,
+                    r.team,
+                    r.family_group,
+                    r.user_id,
+                    0,
+                    r.first_name,
+                    r.surname,
+                    r.birth_date,
+                    r.national_id,
+                    r.region,
+                )
+                for r in rows
+            ]
+            table = players_table(players, [r.status for r in rows], identity=t.publishing is not None)
+            return TableExport(t.name, file_stem(t.name, "giocatori"), table)
 
     async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
         """The player list as a CSV file for spreadsheets (organizers and referees)."""

@@ -12,6 +12,15 @@ from typing import Any
 _DOCS = "Input: --input FILE or standard input. Output: JSON (--json) or text (--text). Bad input: exit 2.\n"
 
 DESCRIPTIONS: dict[str, str] = {
+    "verify": """Re-check a whole-tournament export (steward-export/1, docs/export.md) offline: every draw replayed
+from its request and seed, every report's places and points from its table points, the standings and the final
+classification from the points. Exit 0 ("verified …"), 1 (the first thing that does not hold), 2 (unreadable).""",
+    "modulo": """Write the ModuloTorneo workbook (.xlsx) of the national RisiKo! ranking from a whole-tournament export;
+refuses (exit 2, naming the players or fields) rather than write one GestioneTorneo's validator rejects.""",
+    "print": """The A4 paper kit (PDF, real text, fonts embedded) from a whole-tournament export (steward-export/1):
+one sheet per table of round N (--round N, the default: the latest round), the pairings sorted by name (--pairings N)
+or the standings, the final classification when there is one (--standings). --venue-url URL: a QR code per table.
+Input: the export document (steward demo writes one: demo-output/tournament.json); --out FILE.pdf; --locale it|en.""",
     "rr solve": """Find the optimal solution of one Ricochet Robots round and check it for a void (RR-MIN-1).
 Input: {"board": {"quadrants": [4 tiles NW, NE, SE, SW]} or {"cell_walls", "targets"},
         "robots": {colour: [row, col]}, "target": [row, col, colour, symbol], "minimum_moves": N}

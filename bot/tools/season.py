@@ -23,6 +23,7 @@ from bot.tools.tournament import (
     StandingsFields,
     _Doc,
     classification_of,
+    from_export,
     standings_of,
     tie_break_text,
     tie_breaks_json,
@@ -74,12 +75,31 @@ class SeasonDocument(_Doc):
         return self
 
 
+def _exports_as_tournaments(data: Any) -> Any:
+    """A season's tournaments may be whole-tournament exports (``steward-export/1``): each becomes the ``steward
+    standings`` document it holds, named as the tournament and dated by its first round."""
+    from bot.rules.tournament.export import is_export, read_export
+
+    if not isinstance(data, dict) or not isinstance(data.get("tournaments"), list):
+        return data
+    out = []
+    for item in data["tournaments"]:
+        if is_export(item):
+            export = read_export(item)
+            converted = {k: v for k, v in from_export(item).items() if k != "preset"}
+            day = next((r.date for r in sorted(export.rounds, key=lambda r: r.number) if r.date), None)
+            out.append({**converted, "name": export.tournament.name, "date": day or "2000-01-01"})
+        else:
+            out.append(item)
+    return {**data, "tournaments": out}
+
+
 def compute_season_document(data: Any) -> dict[str, Any]:
     from bot.rules.ruleset import load_ruleset
     from bot.rules.season import SeasonDeduction, SeasonTournament, compute_season
     from bot.rules.tournament.model import TournamentError
 
-    doc = validated(SeasonDocument, data)
+    doc = validated(SeasonDocument, _exports_as_tournaments(data))
     ruleset = load_ruleset(doc.preset, doc.overrides)
     tournaments: list[SeasonTournament] = []
     for k, t in enumerate(doc.tournaments):

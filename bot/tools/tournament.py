@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
+from bot.rules.tournament.export import EXPORT_SCHEMA as WHOLE_EXPORT
 from bot.tools._common import BadInput, add_io_arguments, run_tool, words
 from bot.tools._help import command_help
 
@@ -111,6 +112,11 @@ def _compute_draw(args: argparse.Namespace) -> Any:
         if not isinstance(data, Mapping):
             raise BadInput(f"input must be a JSON object, got {type(data).__name__}")
         schema = data.get("schema")
+        if schema == WHOLE_EXPORT:  # the whole tournament: the round named by --round, its stored seed by default
+            data, round_seed = _round_of_export(data, args.round)
+            schema = data.get("schema")
+            nonlocal seed
+            seed = args.seed if args.seed is not None else round_seed
         if schema == "risiko-draw-instance/1":
             out = _draw_from_instance(data, args, seed)
         elif schema == EXPORT_SCHEMA and data.get("kind") in ("semifinal", "final"):
@@ -142,6 +148,23 @@ def _compute_draw(args: argparse.Namespace) -> Any:
         return result
 
     return compute
+
+
+def _round_of_export(data: Mapping[str, Any], number: int) -> tuple[Mapping[str, Any], int]:
+    """A whole-tournament export's round ``number``: its published request (``steward-tournament/1``) and seed."""
+    from bot.rules.tournament.documents import BadDocument
+    from bot.rules.tournament.export import read_export
+
+    try:
+        export = read_export(data)
+    except BadDocument as exc:
+        raise BadInput(str(exc)) from None
+    if not number:
+        raise BadInput("--round N: which round of the tournament to draw again")
+    found = next((r for r in export.rounds if r.number == number), None)
+    if found is None or not found.draw or not found.draw.get("request") or found.seed is None:
+        raise BadInput(f"round {number}: the export holds no drawn round {number} with its request and seed")
+    return found.draw["request"], found.seed
 
 
 def _draw_text(result: Mapping[str, Any]) -> str:
@@ -230,6 +253,20 @@ class StandingsDocument(StandingsFields):
     """The ``steward standings`` input: a tournament's results and its preset."""
 
     preset: Annotated[StrictStr, Field(max_length=64)]
+
+
+def from_export(data: Any) -> Any:
+    """A whole-tournament export as a ``steward standings`` document (its reported games, kinds, statuses and
+    adjustments: ``bot.rules.tournament.export.standings_document``); any other input as it is."""
+    from bot.rules.tournament.documents import BadDocument
+    from bot.rules.tournament.export import is_export, read_export, standings_document
+
+    if not is_export(data):
+        return data
+    try:
+        return standings_document(read_export(data))
+    except BadDocument as exc:
+        raise BadInput(str(exc)) from None
 
 
 def validated(model: type[BaseModelT], data: Any) -> BaseModelT:
@@ -432,7 +469,7 @@ def tie_breaks_json(decisions: Sequence[TieBreakDecision]) -> list[dict[str, Any
 def _compute_standings(data: Any) -> dict[str, Any]:
     from bot.rules.ruleset import load_ruleset
 
-    doc = validated(StandingsDocument, data)
+    doc = validated(StandingsDocument, from_export(data))
     ruleset = load_ruleset(doc.preset, doc.overrides)
     results, st = standings_of(doc, ruleset)
     final = classification_of(doc, ruleset, results, st)

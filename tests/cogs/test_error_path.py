@@ -53,6 +53,9 @@ EXPECTED_MENU = {
     "replace": ORGANIZER,
     "announce": ORGANIZER,
     "venue": ORGANIZER,
+    "print": ORGANIZER,  # the paper kit
+    "history": ORGANIZER,  # importing an earlier season's tournament
+    "publishing": None,  # players give their own identity (/publishing me); the rest checks the organizer role
     "clock": REFEREE,
     "endgame": None,
     "rule": None,

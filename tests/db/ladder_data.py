@@ -633,6 +633,8 @@ def _value_for(column: sa.Column[Any], n: int, dialect: str) -> Any:
         return n + 0.25
     if isinstance(kind, sa.DateTime):
         return at(n)
+    if isinstance(kind, sa.Date):  # a calendar day (a player's birth date)
+        return (T0 - timedelta(days=10_000 + n)).date()
     if isinstance(kind, sa.JSON):
         return {"filled": n}
     if isinstance(kind, sa.String):

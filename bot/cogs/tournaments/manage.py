@@ -3,17 +3,25 @@ and validate its player list (BOT-REG-1, BOT-ROLE-1)."""
 
 from __future__ import annotations
 
+import io
+import json
+from functools import partial
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, embed, parse_local_datetime, send, tr
+from bot.cogs._common import actor_of, embed, locale_of, parse_local_datetime, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.present.markup import discord_timestamp, safe
+from bot.present.modulo import ModuloRefused, modulo_workbook, problems_text
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.tournament.config import FORMATS
+from bot.rules.tournament.export import read_export
 from bot.services.tournaments import parse_overrides
+from bot.workers import default_workers
 
 
 def qualifying_line(interaction: discord.Interaction[StewardBot], rounds: int) -> str:
@@ -113,6 +121,44 @@ class TournamentCog(commands.Cog):
         t = await self.bot.services.tournaments.edit(actor, tournament, qualifying_rounds=qualifying_rounds)
         title = tr(interaction, "tournament.edited.title", name=safe(t.name))
         await send(interaction, embed=embed(title, qualifying_line(interaction, t.qualifying_rounds)))
+
+    @tournament.command(name="export")
+    @app_commands.describe(
+        tournament="The tournament",
+        format="json: the whole tournament; modulo: the national ranking's workbook",
+    )
+    async def export(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        format: Literal["json", "modulo"] = "json",
+    ) -> None:
+        """The whole tournament as JSON, or the ModuloTorneo workbook (organizers, referees)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        document = await self.bot.services.exports.tournament(actor, tournament=tournament)
+        stem = "".join(c if c.isalnum() else "-" for c in tournament.lower()).strip("-")[:40] or "tournament"
+        if format == "json":
+            data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
+            await interaction.followup.send(
+                tr(interaction, "tournament.exported.json"),
+                ephemeral=True,
+                file=discord.File(io.BytesIO(data), filename=f"{stem}.json"),
+            )
+            return
+        export = read_export(document)
+        try:
+            workbook = await default_workers().thread(partial(modulo_workbook, export))
+        except ModuloRefused as exc:
+            refusal = tr(interaction, "tournament.exported.modulo_refused")
+            lines = [refusal, *problems_text(exc.problems, locale_of(interaction))]
+            await send(interaction, "\n".join(lines)[:1900], ephemeral=True)
+            return
+        await interaction.followup.send(
+            tr(interaction, "tournament.exported.modulo"),
+            ephemeral=True,
+            file=discord.File(io.BytesIO(workbook), filename=f"ModuloTorneo-{stem}.xlsx"),
+        )
 
     @tournament.command(name="close")
     @app_commands.describe(tournament="The tournament whose registration to close")

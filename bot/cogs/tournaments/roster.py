@@ -15,10 +15,10 @@ from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.errors import InvalidInput
 from bot.present.exports import export_file
 from bot.present.markup import safe
-from bot.services.players_csv import RowProblem
+from bot.services.players_csv import MAX_ROWS, RowProblem
 from bot.services.roster import CSV_MAX_BYTES
 
-PROBLEM_BUDGET = 1800  # characters of problem lines in one message (Discord max 2000)
+PROBLEM_BUDGET = 1600  # characters of problem lines in one message (Discord max 2000, with the head and rows lines)
 
 
 def problem_lines(interaction: discord.Interaction[StewardBot], problems: tuple[RowProblem, ...]) -> list[str]:
@@ -39,6 +39,13 @@ def problem_lines(interaction: discord.Interaction[StewardBot], problems: tuple[
         lines.append(line)
         used += len(line) + 1
     return lines
+
+
+def rows_line(interaction: discord.Interaction[StewardBot], rows: int) -> str:
+    """How many rows of the file were read (every row it holds, whatever it declares), or that it holds too many."""
+    if rows > MAX_ROWS:
+        return tr(interaction, "imports.rows_over", max=MAX_ROWS)
+    return tr(interaction, "imports.rows_read", count=rows)
 
 
 XLSX_MAGIC = b"PK\x03\x04"  # an XLSX file is a zip archive
@@ -77,9 +84,13 @@ class RosterCog(commands.Cog):
         outcome = await self.bot.services.roster.import_csv(actor, tournament=tournament, data=data, workbook=workbook)
         if outcome.problems:
             head = tr(interaction, "csv.rejected", count=len(outcome.problems), file=safe(file.filename)[:100])
-            await send(interaction, "\n".join([head, *problem_lines(interaction, outcome.problems)]), ephemeral=True)
+            rows = [rows_line(interaction, outcome.rows_read)] if outcome.rows_read else []  # none: the file refused
+            await send(
+                interaction, "\n".join([head, *rows, *problem_lines(interaction, outcome.problems)]), ephemeral=True
+            )
             return
         text = tr(interaction, "csv.imported", count=outcome.imported, tournament=safe(outcome.tournament_name))
+        text += "\n" + rows_line(interaction, outcome.rows_read)
         if outcome.waitlisted:
             text += "\n" + tr(interaction, "csv.imported_waitlisted", count=outcome.waitlisted)
         await send(interaction, text, ephemeral=True)

@@ -317,7 +317,7 @@ class FinalsDocument(_Doc):
         return self
 
 
-DocT = TypeVar("DocT", bound=_Doc)
+DocT = TypeVar("DocT", bound=BaseModel)
 
 # pydantic's wording for the usual mistakes, in JSON's terms (its own names the model classes)
 _PLAIN = {
