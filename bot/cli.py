@@ -22,6 +22,8 @@ TOOL_MODULES: tuple[str, ...] = (
     "bot.tools.season",
     "bot.tools.render",
     "bot.tools.rule",
+    "bot.tools.paper",
+    "bot.tools.export",
 )
 
 
@@ -44,11 +46,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_db_upgrade(args: argparse.Namespace) -> int:
+    from bot.db.backup import DatabaseLock
     from bot.db.migrate import upgrade_to_head
     from bot.settings import get_settings
 
     settings = get_settings()
-    result = upgrade_to_head(settings.database_url)
+    with DatabaseLock(settings.database_url, command="db upgrade"):  # shared, like a bot's: no restore meanwhile
+        result = upgrade_to_head(settings.database_url)
     where = settings.safe_database_url()
     if result.backup is not None:
         print(f"backup of revision {result.before} written to {result.backup}")
@@ -80,8 +84,8 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
             return 0
         done = backup.backup_sqlite(source, target)
     except backup.BackupError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
+        sys.stderr.write(f"error: {mask_secrets(str(exc))[:300]}\n")
+        return exc.code
     print(
         f"backup of {source} at revision {done.revision} written to {done.path}"
         f" ({done.tables} tables, {done.rows} rows; integrity check ok)"
@@ -90,6 +94,9 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
 
 
 def _cmd_db_restore(args: argparse.Namespace) -> int:
+    """Refused while the bot runs (its lock); a backup of an older revision comes back with its own schema, and the
+    last line says how to bring it forward (not done here: going back to an older version of the bot is one
+    reason to restore an older backup)."""
     from pathlib import Path
 
     from bot.db import backup
@@ -98,22 +105,26 @@ def _cmd_db_restore(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     source = Path(args.path)
+    known = revisions()
     try:
         target = backup.sqlite_file(settings.database_url)
         if target is None:
-            backup.restore_postgres(settings.database_url, source)
-            print(f"restored {settings.safe_database_url()} from {source} (pg_restore, one transaction)")
-            return 0
-        done, kept = backup.restore_sqlite(source, target, known_revisions=revisions())
+            restored = backup.restore_postgres(settings.database_url, source, known_revisions=known)
+            where, how = settings.safe_database_url(), " (pg_restore and psql, one transaction)"
+            kept, revision, tables, rows = restored.kept, restored.revision, restored.tables, restored.rows
+        else:
+            done, kept = backup.restore_sqlite(source, target, known_revisions=known)
+            where, how = str(target), ""
+            revision, tables, rows = str(done.revision), done.tables, done.rows
     except backup.BackupError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
+        sys.stderr.write(f"error: {mask_secrets(str(exc))[:300]}\n")
+        return exc.code
     if kept is not None:
         print(f"the database it replaced is kept as {kept}")
-    print(
-        f"restored {target} from {source}: revision {done.revision}, {done.tables} tables, {done.rows} rows"
-        " (the next start upgrades it if this version is newer)"
-    )
+    print(f"restored {where} from {source}{how}: revision {revision}, {tables} tables, {rows} rows")
+    if revision != known[-1]:
+        print(f"the database is now at revision {revision}; this version's newest is {known[-1]}: run 'steward db "
+              "upgrade' (or start the bot) to bring it forward")  # fmt: skip
     return 0
 
 
@@ -234,9 +245,10 @@ def start_up_failure(exc: BaseException) -> tuple[str, int] | None:
     from pydantic import ValidationError
     from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
+    from bot.db.backup import BackupError
     from bot.launch import DiscordStartFailure
 
-    if isinstance(exc, DiscordStartFailure):
+    if isinstance(exc, DiscordStartFailure | BackupError):  # BackupError: a full disk, a restore in progress, …
         return mask_secrets(str(exc))[:300], exc.code
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]

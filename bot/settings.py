@@ -37,9 +37,26 @@ class Settings(BaseSettings):
         default=30.0, gt=0, le=300, description="seconds a command waits for a connection before 'busy, try again'"
     )
 
+    worker_memory_mb: int = Field(
+        default=1024, ge=0, le=1_048_576, description="address space of each compute worker process, in MB (0: none)"
+    )
+
     web_port: int | None = Field(default=None, ge=1, le=65535, description="the venue pages' port (unset: off)")
     web_host: str = Field(default="127.0.0.1", description="the venue pages' address (loopback: behind a proxy)")
     web_base_url: str | None = Field(default=None, description="the pages' public URL, as /venue link posts it")
+    # the venue pages' limits (bot/web/limits.py): the web never takes the descriptors the bot needs; 0 = no cap
+    web_max_connections: int = Field(default=512, ge=0, description="connections open at once, in total")
+    web_max_connections_per_address: int = Field(default=128, ge=0, description="connections open from one address")
+    web_max_streams: int = Field(default=256, ge=0, description="live streams at once; past it pages poll")
+    web_max_streams_per_address: int = Field(default=64, ge=0, description="live streams from one viewer address")
+    web_header_timeout: float = Field(default=10.0, ge=0, le=300, description="seconds for a request's headers")
+    web_idle_timeout: float = Field(default=15.0, gt=0, le=3600, description="seconds a kept-alive connection idles")
+    web_fd_reserve: int = Field(
+        default=512, ge=0, description="file descriptors kept for the bot: the web refuses connections within it"
+    )
+    web_trusted_proxies: str = Field(
+        default="127.0.0.1,::1", description="the reverse proxy's addresses (comma-separated): X-Forwarded-For read"
+    )
 
     @field_validator("database_url")
     @classmethod

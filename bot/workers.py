@@ -20,8 +20,24 @@ On top of the pools:
 * **a time budget** per call: past it the member reads "too big" with the reason, instead of waiting for minutes.
   A process already computing cannot be interrupted; the input limits (300 armies a side, the solver's own budget)
   bound what it can still cost.
+* **a lost worker is replaced**: a worker process that dies (the OOM killer, a kill) leaves a process pool broken
+  for good (``BrokenProcessPool`` on every later call). The first call that meets the broken pool replaces it, and
+  every call that met it is retried once, each in a worker process of its own (every heavy call is a pure function
+  of its arguments, so running it again is safe; a call that kills its worker every time then fails alone); a
+  second loss answers "the calculation was lost twice" (``WorkerLost``).
+* **memory per worker is bounded**: each worker's address space is limited (``RLIMIT_AS``, ``memory_mb``, the
+  setting ``WORKER_MEMORY_MB``; 1024 MB by default, 0 for none), so a call that would grow past it fails alone with
+  ``MemoryError`` — answered "needs more memory than a calculation may use" (``OutOfMemory``) — instead of the
+  kernel's OOM killer choosing a process, perhaps the bot's. Measured (``benchmarks/worker_memory.py``, Python
+  3.11): a warmed worker holds 71 MiB resident in 218 MiB of address space; its peak is 72 MiB for odds at 300
+  armies a side and for scoring, 198 MiB resident / 282 MiB address space for the solver on the hardest known
+  positions (C engine), 216 / 300 MiB for the Python engine (the diagonal variant's) in its 20 s — whose table may
+  grow to ~450 MB on a faster machine, still inside 1024 MB. Not ``max_tasks_per_child``: on Python 3.11–3.13 it
+  can deadlock the pool when a worker retires while calls wait (CPython gh-115634), and no cache of the heavy calls
+  grows without bound, so there is nothing to recycle.
 
-Nothing of ours is imported here but the errors: services, the renderer's callers and cogs all use it.
+Nothing of ours is imported here but the errors (and, in ``default_workers``, the settings): services, the
+renderer's callers and cogs all use it.
 """
 
 from __future__ import annotations
@@ -29,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import logging
 import multiprocessing
 import os
 import threading
@@ -41,6 +58,10 @@ from typing import Any, TypeVar
 from bot.errors import UserFacingError
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+DEFAULT_WORKER_MEMORY_MB = 1024  # address space per compute worker (its peak use is a few hundred MB: the docstring)
+MIB = 1024 * 1024
 
 
 class Busy(UserFacingError):
@@ -61,6 +82,18 @@ class OneAtATime(UserFacingError):
     key = "error.heavy.one_at_a_time"
 
 
+class WorkerLost(UserFacingError):
+    """The worker process running the call died twice (the OOM killer, a kill): the pool was rebuilt each time."""
+
+    key = "error.heavy.worker_lost"
+
+
+class OutOfMemory(UserFacingError):
+    """The call needed more memory than a worker may use (``mb``: the limit)."""
+
+    key = "error.heavy.out_of_memory"
+
+
 def _cores() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -71,9 +104,26 @@ def _cores() -> int:
 _PRELOAD = ("bot.rules.risiko.dice", "bot.rules.risiko.scoring", "bot.rules.ricochet.solver")
 
 
-def _warm(owner: int) -> None:
-    """A process worker's start: import what the heavy calls use, so the first call does not pay for it; and leave
-    when the bot process that owns the pool is gone (killed, it cannot shut its pool down)."""
+def _limit_memory(memory_mb: int) -> None:
+    """Bound this process's address space to ``memory_mb`` MB (0: unchanged); never above a hard limit already set."""
+    if memory_mb <= 0:
+        return
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not a Unix
+        return
+    limit = memory_mb * MIB
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _warm(owner: int, memory_mb: int = 0) -> None:
+    """A process worker's start: bound its memory (``memory_mb``); import what the heavy calls use, so the first call
+    does not pay for it; and leave when the bot process that owns the pool is gone (killed, it cannot shut its pool
+    down)."""
+    _limit_memory(memory_mb)
     threading.Thread(target=_exit_with, args=(owner,), daemon=True, name="owner-watch").start()
     import bot.rules.ricochet.solver
     import bot.rules.risiko.dice
@@ -88,6 +138,7 @@ class Workers:
 
     processes: int = field(default_factory=_cores)
     threads: int = field(default_factory=lambda: min(4, _cores() + 2))
+    memory_mb: int = DEFAULT_WORKER_MEMORY_MB  # the address space of each worker process (0: no limit)
     admission_seconds: float = 10.0  # the thread pool's: images and searches take well under a second each
     compute_admission_seconds: float = 45.0  # the process pool's: a solve may take seconds (the member sees progress)
     _process_pool: concurrent.futures.ProcessPoolExecutor | None = field(default=None, init=False, repr=False)
@@ -101,17 +152,31 @@ class Workers:
 
     # ---------------------------------------------------------------------------------------------- pools
 
+    def _new_process_pool(self, size: int) -> concurrent.futures.ProcessPoolExecutor:
+        # a fresh interpreter per worker (forkserver): never a fork of a process holding a running event loop,
+        # database connections and sockets
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(_PRELOAD))
+        return concurrent.futures.ProcessPoolExecutor(
+            max_workers=size, mp_context=context, initializer=_warm, initargs=(os.getpid(), self.memory_mb)
+        )
+
     def _processes(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
             if self._process_pool is None:
-                # a fresh interpreter per worker (forkserver): never a fork of a process holding a running event
-                # loop, database connections and sockets
-                context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(list(_PRELOAD))
-                self._process_pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=self.processes, mp_context=context, initializer=_warm, initargs=(os.getpid(),)
-                )
+                self._process_pool = self._new_process_pool(self.processes)
             return self._process_pool
+
+    def _replace_broken(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Replace a pool a dead worker broke (its other workers are already stopped) by a new one, its workers
+        starting now. Only once for all the calls that met the same broken pool."""
+        with self._lock:
+            if self._process_pool is not broken:
+                return
+            self._process_pool = None
+        log.warning("a compute worker process died (out of memory, or killed): the pool is replaced")
+        broken.shutdown(wait=False, cancel_futures=True)
+        self.start()
 
     def _threads(self) -> concurrent.futures.ThreadPoolExecutor:
         with self._lock:
@@ -180,10 +245,35 @@ class Workers:
             raise TooBig(seconds=round(budget)) from None
 
     async def compute(self, fn: Callable[..., T], /, *args: Any, budget: float | None = 30.0) -> T:
-        """``fn(*args)`` in a worker process: ``fn`` a module-level function, ``args`` plain data (both pickle)."""
-        return await self._run(
-            "process", self.processes, self._processes(), budget, _Call(fn, args), self.compute_admission_seconds
-        )
+        """``fn(*args)`` in a worker process: ``fn`` a module-level function, ``args`` plain data (both pickle).
+
+        A worker that dies under the call (or had died before it) breaks the pool: the pool is replaced for the calls
+        that follow, and this call runs once more in a worker process of its own — so a call that kills its worker
+        every time fails alone, never the retries of the calls that were beside it. A second loss raises
+        ``WorkerLost``. ``MemoryError`` (the worker's memory limit) raises ``OutOfMemory``, with no second try: the
+        same call would need the same memory."""
+        call = _Call(fn, args)
+        pool = self._processes()
+        try:
+            return await self._in_process(pool, budget, call)
+        except concurrent.futures.process.BrokenProcessPool:
+            self._replace_broken(pool)
+        spare = self._new_process_pool(1)
+        try:
+            return await self._in_process(spare, budget, call)
+        except concurrent.futures.process.BrokenProcessPool:
+            log.error("%s: its worker process died twice; answered as lost", getattr(fn, "__name__", "a call"))
+            raise WorkerLost() from None
+        finally:
+            spare.shutdown(wait=False)  # its worker leaves once the call ends (also one answered "too big")
+
+    async def _in_process(
+        self, pool: concurrent.futures.ProcessPoolExecutor, budget: float | None, call: Callable[[], T]
+    ) -> T:
+        try:
+            return await self._run("process", self.processes, pool, budget, call, self.compute_admission_seconds)
+        except MemoryError:
+            raise OutOfMemory(mb=self.memory_mb) from None
 
     async def thread(self, fn: Callable[..., T], /, *args: Any, budget: float | None = 60.0) -> T:
         """``fn(*args)`` in the heavy thread pool (images, search, verification)."""
@@ -245,9 +335,15 @@ _DEFAULT: Workers | None = None
 
 
 def default_workers() -> Workers:
-    """The process's workers, made on first use and shut down at exit."""
+    """The process's workers, made on first use (with the settings' ``WORKER_MEMORY_MB``) and shut down at exit."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = Workers()
+        from bot.settings import get_settings
+
+        try:
+            memory_mb = get_settings().worker_memory_mb
+        except ValueError:  # settings that do not validate stop the bot at its start; an offline tool goes on
+            memory_mb = DEFAULT_WORKER_MEMORY_MB
+        _DEFAULT = Workers(memory_mb=memory_mb)
         atexit.register(_DEFAULT.shutdown)
     return _DEFAULT

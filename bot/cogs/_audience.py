@@ -35,6 +35,12 @@ COMMANDS: dict[str, Audience] = {
     "tournament edit": Audience.ORGANIZER,
     "tournament close": Audience.ORGANIZER,
     "tournament validate": Audience.STAFF,
+    "tournament export": Audience.STAFF,
+    "publishing settings": Audience.ORGANIZER,
+    "publishing player": Audience.ORGANIZER,
+    "publishing me": Audience.ENTRANT,
+    "publishing check": Audience.ORGANIZER,
+    "history import": Audience.ORGANIZER,
     "tournaments list": Audience.ANYONE,
     "tournaments show": Audience.ANYONE,
     "roster import": Audience.ORGANIZER,
@@ -67,6 +73,7 @@ COMMANDS: dict[str, Audience] = {
     "review note": Audience.REFEREE,
     "review countersign": Audience.REFEREE,
     "review correct": Audience.REFEREE,
+    "review repair": Audience.HEAD_REFEREE,
     "standings show": Audience.ANYONE,
     "standings export": Audience.ANYONE,
     "season create": Audience.ORGANIZER,
@@ -109,6 +116,8 @@ COMMANDS: dict[str, Audience] = {
     "endgame status": Audience.TABLE_OR_STAFF,
     "venue link": Audience.ORGANIZER,
     "venue revoke": Audience.ORGANIZER,
+    "print round": Audience.STAFF,
+    "print standings": Audience.STAFF,
 }
 
 # What a command allows beyond its audience, in the same words as the table (the README shows it).

@@ -20,6 +20,7 @@ from bot.errors import UserFacingError
 from bot.i18n import TRANSLATED_PARAMS, normalise_locale, render_error, t
 from bot.present.markup import safe
 from bot.services import is_busy
+from bot.services.races import is_concurrent_change
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,10 @@ def error_message(interaction: discord.Interaction[Any], error: BaseException, *
         log.warning("%s: the database was busy (user=%s guild=%s)", where, interaction.user.id if interaction.user
                     else None, interaction.guild_id)  # fmt: skip
         return t("error.busy", locale)
+    if is_concurrent_change(error):  # another transaction wrote the same rows first: this one rolled back
+        log.warning("%s: lost a race to a simultaneous change (user=%s guild=%s)", where, interaction.user.id
+                    if interaction.user else None, interaction.guild_id, exc_info=error)  # fmt: skip
+        return t("error.concurrent_change", locale)
     ref = uuid.uuid4().hex[:8]
     log.error(
         "%s failed (ref %s) user=%s guild=%s",

@@ -19,7 +19,15 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 
-from bot.db.backup import backup_before_upgrade, require_sqlite_folder, sqlite_file
+from bot.db.backup import (
+    DiskFull,
+    backup_before_upgrade,
+    disk_full,
+    is_disk_full,
+    remove_partial,
+    require_sqlite_folder,
+    sqlite_file,
+)
 from bot.settings import normalise_database_url
 
 VERSION_TABLE = "alembic_version"
@@ -89,16 +97,32 @@ def revisions(script_location: Path | None = None) -> list[str]:
 def upgrade_to_head(database_url: str, *, script_location: Path | None = None, backup: bool = True) -> UpgradeResult:
     """Apply every pending migration, in one transaction, and say what changed. Before changing an SQLite database
     that holds data at an older revision, a consistent copy is written next to it (``<file>.rev<revision>.bak``).
+    A full disk is :class:`~bot.db.backup.DiskFull` (one line) and leaves nothing behind: no partial copy, no copy
+    of a database the failed upgrade left unchanged, no new SQLite file that never held a schema.
     Blocking: call it through ``asyncio.to_thread`` from async code."""
     require_sqlite_folder(database_url)
-    before, tables_before = asyncio.run(_state(database_url))
-    config = alembic_config(database_url, script_location=script_location)
-    head = ScriptDirectory.from_config(config).get_current_head()
-    saved: Path | None = None
     path = sqlite_file(database_url)
-    if backup and path is not None and before is not None and before != head and path.is_file():
-        saved = backup_before_upgrade(path, before)
-    command.upgrade(config, "head")
+    existed = path is not None and path.exists()
+    saved: Path | None = None
+    try:
+        before, tables_before = asyncio.run(_state(database_url))
+        config = alembic_config(database_url, script_location=script_location)
+        head = ScriptDirectory.from_config(config).get_current_head()
+        if backup and path is not None and before is not None and before != head and path.is_file():
+            saved = backup_before_upgrade(path, before)
+        command.upgrade(config, "head")
+    except Exception as exc:
+        folder = path.parent if path is not None else None
+        if isinstance(exc, DiskFull) or not is_disk_full(exc, folder):
+            raise
+        if saved is not None:  # the upgrade is one transaction: the database is as it was, its copy only takes room
+            saved.unlink(missing_ok=True)
+        if path is not None and not existed:  # a file this call created and never gave a schema
+            remove_partial(path)
+        if path is None:
+            raise DiskFull(f"the database server's disk is full ({str(exc).splitlines()[0][:160]}); free some "
+                           "space, then run it again (nothing was changed)") from exc  # fmt: skip
+        raise disk_full(f"upgrade {path}", path.parent, database=path) from exc
     after, tables_after = asyncio.run(_state(database_url))
     created = tuple(sorted(tables_after - tables_before - {VERSION_TABLE}))
     return UpgradeResult(before=before, after=after, created_tables=created, backup=saved)

@@ -166,9 +166,14 @@ async def rescore_table(session: AsyncSession, table: GameTable, tournament: Tou
     """Score a reported table again from what was entered, with the sanctions in force now (a sanction recorded,
     revoked or annulled after the report); ``False`` when there is nothing to re-score (no report, or a final
     situation whose tie only the dice decided: the referee corrects it). The signatures stay: the entry did not
-    change."""
+    change. The table's lock first: a report write on it finishes before, and the report is read as it left it."""
+    if table.id is None or not await repo.lock_report_table(
+        session=session, guild_id=table.guild_id, table_id=table.id
+    ):
+        return False
+    await session.refresh(table)
     situation = TableSituation.from_json(table.final_situation)
-    if situation is None or situation.kind not in ("points", "ricochet", "situation") or table.id is None:
+    if situation is None or situation.kind not in ("points", "ricochet", "situation"):
         return False
     rnd = await session.get(Round, table.round_id)
     assert rnd is not None

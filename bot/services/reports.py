@@ -26,13 +26,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
 from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
-from bot.db.models import GameTable, Round, SeatOutcome, TableResult, Tournament
+from bot.db.models import GameTable, Round, RoundStatus, SeatOutcome, TableResult, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.errors import RuleError
 from bot.rules.risiko.scoring import parse_situation
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole
+from bot.services.report_integrity import RepairView, ReportStamp, drop_unseated, repair_table
 from bot.services.report_lines import (
     _id,
     _Line,
@@ -56,8 +57,8 @@ from bot.services.report_views import (  # re-exported: the cogs and tests impor
 )
 
 __all__ = [
-    "NOTE_MAX", "MapScore", "MyGame", "MyGamesView", "ReportService", "ReportView", "SeatLine", "SignOutcome",
-    "TableNote", "TableRef",
+    "NOTE_MAX", "MapScore", "MyGame", "MyGamesView", "RepairView", "ReportService", "ReportStamp", "ReportView",
+    "SeatLine", "SignOutcome", "TableNote", "TableRef",
 ]  # fmt: skip
 
 ROW_ID_MAX = 2**31 - 1  # the largest id of an INTEGER primary key on PostgreSQL
@@ -70,6 +71,7 @@ class ReportService(BaseService):
         async with self.run(actor) as uc:
             session = uc.session
             table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
+            _require_published(rnd)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=_id(table))
             referee = uc.has_role(StaffRole.REFEREE)
             if not referee and actor.user_id not in {r.user_id for _, r in seats}:
@@ -129,10 +131,17 @@ class ReportService(BaseService):
 
     # ---------------------------------------------------------------------------------------------- entry
     async def enter_points(
-        self, actor: Actor, ref: TableRef | int, values: Mapping[int, str], *, reason: str | None = None
+        self,
+        actor: Actor,
+        ref: TableRef | int,
+        values: Mapping[int, str],
+        *,
+        reason: str | None = None,
+        seen: ReportStamp | None = None,
     ) -> ReportView:
-        """Table points (RisiKo!) or tokens (Ricochet Robots) per registration id, as typed by the user."""
-        return await self._record(actor, ref, reason=reason, points=values)
+        """Table points (RisiKo!) or tokens (Ricochet Robots) per registration id, as typed by the user; ``seen``:
+        the table as the form showed it (default: as the submission finds it), see :meth:`_record`."""
+        return await self._record(actor, ref, reason=reason, points=values, seen=seen)
 
     async def enter_situation(
         self,
@@ -142,9 +151,10 @@ class ReportService(BaseService):
         *,
         reason: str | None = None,
         rng: random.Random | None = None,
+        seen: ReportStamp | None = None,
     ) -> ReportView:
         """RisiKo! final situation (the ``steward risiko score`` shape, names = players' display names)."""
-        return await self._record(actor, ref, reason=reason, situation=situation, rng=rng)
+        return await self._record(actor, ref, reason=reason, situation=situation, rng=rng, seen=seen)
 
     async def correct(
         self,
@@ -154,13 +164,16 @@ class ReportService(BaseService):
         reason: str,
         values: Mapping[int, str] | None = None,
         situation: str | Mapping[str, Any] | Sequence[Any] | None = None,
+        seen: ReportStamp | None = None,
     ) -> ReportView:
         """A referee's correction (also of a locked table); before/after and the reason are audited."""
         if not (reason or "").strip():
             raise InvalidInput("error.field_empty", field="report_reason")
         if values is None and situation is None:
             raise InvalidInput("error.report.nothing_entered")
-        return await self._record(actor, ref, reason=reason.strip()[:500], points=values, situation=situation)
+        return await self._record(
+            actor, ref, reason=reason.strip()[:500], points=values, situation=situation, seen=seen
+        )
 
     async def _record(
         self,
@@ -171,12 +184,24 @@ class ReportService(BaseService):
         points: Mapping[int, str] | None = None,
         situation: str | Mapping[str, Any] | Sequence[Any] | None = None,
         rng: random.Random | None = None,
+        seen: ReportStamp | None = None,
     ) -> ReportView:
+        """Write a table's report. The write goes against the table as the user saw it (``seen``: the form they typed
+        into; else as the submission found it on arrival) and holds the table's lock while it reads the table again:
+        a seating changed meanwhile (``/replace``) or a report another person entered meanwhile is refused with one
+        clear line, so a result is only ever written for the players seated at the table and two simultaneous
+        submissions give one report, never an error. Lines of players no longer seated go (audited)."""
         correcting = reason is not None
+        arrived = await self._stamp(actor, ref)
+        if seen is None or seen.table_id != arrived.table_id:
+            seen = arrived
+        elif (early := seen.refusal(arrived)) is not None:
+            raise early  # the table already changed since the form: no need to wait for its lock to say so
         async with self.run(actor) as uc:  # the table is found before its tournament, the role decided after
             session = uc.session
-            table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
+            table, rnd, tournament_name = await self._locked(session, actor.guild_id, arrived.table_id)
             tournament = await tournament_or_404(session, actor.guild_id, tournament_name)
+            _require_published(rnd)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=_id(table))
             if not seats:
                 raise Conflict("error.report.no_seats", table=table.number)
@@ -185,6 +210,10 @@ class ReportService(BaseService):
                 uc.require(StaffRole.REFEREE)
             if table.locked and not correcting:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
+            seating = {_id(r) for _, r in seats}
+            as_now = ReportStamp.of(await self._view(session, actor.guild_id, table, rnd, tournament_name))
+            if (refusal := seen.refusal(as_now)) is not None:  # a /replace, or another report, got the lock first
+                raise refusal
             ruleset = load_ruleset(tournament.preset, tournament.overrides or None)  # parsed once per use case
             preset = ruleset.preset
             special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
@@ -205,11 +234,10 @@ class ReportService(BaseService):
                         {"registration_id": rid, "outcome": outcome, "value": value} for rid, outcome, value in entries
                     ]
                 }
-            existing = {
-                r.registration_id: r
-                for r in await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table))
-            }
-            before = [_line_json(r) for r in existing.values()]
+            rows = await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table))
+            before = [_line_json(r) for r in rows]
+            dropped = await drop_unseated(session, seats, rows)  # a result belongs to a seated player
+            existing = {r.registration_id: r for r in rows if r.registration_id in seating}
             now = uc.clock()
             for line in lines:
                 row = existing.get(line.registration_id)
@@ -236,6 +264,8 @@ class ReportService(BaseService):
             await session.flush()
             after = [_line_dict(x) for x in lines]
             details: dict[str, Any] = {"round": rnd.number, "table": table.number, "kind": kind, "after": after}
+            if dropped:
+                details["dropped"] = dropped
             if correcting:
                 details |= {"before": before, "reason": reason, "locked": table.locked}
             await uc.audit("report.correct" if correcting else "report.enter", "game_table", table.id, **details)
@@ -249,7 +279,7 @@ class ReportService(BaseService):
     async def _sign(self, actor: Actor, table_id: int) -> SignOutcome:
         async with self.run(actor) as uc:
             session = uc.session
-            table, rnd, name = await self._resolve(session, actor.guild_id, table_id)
+            table, rnd, name = await self._locked(session, actor.guild_id, table_id)
             seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=table_id)
             mine = next((r for _, r in seats if r.user_id == actor.user_id), None)
             if mine is None:
@@ -278,9 +308,10 @@ class ReportService(BaseService):
         return await retry_when_locked(lambda: self._countersign(actor, ref))
 
     async def _countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
+        table_id = await self._table_id(actor, ref)
         async with self.run(actor, role=StaffRole.REFEREE) as uc:
             session = uc.session
-            table, rnd, name = await self._resolve(session, actor.guild_id, ref)
+            table, rnd, name = await self._locked(session, actor.guild_id, table_id)
             view = await self._view(session, actor.guild_id, table, rnd, name)
             if table.locked:
                 return view
@@ -313,7 +344,66 @@ class ReportService(BaseService):
             special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
             return TableNote(name, rnd.number, table.number, table.note, special, table.thread_id)
 
+    # ---------------------------------------------------------------------------------------------- repair
+    async def repair(
+        self, actor: Actor, tournament: str, *, round: int | None = None, table: int | None = None
+    ) -> RepairView:
+        """The head referee makes a tournament's tables consistent again (issue 40, finding 3): the results of
+        players no longer seated at their table go — a ``/replace`` that raced a report before tables were locked
+        left them, and the standings counted them — and a report left without a line for a seated player loses its
+        signatures and lock and waits for a referee's correction. Each table repaired is audited (what went, who
+        lacks a line); ``round`` / ``table``: only those (a table without a round: the latest round's)."""
+        async with self.run(actor, role=StaffRole.HEAD_REFEREE, tournament=tournament) as uc:  # which tables
+            only = None
+            if table is not None:
+                only, _, _ = await self._resolve(uc.session, actor.guild_id, TableRef(tournament, table, round))
+            elif round is not None and not await repo.get_report_round(
+                session=uc.session, guild_id=actor.guild_id, tournament_id=uc.tournament_id, number=round
+            ):
+                raise NotFound("error.report.no_round", tournament=uc.tournament.name, round=round)
+            found = await repo.list_unseated_results(
+                session=uc.session,
+                guild_id=actor.guild_id,
+                tournament_id=uc.tournament_id,
+                round_number=round,
+                table_id=only.id if only is not None else None,
+            )
+            rounds = {row.table_id: row.round_number for row in found}
+        async with self.run(actor, role=StaffRole.HEAD_REFEREE, tournament=tournament) as uc:
+            done = []
+            for table_id in sorted(rounds):  # one order for every locker of several tables
+                await repo.lock_report_table(session=uc.session, guild_id=actor.guild_id, table_id=table_id)
+            for table_id in sorted(rounds, key=lambda i: (rounds[i], i)):
+                row = await repo.get_report_table_by_id(session=uc.session, guild_id=actor.guild_id, table_id=table_id)
+                fixed = await repair_table(uc.session, row, rounds[table_id]) if row is not None else None
+                if fixed is not None:
+                    await uc.audit("report.repair", "game_table", table_id, tournament=uc.tournament.name, **fixed[1])
+                    done.append(fixed[0])
+            return RepairView(uc.tournament.name, tuple(sorted(done, key=lambda x: (x.round_number, x.table_number))))
+
     # --------------------------------------------------------------------------------------------- helpers
+    async def _stamp(self, actor: Actor, ref: TableRef | int) -> ReportStamp:
+        """The table ``ref`` names, and its seats and report as they are now (a read before the locked write)."""
+        async with self.run(actor) as uc:
+            table, rnd, name = await self._resolve(uc.session, actor.guild_id, ref)
+            return ReportStamp.of(await self._view(uc.session, actor.guild_id, table, rnd, name))
+
+    async def _table_id(self, actor: Actor, ref: TableRef | int) -> int:
+        """The id of the table ``ref`` names (a read before the locked write: the lock is taken by id)."""
+        if isinstance(ref, int):
+            return ref
+        async with self.run(actor) as uc:
+            return _id((await self._resolve(uc.session, actor.guild_id, ref))[0])
+
+    async def _locked(self, session: AsyncSession, guild_id: int, table_id: int) -> tuple[GameTable, Round, str]:
+        """The table's row lock, first in the transaction (a report write, a signature, a replacement: one at a
+        time per table), then the table read as it now is."""
+        if not 0 < table_id <= ROW_ID_MAX or not await repo.lock_report_table(
+            session=session, guild_id=guild_id, table_id=table_id
+        ):
+            raise NotFound("error.report.table_gone")
+        return await self._resolve(session, guild_id, table_id)
+
     async def _resolve(self, session: AsyncSession, guild_id: int, ref: TableRef | int) -> tuple[GameTable, Round, str]:
         if isinstance(ref, int):
             # a button's id comes back from Discord as typed there: one outside the ids a row can have is a forgery
@@ -414,6 +504,13 @@ def _map_scores(situation: TableSituation) -> tuple[MapScore, ...]:
             )
         )
     return tuple(out)
+
+
+def _require_published(rnd: Round) -> None:
+    """A report is written only for a published round: a draft's tables may still be swapped, moved or redrawn, and
+    a result must only ever belong to a player seated at its table (issue 40, finding 3)."""
+    if rnd.status in (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value):
+        raise Conflict("error.report.round_not_published", round=rnd.number)
 
 
 async def _tournament_name(session: AsyncSession, guild_id: int, tournament_id: int) -> str:

@@ -193,9 +193,11 @@ class SeasonService(BaseService):
             raise Conflict("error.season.already_in", tournament=t.name, season=found[0].name)
         position = await repo.season_next_position(session=session, guild_id=season.guild_id, season_id=season.id)
         link = SeasonTournament(guild_id=season.guild_id, season_id=season.id, tournament_id=t.id, position=position)
-        session.add(link)
         try:
+            # the row is added inside the savepoint: added before, it was flushed as the savepoint opened, outside
+            # it, and a constraint's refusal aborted the whole transaction ("something went wrong" on PostgreSQL)
             async with session.begin_nested():
+                session.add(link)
                 await session.flush()
         except IntegrityError:  # another season took the tournament meanwhile (one season each: a constraint)
             taken = await repo.season_of_tournament(session=session, guild_id=season.guild_id, tournament_id=t.id)

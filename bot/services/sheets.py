@@ -147,7 +147,11 @@ def read_xlsx_rows(data: bytes, *, max_rows: int) -> Generator[tuple[int, list[s
     Read-only and values only (a formula gives its last computed value, never runs). Raises ``SheetRefused``
     for a file that is not a workbook, one that unpacks too big, a sheet wider than ``XLSX_MAX_COLUMNS``, or one
     with cells below Excel's last row. Blank rows are yielded too (the caller skips them, as the CSV's blank
-    lines, and stops after ``max_rows`` players): nothing written anywhere in the sheet goes unread."""
+    lines, and stops after ``max_rows`` players): nothing written anywhere in the sheet goes unread.
+
+    Every row the sheet's XML holds is read, whatever range the workbook declares: read-only openpyxl otherwise
+    stops at the declared used range (``<dimension ref="A1:B10">``), which a program writing the file may leave
+    short — 9 of 50 players would be read, silently (issue 40, finding 2)."""
     from openpyxl import load_workbook
 
     check_xlsx_archive(data)
@@ -162,11 +166,14 @@ def read_xlsx_rows(data: bytes, *, max_rows: int) -> Generator[tuple[int, list[s
         declared = getattr(sheet, "max_column", None)
         if isinstance(declared, int) and declared > XLSX_MAX_COLUMNS:
             raise SheetRefused("csv.error.xlsx_too_wide", {"max": XLSX_MAX_COLUMNS, "found": declared})
+        reset = getattr(sheet, "reset_dimensions", None)  # a read-only sheet's
+        if callable(reset):
+            reset()  # the declared range is the writer's claim, not the sheet's content
         last = EXCEL_ROWS + 1
         try:
-            # no max_row: openpyxl would stop there unseen; the rows come lazily (a gap is filled one empty row
-            # at a time, bounded by ``last``)
-            rows = sheet.iter_rows(min_row=1, max_col=XLSX_MAX_COLUMNS + 1, values_only=True)
+            # max_row given, never taken from the declared range (openpyxl would stop there unseen); the rows come
+            # lazily as the XML holds them (a gap is filled one empty row at a time, bounded by ``last``)
+            rows = sheet.iter_rows(min_row=1, max_row=last, max_col=XLSX_MAX_COLUMNS + 1, values_only=True)
             for number, values in enumerate(rows, start=1):
                 if values.count(None) == len(values):  # a blank row (openpyxl fills a gap with them): the fast way
                     if number == last:

@@ -10,9 +10,13 @@ Routes (``{token}`` is the tournament's venue token; any other string is a plain
 * ``/v/{token}/events``  server-sent events: the JSON again at every change, a heartbeat, the server's time;
 * ``/static/…``          the script and the style sheet.
 
-Every response carries a strict Content-Security-Policy (``default-src 'none'``; the script and the style sheet
-from this server only; no inline script or style), ``no-referrer`` (the URL is the key: it must not leak to another
-site) and ``nosniff``."""
+Every answer — the pages, the 404s, a 400 for a malformed request, a 500, the 503 of a refused connection — carries a
+strict Content-Security-Policy (``default-src 'none'``; the script and the style sheet from this server only; no
+inline script or style), ``no-referrer`` (the URL is the key: it must not leak to another site) and ``nosniff``, and
+a ``Server`` header without versions; an error answer never quotes the request.
+
+The server's limits (connections, time-outs, live streams, a reserve of file descriptors for the bot) are
+``limits.py``'s; past the streams' cap ``/events`` answers ``503`` with ``Retry-After`` and the page polls ``/data``."""
 
 from __future__ import annotations
 
@@ -20,13 +24,17 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
 from bot.services.venue import VenueService
-from bot.web.hub import VenueHub, lang_of
+from bot.web.hub import Page, VenueHub, lang_of
+from bot.web.limits import ConnectionGate, GuardedConnection, GuardedSite, StreamGate, WebLimits, viewer_address
 from bot.web.pages import NOT_FOUND, page_html
+from bot.web.tokens import TokensUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +45,7 @@ CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
+SERVER = "steward"  # the Server header: no product, no version (aiohttp's default names Python's and its own)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -44,26 +53,58 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+ANSWER_HEADERS = {**SECURITY_HEADERS, "Server": SERVER}  # on every answer, errors and refusals included
+STREAM_RETRY_AFTER = 10  # seconds a stream refused (the cap is reached) is told to wait; the page polls meanwhile
 STATIC_TYPES = {"venue.js": "text/javascript; charset=utf-8", "venue.css": "text/css; charset=utf-8"}
 
 HUB: web.AppKey[VenueHub] = web.AppKey("venue_hub", VenueHub)
+LIMITS: web.AppKey[WebLimits] = web.AppKey("venue_limits", WebLimits)
+STREAMS: web.AppKey[StreamGate] = web.AppKey("venue_streams", StreamGate)
+
+
+def _route(request: web.Request) -> str:
+    """The route's pattern (``/v/{token}/data``): what a log line may name (a path would carry the token)."""
+    resource = request.match_info.route.resource
+    return resource.canonical if resource is not None else "?"
 
 
 @web.middleware
-async def _security(
+async def _answers(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
+    """Every failure is a short plain answer that quotes nothing of the request; the headers are added when any
+    answer is prepared (:func:`_headers`)."""
+    if isinstance(request.protocol, GuardedConnection):
+        request.protocol.request_seen()
     try:
-        response = await handler(request)
+        return await handler(request)
     except web.HTTPException as exc:
-        response = web.Response(status=exc.status, text=NOT_FOUND if exc.status == 404 else exc.reason)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+        return _plain(exc.status, NOT_FOUND if exc.status == 404 else None)
+    except TokensUnavailable:
+        return _unavailable(retry_after=5)
+    except Exception:
+        log.exception("venue pages: %s %s failed", request.method, _route(request))
+        return _plain(500)
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in ANSWER_HEADERS.items():
+        response.headers[name] = value
+
+
+def _plain(status: int, text: str | None = None) -> web.Response:
+    return web.Response(status=status, text=text or f"{status}: {HTTPStatus(status).phrase}")
+
+
+def _unavailable(*, retry_after: int) -> web.Response:
+    response = _plain(503)
+    response.headers["Retry-After"] = str(retry_after)
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
 def _not_found() -> web.Response:
-    return web.Response(status=404, text=NOT_FOUND)
+    return _plain(404, NOT_FOUND)
 
 
 async def _page(request: web.Request, view: str) -> web.StreamResponse:
@@ -107,30 +148,52 @@ async def events(request: web.Request) -> web.StreamResponse:
     page = await hub.page(request.match_info["token"])
     if page is None:
         return _not_found()
+    limits, streams = request.app[LIMITS], request.app[STREAMS]
+    viewer = viewer_address(request.remote, request.headers.get("X-Forwarded-For"), limits.trusted_proxies)
+    if not streams.enter(viewer):  # full: the page polls /data instead and tries the stream again later
+        refused = _unavailable(retry_after=STREAM_RETRY_AFTER)
+        refused.force_close()  # the browser gives the stream up: its connection is not kept alive either
+        return refused
+    try:
+        return await _stream(request, hub, page, limits.stream_write_timeout)
+    finally:
+        streams.leave(viewer)
+
+
+async def _stream(request: web.Request, hub: VenueHub, page: Page, write_timeout: float) -> web.StreamResponse:
     lang = lang_of(request.query.get("lang"), page.snapshot.locale)
     response = web.StreamResponse(
         headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     )
-    for name, value in SECURITY_HEADERS.items():
-        response.headers[name] = value
     await response.prepare(request)
+
+    async def send(chunk: bytes) -> None:
+        """A viewer that stops reading holds its socket no longer than ``write_timeout``."""
+        if write_timeout > 0:
+            await asyncio.wait_for(response.write(chunk), timeout=write_timeout)
+        else:
+            await response.write(chunk)
+
     page.watchers += 1
     try:
-        await response.write(f"retry: {RETRY_MS}\n\n".encode())
+        await send(f"retry: {RETRY_MS}\n\n".encode())
         sent: int | None = None
         while not hub.closing:
             if page.gone:
-                await response.write(_event("gone", b"{}"))
+                await send(_event("gone", b"{}"))
                 break
             changed = page.changed  # taken before sending: a change while writing is not missed
-            await response.write(_event("time", str(hub.venue.now_ms())))
+            await send(_event("time", str(hub.venue.now_ms())))
             if page.generation != sent:
                 sent = page.generation
-                await response.write(_event("snapshot", page.payload(lang)))
+                await send(_event("snapshot", page.payload(lang)))
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=HEARTBEAT_SECONDS)
     except ConnectionResetError:  # the viewer left
         pass
+    except TimeoutError:  # the viewer stopped reading: its socket is let go
+        if request.transport is not None:
+            request.transport.abort()
     finally:
         page.watchers -= 1
     return response
@@ -150,10 +213,13 @@ async def _not_found_route(request: web.Request) -> web.StreamResponse:
     return _not_found()
 
 
-def make_app(venue: VenueService, *, hub: VenueHub | None = None) -> web.Application:
+def make_app(venue: VenueService, *, hub: VenueHub | None = None, limits: WebLimits | None = None) -> web.Application:
     """The venue pages' application; its hub polls for changes while the application runs."""
-    app = web.Application(middlewares=[_security])
+    app = web.Application(middlewares=[_answers])
     app[HUB] = hub or VenueHub(venue)
+    app[LIMITS] = limits or WebLimits()
+    app[STREAMS] = StreamGate(app[LIMITS])
+    app.on_response_prepare.append(_headers)
 
     async def running(app: web.Application) -> AsyncIterator[None]:
         app[HUB].start()
@@ -179,12 +245,26 @@ def page_url(base_url: str, token: str, view: str = "") -> str:
     return f"{base_url.rstrip('/')}/v/{token}" + (f"/{view}" if view else "")
 
 
+def settings_limits() -> WebLimits:
+    """The limits the ``WEB_*`` settings give (their defaults when the settings cannot be read)."""
+    from bot.settings import get_settings
+
+    try:
+        return WebLimits.from_settings(get_settings())
+    except ValueError as exc:  # a malformed setting elsewhere: the bot reports it at start-up, not here
+        log.warning("venue pages: default limits (the settings could not be read: %s)", exc)
+        return WebLimits()
+
+
 class VenueServer:
     """The application on a host and port, started and stopped inside a running event loop (the bot's, the
-    demo's, ``steward web``'s)."""
+    demo's, ``steward web``'s), with the limits of ``limits`` (by default the ``WEB_*`` settings')."""
 
-    def __init__(self, venue: VenueService, *, host: str = "127.0.0.1", port: int = 8080, base_url: str | None = None):
-        self.app = make_app(venue)
+    def __init__(self, venue: VenueService, *, host: str = "127.0.0.1", port: int = 8080, base_url: str | None = None,
+                 limits: WebLimits | None = None):  # fmt: skip
+        self.limits = limits or settings_limits()
+        self.app = make_app(venue, limits=self.limits)
+        self.gate = ConnectionGate(self.limits)
         self.host, self.port = host, port
         self._base_url = base_url
         self._runner: web.AppRunner | None = None
@@ -200,20 +280,31 @@ class VenueServer:
         host = "127.0.0.1" if self.host in ("0.0.0.0", "", "::") else self.host
         return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
+    @property
+    def streams(self) -> StreamGate:
+        return self.app[STREAMS]
+
+    def stats(self) -> dict[str, Any]:
+        """Connections (open, peak, refused by reason), streams, the hub's work and the tokens' reads."""
+        return {"connections": self.gate.stats(), "streams": self.streams.stats(), "hub": self.hub.stats()}
+
     async def start(self) -> None:
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0)
+        limits = self.limits
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=2.0,
+                                     keepalive_timeout=limits.idle_timeout)  # fmt: skip
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = GuardedSite(self._runner, self.host, self.port, gate=self.gate, headers=ANSWER_HEADERS)
         try:
             await site.start()
         except OSError:
             await self.stop()
             raise
-        if self.port == 0:  # an ephemeral port (tests): the one the system gave
-            server = site._server
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = int(sockets[0].getsockname()[1])
+        self.port = site.port  # an ephemeral port (tests): the one the system gave
+        ceiling = self.gate.descriptors.ceiling()
+        if ceiling is not None and ceiling < 64:
+            log.warning("venue pages: the descriptor limit minus WEB_FD_RESERVE=%d leaves %d descriptors: the pages "
+                        "will refuse most connections; raise `ulimit -n` or lower the reserve", limits.fd_reserve,
+                        max(ceiling, 0))  # fmt: skip
         log.info("venue pages on %s", self.base_url)
 
     async def stop(self) -> None:

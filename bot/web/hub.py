@@ -3,7 +3,10 @@
 The hub polls each server's change counter (``VenueService.versions``: one query for all the pages it keeps, every
 ``poll_seconds``, whatever the number of viewers) and rebuilds a page's snapshot only when the counter moved (and
 every ``refresh_seconds`` anyway, so a clock that passes its limit is re-read). Each page's JSON is encoded once per
-change and language. Open pages wait on the page's ``changed`` event; a revoked token ends them (``gone``)."""
+change and language. Open pages wait on the page's ``changed`` event; a revoked token ends them (``gone``).
+
+A page is built only for a token of the in-memory set (:class:`~bot.web.tokens.TokenBook`): a wrong token costs no
+database query."""
 
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from typing import Any
 from bot.i18n import LOCALES
 from bot.services.venue import VenueService, VenueSnapshot
 from bot.web.pages import words
+from bot.web.tokens import REFRESH_SECONDS as TOKEN_REFRESH_SECONDS
+from bot.web.tokens import TokenBook
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +79,11 @@ class VenueHub:
         poll_seconds: float = POLL_SECONDS,
         refresh_seconds: float = REFRESH_SECONDS,
         idle_seconds: float = IDLE_SECONDS,
+        token_refresh_seconds: float = TOKEN_REFRESH_SECONDS,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.venue = venue
+        self.tokens = TokenBook(self._load_tokens, refresh_seconds=token_refresh_seconds, monotonic=monotonic)
         self.poll_seconds = poll_seconds
         self.refresh_seconds = refresh_seconds
         self.idle_seconds = idle_seconds
@@ -89,11 +96,15 @@ class VenueHub:
         self.polls = 0
 
     async def page(self, token: str) -> Page | None:
-        """The page of ``token``, built on first request (once, however many viewers ask at the same moment)."""
+        """The page of ``token``, built on first request (once, however many viewers ask at the same moment); None
+        for a wrong or revoked token — one that is no tournament's costs no query of its own (``tokens.py``; raises
+        :class:`~bot.web.tokens.TokensUnavailable` when the tokens cannot be read)."""
         found = self._pages.get(token)
         if found is not None and not found.gone:
             found.last_used = self._now()
             return found
+        if not await self.tokens.known(token):
+            return None
         pending = self._building.get(token)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -102,7 +113,9 @@ class VenueHub:
         try:
             snapshot = await self._build(token)
             page = None
-            if snapshot is not None:
+            if snapshot is None:  # revoked since the tokens were read
+                self.tokens.forget(token)
+            else:
                 now = self._now()
                 page = Page(token, snapshot, built=now, last_used=now)
                 self._pages[token] = page
@@ -115,6 +128,9 @@ class VenueHub:
             raise
         finally:
             self._building.pop(token, None)
+
+    async def _load_tokens(self) -> list[str]:
+        return [link.token for link in await self.venue.pages()]
 
     async def _build(self, token: str) -> VenueSnapshot | None:
         self.builds += 1
@@ -145,6 +161,7 @@ class VenueHub:
             snapshot = await self._build(token)
             if snapshot is None:  # the token was revoked (or the tournament deleted)
                 self._pages.pop(token, None)
+                self.tokens.forget(token)
                 page.end()
             else:
                 page.replace(snapshot, self._now())
@@ -163,10 +180,12 @@ class VenueHub:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self.run(), name="venue-hub")
+            self.tokens.refresh()
 
     async def stop(self) -> None:
         task, self._task = self._task, None
         self.close_streams()
+        await self.tokens.stop()
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -179,7 +198,7 @@ class VenueHub:
             page.wake()
 
     def stats(self) -> dict[str, Any]:
-        return {"pages": len(self._pages), "builds": self.builds, "polls": self.polls}
+        return {"pages": len(self._pages), "builds": self.builds, "polls": self.polls} | self.tokens.stats()
 
 
 def lang_of(asked: str | None, default: str) -> str:

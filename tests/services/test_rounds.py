@@ -4,6 +4,7 @@ FIRK-SIZE-1, NP-FMT-1, NP-SCORE-2, NP-TAB-1, BOT-ROLE-1)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from collections import Counter
@@ -33,7 +34,7 @@ from bot.rules.tournament.model import Criterion, DrawContext, Player
 from bot.rules.tournament.planner import DrawRequest, plan_draw
 from bot.services import Services
 from bot.services.access import Actor
-from bot.services.reports import TableRef
+from bot.services.reports import ReportStamp, TableRef
 from tests.services import test_reports_fixtures as FX
 
 GUILD = 111
@@ -421,6 +422,15 @@ async def ranking(services: Services) -> list[int]:
     return await services.rounds.ranking(GUILD, tournament="Coppa")
 
 
+async def qualifying_ranks_of(services: Services) -> list[tuple[int, int]]:
+    """Each active player with their qualifying rank (players the tie-breakers leave level share it)."""
+    from bot.services.rounds.reading import qualifying_ranks
+
+    async with services.sessionmaker() as session:
+        t = (await session.execute(select(Tournament).where(Tournament.name == "Coppa"))).scalar_one()
+        return await qualifying_ranks(session, t, services.standings)
+
+
 async def test_tour_sf_1_four_semifinals_take_one_player_from_each_band(services: Services):
     await setup_tournament(services, 24)
     await play_two_rounds(services)
@@ -524,11 +534,11 @@ async def test_tour_fin_1_replacement_chain_same_table_then_best_second_elsewher
     # the rest of table 1 declines too: the best 2nd of the other tables by the qualifying standings
     for rid in orders[1][1:]:
         view = (await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[rid])).round
-    ranked = await ranking(services)
+    ranks = dict(await qualifying_ranks_of(services))
     seconds = [orders[n][1] for n in (2, 3, 4)]
-    best_second = min(seconds, key=ranked.index)
+    best = min(ranks[p] for p in seconds)  # seconds level in the standings share a rank: the semifinals' lot decides
     recovered = next(s for s in view.final_seats if s.source == "other_table_recovery")
-    assert recovered.name == names[best_second] and recovered.replaces_table == 1
+    assert recovered.name in {names[p] for p in seconds if ranks[p] == best} and recovered.replaces_table == 1
     assert len(view.declined) == 4 and len(view.tables[0].seats) == 4
     async with services.sessionmaker() as session:
         n = (await session.execute(select(func.count()).where(AuditLog.action == "round.decline"))).scalar_one()
@@ -1451,3 +1461,65 @@ async def test_arb_3_two_hundred_replacements_at_once_seat_the_substitute_once(s
     after = await services.rounds.show(ORGANIZER, tournament="Coppa")
     seated = [s.name for table in after.tables for s in table.seats]
     assert len(seated) == 8 and seated.count("Riserva") == 1
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.005, 0.02, "decline_checked"])
+async def test_issue_40_a_decline_racing_the_final_s_report_never_leaves_a_result_on_a_changed_final(
+    services: Services, delay: float | str, monkeypatch: pytest.MonkeyPatch
+):
+    """Issue 40, finding 3, in the final: a finalist declines (the published final is recomposed) while a referee
+    enters the final's report. The final's tables are locked as a report locks its table, so one of them wins: the
+    report is written and the decline is refused (the final is played), or the final is recomposed and the report,
+    made against the old seating, is refused. Never a result for a player not seated at the final."""
+    semi, _ = await semis_played(services)
+    final = await services.rounds.compose_final(ORGANIZER, tournament="Coppa")
+    await services.rounds.publish(ORGANIZER, tournament="Coppa")
+    names = {s.registration_id: s.name for t in semi.tables for s in t.seats}
+    referee = Actor(guild_id=GUILD, user_id=3, role_ids=frozenset({REF_ROLE}))
+    ref = TableRef("Coppa", 1, final.number)
+    seated = [s.registration_id for s in final.tables[0].seats]
+    sheet = await services.reports.sheet(referee, ref)
+    points = {rid: str(60 - 10 * k) for k, rid in enumerate(seated)}
+
+    async def report() -> str:
+        try:
+            await services.reports.enter_points(referee, ref, points, seen=ReportStamp.of(sheet))
+        except (Conflict, NotFound, InvalidInput) as exc:
+            return exc.key
+        return "ok"
+
+    if delay == "decline_checked":  # as the probe found it: the decline pauses after it found the final unplayed
+        from bot.services.rounds import finals
+
+        real = finals._final_played
+
+        async def checked_then_pause(*args: Any) -> bool:
+            played = await real(*args)
+            await asyncio.sleep(0.2)
+            return played
+
+        monkeypatch.setattr(finals, "_final_played", checked_then_pause)
+
+    async def decline() -> str:
+        await asyncio.sleep(0.0 if isinstance(delay, str) else delay)
+        try:
+            await services.rounds.decline(ORGANIZER, tournament="Coppa", player=names[seated[0]])
+        except Conflict as exc:
+            return exc.key
+        return "ok"
+
+    if delay == "decline_checked":
+        declined, reported = await asyncio.gather(decline(), report())
+    else:
+        reported, declined = await asyncio.gather(report(), decline())
+    assert (reported == "ok") != (declined == "ok"), (reported, declined)
+    if reported == "ok":
+        assert declined == "error.round_final_played"
+    async with services.sessionmaker() as session:
+        final_round = (await session.execute(select(Round).where(Round.kind == "final"))).scalar_one()
+        tables = (await session.execute(select(GameTable).where(GameTable.round_id == final_round.id))).scalars().all()
+        for gt in tables:
+            seats = set((await session.execute(select(Seat.registration_id).where(Seat.table_id == gt.id))).scalars())
+            lines = (await session.execute(select(TableResult).where(TableResult.table_id == gt.id))).scalars().all()
+            assert {r.registration_id for r in lines} <= seats
+            assert len(lines) == (len(seats) if reported == "ok" else 0)  # a report that said "ok" is kept

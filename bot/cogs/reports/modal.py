@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import discord
@@ -10,7 +11,7 @@ from bot.cogs._common import actor_of, bot_of
 from bot.cogs._errors import GuardedModal
 from bot.cogs.reports.buttons import publish_report
 from bot.i18n import format_number, t
-from bot.services.reports import ReportView
+from bot.services.reports import ReportStamp, ReportView
 
 MODAL_FIELDS_MAX = 5  # Discord: at most five inputs in a modal
 
@@ -23,9 +24,12 @@ class ReportModal(GuardedModal):
         super().__init__(
             title=t(title_key, locale, table=view.table_number, round=view.round_number)[:45],
             timeout=900,
-            custom_id=f"report:{'correct' if reason else 'enter'}:{view.table_id}",  # named when it has expired
+            # one id per opened form: discord.py keeps open forms by custom id alone, so two people opening the same
+            # table's form had the first one's answer read against the second one's fields (issue 40, finding 7)
+            custom_id=f"report:{'correct' if reason else 'enter'}:{view.table_id}:{secrets.token_hex(6)}",
         )
         self.table_id = view.table_id
+        self.stamp = ReportStamp.of(view)  # the table as this form shows it: a write goes against it (issue 40)
         self.reason = reason
         self.fields: dict[int, discord.ui.TextInput[Any]] = {}
         hint = t("report.modal.hint_tokens" if view.game == "ricochet" else "report.modal.hint_points", locale)
@@ -48,7 +52,7 @@ class ReportModal(GuardedModal):
         actor = actor_of(interaction)
         reports = bot_of(interaction).services.reports
         if self.reason:
-            view = await reports.correct(actor, self.table_id, reason=self.reason, values=values)
+            view = await reports.correct(actor, self.table_id, reason=self.reason, values=values, seen=self.stamp)
         else:
-            view = await reports.enter_points(actor, self.table_id, values)
+            view = await reports.enter_points(actor, self.table_id, values, seen=self.stamp)
         await publish_report(interaction, view)

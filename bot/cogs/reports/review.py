@@ -1,5 +1,6 @@
-"""/review countersign|correct|note — referees countersign a signed report (the table locks), correct reports,
-also locked ones, with the reason audited (TOUR-REF-1), and write a table's note (FIRK §9: the "morto"'s rules)."""
+"""/review countersign|correct|note|repair — referees countersign a signed report (the table locks), correct reports,
+also locked ones, with the reason audited (TOUR-REF-1), and write a table's note (FIRK §9: the "morto"'s rules); the
+head referee repairs tables whose results name players no longer seated there (issue 40, finding 3)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, locale_of, send, server_locale, tr
+from bot.cogs._errors import slash
 from bot.cogs._params import REFEREE_COMMANDS, RoundNumber, TableNumber, Tournament
 from bot.cogs.reports.buttons import publish_report
 from bot.cogs.reports.embeds import report_embed
 from bot.cogs.reports.modal import ReportModal
 from bot.i18n import t
 from bot.present.markup import safe
-from bot.services.reports import TableRef
+from bot.services.reports import RepairView, TableRef
 
 
 class ReviewCog(commands.Cog):
@@ -106,3 +108,38 @@ class ReviewCog(commands.Cog):
         await interaction.response.defer(thinking=True)
         view = await reports.correct(actor, ref, reason=reason, situation=situation)
         await publish_report(interaction, view)
+
+    @review.command(name="repair")
+    @app_commands.describe(
+        tournament="The tournament",
+        round="Round (default: every round)",
+        table="Table number (default: every table)",
+    )
+    async def repair(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        round: RoundNumber | None = None,
+        table: TableNumber | None = None,
+    ) -> None:
+        """Remove results of players no longer seated at their table (head referee)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        done = await self.bot.services.reports.repair(actor, tournament, round=round, table=table)
+        await send(interaction, repair_text(done, locale_of(interaction))[:2000], ephemeral=True)
+
+
+def repair_text(done: RepairView, locale: str) -> str:
+    """What the repair did, table by table (or that nothing needed it)."""
+    name = safe(done.tournament_name)
+    if not done.tables:
+        return t("review.repair.nothing", locale, tournament=name)
+    lines = [t("review.repair.done", locale, tournament=name, count=len(done.tables))]
+    for fixed in done.tables:
+        line = t("review.repair.table", locale, round=fixed.round_number, table=fixed.table_number,
+                 count=len(fixed.dropped), names=", ".join(safe(n) for n in fixed.dropped))  # fmt: skip
+        if fixed.missing:
+            missing = ", ".join(safe(n) for n in fixed.missing)
+            line += " " + t("review.repair.missing", locale, names=missing, command=slash("review correct", locale))
+        lines.append("• " + line)
+    return "\n".join(lines)

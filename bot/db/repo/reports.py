@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
+from sqlalchemy import exists, update
 from sqlalchemy import select as sa_select
-from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import GameTable, Registration, Round, Seat, TableResult
+from bot.db.models import GameTable, Registration, Round, RoundStatus, Seat, TableResult
 
 __all__ = [
     "get_report_round",
@@ -26,6 +26,8 @@ __all__ = [
     "list_report_tables_for_registration",
     "list_standings_results",
     "list_tables_of_tournament",
+    "list_unseated_results",
+    "lock_report_table",
     "mark_result_signed",
 ]
 
@@ -33,13 +35,15 @@ __all__ = [
 async def get_report_round(
     *, session: AsyncSession, guild_id: int, tournament_id: int, number: int | None
 ) -> Round | None:
-    """Round ``number`` of a tournament; without a number, the latest round that has tables."""
+    """Round ``number`` of a tournament; without a number, the latest published (or closed) round that has tables:
+    a draft's tables are not yet anyone's to report."""
     stmt = select(Round).where(Round.guild_id == guild_id, Round.tournament_id == tournament_id)
     if number is not None:
         stmt = stmt.where(Round.number == number)
     else:
         has_tables = select(GameTable.id).where(GameTable.guild_id == guild_id, GameTable.round_id == Round.id).exists()
-        stmt = stmt.where(has_tables).order_by(col(Round.number).desc())
+        shown = col(Round.status).in_((RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value))
+        stmt = stmt.where(has_tables, shown).order_by(col(Round.number).desc())
     result = await session.execute(stmt.limit(1))
     return result.scalars().first()
 
@@ -151,3 +155,59 @@ async def mark_result_signed(*, session: AsyncSession, guild_id: int, result_id:
         .execution_options(synchronize_session="fetch")
     )
     return bool(getattr(result, "rowcount", 0))
+
+
+async def lock_report_table(*, session: AsyncSession, guild_id: int, table_id: int) -> bool:
+    """Serialise what changes one table's seats or its report (a replacement, an entry, a signature, a correction,
+    a repair): an UPDATE of the table's row, before anything of the table is read, takes its row lock on PostgreSQL
+    and the write lock on SQLite, so the seats and the report read next are the ones the write goes against. False:
+    no such table (nothing is locked)."""
+    result = await session.execute(
+        update(GameTable)
+        .where(col(GameTable.id) == table_id, col(GameTable.guild_id) == guild_id)
+        .values(number=GameTable.number)
+        .returning(col(GameTable.id))
+        .execution_options(synchronize_session=False)
+    )
+    return result.first() is not None
+
+
+class UnseatedResult(NamedTuple):
+    round_number: int
+    table_id: int
+    table_number: int
+    result: TableResult
+
+
+async def list_unseated_results(
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    tournament_id: int,
+    round_number: int | None = None,
+    table_id: int | None = None,
+) -> Sequence[UnseatedResult]:
+    """The report lines of a tournament whose player no longer sits at their table (a replacement that raced the
+    report, before tables were locked), by round and table; ``round_number`` / ``table_id``: only those."""
+    seated = sa_select(col(Seat.id)).where(
+        col(Seat.table_id) == col(TableResult.table_id), col(Seat.registration_id) == col(TableResult.registration_id)
+    )
+    stmt = (
+        sa_select(col(Round.number), col(GameTable.id), col(GameTable.number), TableResult)
+        .join(GameTable, col(GameTable.round_id) == col(Round.id))
+        .join(TableResult, col(TableResult.table_id) == col(GameTable.id))
+        .where(
+            col(Round.guild_id) == guild_id,
+            col(Round.tournament_id) == tournament_id,
+            col(GameTable.guild_id) == guild_id,
+            col(TableResult.guild_id) == guild_id,
+            ~exists(seated),
+        )
+        .order_by(col(Round.number), col(GameTable.number), col(TableResult.id))
+    )
+    if round_number is not None:
+        stmt = stmt.where(col(Round.number) == round_number)
+    if table_id is not None:
+        stmt = stmt.where(col(GameTable.id) == table_id)
+    result = await session.execute(stmt)
+    return [UnseatedResult(int(n), int(i or 0), int(tn), r) for n, i, tn, r in result.all()]

@@ -128,6 +128,9 @@ class RoundChanges(BaseService):
             out = find_player(regs, player)
             seat = next(s for seats in by_table.values() for s in seats if s.registration_id == out.id)
             table = next(gt for gt in tables if gt.id == seat.table_id)
+            # then the table's lock (issue 40, finding 3): a report being written on it finishes first and is seen
+            # here, and no report starts until the seat has changed (the report then finds the new seating)
+            await repo.lock_report_table(session=session, guild_id=t.guild_id, table_id=table.id or 0)
             if await repo.list_report_results(session=session, guild_id=t.guild_id, table_id=table.id or 0):
                 raise Conflict("error.round_replace_reported", table=table.number)
             entrants = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=tid)

@@ -344,8 +344,12 @@ class RoundFinals(BaseService):
 
 
 async def _final_played(session: AsyncSession, t: Tournament, final: Round) -> bool:
-    """Whether any result of the final is in (then a decline can no longer change it)."""
+    """Whether any result of the final is in (then a decline can no longer change it). The final's tables are
+    locked first, in id order, as a report write locks its table: a report being written finishes and is seen
+    here, and none starts on a table this recomposition may delete (issue 40, finding 3)."""
     tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id or 0)
+    for table_id in sorted(gt.id for gt in tables if gt.id is not None):
+        await repo.lock_report_table(session=session, guild_id=t.guild_id, table_id=table_id)
     results = await repo.list_results_for_tables(
         session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
     )

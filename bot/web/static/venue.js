@@ -490,26 +490,36 @@
   }
   function poll() {
     return fetch(base + "/data" + query, { cache: "no-store" }).then(function (r) {
-      if (r.status === 404) { state.gone = true; setStatus(false); return; }
+      if (r.status === 404) { state.gone = true; stopPolling(); setStatus(false); return; }
+      if (!r.ok) { setStatus(false); return; } // 503: the server is busy or starting; the next poll tries again
       const server = Number(r.headers.get("X-Server-Time"));
       if (server) state.offset = server - Date.now();
       return r.text().then(receive);
     }).catch(function () { setStatus(false); });
   }
-  let source = null;
+  // The stream is refused when the server has as many open as it takes (503) or is restarting. Then the page polls
+  // its JSON every POLL_MS and tries the stream again after a pause that doubles up to RETRY_MAX_MS, with a random
+  // part so a room of phones does not come back at the same second.
+  const POLL_MS = 5000, RETRY_MIN_MS = 3000, RETRY_MAX_MS = 60000;
+  let source = null, polling = null, retryMs = RETRY_MIN_MS;
+  function startPolling() { if (!polling && !state.gone) polling = setInterval(poll, POLL_MS); }
+  function stopPolling() { if (polling) { clearInterval(polling); polling = null; } }
   function connect() {
     if (state.gone) return;
-    if (typeof EventSource === "undefined") { poll(); setTimeout(connect, 2000); return; }
+    if (typeof EventSource === "undefined") { startPolling(); return; }
     source = new EventSource(base + "/events" + query);
     source.addEventListener("snapshot", function (e) { receive(e.data); });
     source.addEventListener("time", function (e) { state.offset = Number(e.data) - Date.now(); });
-    source.addEventListener("gone", function () { state.gone = true; source.close(); setStatus(false); });
-    source.addEventListener("open", function () { setStatus(true); });
+    source.addEventListener("gone", function () { state.gone = true; source.close(); stopPolling(); setStatus(false); });
+    source.addEventListener("open", function () { retryMs = RETRY_MIN_MS; stopPolling(); setStatus(true); });
     source.addEventListener("error", function () {
-      setStatus(false);
-      if (source.readyState === EventSource.CLOSED) { // refused (a restart in progress): try again, and poll meanwhile
-        setTimeout(function () { poll().then(connect); }, 3000);
-      }
+      if (source.readyState !== EventSource.CLOSED) { setStatus(false); return; } // the browser reconnects by itself
+      source.close();
+      poll();
+      startPolling();
+      const wait = retryMs / 2 + Math.random() * retryMs / 2;
+      retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      setTimeout(connect, wait);
     });
   }
 
