@@ -73,7 +73,7 @@ class RepairView:
     tables: tuple[RepairedTable, ...]
 
 
-def _line(r: TableResult) -> dict[str, Any]:
+def result_json(r: TableResult) -> dict[str, Any]:
     return {
         "registration_id": r.registration_id,
         "table_points": r.table_points,
@@ -94,7 +94,7 @@ async def drop_unseated(
         await session.delete(row)
     if gone:
         await session.flush()
-    return [_line(r) for r in gone]
+    return [result_json(r) for r in gone]
 
 
 async def repair_table(

@@ -1,11 +1,17 @@
 """What the report use cases return (BOT-RES-1, TOUR-REF-1): a table named as users name it, a report's lines and
-state, a player's games, a referee's table note. Plain frozen values, no database."""
+state, a player's games, a referee's table note. Plain frozen values, no database; and the map's owners and
+scores read back from a stored situation."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.db.models import SeatOutcome
+from bot.db.documents import TableSituation
+from bot.db.models import SeatOutcome, Tournament
+from bot.rules.errors import RuleError
+from bot.rules.risiko.scoring import parse_situation
+from bot.rules.ruleset import load_ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,3 +133,37 @@ class MyGamesView:
     @property
     def to_sign(self) -> tuple[MyGame, ...]:
         return tuple(g for g in self.games if g.reported and not g.signed and not g.locked)
+
+
+def map_owners(t: Tournament, situation: TableSituation) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """The territories each player held at the end, read back from the stored situation (for the map image)."""
+    rules = load_ruleset(t.preset, t.overrides or None).risiko
+    doc = situation.input.get("situation")
+    if rules is None or doc is None:
+        return ()
+    try:
+        parsed = parse_situation({"players": doc} if isinstance(doc, list) else doc, rules.board,
+                                 also_allowed=("preset",))  # fmt: skip
+    except RuleError:
+        return ()
+    return tuple((p.name, tuple(p.territories.items())) for p in parsed.players)
+
+
+def map_scores(situation: TableSituation) -> tuple[MapScore, ...]:
+    """The engine's explanation stored with the situation (``report_lines._score_situation``), player by player."""
+    out = []
+    for entry in situation.input.get("explanation") or ():
+        if not isinstance(entry, Mapping):
+            continue
+        e = entry.get("explanation") or {}
+        out.append(
+            MapScore(
+                name=str(entry.get("name", "")),
+                table_points=float(entry.get("table_points") or 0),
+                objective=None if e.get("objective_source") is None else bool(e.get("achieved_objective")),
+                strip=tuple(str(x) for x in e.get("strip") or ()),
+                strip_points=int(e.get("strip_points") or 0),
+                continents=tuple((str(c["continent"]), int(c["points"])) for c in e.get("continents") or ()),
+            )
+        )
+    return tuple(out)

@@ -28,12 +28,10 @@ from bot.db import repo
 from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
 from bot.db.models import GameTable, Round, RoundStatus, SeatOutcome, TableResult, Tournament
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.rules.errors import RuleError
-from bot.rules.risiko.scoring import parse_situation
 from bot.rules.ruleset import load_ruleset
 from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
 from bot.services.access import Actor, StaffRole
-from bot.services.report_integrity import RepairView, ReportStamp, drop_unseated, repair_table
+from bot.services.report_integrity import RepairView, ReportStamp, drop_unseated, repair_table, result_json
 from bot.services.report_lines import (
     _id,
     _Line,
@@ -54,6 +52,8 @@ from bot.services.report_views import (  # re-exported: the cogs and tests impor
     SignOutcome,
     TableNote,
     TableRef,
+    map_owners,
+    map_scores,
 )
 
 __all__ = [
@@ -235,7 +235,7 @@ class ReportService(BaseService):
                     ]
                 }
             rows = await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table))
-            before = [_line_json(r) for r in rows]
+            before = [result_json(r) for r in rows]
             dropped = await drop_unseated(session, seats, rows)  # a result belongs to a seated player
             existing = {r.registration_id: r for r in rows if r.registration_id in seating}
             now = uc.clock()
@@ -467,43 +467,9 @@ class ReportService(BaseService):
             reported_by=table.reported_by,
             countersigned_by=table.countersigned_by,
             locked=table.locked,
-            map_owners=_map_owners(t, situation) if kind == "situation" and situation else (),
-            map_scores=_map_scores(situation) if kind == "situation" and situation else (),
+            map_owners=map_owners(t, situation) if kind == "situation" and situation else (),
+            map_scores=map_scores(situation) if kind == "situation" and situation else (),
         )
-
-
-def _map_owners(t: Tournament, situation: TableSituation) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
-    """The territories each player held at the end, read back from the stored situation (for the map image)."""
-    rules = load_ruleset(t.preset, t.overrides or None).risiko
-    doc = situation.input.get("situation")
-    if rules is None or doc is None:
-        return ()
-    try:
-        parsed = parse_situation({"players": doc} if isinstance(doc, list) else doc, rules.board,
-                                 also_allowed=("preset",))  # fmt: skip
-    except RuleError:
-        return ()
-    return tuple((p.name, tuple(p.territories.items())) for p in parsed.players)
-
-
-def _map_scores(situation: TableSituation) -> tuple[MapScore, ...]:
-    """The engine's explanation stored with the situation (``report_lines._score_situation``), player by player."""
-    out = []
-    for entry in situation.input.get("explanation") or ():
-        if not isinstance(entry, Mapping):
-            continue
-        e = entry.get("explanation") or {}
-        out.append(
-            MapScore(
-                name=str(entry.get("name", "")),
-                table_points=float(entry.get("table_points") or 0),
-                objective=None if e.get("objective_source") is None else bool(e.get("achieved_objective")),
-                strip=tuple(str(x) for x in e.get("strip") or ()),
-                strip_points=int(e.get("strip_points") or 0),
-                continents=tuple((str(c["continent"]), int(c["points"])) for c in e.get("continents") or ()),
-            )
-        )
-    return tuple(out)
 
 
 def _require_published(rnd: Round) -> None:
@@ -517,16 +483,6 @@ async def _tournament_name(session: AsyncSession, guild_id: int, tournament_id: 
     t = await session.get(Tournament, tournament_id)
     assert t is not None and t.guild_id == guild_id
     return t.name
-
-
-def _line_json(r: TableResult) -> dict[str, Any]:
-    return {
-        "registration_id": r.registration_id,
-        "table_points": r.table_points,
-        "rank": r.table_rank,
-        "tournament_points": r.tournament_points,
-        "outcome": r.outcome,
-    }
 
 
 def _line_dict(x: _Line) -> dict[str, Any]:

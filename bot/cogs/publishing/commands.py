@@ -4,6 +4,8 @@ the national side's validator would refuse. The workbook itself: ``/tournament e
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -115,19 +117,8 @@ class PublishingCog(commands.Cog):
         region: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
         """Set a player's identity for the national ranking (organizers)."""
-        actor = actor_of(interaction)
-        await interaction.response.defer(thinking=True, ephemeral=True)
-        view = await self.bot.services.publishing.identity(
-            actor,
-            tournament=tournament,
-            player=player,
-            first_name=first_name,
-            surname=surname,
-            birth_date=birth_date,
-            national_id=national_id,
-            region=region,
-        )
-        await send(interaction, identity_text(interaction, view), ephemeral=True)
+        await self._identity(interaction, tournament, player, first_name=first_name, surname=surname,
+                             birth_date=birth_date, national_id=national_id, region=region)  # fmt: skip
 
     @publishing.command(name="me")
     @app_commands.describe(
@@ -149,17 +140,16 @@ class PublishingCog(commands.Cog):
         region: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
         """Your identity for the national ranking (asked when the tournament publishes)."""
+        await self._identity(interaction, tournament, None, first_name=first_name, surname=surname,
+                             birth_date=birth_date, national_id=national_id, region=region)  # fmt: skip
+
+    async def _identity(
+        self, interaction: discord.Interaction[StewardBot], tournament: str, player: str | None, **fields: Any
+    ) -> None:
+        """``/publishing player`` (an organizer, anyone's) and ``/publishing me`` (a player's own): one use case."""
         actor = actor_of(interaction)
         await interaction.response.defer(thinking=True, ephemeral=True)
-        view = await self.bot.services.publishing.identity(
-            actor,
-            tournament=tournament,
-            first_name=first_name,
-            surname=surname,
-            birth_date=birth_date,
-            national_id=national_id,
-            region=region,
-        )
+        view = await self.bot.services.publishing.identity(actor, tournament=tournament, player=player, **fields)
         await send(interaction, identity_text(interaction, view), ephemeral=True)
 
     @publishing.command(name="check")
