@@ -44,6 +44,7 @@ class RegistrationOutcome:
     waitlisted: bool
     active_count: int
     cap: int | None
+    identity_wanted: bool = False  # the tournament goes to the national ranking and this player's identity is missing
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +194,7 @@ class RegistrationService(BaseService):
                 waitlisted=waitlisted,
                 active_count=active + (0 if waitlisted else 1),
                 cap=t.cap,
+                identity_wanted=t.publishing is not None and not (reg.first_name and reg.surname),
             )
 
     @staticmethod

@@ -68,3 +68,19 @@ async def test_history_import_brings_a_finished_tournament_in(harness, services,
     assert "already has a tournament called Torneo Demo RisiKo!" in again[-1].text
     shown = await harness.invoke("standings show", locale="en-US", tournament="Torneo Demo RisiKo!")
     assert "Final classification — Torneo Demo RisiKo!" in shown[-1].text
+
+
+async def test_registration_asks_for_the_identity_only_when_the_tournament_goes_to_the_national_ranking(
+    harness, services, http
+):
+    """Issue 41: the identity fields are asked only once the organizer turns national publishing on."""
+    await prepare(harness, services, 4)
+    plain = await harness.invoke("register", user_id=9001, locale="it", tournament="Coppa", name="Senza Nome")
+    assert "confermata" in plain[-1].text and "classifica nazionale" not in plain[-1].text
+    await harness.invoke("publishing settings", roles=ORG, locale="it", tournament="Coppa",
+                         organiser="ROMA [Il Gufo]", type="opn")  # fmt: skip
+    asked = await harness.invoke("register", user_id=9002, locale="it", tournament="Coppa", name="Bianca")
+    assert asked[-1].ephemeral and "Questo torneo va nella classifica nazionale" in asked[-1].text
+    assert "/pubblicazione io" in asked[-1].text
+    english = await harness.invoke("register", user_id=9003, locale="en-US", tournament="Coppa", name="Carlo")
+    assert "goes to the national ranking" in english[-1].text and "/publishing me" in english[-1].text

@@ -8,7 +8,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, embed, send, tr
+from bot.cogs._common import actor_of, embed, locale_of, send, tr
+from bot.cogs._errors import slash
 from bot.cogs._params import Tournament
 from bot.present.markup import safe
 from bot.services.registrations import WithdrawalOutcome
@@ -63,6 +64,9 @@ class RegistrationCog(commands.Cog):
             count=outcome.active_count,
             cap=outcome.cap or "∞",
         )
+        if outcome.identity_wanted:  # asked only when the organizer turned national publishing on (ModuloTorneo)
+            command = slash("publishing me", locale_of(interaction))
+            text += "\n" + tr(interaction, "register.identity_wanted", command=command)
         await send(interaction, text, ephemeral=True)
 
     @app_commands.command(name="players")
