@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.db.documents import TableSituation
 from bot.present.images import image_words
 from bot.present.report_map import map_notes, report_map_data
-from bot.services.reports import MapScore, ReportView, _map_scores
+from bot.services.reports import MapScore, ReportView, map_scores
 from renderer.risiko_map import layout_risiko_map_pages
 
 
@@ -27,7 +27,7 @@ def test_bot_img_1_the_stored_explanation_becomes_each_player_s_score():
         {"name": "Bruno", "table_points": 4, "explanation": {"strip": [], "strip_points": 0, "continents": [],
          "achieved_objective": False, "objective_source": None}},
     ]})  # fmt: skip
-    anna, bruno = _map_scores(stored)
+    anna, bruno = map_scores(stored)
     assert anna == MapScore("Anna", 27.0, True, ("Alaska", "Alberta"), 5, (("Oceania", 2),))
     assert bruno == MapScore("Bruno", 4.0, None)  # no objective at this table: nothing said about it
 
