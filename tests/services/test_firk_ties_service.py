@@ -6,10 +6,18 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.db.models import GameTable, Round, Seat, TableResult
+from bot.db.models import TableResult
 from bot.services import Services
 from bot.services.reports import TableRef
-from tests.services.test_rounds import GUILD, ORGANIZER, PLAYER, _stay_home, setup_tournament, steward_draw
+from tests.services.test_rounds import (
+    GUILD,
+    ORGANIZER,
+    PLAYER,
+    _stay_home,
+    firk_alike_round_1,
+    setup_tournament,
+    steward_draw,
+)
 
 PREVIOUS = (1, 2, 3, 4, 4, 4, 7, 8, 9, 10, 11, 12)  # typed previous ranks: three share 4th place
 
@@ -38,26 +46,8 @@ async def test_firk_6_round_1_typed_previous_ranks_level_across_table_1_are_seat
 
 
 async def _level_at_4th_after_round_1(services: Services) -> list[tuple[int, int]]:
-    """A FIRK tournament of 12 after round 1 where every table finished alike: the general classification's ranks
-    are 1, 1, 1, 4, 4, 4, 7, 7, 7, 10, 10, 10 (round 2, the last, planned); its (player, rank) lines."""
-    await setup_tournament(services, 12, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(12)})
-    await services.rounds.draw(ORGANIZER, tournament="Coppa")
-    await services.rounds.publish(ORGANIZER, tournament="Coppa")
-    async with services.sessionmaker() as session, session.begin():
-        rnd = (await session.execute(select(Round).where(Round.number == 1))).scalar_one()
-        for gt in (await session.execute(select(GameTable).where(GameTable.round_id == rnd.id))).scalars().all():
-            seats = sorted((await session.execute(select(Seat).where(Seat.table_id == gt.id))).scalars().all(),
-                           key=lambda seat: seat.position)  # fmt: skip
-            for place, seat in enumerate(seats, start=1):
-                session.add(TableResult(guild_id=GUILD, table_id=gt.id, registration_id=seat.registration_id,
-                                        table_rank=place, table_points=float(100 - 10 * place),
-                                        tournament_points=(31.0, 15.0, 7.0, 3.0)[place - 1]))  # fmt: skip
-    await services.rounds.close(ORGANIZER, tournament="Coppa")
-    await services.rounds.plan(ORGANIZER, tournament="Coppa")
-    standings = await services.standings.compute(GUILD, "Coppa")
-    lines = [(line.player_id, line.rank) for line in standings.lines]
-    assert [rank for _, rank in lines] == [1, 1, 1, 4, 4, 4, 7, 7, 7, 10, 10, 10]
-    return lines
+    """Round 1's three tables finished alike (``firk_alike_round_1``): the (player, rank) lines."""
+    return [(line.player_id, line.rank) for line in (await firk_alike_round_1(services)).lines]
 
 
 async def test_firk_size_1_9_a_sitter_level_at_4th_in_the_general_classification_is_5th_and_scores_15(

@@ -883,14 +883,9 @@ async def test_firk_6_8_9_reading_8_round_2_is_seated_from_the_standings_the_lea
     assert cli["tables"] == [ranked[:4], ranked[4:]] and cli["report"]["kind"] == "by_standings"
 
 
-async def test_firk_reading_8_players_level_across_a_table_boundary_are_seated_by_the_published_lot(
-    services: Services, capsys, tmp_path
-):
-    """Three tables of round 1 with the very same results: the three 2nd places share 4th place in the standings
-    and the boundary between tables 1 and 2 cuts through them. The seeded lot decides who plays table 1, the
-    organizer's preview says so with the names (both languages), and `steward draw` replays the same lot."""
-    from bot.present.rounds import report_text
-
+async def firk_alike_round_1(services: Services) -> Any:
+    """A FIRK tournament of 12 whose three round-1 tables finished alike, round 2 (the last) planned: the general
+    classification's ranks are 1, 1, 1, 4, 4, 4, 7, 7, 7, 10, 10, 10. Its standings."""
     await setup_tournament(services, 12, preset="risiko-firk-1", extra={i: {"previous_rank": i + 1} for i in range(12)})
     await services.rounds.draw(ORGANIZER, tournament="Coppa")
     await services.rounds.publish(ORGANIZER, tournament="Coppa")
@@ -907,6 +902,18 @@ async def test_firk_reading_8_players_level_across_a_table_boundary_are_seated_b
     await services.rounds.plan(ORGANIZER, tournament="Coppa")
     standings = await services.standings.compute(GUILD, "Coppa")
     assert [line.rank for line in standings.lines] == [1, 1, 1, 4, 4, 4, 7, 7, 7, 10, 10, 10]
+    return standings
+
+
+async def test_firk_reading_8_players_level_across_a_table_boundary_are_seated_by_the_published_lot(
+    services: Services, capsys, tmp_path
+):
+    """Three tables of round 1 with the very same results: the three 2nd places share 4th place in the standings
+    and the boundary between tables 1 and 2 cuts through them. The seeded lot decides who plays table 1, the
+    organizer's preview says so with the names (both languages), and `steward draw` replays the same lot."""
+    from bot.present.rounds import report_text
+
+    standings = await firk_alike_round_1(services)
     seconds = {line.player_id for line in standings.lines if line.rank == 4}
     view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
     tables = [[s.registration_id for s in t.seats] for t in view.tables]

@@ -20,6 +20,7 @@ from bot.present.modulo import ModuloRefused, modulo_workbook, problems_text
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.tournament.config import FORMATS
 from bot.rules.tournament.export import read_export
+from bot.services.sheets import file_stem
 from bot.services.tournaments import parse_overrides
 from bot.workers import default_workers
 
@@ -137,7 +138,7 @@ class TournamentCog(commands.Cog):
         actor = actor_of(interaction)
         await interaction.response.defer(thinking=True, ephemeral=True)
         document = await self.bot.services.exports.tournament(actor, tournament=tournament)
-        stem = "".join(c if c.isalnum() else "-" for c in tournament.lower()).strip("-")[:40] or "tournament"
+        stem = file_stem(tournament, "", limit=40, fallback="tournament")
         if format == "json":
             data = json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
             await interaction.followup.send(
