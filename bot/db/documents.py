@@ -144,9 +144,17 @@ class FinalsGroup:
     semifinal_tables: tuple[int, ...] = ()
     seats: tuple[FinalSeatRecord, ...] = ()
     unfilled: int = 0
+    more_direct: tuple[int, ...] = ()  # a second player straight to the final (a club championship's two, issue 47)
+    # the repechage's seat (issue 47): {"player", "reason" ("best_single_game" / "standings"), "points", "games"}
+    repechage: Mapping[str, Any] | None = None
+
+    @property
+    def direct_finalists(self) -> tuple[int, ...]:
+        return (*(() if self.direct_finalist is None else (self.direct_finalist,)), *self.more_direct)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FinalsGroup:
+        directs = _ints(data.get("direct_finalists"))
         return cls(
             label=str(data.get("label", "all")),
             tables=_ints(data.get("tables")),
@@ -157,6 +165,8 @@ class FinalsGroup:
             semifinal_tables=_ints(data.get("semifinal_tables")),
             seats=tuple(FinalSeatRecord.from_json(s) for s in data.get("seats") or ()),
             unfilled=int(data.get("unfilled", 0)),
+            more_direct=directs[1:],
+            repechage=dict(data["repechage"]) if isinstance(data.get("repechage"), Mapping) else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -168,7 +178,7 @@ class FinalsGroup:
                 "seats": [s.to_json() for s in self.seats],
                 "unfilled": self.unfilled,
             }
-        return {
+        doc: dict[str, Any] = {
             "label": self.label,
             "tables": list(self.tables),
             "direct_finalist": self.direct_finalist,
@@ -176,6 +186,11 @@ class FinalsGroup:
             "club_pairs": self.club_pairs,
             "club_pairs_plain": self.club_pairs_plain,
         }
+        if self.more_direct:
+            doc["direct_finalists"] = list(self.direct_finalists)
+        if self.repechage is not None:
+            doc["repechage"] = dict(self.repechage)
+        return doc
 
 
 QUALIFYING_KEYS = (
@@ -227,7 +242,7 @@ class DrawDocument:
 
     @property
     def direct_finalists(self) -> tuple[int, ...]:
-        return tuple(g.direct_finalist for g in self.groups if g.direct_finalist is not None)
+        return tuple(p for g in self.groups for p in g.direct_finalists)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> DrawDocument:

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.i18n import t
+from bot.i18n.numbers import format_number
 from bot.present.markup import safe
 from bot.services.rounds import RoundView
-from bot.services.rounds.views import CutView, DrawReportView
+from bot.services.rounds.views import CutView, DrawReportView, RepechageView
 
 TEXT_BUDGET = 3600  # characters of a message's text we allow ourselves (Discord's embed description: 4096)
 
@@ -26,6 +27,24 @@ def cut_text(locale: str, cut: CutView, *, name: Callable[[str | None], str] = s
     line = t(f"round.tie.line.{cut.boundary}", locale)
     return t(f"round.tie.{cut.method}", locale, line=line, rank=cut.rank or "", seed=cut.seed or "", tied=tied,
              order=order)  # fmt: skip
+
+
+def repechage_text(locale: str, rescued: RepechageView, *, name: Callable[[str | None], str] = safe) -> str:
+    """Who took the repechage's semifinal seat, and why (issue 47: "miglior partita singola, 87 punti")."""
+    if rescued.reason == "standings":
+        return t("round.repechage.standings", locale, name=name(rescued.name), count=rescued.min_games)
+    points = format_number(rescued.points, locale)
+    return t("round.repechage.best_single_game", locale, name=name(rescued.name), points=points, count=rescued.games)
+
+
+def seats_text(locale: str, view: RoundView) -> str:
+    """The semifinals' seats outside the bands: the direct finalists and the repechage (issue 47), with why."""
+    lines = []
+    if view.direct_finalists:
+        lines.append(t("round.direct_finalists", locale, names=", ".join(safe(n) for n in view.direct_finalists)))
+    if view.repechage is not None:
+        lines.append(repechage_text(locale, view.repechage))
+    return "\n".join(lines)
 
 
 def ties_text(locale: str, view: RoundView, *, name: Callable[[str | None], str] = safe) -> list[str]:
@@ -142,9 +161,8 @@ def report_text(locale: str, view: RoundView) -> str:
         lines.append(t("round.seed", locale, seed=view.seed))
     if view.club_pairs is not None:
         lines.append(t("round.semifinal_clubs", locale, after=view.club_pairs[0], before=view.club_pairs[1]))
-    if view.direct_finalists:
-        names = ", ".join(safe(n) for n in view.direct_finalists)
-        lines.append(t("round.direct_finalists", locale, names=names))
+    if seats := seats_text(locale, view):
+        lines.append(seats)
     lines += ties_text(locale, view)
     for seat in view.final_seats:
         lines.append(

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
-from bot.db.models import Registration, RegistrationStatus, Tournament, TournamentStatus
+from bot.db.models import Registration, RegistrationStatus, RoundKind, RoundStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.services._base import BaseService, Spellings, UseCase, clean_text
 from bot.services.access import Actor, StaffRole
@@ -45,6 +45,7 @@ class RegistrationOutcome:
     active_count: int
     cap: int | None
     identity_wanted: bool = False  # the tournament goes to the national ranking and this player's identity is missing
+    late_from_round: int | None = None  # a late entry (issue 47): the first round they can play; earlier ones absences
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,13 +126,39 @@ async def find_player(session: AsyncSession, t: Tournament, *, name: str | None,
     return reg
 
 
-def staff_status(t: Tournament, waitlisted: bool) -> str:
-    """Staff additions skip the deadline; once the list is validated they join it validated."""
+def staff_status(t: Tournament, waitlisted: bool, *, list_validated: bool = True) -> str:
+    """Staff additions (and late entries) skip the deadline; once registration has closed they join the list as it
+    stands: validated when it was validated (``list_validated``: a draw takes the validated players only when there
+    are some), registered otherwise."""
     if waitlisted:
         return RegistrationStatus.WAITLISTED.value
-    if t.status == TournamentStatus.REGISTRATION_CLOSED.value:
+    if list_validated and t.status in (TournamentStatus.REGISTRATION_CLOSED.value, TournamentStatus.RUNNING.value):
         return RegistrationStatus.VALIDATED.value
     return RegistrationStatus.REGISTERED.value
+
+
+async def list_is_validated(session: AsyncSession, t: Tournament) -> bool:
+    """Whether any player of ``t`` is validated (then the draws take the validated players only)."""
+    assert t.id is not None
+    counts = await repo.registration_counts(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    return counts.get(RegistrationStatus.VALIDATED.value, 0) > 0
+
+
+async def late_entry_round(uc: UseCase) -> int | None:
+    """A late entry (issue 47, ``tournament.late_entry``): once registration has closed or the tournament runs, the
+    round a player entering now would play first, while the preset still takes entries (``open``: a qualifying
+    round is still to be drawn; a round K: up to round K); None when it does not (or registration is simply open)."""
+    t, rules = uc.tournament, uc.rules.tournament
+    if rules.late_entry == "closed" or t.status not in (
+        TournamentStatus.REGISTRATION_CLOSED.value,
+        TournamentStatus.RUNNING.value,
+    ):
+        return None
+    rounds = await repo.list_rounds(session=uc.session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
+    if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+        return None  # the final phase has begun: the qualification is over
+    drawn = sum(1 for r in rounds if r.status != RoundStatus.PLANNED.value)
+    return drawn + 1 if rules.late_entry_allowed(drawn) else None
 
 
 class RegistrationService(BaseService):
@@ -154,7 +181,7 @@ class RegistrationService(BaseService):
         # (a rush of hundreds queues for as short a time as possible), and the state checked again under it.
         async with self.run(actor, role=StaffRole.PLAYER, tournament=tournament) as uc:
             session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            self._open_for_entries(t, now)
+            await self._open_for_entries(uc, now)
             clash = await repo.get_registration_by_name(
                 session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=name
             )
@@ -162,7 +189,7 @@ class RegistrationService(BaseService):
                 raise Conflict("error.name_taken", name=name)
             await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)
             await session.refresh(t)
-            self._open_for_entries(t, now)
+            late = await self._open_for_entries(uc, now)
             existing = await repo.get_registration_for_user(
                 session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id
             )
@@ -171,6 +198,9 @@ class RegistrationService(BaseService):
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
             waitlisted = t.cap is not None and active >= t.cap
             status = RegistrationStatus.WAITLISTED if waitlisted else RegistrationStatus.REGISTERED
+            if late is not None:
+                validated = await list_is_validated(session, t)
+                status = RegistrationStatus(staff_status(t, waitlisted, list_validated=validated))
             spellings = await Spellings.of(session, actor.guild_id, tid)
             club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             try:
@@ -184,10 +214,12 @@ class RegistrationService(BaseService):
                         reg = existing
                         reg.display_name, reg.club, reg.team = name, club_name, team_name
                         reg.status, reg.registered_at, reg.withdrawn_at = status.value, now, None
+                    if status is RegistrationStatus.VALIDATED:
+                        reg.validated_at = now
             except IntegrityError as exc:  # a simultaneous registration won: the database's constraint says which
                 raise entry_conflict(exc, t.name, name) from None
             await uc.audit("registration.create", "registration", reg.id, tournament=t.name, name=name,
-                           club=club_name, team=team_name, status=reg.status)  # fmt: skip
+                           club=club_name, team=team_name, status=reg.status, late_from_round=late)  # fmt: skip
             return RegistrationOutcome(
                 registration=_view(reg),
                 tournament_name=t.name,
@@ -195,14 +227,22 @@ class RegistrationService(BaseService):
                 active_count=active + (0 if waitlisted else 1),
                 cap=t.cap,
                 identity_wanted=t.publishing is not None and not (reg.first_name and reg.surname),
+                late_from_round=late,
             )
 
     @staticmethod
-    def _open_for_entries(t: Tournament, now: datetime) -> None:
+    async def _open_for_entries(uc: UseCase, now: datetime) -> int | None:
+        """Refuses an entry the tournament no longer takes; a late entry (issue 47) returns the first round the
+        player can play (the registration deadline was for the start: a late entry is after it by definition)."""
+        t = uc.tournament
         if t.status != TournamentStatus.REGISTRATION_OPEN.value:
-            raise Conflict("error.registration_closed", tournament=t.name)
+            late = await late_entry_round(uc)
+            if late is None:
+                raise Conflict("error.registration_closed", tournament=t.name)
+            return late
         if t.registration_deadline is not None and now > t.registration_deadline:
             raise Conflict("error.registration_deadline_passed", tournament=t.name)
+        return None
 
     async def list_players(self, guild_id: int, *, tournament: str) -> PlayerList:
         async with self.run(guild_id, tournament=tournament) as uc:
@@ -293,7 +333,8 @@ class RegistrationService(BaseService):
         now = self._clock()
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
             session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            if t.status not in EDITABLE_STATES:
+            late = await late_entry_round(uc)
+            if t.status not in EDITABLE_STATES and late is None:
                 raise Conflict("error.tournament_started", tournament=t.name)
             existing = None
             if user_id is not None:
@@ -309,7 +350,7 @@ class RegistrationService(BaseService):
                 raise Conflict("error.name_taken", name=name)
             active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
             waitlisted = t.cap is not None and active >= t.cap
-            status = staff_status(t, waitlisted)
+            status = staff_status(t, waitlisted, list_validated=await list_is_validated(session, t))
             spellings = await Spellings.of(session, actor.guild_id, tid)
             club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             family = spellings.spell("family_group", family)
@@ -325,8 +366,9 @@ class RegistrationService(BaseService):
             except IntegrityError as exc:
                 raise entry_conflict(exc, t.name, name) from None
             await uc.audit("registration.add", "registration", reg.id, tournament=t.name, name=name, user_id=user_id,
-                           status=status)  # fmt: skip
-            return RegistrationOutcome(_view(reg), t.name, waitlisted, active + (0 if waitlisted else 1), t.cap)
+                           status=status, late_from_round=late)  # fmt: skip
+            return RegistrationOutcome(_view(reg), t.name, waitlisted, active + (0 if waitlisted else 1), t.cap,
+                                       late_from_round=late)  # fmt: skip
 
     async def remove_player(
         self, actor: Actor, *, tournament: str, name: str | None = None, user_id: int | None = None

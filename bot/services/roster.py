@@ -81,11 +81,12 @@ class RosterService(BaseService):
             if problems:
                 return ImportOutcome(t.name, 0, 0, tuple(problems), parsed.rows)
             active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
+            validated = any(r.status == RegistrationStatus.VALIDATED.value for r in live)
             waitlisted = 0
             spellings = await Spellings.of(session, actor.guild_id, tid)
             for p in parsed.players:
                 full = t.cap is not None and active >= t.cap
-                status = staff_status(t, full)
+                status = staff_status(t, full, list_validated=validated)
                 waitlisted += full
                 active += not full
                 reg = (by_user.get(p.user_id) if p.user_id is not None else None) or Registration(

@@ -137,14 +137,15 @@ def local_instant(when: datetime, tz_name: str, now: datetime) -> datetime:
         raise schedule_refusal(exc) from None
 
 
-async def planned_round(session: AsyncSession, t: Tournament, now: datetime) -> Round:
+async def planned_round(session: AsyncSession, t: Tournament, now: datetime, *, number: int | None = None) -> Round:
     """The tournament's planned next qualifying round, created when there is none: the one place ``/round plan`` and
-    ``/schedule round`` open a round (none after the finals began)."""
+    ``/schedule round`` open a round (none after the finals began). ``number``: the round after the last one is
+    opened even beside a planned one (a championship's evenings dated ahead, issue 47)."""
     assert t.id is not None
     rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
     if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
         raise Conflict("error.round_after_finals", tournament=t.name)
-    r = next((x for x in rounds if x.status == RoundStatus.PLANNED.value), None)
+    r = None if number is not None else next((x for x in rounds if x.status == RoundStatus.PLANNED.value), None)
     if r is None:
         following = max((x.number for x in rounds), default=0) + 1
         r = Round(guild_id=t.guild_id, tournament_id=t.id, number=following, created_at=now)
@@ -272,8 +273,11 @@ class ScheduleService(BaseService):
             rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id))
             if number is not None:
                 r = next((x for x in rounds if x.number == number), None)
+                if r is None and number == max((x.number for x in rounds), default=0) + 1:
+                    # the evenings of a championship dated ahead (issue 47): the next round opens, planned
+                    r = await planned_round(session, t, now, number=number)
                 if r is None:
-                    raise NotFound("error.round_not_found", number=number)
+                    raise NotFound("error.round_not_found", number=number, tournament=t.name)
             else:
                 r = next((x for x in reversed(rounds) if x.status != RoundStatus.CLOSED.value), None)
             if r is None:

@@ -58,6 +58,16 @@ class StandingLine:
     deductions: float
     standing: str  # "active" / "withdrawn" / "disqualified"
     previous_rank: int | None = None  # before the latest reported round (None: not ranked then, or round 1)
+    # with discards (a club championship, issue 47): each round held, (round, points or None = absent, counted)
+    rounds: tuple[tuple[int, float | None, bool], ...] = ()
+
+    @property
+    def counted(self) -> tuple[int, ...]:
+        return tuple(r for r, _, kept in self.rounds if kept)
+
+    @property
+    def discarded(self) -> tuple[int, ...]:
+        return tuple(r for r, _, kept in self.rounds if not kept)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,12 @@ class StandingsView:
     tie_breakers: tuple[str, ...] = ()  # the preset's, in order: what orders players level on points
     penalties: tuple[Penalty, ...] = ()  # points taken outside the tables' results (sanctions, adjustments)
     last_round: int | None = None  # the latest round with a reported table
+    discards: int = 0  # the preset's: each player's worst N results not counted (issue 47)
+
+    @property
+    def with_discards(self) -> bool:
+        """Whether lines list their rounds, counted and discarded (then the image and the files show them)."""
+        return self.discards > 0
 
     @property
     def breaks_ties_on_table_points(self) -> bool:
@@ -235,14 +251,11 @@ class StandingsService(BaseService):
                     compute_standings,
                     results,
                     players=list(players),
-                    tie_breakers=rules.tie_breakers,
                     deductions=deductions,
                     withdrawn=withdrawn,
                     disqualified=disqualified,
-                    withdrawal_deduction=rules.withdrawal_deduction,
                     teams=teams,
-                    disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
-                    knockout=rules.knockout,
+                    **rules.standings_fields(),
                 )
             )
         except TournamentError as exc:
@@ -285,6 +298,7 @@ class StandingsService(BaseService):
                     table_points=row.table_points,
                     deductions=row.deductions,
                     standing=row.standing.value,
+                    rounds=tuple((r.round, r.points, r.counted) for r in row.rounds),
                 )
             )
         explanations = tuple(
@@ -315,4 +329,5 @@ class StandingsService(BaseService):
             tie_breakers=tuple(rules.tie_breakers),
             penalties=tuple(Penalty(name(d.player), d.points, d.code, d.round) for d in deductions if d.points),
             last_round=max(rounds, default=None),
+            discards=rules.discards,
         )

@@ -376,14 +376,11 @@ def standings_of(doc: StandingsFields, ruleset: Ruleset) -> tuple[list[GameResul
     st = compute_standings(
         [r for r in results if (r.round, r.table) in qualifying],
         players=list(doc.players),
-        tie_breakers=rules.tie_breakers,
         deductions=deductions,
         withdrawn=set(doc.withdrawn),
         disqualified=set(doc.disqualified),
-        withdrawal_deduction=rules.withdrawal_deduction,
         teams=teams,
-        disqualified_below_withdrawn=rules.disqualified_below_withdrawn,
-        knockout=rules.knockout,
+        **rules.standings_fields(),
     )
     return results, st
 
@@ -473,20 +470,18 @@ def _compute_standings(data: Any) -> dict[str, Any]:
     ruleset = load_ruleset(doc.preset, doc.overrides)
     results, st = standings_of(doc, ruleset)
     final = classification_of(doc, ruleset, results, st)
+    discards = ruleset.tournament.discards > 0
+
+    def row(r: Any) -> dict[str, Any]:
+        line = {"rank": r.rank, "player": r.player, "points": r.points, "games": r.games,
+                "table_points": r.table_points, "deductions": r.deductions, "standing": r.standing.value}  # fmt: skip
+        if discards:  # CLI.md: with discards each row adds the rounds counted and discarded (issue 47)
+            line["counted"], line["discarded"] = list(r.counted), list(r.discarded)
+        return line
+
     out: dict[str, Any] = {
         "preset": ruleset.preset.name,
-        "standings": [
-            {
-                "rank": r.rank,
-                "player": r.player,
-                "points": r.points,
-                "games": r.games,
-                "table_points": r.table_points,
-                "deductions": r.deductions,
-                "standing": r.standing.value,
-            }
-            for r in st.rows
-        ],
+        "standings": [row(r) for r in st.rows],
         "tie_breaks": tie_breaks_json(st.decisions),
         "teams": [{"rank": t.rank, "team": t.team, "points": t.points, "players": list(t.players)} for t in st.teams],
     }
@@ -509,7 +504,10 @@ def _standings_text(result: Mapping[str, Any]) -> str:
     for r in result["standings"]:
         extra = f"  [{words(r['standing'], 'standings.standing')}]" if r["standing"] != "active" else ""
         ded = f"  (-{r['deductions']:g})" if r["deductions"] else ""
-        lines.append(f"  {r['rank']:>3}. {r['player']!s:<12} {r['points']:>8g}  games {r['games']}{ded}{extra}")
+        dropped = f"  discarded: rounds {', '.join(map(str, r['discarded']))}" if r.get("discarded") else ""
+        lines.append(
+            f"  {r['rank']:>3}. {r['player']!s:<12} {r['points']:>8g}  games {r['games']}{ded}{extra}{dropped}"
+        )
     lines.extend(f"  {tie_break_text(d)}" for d in result["tie_breaks"])
     if result["teams"]:
         lines.append("Teams")

@@ -17,12 +17,10 @@ from bot.errors import InvalidInput
 from bot.i18n import format_number, t
 from bot.present.markup import safe
 from bot.present.report_map import scored_map_pages
-from bot.rules.presets import PRESET_NAMES
+from bot.rules.risiko.config import RISIKO_PRESETS
 from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
 from bot.rules.risiko.scoring import ScoredSituation
 from bot.services.adjudicators import Answer
-
-RISIKO_PRESETS = tuple(n for n in PRESET_NAMES if n.startswith("risiko"))
 
 
 class PresetTransformer(app_commands.Transformer):

@@ -14,11 +14,11 @@ from bot.cogs._params import ORGANIZER_COMMANDS
 from bot.errors import InvalidInput
 from bot.present.markup import safe
 from bot.rules.jsondoc import DocumentError, loads_bounded
-from bot.rules.presets import PRESET_NAMES
+from bot.rules.risiko.config import RISIKO_PRESETS
 
 IMPORT_MAX_BYTES = 8 * 1024 * 1024
 XLSX_MAGIC = b"PK\x03\x04"
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES if name.startswith("risiko")]
+PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in RISIKO_PRESETS]
 
 
 class HistoryCog(commands.Cog):

@@ -64,17 +64,18 @@ class PlayerCog(commands.Cog):
             family_group=family,
         )
         key = "player.added_waitlisted" if outcome.waitlisted else "player.added"
-        await send(
+        text = tr(
             interaction,
-            tr(
-                interaction,
-                key,
-                name=safe(outcome.registration.display_name),
-                tournament=safe(outcome.tournament_name),
-                count=outcome.active_count,
-                cap=outcome.cap or "∞",
-            ),
+            key,
+            name=safe(outcome.registration.display_name),
+            tournament=safe(outcome.tournament_name),
+            count=outcome.active_count,
+            cap=outcome.cap or "∞",
         )
+        if outcome.late_from_round and outcome.late_from_round > 1:  # a late entry (issue 47)
+            text += "\n" + tr(interaction, "player.added_late", round=outcome.late_from_round,
+                               count=outcome.late_from_round - 1)  # fmt: skip
+        await send(interaction, text)
 
     @player.command(name="remove")
     @app_commands.describe(

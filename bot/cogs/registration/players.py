@@ -64,6 +64,9 @@ class RegistrationCog(commands.Cog):
             count=outcome.active_count,
             cap=outcome.cap or "∞",
         )
+        if outcome.late_from_round and outcome.late_from_round > 1:  # a late entry (issue 47)
+            text += "\n" + tr(interaction, "register.late", round=outcome.late_from_round,
+                               count=outcome.late_from_round - 1)  # fmt: skip
         if outcome.identity_wanted:  # asked only when the organizer turned national publishing on (ModuloTorneo)
             command = slash("publishing me", locale_of(interaction))
             text += "\n" + tr(interaction, "register.identity_wanted", command=command)

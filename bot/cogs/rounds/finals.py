@@ -30,14 +30,14 @@ class FinalsCog(commands.Cog):
     @finals.command(name="semifinals")
     @app_commands.describe(
         tournament="The tournament",
-        tables="Number of semifinal tables (3: rank 1 goes to the final)",
+        tables="Semifinal tables, 2–4 (the final's other seats go to the top of the standings; with 3, rank 1)",
         tie_order="Players level where a seat is decided, best first, comma-separated (default: a lot)",
     )
     async def semifinals(
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
-        tables: app_commands.Range[int, 3, 4] | None = None,
+        tables: app_commands.Range[int, 2, 4] | None = None,
         tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Seed the semifinals from the standings in bands (organizers)."""

@@ -21,7 +21,7 @@ from bot.cogs.rounds.bracket import final_bracket
 from bot.cogs.rounds.images import table_images
 from bot.i18n import t
 from bot.present.markup import safe
-from bot.present.rounds import cut_text, round_label, seat_text, tables_text
+from bot.present.rounds import cut_text, round_label, seat_text, seats_text, tables_text
 from bot.present.tables import MAX_PAGES
 from bot.services.rounds import PublishJob, TableView
 
@@ -139,6 +139,9 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
         ties = view.ties or ((view.cut,) if view.cut is not None else ())
         if ties:  # who took a seat among players level where a line cut them (the cut, a band…), and how
             seed = "\n".join([*(cut_text(loc, tie) for tie in ties), seed])
+        seats = seats_text(loc, view)  # semifinals: who goes straight to the final, and the repechage's seat and why
+        if seats:
+            seed = "\n".join([seats, seed]) if seed else seats
         foot = t("round.announce.foot", loc)
         budget = CONTENT_BUDGET - len(head) - len(seed) - len(foot) - 6
         content = "\n".join(p for p in (head, tables_text(loc, view, budget=budget), seed, foot) if p)[:2000]

@@ -23,9 +23,24 @@ PRESET_NAMES: tuple[str, ...] = (
     "risiko-nostra-passione-2018",
     "risiko-ufficiali-2018",
     "risiko-firk-1",
+    "club-championship",
 )
 
 GAMES: tuple[str, ...] = ("ricochet", "risiko")
+# A preset that plays another preset's rulebook: its articles, rules desk and learned ranker are that one's. The club
+# championship (issue 47) plays the official tournaments' game (UFF + ARB) with the club's own standings.
+RULEBOOK_OF: dict[str, str] = {"club-championship": "risiko-ufficiali-2018"}
+RULEBOOK_PRESETS: tuple[str, ...] = tuple(n for n in PRESET_NAMES if n not in RULEBOOK_OF)
+
+
+def rulebook_preset(name: str) -> str:
+    """The preset whose rulebook ``name`` plays (itself, but for :data:`RULEBOOK_OF`)."""
+    return RULEBOOK_OF.get(name, name)
+
+
+# Fields whose value is a word or a number (``tournament.late_entry``: "open", "closed" or a round); the field's own
+# reader checks which.
+TEXT_OR_NUMBER = frozenset({"tournament.late_entry"})
 
 
 class PresetError(RuleError):
@@ -104,7 +119,8 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any], path: str) -> None
             same_kind = type(value) is type(base_value) or (
                 isinstance(base_value, float) and isinstance(value, int) and not isinstance(value, bool)
             )
-            if base_value is not None and not same_kind:
+            either = where in TEXT_OR_NUMBER and isinstance(value, str | int) and not isinstance(value, bool)
+            if base_value is not None and not same_kind and not either:
                 raise PresetError("override_wrong_type", f"{where}={value!r}")
             base[key] = copy.deepcopy(value)
 

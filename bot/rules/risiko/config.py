@@ -20,7 +20,12 @@ from bot.rules.risiko.board import Board, board_for
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import PointsRules
 
-RISIKO_PRESETS: tuple[str, ...] = ("risiko-nostra-passione-2018", "risiko-ufficiali-2018", "risiko-firk-1")
+RISIKO_PRESETS: tuple[str, ...] = (
+    "risiko-nostra-passione-2018",
+    "risiko-ufficiali-2018",
+    "risiko-firk-1",
+    "club-championship",
+)
 
 CARD_MODES = ("sets", "exchange")
 END_PROCEDURES = ("sdadata", "firk")

@@ -6,7 +6,9 @@ The preset's ``[points]`` table holds ``base`` (points by final table position, 
     first:   base[0] + gap_factor * (tp[0] - tp[1])
     others:  base[i] - gap_factor * (tp[0] - tp[i])
 
-With ``gap_factor = 0`` this is a plain positional table (NP 12/9/6/3; the UFF/ARB default, which the organizer
+With ``method = "table_points"`` (a club championship's standings, issue 47: the sum of each evening's table points)
+a player's tournament points are their table points, whatever the place. With ``gap_factor = 0`` this is a plain
+positional table (NP 12/9/6/3; the UFF/ARB default, which the organizer
 replaces by an override). With FIRK's 0.1 it is the FIRK formula (rulebook example: 40 vs 32 -> 31.8 and 14.2).
 
 Ties: the order given is final. Every RisiKo! rulebook breaks a table tie before tournament points are given
@@ -29,6 +31,8 @@ from bot.rules.outcomes import PlacesError, table_places
 from bot.rules.presets import Preset, PresetFieldError
 from bot.rules.risiko.errors import RisikoError
 
+POINTS_METHODS = ("places", "table_points")
+
 
 @dataclass(frozen=True, slots=True)
 class PointsRules:
@@ -37,6 +41,7 @@ class PointsRules:
     base: tuple[Fraction, ...]
     gap_factor: Fraction
     clamp_at_zero: bool
+    method: str = "places"  # "places": base and gap_factor; "table_points": the table points themselves
 
     @classmethod
     def from_table(cls, table: Mapping[str, Any], where: str = "points") -> PointsRules:
@@ -49,7 +54,10 @@ class PointsRules:
         clamp = table.get("clamp_at_zero")
         if not isinstance(clamp, bool):
             raise PresetFieldError(f"{where.split(':', 1)[-1]}.clamp_at_zero", clamp, "true, false")
-        return cls(tuple(_exact(x) for x in base), _exact(gap), clamp)
+        method = table.get("method", "places")
+        if method not in POINTS_METHODS:
+            raise PresetFieldError(f"{where.split(':', 1)[-1]}.method", method, ", ".join(POINTS_METHODS))
+        return cls(tuple(_exact(x) for x in base), _exact(gap), clamp, str(method))
 
     @classmethod
     def from_preset(cls, preset: Preset) -> PointsRules:
@@ -70,6 +78,10 @@ def tournament_points_exact(rules: PointsRules, table_points: Sequence[float]) -
     n = len(table_points)
     if n == 0:
         raise RisikoError("no_players", list(table_points))
+    if rules.method == "table_points":
+        if not all(_is_number(v) for v in table_points):
+            raise RisikoError("table_points_not_a_number", next(v for v in table_points if not _is_number(v)))
+        return [max(_exact(v), Fraction(0)) if rules.clamp_at_zero else _exact(v) for v in table_points]
     if n > len(rules.base):
         raise RisikoError("too_many_players_for_points_table", n)
     tp: list[Fraction] = []
@@ -98,6 +110,8 @@ def tournament_points_for_places(
     cover: the average of those positions' exact points (the gap formula's included), so who is listed first among
     them never matters (ARB art. 25: the points of the position obtained)."""
     exact = tournament_points_exact(rules, table_points)
+    if rules.method == "table_points":  # each keeps their own table points: a shared place shares nothing
+        return exact
     if len(places) != len(exact) or any(p != i + 1 and (i == 0 or p != places[i - 1]) for i, p in enumerate(places)):
         raise RisikoError("places_not_in_table_order", list(places))
     covered: dict[int, list[Fraction]] = {}

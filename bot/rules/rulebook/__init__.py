@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 
 from bot.rules.errors import RuleError
+from bot.rules.presets import rulebook_preset
 
 RULEBOOKS = ("rr", "np", "arb", "uff", "firk")
 LANGS = ("it", "en")
@@ -115,7 +116,9 @@ def articles() -> tuple[Article, ...]:
 
 
 def for_preset(preset: str) -> tuple[Article, ...]:
-    return tuple(a for a in articles() if preset in a.presets)
+    """The articles of ``preset``'s rulebook (a preset playing another's rulebook gets that one's)."""
+    own = rulebook_preset(preset)
+    return tuple(a for a in articles() if own in a.presets)
 
 
 def cite(preset: str, engine: str) -> Article | None:

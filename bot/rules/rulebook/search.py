@@ -39,6 +39,7 @@ from functools import cache, lru_cache
 import snowballstemmer
 
 from bot.rules.errors import RuleError
+from bot.rules.presets import rulebook_preset
 from bot.rules.rulebook import LANGS, Article, for_preset, learned
 
 QUERY_MAX = 500
@@ -458,6 +459,7 @@ def _rerank(
 
 def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) -> tuple[str, list[Match]]:
     """The best ``limit`` articles of ``preset`` for ``query``, best first, and the query's language."""
+    preset = rulebook_preset(preset)  # a preset playing another's rulebook asks that one's desk
     text = " ".join(str(query).split())
     if not text:
         raise SearchError("query_empty", query)
@@ -497,6 +499,6 @@ def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) 
 def warm_indexes() -> list[str]:
     """Build every preset's index and read its learned ranker now (0.2-0.8 s each) instead of at its first
     question. Returns the presets whose ranker is missing or stale (the desk answers them without it)."""
-    from bot.rules.presets import PRESET_NAMES
+    from bot.rules.presets import RULEBOOK_PRESETS
 
-    return [preset for preset in PRESET_NAMES if learned.load(preset, _index(preset).fingerprint) is None]
+    return [preset for preset in RULEBOOK_PRESETS if learned.load(preset, _index(preset).fingerprint) is None]

@@ -8,6 +8,7 @@ Every key is parsed into a typed field here, once; nothing downstream reads the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.rules.outcomes import DISQUALIFIED_RANKS
 from bot.rules.presets import Preset, PresetFieldError
@@ -41,6 +42,22 @@ TIE_BREAKERS = tuple(t.value for t in TieBreaker)
 # How the tables of round 2 and later are formed: by the draw's criteria (clubs, repeats… optimised) or straight
 # from the standings before the round (table 1 = the best, FIRK §6/§8/§9 — docs/readings.md).
 LATER_ROUND_TABLES = ("criteria", "standings")
+# Club championships (issue 47; our defaults, documented in docs/readings.md, no rulebook fixes them): late entries
+# through the qualification ("open"), never ("closed") or up to a round ("until": ``late_entry_round``); one extra
+# semifinal seat by the best single game of those not qualified ("best_single_game") or none.
+LATE_ENTRY = ("open", "closed", "until")
+REPECHAGE = ("none", "best_single_game")
+MAX_DIRECT_FINALISTS = 2
+
+
+def _late_entry(r: TableReader) -> tuple[str, int]:
+    """``tournament.late_entry``: "open", "closed" or a round number K (entries up to round K)."""
+    value = r.get("late_entry", "closed")
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return "until", value
+    if value in ("open", "closed"):
+        return str(value), 0
+    raise r.bad("late_entry", value, "open, closed, 1, 2, 3, …")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +98,41 @@ class TournamentRules:
     semifinal_places: str = "standings"
     knockout_places: str = "table_points"
     reminder_offsets_minutes: tuple[int, ...] = DEFAULT_REMINDER_OFFSETS  # BOT-SCH-1: before each round's start
+    # club championships (issue 47): the worst N round results not counted (an absence first), late entries, the
+    # repechage's extra semifinal seat, players straight to the final (the semifinal tables are the final's other seats)
+    discards: int = 0
+    late_entry: str = "closed"
+    late_entry_round: int = 0  # late_entry "until": the last round a late entry can play
+    repechage: str = "none"
+    repechage_min_games: int = 1
+    direct_finalists: int = 0
+
+    def standings_fields(self) -> dict[str, Any]:
+        """The preset's fields :func:`bot.rules.tournament.standings.compute_standings` takes, by name: the bot's
+        standings and ``steward standings`` pass the same ones."""
+        return {
+            "tie_breakers": self.tie_breakers,
+            "withdrawal_deduction": self.withdrawal_deduction,
+            "disqualified_below_withdrawn": self.disqualified_below_withdrawn,
+            "knockout": self.knockout,
+            "discards": self.discards,
+            "rounds_foreseen": self.qualifying_rounds,
+        }
+
+    def late_entry_allowed(self, rounds_drawn: int) -> bool:
+        """Whether a player may still enter once ``rounds_drawn`` qualifying rounds are drawn: "open" while a
+        qualifying round is still to be drawn (``qualifying_rounds``; no limit when 0), "until" K while round K is not
+        drawn yet, "closed" never."""
+        if self.late_entry == "open":
+            return not self.qualifying_rounds or rounds_drawn < self.qualifying_rounds
+        if self.late_entry == "until":
+            return rounds_drawn < self.late_entry_round
+        return False
+
+    def direct_for(self, semifinal_tables: int) -> int:
+        """Players straight to the final beside ``semifinal_tables`` semifinals (each sends its winner): the
+        final's other seats (ARB 5: three semifinals and the 1st of the standings for a final of four)."""
+        return max(0, self.final_size - semifinal_tables) if self.final_size else (1 if semifinal_tables == 3 else 0)
 
     @property
     def disqualified_below_withdrawn(self) -> bool:
@@ -137,8 +189,21 @@ class TournamentRules:
         if min_table > table:
             raise PresetFieldError("tournament.min_table_size", min_table, f"2 … {table} (tournament.table_size)")
         semis = r.integer("semifinal_tables", 0)
-        if semis not in (0, 3, 4):
-            raise PresetFieldError("tournament.semifinal_tables", semis, "0, 3, 4")
+        final_size = r.integer("final_size", 0)
+        direct = r.integer("direct_finalists", max(0, final_size - semis) if semis else 0)
+        if direct > MAX_DIRECT_FINALISTS:
+            raise PresetFieldError("tournament.direct_finalists", direct, "0, 1, 2")
+        # The final's seats are the semifinals' winners and the direct finalists: an override of one fixes the other.
+        overridden = preset.overrides.get("tournament") or {}
+        if semis and final_size and "direct_finalists" in overridden and "semifinal_tables" not in overridden:
+            semis = final_size - direct
+        elif semis and final_size and "semifinal_tables" in overridden and "direct_finalists" not in overridden:
+            direct = max(0, final_size - semis)
+        if semis not in (0, 2, 3, 4) or (semis and final_size and semis + direct != final_size):
+            allowed = f"{final_size - direct} (tournament.final_size − tournament.direct_finalists)" if (
+                final_size and 2 <= final_size - direct <= 4) else "0, 3, 4"  # fmt: skip
+            raise PresetFieldError("tournament.semifinal_tables", semis, allowed)
+        late_entry, late_round = _late_entry(r)
         rules = TournamentRules(
             preset=preset.name,
             game=preset.game,
@@ -160,7 +225,7 @@ class TournamentRules:
             qualifying_rounds=r.integer("qualifying_rounds", 0),
             semifinal_tables=semis,
             odd_even_threshold=r.integer("odd_even_threshold", 0),
-            final_size=r.integer("final_size", 0),
+            final_size=final_size,
             knockout_table_sizes=r.ints("knockout_table_sizes", [table, table + 1], minimum=2),
             tie_breakers=r.choices("tie_breakers", [], TIE_BREAKERS),
             withdrawal_deduction=r.number("withdrawal_deduction", 0.0),
@@ -172,6 +237,12 @@ class TournamentRules:
             reminder_offsets_minutes=_offsets(r),
             semifinal_places=r.choice("semifinal_places", "standings", SEMIFINAL_PLACES),
             knockout_places=r.choice("knockout_places", "table_points", KNOCKOUT_PLACES),
+            discards=r.integer("discards", 0),
+            late_entry=late_entry,
+            late_entry_round=late_round,
+            repechage=r.choice("repechage", "none", REPECHAGE),
+            repechage_min_games=r.integer("repechage_min_games", 1, minimum=1),
+            direct_finalists=direct if semis else 0,
             firk=FirkTables(
                 table_size=table,
                 large_table_size=large,
@@ -186,6 +257,9 @@ class TournamentRules:
         )
         if rules.later_round_tables == "standings" and rules.teams:
             raise PresetFieldError("tournament.later_round_tables", "standings", "criteria (tournament.teams = true)")
+        if rules.qualifying_rounds and rules.discards >= rules.qualifying_rounds:
+            most = rules.qualifying_rounds - 1
+            raise PresetFieldError("tournament.discards", rules.discards, f"0 … {most} (tournament.qualifying_rounds)")
         if rules.format not in rules.formats:
             raise PresetFieldError("tournament.format", rules.format, ", ".join(rules.formats))
         return rules, frozenset(r.consumed)

@@ -34,8 +34,8 @@ CUT_TIE_READINGS = ("lot", "organizer")  # the preset field's values; the first 
 LOT_VERSION = 2  # the lot written into new documents (a document without ``lot`` is version 1)
 # Where a line crosses a level group, most significant first: the qualification cut, the direct seat in the final,
 # the odd/even halves (TOUR-SF-2), a band's edge (TOUR-SF-1), a table boundary (tables seated by rank), a final seat
-# recovered from the semifinals (TOUR-FIN-1), a place shared at a semifinal table.
-BOUNDARIES = ("cut", "direct", "half", "band", "table", "chain", "place")
+# recovered from the semifinals (TOUR-FIN-1), a place shared at a semifinal table, the repechage's seat (issue 47).
+BOUNDARIES = ("cut", "direct", "half", "band", "table", "chain", "place", "repechage")
 
 
 def canonical(player: PlayerId) -> tuple[int, int, str]:

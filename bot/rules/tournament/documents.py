@@ -250,6 +250,14 @@ class FinalGroup(_Doc):
     # each order's places (players sharing a place at the table share the number); absent: 1, 2, 3…
     places: Annotated[list[Annotated[list[Size], Field(max_length=MAX_SEATS)]], Field(max_length=MAX_PLAYERS)] = []
     direct_finalist: Id | None = None
+    direct_finalists: Annotated[list[Id], Field(max_length=2)] = []  # two straight to the final (issue 47)
+
+    @property
+    def directs(self) -> list[PlayerId]:
+        """The group's direct finalists: ``direct_finalists``, or the one ``direct_finalist`` of older documents."""
+        if self.direct_finalists:
+            return list(self.direct_finalists)
+        return [] if self.direct_finalist is None else [self.direct_finalist]
 
     @model_validator(mode="after")
     def _consistent(self) -> FinalGroup:
@@ -263,6 +271,15 @@ class FinalGroup(_Doc):
         if (pid := _twice([x for order in self.orders for x in order])) is not None:
             raise ValueError(f"player {pid!r} is in two semifinal orders")
         return self
+
+
+class RepechageEntry(_Doc):
+    """A ranked player the repechage may choose (issue 47): their best single game (its table points) and the
+    games they played."""
+
+    player: Id
+    best: Annotated[float, Field(allow_inf_nan=False)]
+    games: Annotated[StrictInt, Field(ge=0, le=MAX_ROUND)]
 
 
 class FinalsDocument(_Doc):
@@ -283,6 +300,8 @@ class FinalsDocument(_Doc):
     tie_order: Annotated[list[Id], Field(max_length=MAX_PLAYERS)] = []
     seed: StrictInt | None = None  # a final: the semifinals' seed (lots in the replacement chain)
     lot: Literal[1, 2] = 1  # how level players are drawn (``cut.lot``): absent in documents published before version 2
+    # a semifinal with a repechage (issue 47): every ranked player it may choose, with their best game and games
+    repechage: Annotated[list[RepechageEntry], Field(max_length=MAX_PLAYERS)] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> FinalsDocument:
@@ -308,7 +327,8 @@ class FinalsDocument(_Doc):
             *(pair[0] for pair in self.clubs if pair[0] is not None),
         ]
         everyone += [pid for g in self.groups for order in g.orders for pid in order]
-        everyone += [g.direct_finalist for g in self.groups if g.direct_finalist is not None]
+        everyone += [p for g in self.groups for p in g.directs]
+        everyone += [entry.player for entry in self.repechage]
         if (pid := _mixed(everyone)) is not None:
             raise ValueError(f"player id {pid!r} is not of the same kind as the others (all numbers or all names)")
         for name, ids in (("ranking", self.ranking), ("standings", self.standings)):

@@ -490,6 +490,9 @@ class FinalsRequest:
     tie_order: tuple[PlayerId, ...] = ()  # the organizer's order of level players (best first) where a line cuts them
     seed: int | None = None  # final: the semifinals' published seed (lots in the replacement chain)
     lot: int = LOT_VERSION  # how level players are drawn (``cut.lot``); 1 for documents published before version 2
+    # semifinals with a repechage (issue 47): (player, best single game's table points, games played) of every
+    # ranked player, the ones the repechage may choose from
+    repechage: tuple[tuple[PlayerId, float, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"schema": SCHEMA, "kind": self.kind, "preset": self.preset}
@@ -504,6 +507,8 @@ class FinalsRequest:
                 doc["ranks"] = list(self.ranks)
             if self.tie_order:
                 doc["tie_order"] = list(self.tie_order)
+            if self.repechage:
+                doc["repechage"] = [{"player": p, "best": best, "games": n} for p, best, n in self.repechage]
             doc["tables"] = self.tables
         else:
             doc["groups"] = [dict(g) for g in self.groups]
@@ -531,7 +536,8 @@ class FinalsRequest:
                 clubs[pid] = None if club is None else str(club)
             return FinalsRequest("semifinal", checked.preset, overrides, tuple(checked.ranking), clubs,
                                  checked.tables or 0, declined=tuple(checked.declined), ranks=tuple(checked.ranks),
-                                 tie_order=tuple(checked.tie_order), lot=checked.lot)  # fmt: skip
+                                 tie_order=tuple(checked.tie_order), lot=checked.lot,
+                                 repechage=tuple((e.player, e.best, e.games) for e in checked.repechage))  # fmt: skip
         return FinalsRequest(
             "final",
             checked.preset,
@@ -556,14 +562,16 @@ def odd_even_halves(rules: TournamentRules, field: int) -> bool:
 def semifinal_tables_after_direct_decline(rules: TournamentRules, field: int, tables: int) -> int:
     """TOUR-FIN-1, a direct finalist declining before the semifinals: four semifinals instead of three (ARB 5). With
     odd and even halves the ranking is taken net of the decline (TOUR-SF-2), so each half keeps its direct finalist
-    — the next player moves up — and the number of semifinals stays (docs/readings.md)."""
-    return tables if odd_even_halves(rules, field) else 4
+    — the next player moves up — and the number of semifinals stays (docs/readings.md). Two direct finalists (a
+    club championship, issue 47): one declining leaves one, beside three semifinals (our reading, as ARB 5)."""
+    return tables if odd_even_halves(rules, field) else min(4, tables + 1)
 
 
 def semifinal_places(rules: TournamentRules, field: int, tables: int) -> int:
     """How many of the ranking (net of declines) the semifinals take: the tables' seats, the direct finalist with
-    three tables (TOUR-SF-1), twice that in odd and even halves (TOUR-SF-2)."""
-    per_half = tables * rules.table_size + (1 if tables == 3 else 0)
+    three tables (TOUR-SF-1; a club championship's one or two, issue 47), twice that in odd and even halves
+    (TOUR-SF-2). A repechage's seat is among them: the standings fill one fewer (:func:`plan_semifinals`)."""
+    per_half = tables * rules.table_size + rules.direct_for(tables)
     return 2 * per_half if odd_even_halves(rules, field) else per_half
 
 
@@ -578,9 +586,9 @@ def semifinal_lines(rules: TournamentRules, field: int, tables: int) -> dict[int
         for b in range(1, places):
             lines[b] = "half"
         return lines
-    direct = 1 if tables == 3 else 0
+    direct = rules.direct_for(tables)
     if direct:
-        lines[1] = "direct"
+        lines[direct] = "direct"
     for k in range(1, rules.table_size):
         lines.setdefault(direct + k * tables, "band")
     return lines
@@ -590,48 +598,119 @@ def plan_semifinals(
     request: FinalsRequest, seed: int
 ) -> tuple[tuple[tuple[PlayerId, ...], ...], list[dict[str, Any]], list[CutTie]]:
     """TOUR-SF-1 bands (club separation within bands), TOUR-SF-2 odd/even halves at 100+ players: the tables, per
-    group its label, table numbers, direct finalist, bands and same-club pairs after / before the shuffle, and how
+    group its label, table numbers, direct finalists, bands and same-club pairs after / before the shuffle, and how
     every level group a line cuts through (the cut, the direct seat, a band's edge, the halves) was decided
-    (:mod:`bot.rules.tournament.cut`)."""
+    (:mod:`bot.rules.tournament.cut`).
+
+    With a repechage (``tournament.repechage``, issue 47) the standings fill every seat but the last, which goes to
+    the best single game among the ranked players below the cut who played ``repechage_min_games`` games or more
+    (:func:`repechage_pick`); the group says who and why (``"repechage"``)."""
     rules = load_ruleset(request.preset, request.overrides or None).tournament
     rng = random.Random(seed)
     declined = set(request.declined)
     ranking = [p for p in request.ranking if p not in declined]
+    ranks = [r for p, r in zip(request.ranking, request.ranks, strict=True) if p not in declined]
+    halves_apply = odd_even_halves(rules, len(request.ranking))
+    repechage = rules.repechage == "best_single_game"
+    if repechage and halves_apply:
+        raise TournamentError("repechage_with_odd_even_halves", len(request.ranking))
+    seats = semifinal_places(rules, len(request.ranking), request.tables)
     ties: list[CutTie] = []
     if request.ranks:
-        net_ranks = [r for p, r in zip(request.ranking, request.ranks, strict=True) if p not in declined]
         if request.lot != 1:  # level players' list order decides nothing: start from the canonical order
-            pairs = sorted(zip(ranking, net_ranks, strict=True), key=lambda x: (x[1], canonical(x[0])))
-            ranking, net_ranks = [p for p, _ in pairs], [r for _, r in pairs]
+            pairs = sorted(zip(ranking, ranks, strict=True), key=lambda x: (x[1], canonical(x[0])))
+            ranking, ranks = [p for p, _ in pairs], [r for _, r in pairs]
             lines = semifinal_lines(rules, len(request.ranking), request.tables)
         else:  # documents published before: the cut alone was decided
-            lines = {semifinal_places(rules, len(request.ranking), request.tables): "cut"}
+            lines = {seats: "cut"}
+        if repechage:  # the standings' last seat is one earlier; the last one is the repechage's
+            lines = {b: kind for b, kind in lines.items() if b != seats}
+            lines[seats - 1] = "cut"
         lines = {b: kind for b, kind in lines.items() if 0 < b < len(ranking)}
-        ranking, ties = resolve_ties(ranking, net_ranks, lines, seed=seed, order=request.tie_order,
+        ranking, ties = resolve_ties(ranking, ranks, lines, seed=seed, order=request.tie_order,
                                      reading=rules.cut_tie, version=request.lot)  # fmt: skip
     elif request.tie_order:
         raise TournamentError("cut_tie_order_without_tie", list(request.tie_order)[:8])
+    rescued: dict[str, Any] | None = None
+    if repechage:
+        rank_of = dict(zip(ranking, ranks, strict=True)) if request.ranks else {p: i for i, p in enumerate(ranking, 1)}
+        qualified, below = ranking[: seats - 1], ranking[seats - 1 :]
+        pick, tie = repechage_pick(below, rank_of, request.repechage, min_games=rules.repechage_min_games,
+                                   seed=seed, order=request.tie_order, reading=rules.cut_tie)  # fmt: skip
+        if tie is not None:
+            ties.append(tie)
+        if pick is not None:
+            rescued = pick
+            ranking = [*qualified, pick["player"], *(p for p in below if p != pick["player"])]
     halves: list[tuple[str, list[PlayerId]]] = [("all", ranking)]
-    if odd_even_halves(rules, len(request.ranking)):
+    if halves_apply:
         split = split_odd_even(ranking, tables=request.tables, table_size=rules.table_size)
         halves = [("odd", list(split.odd)), ("even", list(split.even))]
     groups: list[dict[str, Any]] = []
     all_tables: list[tuple[PlayerId, ...]] = []
     for label, order in halves:
-        plan = semifinals(order, dict(request.clubs), tables=request.tables, table_size=rules.table_size, rng=rng)
+        plan = semifinals(order, dict(request.clubs), tables=request.tables, table_size=rules.table_size, rng=rng,
+                          direct=rules.direct_for(request.tables))  # fmt: skip
         first = len(all_tables) + 1
         all_tables += [tuple(x) for x in plan.tables]
-        groups.append(
-            {
-                "label": label,
-                "tables": list(range(first, len(all_tables) + 1)),
-                "direct_finalist": plan.direct_finalist,
-                "bands": [list(b) for b in plan.bands],
-                "club_pairs": plan.club_pairs,
-                "club_pairs_plain": plan.club_pairs_plain,
-            }
-        )
+        group: dict[str, Any] = {
+            "label": label,
+            "tables": list(range(first, len(all_tables) + 1)),
+            "direct_finalist": plan.direct_finalist,
+            "bands": [list(b) for b in plan.bands],
+            "club_pairs": plan.club_pairs,
+            "club_pairs_plain": plan.club_pairs_plain,
+        }
+        if len(plan.direct_finalists) > 1:
+            group["direct_finalists"] = list(plan.direct_finalists)
+        if rescued is not None:
+            group["repechage"] = rescued
+        groups.append(group)
     return tuple(all_tables), groups, ties
+
+
+def repechage_pick(
+    below: Sequence[PlayerId],
+    rank_of: Mapping[PlayerId, int],
+    games: Sequence[tuple[PlayerId, float, int]],
+    *,
+    min_games: int,
+    seed: int,
+    order: Sequence[PlayerId] = (),
+    reading: str = "lot",
+) -> tuple[dict[str, Any] | None, CutTie | None]:
+    """The repechage's semifinal seat (issue 47, the clubs' "ripescaggio"): among ``below`` (the ranked players the
+    standings did not qualify, best first) who played ``min_games`` games or more, the best single game (its table
+    points); of equal best games, the better standings rank; players level on both are ordered by the organizer's
+    ``order`` or a lot with the semifinals' ``seed`` (:func:`cut.resolve_ties`, line ``repechage``). Nobody eligible:
+    the seat goes to the next of the standings (``reason`` ``standings``; our reading, docs/readings.md). Returns
+    ``{"player", "reason", "points", "games"}`` (None when nobody is left) and the tie it settled."""
+    known = {p: (best, n) for p, best, n in games}
+    eligible = [p for p in below if p in known and known[p][1] >= min_games]
+    if not eligible:
+        if not below:
+            return None, None
+        nxt = below[0]
+        best, n = known.get(nxt, (0.0, 0))
+        return {"player": nxt, "reason": "standings", "points": best, "games": n}, None
+    unranked = len(rank_of) + len(below) + 1
+    key = {p: (-known[p][0], rank_of.get(p, unranked)) for p in eligible}
+    ordered = sorted(eligible, key=lambda p: (key[p], canonical(p)))
+    level = [p for p in ordered if key[p] == key[ordered[0]]]
+    tie: CutTie | None = None
+    if len(level) > 1:
+        decided, found = resolve_ties(level, [1] * len(level), {1: "repechage"}, seed=seed,
+                                      order=[p for p in order if str(p) in {str(x) for x in level}],
+                                      reading=reading)  # fmt: skip
+        rank = rank_of.get(level[0])
+        if found:
+            t = found[0]
+            tie = CutTie(rank, t.tied, t.seats, t.qualified, t.method, t.seed, "repechage", t.order)
+        chosen = decided[0]
+    else:
+        chosen = ordered[0]
+    best, n = known[chosen]
+    return {"player": chosen, "reason": "best_single_game", "points": best, "games": n}, tie
 
 
 def plan_final(
@@ -653,6 +732,7 @@ def plan_final(
             orders,
             list(request.ranking),
             direct_finalist=group.get("direct_finalist"),
+            direct_finalists=list(group.get("direct_finalists") or ()),
             declined=list(request.declined),
             ranks=list(request.ranks),
             places=[list(x) for x in group.get("places", [])],

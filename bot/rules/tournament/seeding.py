@@ -40,6 +40,7 @@ class SemifinalPlan:
     bands: Tables
     club_pairs: int
     club_pairs_plain: int
+    direct_finalists: tuple[PlayerId, ...] = ()  # every player straight to the final (the first is direct_finalist)
 
 
 def semifinals(
@@ -49,20 +50,26 @@ def semifinals(
     tables: int,
     table_size: int,
     rng: random.Random,
+    direct: int | None = None,
 ) -> SemifinalPlan:
     """TOUR-SF-1: one player of each band per semifinal table; with 3 tables rank 1 goes to the final.
 
     Bands are ``tables`` consecutive ranks (1-4, 5-8, 9-12, 13-16 with four tables; 2-4, 5-7, 8-10,
     11-13 with three). Band 1's i-th player sits at table i; the other bands are placed by the
     permutation with the fewest same-club pairs, chosen at random among the best (``rng``).
+
+    ``direct``: how many of the top go straight to the final (default: one with three tables, ARB 5); a club
+    championship sends two to the final beside two semifinals (issue 47: ranks 3-4 | 5-6 | 7-8 | 9-10).
     """
-    direct = ranking[0] if tables == 3 else None
-    pool = list(ranking[1:] if direct is not None else ranking)
-    need = tables * table_size
-    if tables not in (3, 4):
+    if direct is None:
+        direct = 1 if tables == 3 else 0
+    if tables not in (2, 3, 4) or not 0 <= direct <= 2:
         raise TournamentError("semifinal_tables_must_be_3_or_4", tables)
+    directs = tuple(ranking[:direct])
+    pool = list(ranking[direct:])
+    need = tables * table_size
     if len(pool) < need:
-        raise TournamentError("too_few_ranked_players", {"need": need + (direct is not None), "have": len(ranking)})
+        raise TournamentError("too_few_ranked_players", {"need": need + direct, "have": len(ranking)})
     bands = [pool[k * tables : (k + 1) * tables] for k in range(table_size)]
     plain = tuple(tuple(bands[k][i] for k in range(table_size)) for i in range(tables))
     best: list[tuple[tuple[PlayerId, ...], ...]] = []
@@ -78,10 +85,11 @@ def semifinals(
     chosen = best[rng.randrange(len(best))]
     return SemifinalPlan(
         tables=chosen,
-        direct_finalist=direct,
+        direct_finalist=directs[0] if directs else None,
         bands=tuple(tuple(b) for b in bands),
         club_pairs=best_pairs,
         club_pairs_plain=_club_pairs(plain, clubs),
+        direct_finalists=directs,
     )
 
 
@@ -104,7 +112,7 @@ def split_odd_even(
     if tables not in (3, 4):
         raise TournamentError("semifinal_tables_must_be_3_or_4", tables)
     net = [p for p in ranking if p not in set(withdrawn)]
-    per_half = tables * table_size + (1 if tables == 3 else 0)
+    per_half = tables * table_size + (1 if tables == 3 else 0)  # ARB 5's halves: three tables send one direct
     need = 2 * per_half
     if len(net) < need:
         raise TournamentError("too_few_ranked_players", {"need": need, "have": len(net)})
@@ -149,6 +157,7 @@ def compose_final(
     direct_finalist: PlayerId | None = None,
     declined: Collection[PlayerId] = (),
     ranks: Sequence[int] = (),
+    direct_finalists: Sequence[PlayerId] = (),
     places: Sequence[Sequence[int]] = (),
     seed: int = 0,
     tie_order: Sequence[PlayerId] = (),
@@ -161,7 +170,9 @@ def compose_final(
     table declines, the seat goes to the best 2nd of the other semifinals (ranked by the standings after
     the first two games, not by semifinal results), then the best 3rd, then the best 4th. A direct
     finalist who declines after the semifinals began is replaced the same way from all semifinals
-    (declining before them means four semifinals are played: see ``semifinals``).
+    (declining before them means four semifinals are played: see ``semifinals``). ``direct_finalists``: every player
+    straight to the final when there are more than one (a club championship's two, issue 47); each one declining is
+    replaced the same way, in their order.
 
     ``ranks`` gives each ``standings_after_two`` entry its rank (level players share one; empty: every position its
     own rank, as documents published before ranks were sent). ``places`` gives each semifinal table's place per
@@ -209,9 +220,11 @@ def compose_final(
         chosen = settle([p for _, p in level], kind, 1)[0]
         return next(c for c in level if c[1] == chosen)
 
-    if direct_finalist is not None and direct_finalist not in no:
-        seats.append(FinalSeat(direct_finalist, FinalSource.DIRECT, None, None))
-        taken.add(direct_finalist)
+    directs = list(direct_finalists) or ([] if direct_finalist is None else [direct_finalist])
+    for direct in directs:
+        if direct not in no:
+            seats.append(FinalSeat(direct, FinalSource.DIRECT, None, None))
+            taken.add(direct)
     for t, order in enumerate(tables, start=1):
         cands = [(place, p) for place, p in order if p not in no]
         if cands:
@@ -251,7 +264,9 @@ def compose_final(
             continue
         seats.append(FinalSeat(seat.player, seat.source, seat.semifinal_table, seat.semifinal_place, t))
         taken.add(seat.player)
-    if direct_finalist is not None and direct_finalist in no:
+    for direct in directs:
+        if direct not in no:
+            continue
         seat = recover(None)
         if seat is None:
             unfilled += 1

@@ -30,6 +30,10 @@ class TieBreaker(StrEnum):
     LAST_GAME_TABLE = "last_game_table"  # FIRK-TIE-2: lower-numbered table in the previous game ranks higher
     FIRST_GAME_TABLE_POINTS = "first_game_table_points"  # FIRK-TIE-2: after game 1, absolute table points
     TABLE_POINTS_TOTAL = "table_points_total"
+    # club championships (issue 47): more games won; the best score of a game won; the points before discards
+    WINS = "wins"
+    BEST_WIN = "best_win"
+    TOTAL_WITHOUT_DISCARDS = "total_without_discards"
 
 
 class Standing(StrEnum):
@@ -78,6 +82,16 @@ class TieBreakDecision:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundScore:
+    """A player's result of one round under discards: ``points`` None = absent (not at any table of the round,
+    a late entry's earlier rounds included); ``counted`` False = discarded."""
+
+    round: int
+    points: float | None
+    counted: bool
+
+
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     rank: int
     player: PlayerId
@@ -86,6 +100,15 @@ class StandingRow:
     table_points: float
     deductions: float
     standing: Standing
+    rounds: tuple[RoundScore, ...] = ()  # with discards: every round held, each counted or discarded
+
+    @property
+    def counted(self) -> tuple[int, ...]:
+        return tuple(r.round for r in self.rounds if r.counted)
+
+    @property
+    def discarded(self) -> tuple[int, ...]:
+        return tuple(r.round for r in self.rounds if not r.counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +128,41 @@ class Standings:
 
 def _round_pts(x: float) -> float:
     return round(x, 6)
+
+
+def discards_in_force(discards: int, held: int, foreseen: int = 0) -> int:
+    """How many results are discarded after ``held`` rounds: the best ``foreseen - discards`` count (the national
+    team championship's "best 9 of 12"), so nothing is discarded until more rounds are held than will count; with
+    no rounds foreseen (0) the ``discards`` worst go as soon as there are more results than that (our reading,
+    docs/readings.md: standings mid-championship rank what will count)."""
+    if discards <= 0 or held <= 0:
+        return 0
+    if foreseen:
+        return max(0, min(discards, held - (foreseen - discards)))
+    return min(discards, held - 1)
+
+
+def with_discards(scores: Mapping[int, float], held: Sequence[int], discards: int) -> tuple[RoundScore, ...]:
+    """Each held round's score with the ``discards`` worst marked discarded: absences first (the earliest first),
+    then the lowest scores (of equal ones, the earliest round). A player's round score is the sum of their tables
+    that round (one table a round; :func:`check_results`)."""
+    order = sorted(held, key=lambda r: (r in scores, scores.get(r, 0.0), r))
+    dropped = set(order[:discards])
+    return tuple(RoundScore(r, scores.get(r), r not in dropped) for r in sorted(held))
+
+
+def best_single_games(results: Sequence[GameResult]) -> tuple[tuple[PlayerId, float, int], ...]:
+    """Each player's best single game and games played, as a repechage reads them (issue 47): the game's table
+    points (its tournament points where a table has none), every table the player sat at counted; in order of first
+    appearance."""
+    best: dict[PlayerId, float] = {}
+    games: dict[PlayerId, int] = defaultdict(int)
+    for res in results:
+        for e in res.entries:
+            score = e.table_points if e.table_points is not None else e.tournament_points
+            best[e.player] = max(best.get(e.player, score), score)
+            games[e.player] += 1
+    return tuple((p, _round_pts(best[p]), games[p]) for p in best)
 
 
 def check_results(results: Sequence[GameResult]) -> None:
@@ -198,6 +256,8 @@ def compute_standings(
     teams: Mapping[PlayerId, str] | None = None,
     disqualified_below_withdrawn: bool = False,
     knockout: bool = False,
+    discards: int = 0,
+    rounds_foreseen: int = 0,
 ) -> Standings:
     """Cumulative standings. Withdrawn and disqualified players rank after everyone else. RisiKo! (ARB art. 23
     last sentence and art. 25) treats a disqualified player as a withdrawn one: same tier; Ricochet Robots (RR 13.4)
@@ -209,6 +269,10 @@ def compute_standings(
 
     ``knockout`` (NP-FMT-1 "ad eliminazione diretta"): how far a player went comes first — the later the last round
     played, the better; then the place at that last table (the final's winner is the champion); then points.
+
+    ``discards`` (club championships, issue 47): each player's worst results of the rounds held are not counted,
+    an absence first (:func:`with_discards`, :func:`discards_in_force` with ``rounds_foreseen``); every row then
+    lists its rounds, counted and discarded. Deductions are taken from the counted total.
     """
     check_results(results)
     known = [*players]
@@ -219,6 +283,9 @@ def compute_standings(
     deducted: dict[PlayerId, float] = defaultdict(float)
     last_seen: dict[PlayerId, tuple[int, int, int]] = {}
     first_game_tp: dict[PlayerId, float] = {}
+    by_round: dict[PlayerId, dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    wins: dict[PlayerId, int] = defaultdict(int)
+    best_win: dict[PlayerId, float] = {}
     rounds = sorted({r.round for r in results})
     for res in results:
         for e in res.entries:
@@ -226,6 +293,11 @@ def compute_standings(
                 seen.add(e.player)
                 known.append(e.player)
             total[e.player] += e.tournament_points
+            by_round[e.player][res.round] += e.tournament_points
+            if e.order == 1 and e.status is EntryStatus.PLAYED:
+                wins[e.player] += 1
+                score = e.table_points if e.table_points is not None else e.tournament_points
+                best_win[e.player] = max(best_win.get(e.player, score), score)
             games[e.player] += 1
             tpoints[e.player] += e.table_points or 0.0
             prev = last_seen.get(e.player)
@@ -239,7 +311,14 @@ def compute_standings(
         if d.player not in seen:
             raise TournamentError("deduction_for_unknown_player", d.player)
         deducted[d.player] += d.points
-    points = {p: _round_pts(total[p] - deducted[p]) for p in known}
+    dropping = discards_in_force(discards, len(rounds), rounds_foreseen)
+    scored: dict[PlayerId, tuple[RoundScore, ...]] = {}
+    if discards > 0:
+        for p in known:
+            scored[p] = with_discards(by_round[p], rounds, dropping)
+    counted = {p: sum(r.points or 0.0 for r in scored[p] if r.counted) for p in scored}
+    whole = {p: _round_pts(total[p] - deducted[p]) for p in known}
+    points = {p: _round_pts(counted[p] - deducted[p]) for p in counted} if discards > 0 else whole
 
     def standing(p: PlayerId) -> Standing:
         if p in disqualified:
@@ -266,6 +345,12 @@ def compute_standings(
             return lambda p: first_game_tp.get(p)
         if tb == TieBreaker.TABLE_POINTS_TOTAL:
             return lambda p: tpoints[p]
+        if tb == TieBreaker.WINS:
+            return lambda p: wins[p]
+        if tb == TieBreaker.BEST_WIN:
+            return lambda p: best_win.get(p, 0.0)
+        if tb == TieBreaker.TOTAL_WITHOUT_DISCARDS:
+            return lambda p: whole[p]
         raise TournamentError("unknown_tie_breaker", tb)
 
     # lower table number is better; table points: higher is better
@@ -298,7 +383,14 @@ def compute_standings(
         for p in run:
             rows.append(
                 StandingRow(
-                    position, p, points[p], games[p], _round_pts(tpoints[p]), _round_pts(deducted[p]), standing(p)
+                    position,
+                    p,
+                    points[p],
+                    games[p],
+                    _round_pts(tpoints[p]),
+                    _round_pts(deducted[p]),
+                    standing(p),
+                    scored.get(p, ()),
                 )
             )
         position += len(run)

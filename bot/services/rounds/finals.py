@@ -13,6 +13,7 @@ from bot.db import repo
 from bot.db.documents import DrawDocument, FinalsGroup
 from bot.db.models import Registration, RegistrationStatus, Round, RoundKind, RoundStatus, Tournament
 from bot.errors import Conflict, InvalidInput
+from bot.rules.tournament.config import MAX_DIRECT_FINALISTS
 from bot.rules.tournament.model import PlayerId, TournamentError
 from bot.rules.tournament.planner import (
     FinalsRequest,
@@ -20,6 +21,7 @@ from bot.rules.tournament.planner import (
     plan_semifinals,
     semifinal_tables_after_direct_decline,
 )
+from bot.rules.tournament.standings import best_single_games
 from bot.services._base import BaseService, UseCase
 from bot.services.access import Actor, StaffRole
 from bot.services.rounds.reading import (
@@ -70,8 +72,9 @@ class RoundFinals(BaseService):
         count = tables or rules.semifinal_tables
         if count == 0:
             raise Conflict("error.round_no_semifinals", preset=t.preset)
-        if count not in (3, 4):
-            raise InvalidInput("error.out_of_range", field="tables", min=3, max=4, value=count)
+        fewest = 4 - MAX_DIRECT_FINALISTS if rules.final_size == 4 else 3
+        if not fewest <= count <= 4 or rules.direct_for(count) > MAX_DIRECT_FINALISTS:
+            raise InvalidInput("error.out_of_range", field="tables", min=fewest, max=4, value=count)
         rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
         if any(r.kind == RoundKind.FINAL.value for r in rounds):
             raise Conflict("error.round_final_exists", tournament=t.name)
@@ -88,9 +91,14 @@ class RoundFinals(BaseService):
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in field}
         order = tuple(_player_id(find_player(regs, n)) for n in tie_order)
         seed = self._seed_source()
+        rescue: tuple[tuple[int, float, int], ...] = ()
+        if rules.repechage != "none":  # each ranked player's best single game and games played (issue 47)
+            found = await self._standings.engine(session, t)
+            ranked_ids = set(field)
+            rescue = tuple((int(p), best, n) for p, best, n in best_single_games(found.results) if p in ranked_ids)
         request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(field), clubs, count,
                                 declined=tuple(declined), ranks=tuple(r for _, r in ranked),
-                                tie_order=order)  # fmt: skip
+                                tie_order=order, repechage=rescue)  # fmt: skip
         try:
             planned_tables, groups, ties = await self._workers.in_transaction(plan_semifinals, request, seed)
         except TournamentError as exc:
@@ -277,6 +285,7 @@ class RoundFinals(BaseService):
                         "orders": [orders[n] for n in group.tables],
                         "places": [places[n] for n in group.tables],
                         "direct_finalist": group.direct_finalist,
+                        **({"direct_finalists": list(group.direct_finalists)} if group.more_direct else {}),
                     }
                     for group in semi_doc.groups or (FinalsGroup("all", tuple(sorted(orders))),)
                 ),

@@ -35,6 +35,7 @@ from bot.services.rounds.views import (
     CutView,
     FinalSeatView,
     KnockoutView,
+    RepechageView,
     RoundView,
     SeatView,
     TableView,
@@ -162,6 +163,11 @@ async def pick_round(session: AsyncSession, t: Tournament, number: int | None, s
 # ------------------------------------------------------------------------------------------- the round view
 
 
+def _repechage_view(rescued: Mapping[str, Any], name: Callable[[Any], str], min_games: int) -> RepechageView:
+    return RepechageView(name(rescued["player"]), str(rescued.get("reason", "best_single_game")),
+                         float(rescued.get("points", 0.0)), int(rescued.get("games", 0)), min_games)  # fmt: skip
+
+
 async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameTable | None = None) -> RoundView:
     """The round as users see it; with ``only``, that one table (what /my-table needs: loading every seat and
     registration of a 300-player round for each of 300 simultaneous calls was too slow)."""
@@ -175,7 +181,8 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
     reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
     doc = DrawDocument.from_json(r.draw_report)
     cut_ids = [int(p) for tie in doc.ties for p in tie.get("tied", [])]
-    extra_ids = [*doc.declined, *doc.direct_finalists, *cut_ids]
+    rescued = next((g.repechage for g in doc.groups if g.repechage), None)
+    extra_ids = [*doc.declined, *doc.direct_finalists, *cut_ids, *([int(rescued["player"])] if rescued else [])]
     regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
     group_of = {number: group.label for group in doc.groups for number in group.tables}
     tables: list[TableView] = []
@@ -252,6 +259,9 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
         tables=tuple(tables),
         report=report_view(doc, r.draw_seed) if doc.engine is not None else None,
         direct_finalists=directs if r.kind == RoundKind.SEMIFINAL.value else (),
+        repechage=_repechage_view(rescued, name, _rules(t).repechage_min_games)
+        if rescued and r.kind == RoundKind.SEMIFINAL.value
+        else None,
         final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
         declined=tuple(name(x) for x in doc.declined),
         unfilled=sum(g.unfilled for g in doc.groups),

@@ -104,6 +104,18 @@ class KnockoutView:
 
 
 @dataclass(frozen=True, slots=True)
+class RepechageView:
+    """The semifinal seat of the repechage (issue 47) and why: ``reason`` ``best_single_game`` (``points`` of that
+    game, ``games`` played) or ``standings`` (nobody below the cut played ``min_games`` games)."""
+
+    name: str
+    reason: str
+    points: float
+    games: int
+    min_games: int
+
+
+@dataclass(frozen=True, slots=True)
 class CutView:
     """Players level across the semifinals' qualification cut and how it was decided (``method``: ``lot`` with the
     round's seed, or ``organizer``): the organizer reads it before publishing, everyone in the announcement."""
@@ -134,6 +146,7 @@ class RoundView:
     tables: tuple[TableView, ...]
     report: DrawReportView | None
     direct_finalists: tuple[str, ...] = ()
+    repechage: RepechageView | None = None  # semifinals with a repechage (issue 47): who took its seat, and why
     final_seats: tuple[FinalSeatView, ...] = ()
     declined: tuple[str, ...] = ()
     unfilled: int = 0

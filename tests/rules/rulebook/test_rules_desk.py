@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.rules.presets import PRESET_NAMES
+from bot.rules.presets import PRESET_NAMES, RULEBOOK_PRESETS
 from bot.rules.rulebook import LANGS, articles, for_preset, learned
 from bot.rules.rulebook.search import (
     SearchError,
@@ -111,7 +111,7 @@ FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.97, "fresh": 0.96, "fresh2": 0.9
 TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 1.0, "fresh": 0.99, "fresh2": 0.99}
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", RULEBOOK_PRESETS)
 def test_bot_rul_1_each_preset_s_questions_name_its_articles_in_both_languages_and_every_set(preset: str):
     asked = [q for q in questions() if q.preset == preset]
     ids = {a.id for a in for_preset(preset)}
@@ -218,7 +218,7 @@ def test_bot_rul_1_any_text_gets_an_answer_or_none_never_an_error(text: str):
 # The learned ranker (the desk's third stage): shipped current, read the same way it was fitted, never used stale.
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("preset", RULEBOOK_PRESETS)
 def test_bot_rul_1_every_preset_ships_a_learned_ranker_fitted_on_its_articles_as_they_are(preset: str):
     """Editing an article (or how text becomes features) without fitting again fails here: run
     ``python scripts/train_rules_desk.py``."""
@@ -254,7 +254,7 @@ def test_bot_rul_1_a_stale_ranker_is_not_used_and_the_desk_still_answers(monkeyp
     without = search("the robot bounces off the wall?", preset, limit=5)[1]
     assert without and with_it and without[0].score == 1.0
     assert [m.raw for m in without] != [m.raw for m in with_it]  # the blend is what the ranker adds
-    assert warm_indexes() == list(PRESET_NAMES)
+    assert warm_indexes() == list(RULEBOOK_PRESETS)
 
 
 def test_bot_rul_1_the_ranker_file_reads_back_as_written():
@@ -282,3 +282,11 @@ def test_bot_rul_1_the_desk_reads_a_question_as_the_ranker_was_fitted_to_read_it
     assert learned_features(text, {lang: tokens(text, lang) for lang in LANGS}) == learned_features(text)
     stems, grams = learned_features("sdadata")
     assert "it:sdad" in stems and {" sd", "sdad", "data "} <= set(grams)
+
+
+def test_bot_rul_1_a_preset_playing_another_s_rulebook_gets_its_articles_and_answers():
+    """The club championship (issue 47) plays UFF + ARB: its rules desk is theirs."""
+    assert for_preset("club-championship") == for_preset("risiko-ufficiali-2018")
+    assert search("posso avere 8 carte in mano?", "club-championship") == search(
+        "posso avere 8 carte in mano?", "risiko-ufficiali-2018"
+    )
