@@ -203,6 +203,9 @@ class Season(SQLModel, table=True):
     preset: str = Field(max_length=64)
     created_by: int | None = _snowflake()
     created_at: datetime = _created()
+    # the club's own points ("giocatore dell'anno", bot.rules.season.PointScheme.to_data): {"per_game": 50,
+    # "events": {"master": [2000, 1000, …]}, "one_off": "amichevole"}; None = the preset's points
+    scheme: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
 
 
 class SeasonTournament(SQLModel, table=True):
@@ -221,6 +224,7 @@ class SeasonTournament(SQLModel, table=True):
     tournament_id: int = Field(foreign_key="tournament.id", nullable=False)
     position: int = Field(nullable=False)
     attached_at: datetime = _created()
+    event_type: str | None = Field(default=None, max_length=32)  # the season scheme's event type ("master")
 
 
 class SeasonSanction(SQLModel, table=True):
@@ -238,6 +242,41 @@ class SeasonSanction(SQLModel, table=True):
     sanction_id: int = Field(foreign_key="sanction.id", nullable=False)
     given_at: int | None = Field(default=None, foreign_key="tournament.id")
     created_at: datetime = _created()
+
+
+class SeasonGame(SQLModel, table=True):
+    """A ranked one-off game ("amichevole classificata"): one table recorded into a season with no tournament around
+    it. ``number`` is its number in the season (1 for the first); ``given_at`` the season's latest tournament when it
+    was recorded (the ranking before that tournament leaves it out); a voided game stays, counting nothing."""
+
+    __tablename__ = "season_game"
+    __table_args__ = (sa.UniqueConstraint("season_id", "number", name="uq_season_game_season_id_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    season_id: int = Field(foreign_key="season.id", nullable=False, index=True)
+    number: int = Field(nullable=False)
+    given_at: int | None = Field(default=None, foreign_key="tournament.id")
+    recorded_by: int | None = _snowflake()
+    created_at: datetime = _created()
+    voided_by: int | None = _snowflake()
+    voided_at: datetime | None = _when()
+
+
+class SeasonGamePlayer(SQLModel, table=True):
+    """A player of a one-off game and their place (1 = won; a shared place is each one's). The same person as in the
+    season's tournaments: the Discord account, else the name key (``bot.services.seasons.player_key``)."""
+
+    __tablename__ = "season_game_player"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    game_id: int = Field(foreign_key="season_game.id", nullable=False, index=True)
+    user_id: int | None = _snowflake()
+    display_name: str = Field(max_length=64)
+    name_key: str = Field(max_length=REGISTRATION_KEY_LENGTH)
+    place: int = Field(nullable=False)
+    table_points: float | None = Field(default=None)
 
 
 class Registration(SQLModel, table=True):

@@ -14,6 +14,7 @@ from bot.i18n import format_number, t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
 from bot.present.markup import safe
+from bot.services.season_views import SchemeView
 from bot.services.seasons import SeasonTieBreak, SeasonView
 from bot.services.sheets import DataTable, csv_bytes, defuse_formula, file_stem
 from bot.workers import default_workers
@@ -110,6 +111,9 @@ def season_text(view: SeasonView, locale: str) -> str:
     lines = []
     for line in view.lines[:TEXT_ROWS]:
         parts = " · ".join("—" if p is None else format_number(p, locale) for p in line.by_tournament)
+        if view.one_off_games:
+            friendly = t("season.one_off_part", locale, points=format_number(line.one_off_points, locale))
+            parts = f"{parts} · {friendly}" if parts else friendly
         lines.append(t("season.line", locale, rank=line.rank, name=safe(line.name),
                        points=format_number(line.points, locale), parts=parts))  # fmt: skip
     if len(view.lines) > TEXT_ROWS:
@@ -131,10 +135,38 @@ def season_text(view: SeasonView, locale: str) -> str:
             )
             for p in view.penalties
         ]
+    if view.scheme is not None:
+        lines += ["", scheme_text(view.scheme, locale)]
     if view.unconfirmed_tables:
         lines += ["", t("standings.unconfirmed", locale, count=view.unconfirmed_tables)]
     text = "\n".join(lines)
     return text if len(text) <= TEXT_BUDGET else text[: TEXT_BUDGET - 1] + "…"
+
+
+def _places_text(table: tuple[float, ...], locale: str) -> str:
+    """Points by place as typed: runs of one value folded, ``2000, 1000×3, 500×12``."""
+    runs: list[tuple[float, int]] = []
+    for x in table:
+        if runs and runs[-1][0] == x:
+            runs[-1] = (x, runs[-1][1] + 1)
+        else:
+            runs.append((x, 1))
+    return ", ".join(format_number(x, locale) + (f"×{n}" if n > 1 else "") for x, n in runs)
+
+
+def scheme_text(scheme: SchemeView, locale: str) -> str:
+    """The season's point scheme in words: points per game, each event type's points by place, the one-off games'
+    type, each tournament's type."""
+    lines = [t("season.scheme.title", locale, season=safe(scheme.season)),
+             t("season.scheme.per_game", locale, points=format_number(scheme.per_game, locale))]  # fmt: skip
+    for name, table in scheme.events:
+        lines.append(t("season.scheme.event", locale, event_type=safe(name), places=_places_text(table, locale)))
+    if scheme.one_off is not None:
+        lines.append(t("season.scheme.one_off", locale, event_type=safe(scheme.one_off)))
+    for name, event_type in scheme.tournaments:
+        lines.append(t("season.scheme.tournament", locale, tournament=safe(name),
+                       event_type=safe(event_type) if event_type else "—"))  # fmt: skip
+    return "\n".join(lines)
 
 
 SEASON_COLUMNS = ("rank", "name", "club")
@@ -143,10 +175,13 @@ TAIL_COLUMNS = ("deductions", "points", "tournaments", "games", "previous_rank")
 
 def season_table(view: SeasonView, locale: str) -> DataTable:
     """The season's export: one line per player — rank, name, club, each tournament's points (empty: not played),
-    the season's deductions, the total, tournaments and boards played, the rank before the latest tournament."""
+    the season's deductions, the total, tournaments and boards played, the rank before the latest tournament; a
+    season with ranked one-off games adds their points after the tournaments."""
+    friendly = bool(view.one_off_games)
     header = (
         *(t(f"season.sheet.{c}", locale) for c in SEASON_COLUMNS),
         *(defuse_formula(name) for name in view.tournaments),  # a tournament's name is typed: never a formula
+        *((t("season.sheet.one_off", locale),) if friendly else ()),
         *(t(f"season.sheet.{c}", locale) for c in TAIL_COLUMNS),
     )
     rows = tuple(
@@ -155,6 +190,7 @@ def season_table(view: SeasonView, locale: str) -> DataTable:
             line.name,
             line.club,
             *line.by_tournament,
+            *((line.one_off_points,) if friendly else ()),
             line.deductions,
             line.points,
             line.tournaments,

@@ -34,6 +34,7 @@ from bot.services.rulebook import RulebookService
 from bot.services.sanction_proposals import SanctionProposalService
 from bot.services.sanctions import SanctionService
 from bot.services.schedules import ScheduleService
+from bot.services.season_games import SeasonGameService
 from bot.services.seasons import SeasonService
 from bot.services.setup import SetupService
 from bot.services.standings import StandingsService
@@ -66,6 +67,7 @@ class Services:
     publishing: PublishingService = field(init=False)
     imports: ImportService = field(init=False)
     seasons: SeasonService = field(init=False)
+    season_games: SeasonGameService = field(init=False)
     reports: ReportService = field(init=False)
     rounds: RoundService = field(init=False)
     schedules: ScheduleService = field(init=False)
@@ -100,6 +102,7 @@ class Services:
         self.seasons = SeasonService(self.sessionmaker, self.clock, workers=self.workers)
         self.seasons.standings = self.standings
         self.seasons.desk = self.sanctions
+        self.season_games = SeasonGameService(self.sessionmaker, self.clock, workers=self.workers)
         self.reports = ReportService(self.sessionmaker, self.clock, workers=self.workers)
         self.rounds = RoundService(self.sessionmaker, self.clock, self.seed_source, workers=self.workers)
         self.schedules = ScheduleService(self.sessionmaker, self.clock, workers=self.workers)

@@ -8,6 +8,8 @@ the referee's desk given to the season's ranking (FIRK penalità 4 "anche a live
 instead of the tournament's; a revoked or annulled one costs nothing. The same person across tournaments is the
 Discord account, or the name for an entry made without one.
 
+A season may rank with the club's own point scheme and ranked one-off games (issue 47): ``season_games``.
+
 Also the FIRK round-1 hook: a tournament of a season seated from standings in round 1 (``tournament.seeded_round1``,
 FIRK §6) follows the final standings of the previous tournament of its season (:func:`previous_tournament_ranking`).
 """
@@ -29,14 +31,18 @@ from bot.db.models import (
     SeasonSanction,
     SeasonTournament,
     Tournament,
-    registration_key,
     tournament_key,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import infractions
-from bot.rules.season import SeasonDeduction, compute_season
+from bot.rules.season import (
+    OneOffEntry,
+    OneOffGame,
+    SeasonDeduction,
+    compute_season,
+)
 from bot.rules.season import SeasonTournament as RankedTournament
 from bot.rules.tournament.model import PlayerId, TournamentError
 from bot.rules.tournament.standings import GameResult, Standings
@@ -46,6 +52,14 @@ from bot.services.classification import classify
 from bot.services.sanction_places import sanctioned_player
 from bot.services.sanction_views import SanctionView
 from bot.services.sanctions import SanctionService, checked_details
+from bot.services.season_views import (
+    SchemeView,
+    game_player_key,
+    player_key,
+    scheme_of,
+    scheme_view,
+    season_or_404,
+)
 from bot.services.standings import EngineStandings, StandingsService
 
 NAME_MAX = 100
@@ -79,6 +93,8 @@ class SeasonLine:
     deductions: float
     first_places: int
     previous_rank: int | None  # before the season's latest tournament (None: not ranked then)
+    one_off_points: float = 0.0  # the ranked one-off games' points
+    one_off_games: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +128,8 @@ class SeasonView:
     penalties: tuple[SeasonPenalty, ...]
     tie_breakers: tuple[str, ...]
     unconfirmed_tables: int  # reported but not yet countersigned, in every tournament of the season
+    scheme: SchemeView | None = None  # points_kind "scheme": the club's points
+    one_off_games: int = 0  # ranked one-off games counted (voided ones left out)
 
     def line_of(self, name: str) -> SeasonLine | None:
         return next((line for line in self.lines if line.name == name), None)
@@ -121,11 +139,6 @@ class SeasonView:
 class SeasonSanctionView:
     season: str
     sanction: SanctionView
-
-
-def player_key(reg: Registration) -> str:
-    """The same person across a season's tournaments: the Discord account, else the name (case, accents aside)."""
-    return f"u:{reg.user_id}" if reg.user_id is not None else f"n:{registration_key(reg.display_name)}"
 
 
 def _keyed(
@@ -172,10 +185,7 @@ class SeasonService(BaseService):
     desk: SanctionService  # set by Services: a sanction given to the season is a case of the referee's desk
 
     async def _season(self, session: AsyncSession, guild_id: int, name: str) -> Season:
-        season = await repo.get_season_by_name(session=session, guild_id=guild_id, name=name)
-        if season is None or season.id is None:
-            raise NotFound("error.season.not_found", name=name.strip()[:100])
-        return season
+        return await season_or_404(session, guild_id, name)
 
     async def _info(self, session: AsyncSession, season: Season, attached: str | None = None) -> SeasonInfo:
         assert season.id is not None
@@ -260,6 +270,7 @@ class SeasonService(BaseService):
             found = await self._season(session, guild_id, season)
             assert found.id is not None
             rules = load_ruleset(found.preset).season
+            scheme = scheme_of(found)
             kinds = ALL_ROUNDS if rules.project else (RoundKind.QUALIFYING.value,)
             ranked: list[RankedTournament] = []
             names: dict[str, str] = {}
@@ -267,25 +278,40 @@ class SeasonService(BaseService):
             users: dict[str, int | None] = {}
             unconfirmed = 0
             links = await repo.season_tournaments(session=session, guild_id=guild_id, season_id=found.id)
-            for _, t in links:
+            for link, t in links:
                 engine = await self.standings.engine(session, t, kinds=kinds)
                 keys = _keys_of(engine.registrations)
                 for rid, reg in engine.registrations.items():  # the latest tournament's name and club win
                     names[keys[rid]], clubs[keys[rid]], users[keys[rid]] = reg.display_name, reg.club, reg.user_id
                 places = await _final_places(session, t, engine) if rules.place == "classification" else {}
-                ranked.append(_keyed(t.name, engine.results, engine.standings, keys, places))
-                unconfirmed += engine.unconfirmed_tables
+                results = engine.results
+                if scheme is not None and not rules.project:  # a game is every table: semifinals and final too
+                    every = await self.standings.engine(session, t, kinds=ALL_ROUNDS)
+                    results, unconfirmed = every.results, unconfirmed + every.unconfirmed_tables
+                else:
+                    unconfirmed += engine.unconfirmed_tables
+                keyed = _keyed(t.name, results, engine.standings, keys, places)
+                ranked.append(replace(keyed, event_type=link.event_type) if scheme is not None else keyed)
             by_id = {t.id: t.name for _, t in links}
+            games: list[OneOffGame] = []
+            for game, players in await repo.season_games(session=session, guild_id=guild_id, season_id=found.id):
+                for gp in players:
+                    key = game_player_key(gp)
+                    names.setdefault(key, gp.display_name)
+                    clubs.setdefault(key, None)
+                    users.setdefault(key, gp.user_id)
+                entries = tuple(OneOffEntry(game_player_key(r), r.place, r.table_points) for r in players)
+                games.append(OneOffGame(entries, by_id.get(game.given_at), f"#{game.number}"))
             deductions: list[SeasonDeduction] = []
             penalties: list[SeasonPenalty] = []
-            for link, s, reg in await repo.season_sanctions(session=session, guild_id=guild_id, season_id=found.id):
+            for given_to, s, reg in await repo.season_sanctions(session=session, guild_id=guild_id, season_id=found.id):
                 if not s.active or not s.points:
                     continue
                 key = player_key(reg)
                 names.setdefault(key, reg.display_name)
                 clubs.setdefault(key, reg.club)
                 users.setdefault(key, reg.user_id)
-                given = by_id.get(link.given_at)
+                given = by_id.get(given_to.given_at)
                 deductions.append(SeasonDeduction(key, -s.points, s.infraction or "sanction", given))
                 penalties.append(SeasonPenalty(reg.display_name, -s.points, s.infraction, s.case_number, given))
             try:
@@ -296,6 +322,8 @@ class SeasonService(BaseService):
                         rules=rules,
                         deductions=deductions,
                         players=[d.player for d in deductions],
+                        scheme=scheme,
+                        games=games,
                     )
                 )
             except TournamentError as exc:
@@ -314,6 +342,7 @@ class SeasonService(BaseService):
                         standings=tuple(mine[n].standing if n in mine and mine[n].standing != "active" else None
                                         for n in order),
                         deductions=row.deductions, first_places=row.first_places, previous_rank=row.previous_rank,
+                        one_off_points=row.one_off_points, one_off_games=row.one_off_games,
                     )
                 )  # fmt: skip
 
@@ -330,8 +359,10 @@ class SeasonService(BaseService):
                 )
                 for d in result.decisions
             )
-            return SeasonView(found.name, found.preset, rules.points, order, tuple(lines), explanations,
-                              tuple(penalties), rules.tie_breakers, unconfirmed)  # fmt: skip
+            view = None if scheme is None else scheme_view(found, scheme, links)
+            return SeasonView(found.name, found.preset, "scheme" if scheme else rules.points, order, tuple(lines),
+                              explanations, tuple(penalties), rules.tie_breakers, unconfirmed, view,
+                              len(games))  # fmt: skip
 
     async def season_infractions(self, guild_id: int, *, season: str) -> tuple[str, ...]:
         """The infractions of the season's preset whose sanction takes standings points (FIRK: −7, −25)."""

@@ -4,6 +4,11 @@ Input (CLI.md contract): the preset, the season's tournaments oldest first — e
 document without its preset, plus a ``name`` and a ``date`` — and the season-level ``deductions``. Each tournament's
 standings come from the same function as ``steward standings`` (``bot.tools.tournament.standings_of``); the season
 from the one the bot's ``/season show`` calls (``bot.rules.season.compute_season``).
+
+An extension the contract allows (optional fields, the documented documents unchanged): a club's point scheme
+(``"scheme": {"per_game": 50, "events": {"master": [2000, 1000, 1000, 1000, 500, …]}, "one_off": "amichevole"}``),
+each tournament's ``event_type``, and ranked ``one_off_games`` (``{"players": [{"id": "anna", "place": 1}, …],
+"after": "tournament name"}``; ``after``: the latest tournament when it was played, for the movement).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Annotated, Any
 
-from pydantic import Field, StrictStr, field_validator, model_validator
+from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
 
 from bot.tools._common import BadInput, add_io_arguments, run_tool
 from bot.tools._help import command_help
@@ -36,6 +41,7 @@ NAME = Annotated[StrictStr, Field(min_length=1, max_length=100)]
 class _SeasonTournament(StandingsFields):
     name: NAME
     date: Annotated[StrictStr, Field(max_length=10)]
+    event_type: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None  # with a ``scheme``
 
     @field_validator("date")
     @classmethod
@@ -56,6 +62,17 @@ class _SeasonDeduction(_Doc):
     tournament: NAME | None = None  # the season's tournament it was given at (the movement leaves it out before)
 
 
+class _OneOffPlayer(_Doc):
+    id: PLAYER_ID
+    place: Annotated[StrictInt, Field(ge=1, le=100)]
+    table_points: POINTS | None = None
+
+
+class _OneOffGame(_Doc):
+    players: Annotated[list[_OneOffPlayer], Field(min_length=1, max_length=20)]
+    after: NAME | None = None  # the season's latest tournament when it was played
+
+
 class SeasonDocument(_Doc):
     """The ``steward season`` input (docs/cli.md)."""
 
@@ -63,6 +80,8 @@ class SeasonDocument(_Doc):
     tournaments: Annotated[list[_SeasonTournament], Field(min_length=1, max_length=200)]
     deductions: Annotated[list[_SeasonDeduction], Field(default_factory=list, max_length=5_000)]
     overrides: dict[str, Any] | None = None
+    scheme: dict[str, Any] | None = None  # bot.rules.season.PointScheme.from_data
+    one_off_games: Annotated[list[_OneOffGame], Field(default_factory=list, max_length=5_000)]
 
     @model_validator(mode="after")
     def _one_kind_of_id(self) -> SeasonDocument:
@@ -70,6 +89,7 @@ class SeasonDocument(_Doc):
         ids = [r.id for t in self.tournaments for g in t.games for r in g.players]
         ids += [i for t in self.tournaments for i in (*t.players, *t.withdrawn, *t.disqualified)]
         ids += [d.player for d in self.deductions]
+        ids += [p.id for g in self.one_off_games for p in g.players]
         if len({type(i) for i in ids}) > 1:
             raise ValueError("player ids must be all numbers or all names")
         return self
@@ -96,11 +116,24 @@ def _exports_as_tournaments(data: Any) -> Any:
 
 def compute_season_document(data: Any) -> dict[str, Any]:
     from bot.rules.ruleset import load_ruleset
-    from bot.rules.season import SeasonDeduction, SeasonTournament, compute_season
+    from bot.rules.season import (
+        OneOffEntry,
+        OneOffGame,
+        PointScheme,
+        SeasonDeduction,
+        SeasonTournament,
+        compute_season,
+        event_type_key,
+    )
     from bot.rules.tournament.model import TournamentError
 
     doc = validated(SeasonDocument, _exports_as_tournaments(data))
     ruleset = load_ruleset(doc.preset, doc.overrides)
+    try:
+        scheme = PointScheme.from_data(doc.scheme) if doc.scheme is not None else None
+        event_types = [event_type_key(t.event_type) if t.event_type else None for t in doc.tournaments]
+    except TournamentError as exc:
+        raise BadInput(f"scheme: {exc.code} ({str(exc.value)[:60]})") from None
     tournaments: list[SeasonTournament] = []
     for k, t in enumerate(doc.tournaments):
         own = load_ruleset(doc.preset, t.overrides) if t.overrides is not None else ruleset
@@ -112,15 +145,19 @@ def compute_season_document(data: Any) -> dict[str, Any]:
         except TournamentError as exc:
             raise BadInput(f"tournaments.{k}: {exc.code} ({str(exc.value)[:60]})") from None
         places = {r.player: r.place for r in final.rows if r.place is not None} if final and final.complete else {}
-        tournaments.append(SeasonTournament(t.name, tuple(results), standings, places))
+        tournaments.append(SeasonTournament(t.name, tuple(results), standings, places, event_types[k]))
     deductions = [SeasonDeduction(d.player, d.points, d.code, d.tournament) for d in doc.deductions]
+    games = [
+        OneOffGame(tuple(OneOffEntry(p.id, p.place, p.table_points) for p in g.players), g.after, f"one_off_games.{k}")
+        for k, g in enumerate(doc.one_off_games)
+    ]
     try:
-        season = compute_season(tournaments, rules=ruleset.season, deductions=deductions)
+        season = compute_season(tournaments, rules=ruleset.season, deductions=deductions, scheme=scheme, games=games)
     except TournamentError as exc:
         raise BadInput(f"{exc.code}: {str(exc.value)[:60]}") from None
     return {
         "preset": ruleset.preset.name,
-        "points": ruleset.season.points,
+        "points": "scheme" if scheme is not None else ruleset.season.points,
         "tournaments": [
             {"name": t.name, "date": t.date, "games": len(t.games), "players": len(st.standings.rows)}
             for t, st in zip(doc.tournaments, tournaments, strict=True)
@@ -139,11 +176,13 @@ def compute_season_document(data: Any) -> dict[str, Any]:
                 "previous_rank": r.previous_rank,
                 "by_tournament_rank": {line.tournament: line.rank for line in r.lines},
                 "standing": {line.tournament: line.standing for line in r.lines if line.standing != "active"},
+                **({"one_off_points": r.one_off_points, "one_off_games": r.one_off_games} if scheme else {}),
             }
             for r in season.rows
         ],
         "tie_breaks": tie_breaks_json(season.decisions),
         "deductions": [d.model_dump(exclude_none=True) for d in doc.deductions],
+        **({"scheme": scheme.to_data(), "one_off_games": len(games)} if scheme else {}),
     }
 
 

@@ -542,6 +542,18 @@ def rows() -> list[tuple[str, dict[str, Any]]]:
         "season_sanction",
         {"id": 1, "guild_id": G1, "season_id": 1, "sanction_id": 1, "given_at": 3, "created_at": at(2)},
     )
+    add(  # 0014: a ranked one-off game recorded into the season, its players by account and by name
+        "season_game",
+        {"id": 1, "guild_id": G1, "season_id": 1, "number": 1, "given_at": 3, "recorded_by": 701,
+         "created_at": at(3), "voided_by": None, "voided_at": None},
+    )  # fmt: skip
+    add(
+        "season_game_player",
+        {"id": 1, "guild_id": G1, "game_id": 1, "user_id": 903, "display_name": "Bruno", "name_key": "bruno",
+         "place": 1, "table_points": 61.0},
+        {"id": 2, "guild_id": G1, "game_id": 1, "user_id": None, "display_name": "Giulia", "name_key": "giulia",
+         "place": 2, "table_points": None},
+    )  # fmt: skip
     add(
         "referee_call",
         {

@@ -104,8 +104,15 @@ PROVENANCE = {
     "risiko-ufficiali-2018": ["base", "tie_breakers"],
     "risiko-firk-1": ["territories_divisor", "max_attack_dice", "max_defence_dice", "round1_criteria"],
     # issue 47: every championship number is the clubs' (their regulations disagree), none a rulebook's
-    "club-championship": ["qualifying_rounds", "discards", "late_entry", "direct_finalists", "repechage",
-                          "repechage_min_games", "tie_breakers"],  # fmt: skip
+    "club-championship": [
+        "qualifying_rounds",
+        "discards",
+        "late_entry",
+        "direct_finalists",
+        "repechage",
+        "repechage_min_games",
+        "tie_breakers",
+    ],
 }
 
 

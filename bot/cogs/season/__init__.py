@@ -1,4 +1,5 @@
-"""Seasons: /season create, attach, show, export and sanction (NP project points, FIRK's annual ranking)."""
+"""Seasons: /season create, attach, show, export and sanction (NP project points, FIRK's annual ranking); a club's own
+point scheme and ranked one-off games: /season scheme, event, game and void."""
 
 from __future__ import annotations
 

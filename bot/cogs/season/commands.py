@@ -1,9 +1,12 @@
 """/season … — organizers group tournaments of one preset into a season; anyone reads its ranking as an image or a
-CSV file; a referee gives a FIRK sanction's standings points to the season's ranking (NP-PTS-1, FIRK-PEN-1)."""
+CSV file; a referee gives a FIRK sanction's standings points to the season's ranking (NP-PTS-1, FIRK-PEN-1); an
+organizer gives the season the club's own point scheme (/season scheme, /season event), records ranked one-off games
+into it (/season game) and voids one (/season void) — issue 47."""
 
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from functools import partial
 from typing import Any, Literal
 
@@ -19,8 +22,10 @@ from bot.i18n import format_number, t
 from bot.i18n.numbers import format_data_number
 from bot.present.exports import export_file
 from bot.present.markup import safe
-from bot.present.season import season_file_stem, season_image, season_table, season_text
+from bot.present.season import scheme_text, season_file_stem, season_image, season_table, season_text
 from bot.rules.presets import PRESET_NAMES
+from bot.services.season_games import GameView, finish_order
+from bot.services.season_views import SchemeView
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
 
@@ -56,6 +61,33 @@ async def infraction_choices(
     wanted = current.casefold()
     return [app_commands.Choice(name=label[:100], value=code) for code, label in found
             if wanted in code.casefold() or wanted in label.casefold()][:CHOICES_MAX]  # fmt: skip
+
+
+async def event_type_choices(
+    interaction: discord.Interaction[StewardBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """The event types of the season's point scheme."""
+    season = getattr(interaction.namespace, "season", None)
+    if interaction.guild_id is None or not season:
+        return []
+    try:
+        types = await interaction.client.services.season_games.event_types(interaction.guild_id, season=str(season))
+    except UserFacingError:  # no such season yet: no suggestions, never an error
+        return []
+    wanted = current.casefold()
+    return [app_commands.Choice(name=n, value=n) for n in types if wanted in n][:CHOICES_MAX]
+
+
+def game_text(game: GameView, locale: str) -> str:
+    """A recorded one-off game: its number, each player's place and the points it gives them."""
+    lines = [t("season.game_recorded", locale, number=game.number, season=safe(game.season))]
+    lines += [
+        t("season.game_line", locale, place=place, name=safe(name), points=format_number(points, locale))
+        for (name, place), points in zip(game.players, game.points, strict=True)
+    ]
+    if game.newcomers:
+        lines.append(t("season.game_newcomers", locale, names=", ".join(safe(n) for n in game.newcomers)))
+    return "\n".join(lines)
 
 
 class SeasonCog(commands.Cog):
@@ -195,4 +227,96 @@ class SeasonCog(commands.Cog):
                 season=safe(given.season),
                 tournament=safe(s.tournament_name),
             )
+        )
+
+    @season.command(name="scheme")
+    @app_commands.describe(
+        season="The season",
+        per_game="Points for every game played (each table a player sits at)",
+        event_type="An event type of the scheme (e.g. master, open)",
+        places='That type\'s points by final place: "2000, 1000x3, 500x12" ("-" removes the type)',
+        one_off="That type also scores the ranked one-off games by their places",
+    )
+    @app_commands.autocomplete(event_type=event_type_choices)
+    async def scheme(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        season: Season,
+        per_game: app_commands.Range[float, 0, 1_000_000] | None = None,
+        event_type: app_commands.Range[str, 1, 32] | None = None,
+        places: app_commands.Range[str, 1, 1000] | None = None,
+        one_off: bool | None = None,
+    ) -> None:
+        """The season's own point scheme: points by event type and final place, points per game (organizers)."""
+        actor = actor_of(interaction)
+        locale = locale_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view: SchemeView = await self.bot.services.season_games.set_scheme(
+            actor, season=season, per_game=per_game, event_type=event_type, places=places, one_off=one_off
+        )
+        await interaction.followup.send(scheme_text(view, locale))
+
+    @season.command(name="event")
+    @app_commands.describe(
+        season="The season",
+        tournament="A tournament of the season",
+        event_type='Its event type in the season\'s scheme ("-" clears it)',
+    )
+    @app_commands.autocomplete(event_type=event_type_choices)
+    async def event(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        season: Season,
+        tournament: Tournament,
+        event_type: app_commands.Range[str, 1, 32],
+    ) -> None:
+        """Give a tournament of the season its event type in the point scheme (organizers)."""
+        actor = actor_of(interaction)
+        locale = locale_of(interaction)
+        await interaction.response.defer(thinking=True)
+        view = await self.bot.services.season_games.set_event_type(
+            actor, season=season, tournament=tournament, event_type=event_type
+        )
+        await interaction.followup.send(scheme_text(view, locale))
+
+    @season.command(name="game")
+    @app_commands.describe(
+        season="The season",
+        players='The players in finish order: "Anna, Bruno = Carla, Dario" (= a shared place; @member too)',
+        newcomers="Names the season does not know yet are new players (otherwise they are refused)",
+    )
+    async def game(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        season: Season,
+        players: app_commands.Range[str, 3, 1000],
+        newcomers: bool = False,
+    ) -> None:
+        """Record a ranked one-off game into the season, without a tournament (organizers)."""
+        actor = actor_of(interaction)
+        locale = locale_of(interaction)
+        await interaction.response.defer(thinking=True)
+        named = finish_order(players)
+        guild = interaction.guild
+        for k, p in enumerate(named):  # a mention: the member's name on this server, for a newcomer's line
+            member = guild.get_member(p.user_id) if guild is not None and p.user_id is not None else None
+            if member is not None:
+                named[k] = replace(p, name=member.display_name[:64])
+        recorded = await self.bot.services.season_games.record_game(
+            actor, season=season, players=named, newcomers=newcomers
+        )
+        await interaction.followup.send(game_text(recorded, locale))
+
+    @season.command(name="void")
+    @app_commands.describe(season="The season", number="The one-off game's number")
+    async def void(
+        self, interaction: discord.Interaction[StewardBot], season: Season, number: app_commands.Range[int, 1, 100_000]
+    ) -> None:
+        """Void a ranked one-off game of the season: it no longer counts (organizers)."""
+        actor = actor_of(interaction)
+        locale = locale_of(interaction)
+        await interaction.response.defer(thinking=True)
+        voided = await self.bot.services.season_games.void_game(actor, season=season, number=number)
+        await interaction.followup.send(
+            t("season.game_voided", locale, number=voided.number, season=safe(voided.season))
         )

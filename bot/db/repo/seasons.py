@@ -1,5 +1,5 @@
-"""Queries of the seasons: a season by name, its tournaments in order, the season a tournament belongs to, and the
-sanctions given to a season's ranking."""
+"""Queries of the seasons: a season by name, its tournaments in order, the season a tournament belongs to, the
+sanctions given to a season's ranking, its ranked one-off games and the players its tournaments registered."""
 
 from __future__ import annotations
 
@@ -9,15 +9,29 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.db.models import Registration, Sanction, Season, SeasonSanction, SeasonTournament, Tournament, tournament_key
+from bot.db.models import (
+    Registration,
+    Sanction,
+    Season,
+    SeasonGame,
+    SeasonGamePlayer,
+    SeasonSanction,
+    SeasonTournament,
+    Tournament,
+    tournament_key,
+)
 
 __all__ = [
     "get_season_by_name",
     "list_seasons",
     "lock_season",
+    "season_game_by_number",
+    "season_games",
     "season_given_sanction_ids",
+    "season_next_game_number",
     "season_next_position",
     "season_of_tournament",
+    "season_registrations",
     "season_sanctions",
     "season_tournaments",
 ]
@@ -108,3 +122,61 @@ async def season_given_sanction_ids(*, session: AsyncSession, guild_id: int, tou
         .where(col(SeasonSanction.guild_id) == guild_id, col(Sanction.tournament_id) == tournament_id)
     )
     return {int(x) for x in found.scalars().all()}
+
+
+async def season_next_game_number(*, session: AsyncSession, guild_id: int, season_id: int) -> int:
+    """The number the next one-off game recorded into the season takes (1 for the first; a voided one keeps its)."""
+    found = await session.execute(
+        select(func.max(SeasonGame.number)).where(
+            col(SeasonGame.guild_id) == guild_id, col(SeasonGame.season_id) == season_id
+        )
+    )
+    return int(found.scalar_one_or_none() or 0) + 1
+
+
+async def season_games(
+    *, session: AsyncSession, guild_id: int, season_id: int, voided: bool = False
+) -> Sequence[tuple[SeasonGame, tuple[SeasonGamePlayer, ...]]]:
+    """The season's one-off games in the order they were recorded, each with its players best place first;
+    ``voided``: the voided ones too."""
+    stmt = select(SeasonGame).where(col(SeasonGame.guild_id) == guild_id, col(SeasonGame.season_id) == season_id)
+    if not voided:
+        stmt = stmt.where(col(SeasonGame.voided_at).is_(None))
+    games = (await session.execute(stmt.order_by(col(SeasonGame.number)))).scalars().all()
+    ids = [g.id for g in games if g.id is not None]
+    players: dict[int, list[SeasonGamePlayer]] = {i: [] for i in ids}
+    if ids:
+        found = await session.execute(
+            select(SeasonGamePlayer)
+            .where(col(SeasonGamePlayer.guild_id) == guild_id, col(SeasonGamePlayer.game_id).in_(ids))
+            .order_by(col(SeasonGamePlayer.place), col(SeasonGamePlayer.id))
+        )
+        for row in found.scalars().all():
+            players[row.game_id].append(row)
+    return [(g, tuple(players[g.id])) for g in games if g.id is not None]
+
+
+async def season_game_by_number(
+    *, session: AsyncSession, guild_id: int, season_id: int, number: int
+) -> SeasonGame | None:
+    """The season's one-off game of that number (voided or not)."""
+    found = await session.execute(
+        select(SeasonGame).where(
+            col(SeasonGame.guild_id) == guild_id,
+            col(SeasonGame.season_id) == season_id,
+            col(SeasonGame.number) == number,
+        )
+    )
+    return found.scalar_one_or_none()
+
+
+async def season_registrations(*, session: AsyncSession, guild_id: int, season_id: int) -> Sequence[Registration]:
+    """Every registration of the season's tournaments, the latest tournament's last (a one-off game names its
+    players as these did)."""
+    found = await session.execute(
+        select(Registration)
+        .join(SeasonTournament, col(SeasonTournament.tournament_id) == col(Registration.tournament_id))
+        .where(col(SeasonTournament.guild_id) == guild_id, col(SeasonTournament.season_id) == season_id)
+        .order_by(col(SeasonTournament.position), col(Registration.id))
+    )
+    return found.scalars().all()

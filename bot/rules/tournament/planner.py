@@ -609,7 +609,9 @@ def plan_semifinals(
     rng = random.Random(seed)
     declined = set(request.declined)
     ranking = [p for p in request.ranking if p not in declined]
-    ranks = [r for p, r in zip(request.ranking, request.ranks, strict=True) if p not in declined]
+    ranks = (
+        [r for p, r in zip(request.ranking, request.ranks, strict=True) if p not in declined] if request.ranks else []
+    )
     halves_apply = odd_even_halves(rules, len(request.ranking))
     repechage = rules.repechage == "best_single_game"
     if repechage and halves_apply:
