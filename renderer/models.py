@@ -196,11 +196,39 @@ def _num_out(x: float) -> float | int:
 
 # --------------------------------------------------------------------------------------------------- standings
 
+ROUND_RESULTS_MAX = 40  # rounds on one standings line (a club championship has 4-12 evenings)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A round's result on a standings line that lists them (a club championship with discards, issue 47):
+    ``points`` None = absent; ``counted`` false = discarded (drawn struck through)."""
+
+    round: int
+    points: float | None
+    counted: bool = True
+
+    @classmethod
+    def from_json(cls, obj: Any, where: str = "round") -> RoundResult:
+        o = _obj(obj, where, ("round",), ("points", "counted"))
+        return cls(
+            round=_int(o["round"], f"{where}.round", 1),
+            points=_opt_num(o.get("points"), f"{where}.points"),
+            counted=_bool(o.get("counted", True), f"{where}.counted"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"round": self.round, "points": None if self.points is None else _num_out(self.points)}
+        if not self.counted:
+            out["counted"] = False
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
     """One line of the standings (BOT-STD-1): ``previous_rank`` drives the movement arrow (None = new entry);
-    ``note`` is a short grey line under the name (the final classification: where the place was decided)."""
+    ``note`` is a short grey line under the name (the final classification: where the place was decided);
+    ``rounds``, when given, are drawn under the line, one small column each, the discarded ones struck through."""
 
     rank: int
     name: str
@@ -211,11 +239,13 @@ class StandingRow:
     tiebreak: float | None = None
     previous_rank: int | None = None
     note: str | None = None
+    rounds: tuple[RoundResult, ...] = ()
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "row") -> StandingRow:
         o = _obj(obj, where, ("rank", "name", "points", "games"),
-                 ("club", "team", "tiebreak", "previous_rank", "note"))  # fmt: skip
+                 ("club", "team", "tiebreak", "previous_rank", "note", "rounds"))  # fmt: skip
+        rounds = _list(o.get("rounds", []), f"{where}.rounds", ROUND_RESULTS_MAX)
         return cls(
             rank=_int(o["rank"], f"{where}.rank", 1),
             name=_str(o["name"], f"{where}.name"),
@@ -226,10 +256,11 @@ class StandingRow:
             tiebreak=_opt_num(o.get("tiebreak"), f"{where}.tiebreak"),
             previous_rank=_opt_int(o.get("previous_rank"), f"{where}.previous_rank", 1),
             note=_opt_str(o.get("note"), f"{where}.note"),
+            rounds=tuple(RoundResult.from_json(r, f"{where}.rounds[{i}]") for i, r in enumerate(rounds)),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return _drop_none(
+        out = _drop_none(
             {
                 "rank": self.rank,
                 "name": self.name,
@@ -242,6 +273,9 @@ class StandingRow:
                 "note": self.note,
             }
         )
+        if self.rounds:
+            out["rounds"] = [r.to_json() for r in self.rounds]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

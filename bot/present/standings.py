@@ -12,11 +12,11 @@ from bot.i18n import t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
 from bot.services.classification import ClassificationLine, ClassificationView
-from bot.services.sheets import DataTable, csv_bytes
-from bot.services.standings import StandingsView
+from bot.services.sheets import Cell, DataTable, csv_bytes
+from bot.services.standings import StandingLine, StandingsView
 from bot.workers import default_workers
 from renderer import render_standings
-from renderer.models import StandingRow, StandingsData
+from renderer.models import RoundResult, StandingRow, StandingsData
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,8 +28,13 @@ class StandingsImage:
 
 def standings_render_data(view: StandingsView, *, date: str, locale: str = "it") -> StandingsData:
     """The renderer's input for a standings view: the rows in the preset's order, the movement since the previous
-    round, the table-points column only when the preset breaks ties with it, and a legend saying how ties break."""
+    round, the table-points column only when the preset breaks ties with it, and a legend saying how ties break.
+    With discards (issue 47) each row also carries its rounds, the discarded ones drawn struck through, and the
+    legend says so."""
     show_table_points = view.breaks_ties_on_table_points
+    legend = tie_break_legend(view, locale)
+    if view.with_discards:
+        legend += " " + t("standings.image.discards", locale, count=view.discards)
     return StandingsData(
         tournament=view.tournament_name,
         round=view.rounds,
@@ -44,13 +49,18 @@ def standings_render_data(view: StandingsView, *, date: str, locale: str = "it")
                 team=line.team,
                 tiebreak=line.table_points if show_table_points else None,
                 previous_rank=line.previous_rank,
+                rounds=_round_results(line) if view.with_discards else (),
             )
             for line in view.lines
         ),
         has_teams=bool(view.teams),
         tiebreak_label=t("standings.image.table_points_short", locale),
-        legend=tie_break_legend(view, locale),
+        legend=legend,
     )
+
+
+def _round_results(line: StandingLine) -> tuple[RoundResult, ...]:
+    return tuple(RoundResult(number, points, counted) for number, points, counted in line.rounds)
 
 
 def tie_break_legend(view: StandingsView, locale: str) -> str:
@@ -90,7 +100,10 @@ STANDINGS_COLUMNS = ("rank", "name", "club", "team", "points", "games", "table_p
 
 
 def standings_table(view: StandingsView, locale: str) -> DataTable:
-    """The standings as a spreadsheet table in ``locale``: the CSV and the XLSX exports both write these rows."""
+    """The standings as a spreadsheet table in ``locale``: the CSV and the XLSX exports both write these rows.
+    With discards (a club championship, issue 47) each row goes on with one column per round held (its points,
+    empty for an absence) and the rounds discarded ("2, 5"); without, the table is what it always was."""
+    rounds = view_rounds(view) if view.with_discards else ()
     rows = tuple(
         (
             line.rank,
@@ -102,11 +115,26 @@ def standings_table(view: StandingsView, locale: str) -> DataTable:
             float(line.table_points),
             float(line.deductions),
             t(f"standings.standing.{line.standing}", locale),
+            *(_discard_cells(line, rounds) if view.with_discards else ()),
         )
         for line in view.lines
     )
     header = tuple(t(f"standings.csv.{col}", locale) for col in STANDINGS_COLUMNS)
+    if view.with_discards:
+        header += (*(t("standings.csv.round", locale, round=r) for r in rounds), t("standings.csv.discarded", locale))
     return DataTable(t("standings.sheet", locale), header, rows)
+
+
+def view_rounds(view: StandingsView) -> tuple[int, ...]:
+    """The rounds the lines list (with discards), in order: one column each in the image and the files."""
+    return tuple(sorted({number for line in view.lines for number, _, _ in line.rounds}))
+
+
+def _discard_cells(line: StandingLine, rounds: tuple[int, ...]) -> tuple[Cell, ...]:
+    """A line's points in each of ``rounds`` (None: absent, or a round not on the line) and its discarded rounds."""
+    points = {number: value for number, value, _ in line.rounds}
+    cells = tuple(None if (value := points.get(r)) is None else float(value) for r in rounds)
+    return (*cells, ", ".join(str(r) for r in line.discarded))
 
 
 def standings_csv(view: StandingsView, locale: str) -> bytes:
