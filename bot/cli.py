@@ -132,6 +132,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from bot.demo import run_demo
 
     web = args.port if args.web else None
+    if args.format == "club":  # the club championship (issue 47), played by its own module
+        from bot.demo_club import run_club_demo
+
+        return int(run_club_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, web_port=web))
     return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, format=args.format,
                         web_port=web))  # fmt: skip
 
@@ -205,10 +209,10 @@ def build_parser() -> argparse.ArgumentParser:
     p_demo.add_argument("--locale", choices=["it", "en"], default="en", help="language of the summary")
     p_demo.add_argument(
         "--format",
-        choices=["italian", "knockout", "teams"],
+        choices=["italian", "knockout", "teams", "club"],
         default="italian",
         help="italian: ARB qualifying rounds, semifinals and final (default); knockout: NP, 100 players to the "
-        "champion; teams: NP, six teams of four",
+        "champion; teams: NP, six teams of four; club: a club championship over five evenings, with discards",
     )
     p_demo.add_argument("--web", action="store_true", help="then serve the demo tournament's venue pages on loopback")
     p_demo.add_argument("--port", type=int, default=8080, help="the venue pages' port with --web (default: 8080)")

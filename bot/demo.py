@@ -6,7 +6,8 @@ input is refused without changes, lists the players and prints what happened.
 
 ``--format knockout`` runs NP's "ad eliminazione diretta" instead (100 players → 20 tables of 5 → 5 tables of 4 →
 the final of 5, NP-FMT-1); ``--format teams`` an NP team event (six teams of four, one player per team at each
-table, team standings, NP-TAB-1).
+table, team standings, NP-TAB-1); ``--format club`` a club championship over five evenings with discards, a late
+entry, the repechage and two direct finalists (``bot.demo_club``, issue 47).
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ import random
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -121,7 +122,7 @@ def numbered_players(count: int, rng: random.Random) -> list[tuple[str, str | No
     return [(name, rng.choice(CLUBS) if rng.random() > 0.1 else None) for name in names]
 
 
-async def _open_server(services: Services, locale: str) -> Actor:
+async def open_server(services: Services, locale: str) -> Actor:
     """The demo server's roles mapped by its administrator; returns the organizer who runs the tournament."""
     admin = Actor(guild_id=DEMO_GUILD, user_id=1, display_name="Admin", is_admin=True, locale=locale)
     organizer = Actor(guild_id=DEMO_GUILD, user_id=2, display_name="Org", role_ids=frozenset({ROLE_ORGANIZER}))
@@ -131,7 +132,7 @@ async def _open_server(services: Services, locale: str) -> Actor:
     return organizer
 
 
-def _demo_services(engine: AsyncEngine) -> Services:
+def demo_services(engine: AsyncEngine) -> Services:
     """Services on the demo's database with its clock and its seeded draws (the same tables on every run)."""
     seeds = random.Random(DEMO_SEED + 1)
     return Services(make_sessionmaker(engine), clock=DemoClock(), seed_source=lambda: seeds.getrandbits(31))
@@ -140,14 +141,14 @@ def _demo_services(engine: AsyncEngine) -> Services:
 async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_dir: Path) -> None:
     """The knockout or the team event, start to finish, through the services the slash commands call."""
     engine = make_engine(db_url)
-    services = _demo_services(engine)
+    services = demo_services(engine)
     rng = random.Random(DEMO_SEED)
 
     def say(key: str, **params: object) -> None:
         out.write(t(key, locale, **params) + "\n")
 
     try:
-        organizer = await _open_server(services, locale)
+        organizer = await open_server(services, locale)
         knockout = fmt == "knockout"
         tournament = await services.tournaments.create(
             organizer,
@@ -185,17 +186,17 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
             if not knockout:
                 teams_at = [sorted(s.team or "" for s in table.seats) for table in published.tables]
                 say("demo.teams.one_per_team", tables=sum(len(set(x)) == len(x) for x in teams_at), total=len(teams_at))
-            pages = await asyncio.to_thread(_tables_pngs, published, date, locale)
+            pages = await asyncio.to_thread(tables_pngs, published, date, locale)
             for path, png in zip(page_paths(output_dir, f"{fmt}-round-{published.number}-tables", len(pages)), pages,
                                  strict=True):  # fmt: skip
                 path.write_bytes(png)
-            await _report_round(services, published, rng, out, locale)
+            await report_round(services, published, rng, out, locale)
             await services.rounds.close(organizer, tournament=name)
             if final or (not knockout and rounds == 2):
                 break
         standings = await services.standings.compute(DEMO_GUILD, name)
         if knockout:
-            await _classification_at_work(services, name, out, locale, lambda *_: None, lambda *_: None)
+            await classification_at_work(services, name, out, locale, lambda *_: None, lambda *_: None)
         else:
             say("demo.play.standings", rounds=rounds)
             for line in standings.lines[:8]:
@@ -210,14 +211,14 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
 
 async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: Path) -> None:
     engine = make_engine(db_url)
-    services = _demo_services(engine)  # its clock: real time, moved on where the story needs it (a late arrival)
+    services = demo_services(engine)  # its clock: real time, moved on where the story needs it (a late arrival)
     rng = random.Random(DEMO_SEED)
 
     def say(key: str, **params: object) -> None:
         out.write(t(key, locale, **params) + "\n")
 
     try:
-        organizer = await _open_server(services, locale)
+        organizer = await open_server(services, locale)
         say("demo.roles")
         cap = players - 1
         tournament = await services.tournaments.create(
@@ -310,7 +311,7 @@ def _player(seat: SeatView) -> Actor:
     return Actor(guild_id=DEMO_GUILD, user_id=seat.user_id, display_name=seat.name)
 
 
-async def _report_round(services: Services, view: RoundView, rng: random.Random, out: TextIO, locale: str) -> int:
+async def report_round(services: Services, view: RoundView, rng: random.Random, out: TextIO, locale: str) -> int:
     """Simulated referti: the first player enters table points (distinct, seeded), everyone signs, a referee
     countersigns and the table locks (BOT-RES-1). Returns the number of locked tables."""
     locked = 0
@@ -477,7 +478,7 @@ def page_paths(folder: Path, stem: str, count: int) -> list[Path]:
     return [folder / f"{stem}-{i}.png" for i in range(1, count + 1)]
 
 
-def _tables_pngs(view: RoundView, date: str, locale: str) -> list[bytes]:
+def tables_pngs(view: RoundView, date: str, locale: str) -> list[bytes]:
     """The round's cards in the bot's own pages (``renderer.pages``' phone rule)."""
     data = tables_render_data(view, date=date)
     return render_tables_pages(data, words=image_words(locale))
@@ -538,13 +539,13 @@ async def _play(
         drawn = await services.rounds.draw(organizer, tournament=name)
         published = (await services.rounds.publish(organizer, tournament=name, number=drawn.number)).round
         say("demo.play.round", number=published.number, tables=len(published.tables), seed=published.seed or 0)
-        write_pages(f"round-{number}-tables", await asyncio.to_thread(_tables_pngs, published, date, locale))
+        write_pages(f"round-{number}-tables", await asyncio.to_thread(tables_pngs, published, date, locale))
         if number == 1:
             await _clock_at_work(services, name, published, rng, out, locale)
         if number == 2:
             await _referee_at_work(services, name, published, organizer, out, locale)
             published = await services.rounds.show(organizer, tournament=name, number=published.number)  # reseated
-        locked += await _report_round(services, published, rng, out, locale)
+        locked += await report_round(services, published, rng, out, locale)
         tables += len(published.tables)
     image = await standings_image(
         await services.standings.compute(DEMO_GUILD, name), date=services.clock().date().isoformat(), locale=locale
@@ -571,8 +572,8 @@ async def _play(
     say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
     for tie in semis.ties:  # players level where a line cut them (the cut, a band's edge…): named, and what decided
         out.write("  " + cut_text(locale, tie, name=str) + "\n")
-    write_pages("semifinals-tables", await asyncio.to_thread(_tables_pngs, semis, date, locale))
-    locked += await _report_round(services, semis, rng, out, locale)
+    write_pages("semifinals-tables", await asyncio.to_thread(tables_pngs, semis, date, locale))
+    locked += await report_round(services, semis, rng, out, locale)
     tables += len(semis.tables)
     semi_reports: list[ReportView | None] = [
         await services.reports.lookup(REFEREE, TableRef(name, tb.number, semis.number)) for tb in semis.tables
@@ -582,11 +583,11 @@ async def _play(
     say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
     for tie in final.ties:  # level players the replacement chain had to order
         out.write("  " + cut_text(locale, tie, name=str) + "\n")
-    write_pages("final-table", await asyncio.to_thread(_tables_pngs, final, date, locale))
-    locked += await _report_round(services, final, rng, out, locale)
+    write_pages("final-table", await asyncio.to_thread(tables_pngs, final, date, locale))
+    locked += await report_round(services, final, rng, out, locale)
     tables += len(final.tables)
     final_report = await services.reports.lookup(REFEREE, TableRef(name, final.tables[0].number, final.number))
-    await _classification_at_work(services, name, out, locale, write, write_pages)
+    await classification_at_work(services, name, out, locale, write, write_pages)
     document = await services.exports.by_name(DEMO_GUILD, tournament=name)  # all the data out (docs/export.md)
     write("tournament.json", json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8"))
     export = read_export(document)  # the national ranking's workbook, from the same document
@@ -604,7 +605,7 @@ async def _play(
         out.write(f"  {path.name} ({path.stat().st_size} B)\n")
 
 
-async def _classification_at_work(
+async def classification_at_work(
     services: Services,
     name: str,
     out: TextIO,
@@ -652,7 +653,7 @@ async def _season_at_work(
     drawn = await services.rounds.draw(organizer, tournament=SPRING)
     published = (await services.rounds.publish(organizer, tournament=SPRING, number=drawn.number)).round
     say("demo.season.spring", name=SPRING, tables=len(published.tables))
-    await _report_round(services, published, rng, out, locale)
+    await report_round(services, published, rng, out, locale)
     await services.rounds.close(organizer, tournament=SPRING)
     view = await services.seasons.show(DEMO_GUILD, season.name)
     say("demo.season.title", season=view.name, count=len(view.tournaments), tournaments=" → ".join(view.tournaments))
@@ -677,6 +678,7 @@ def run_demo(
     out: TextIO | None = None,
     format: str = "italian",
     web_port: int | None = None,
+    play: Callable[[str, TextIO, str, Path], Coroutine[Any, Any, None]] | None = None,
 ) -> int:
     out = out or sys.stdout
     Path(output_dir).mkdir(parents=True, exist_ok=True)
@@ -688,6 +690,8 @@ def run_demo(
         out.write(t("demo.database", locale, path=str(db_path)) + "\n")
         if format == "italian":
             asyncio.run(_run(db_url, out, locale, players, Path(output_dir)))
+        elif play is not None:  # a format played by its own module on these helpers (the club championship)
+            asyncio.run(play(db_url, out, locale, Path(output_dir)))
         else:
             asyncio.run(_run_format(db_url, out, locale, format, Path(output_dir)))
         if web_port is not None:  # steward demo --web: then the tournament's venue pages, until Ctrl-C

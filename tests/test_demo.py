@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.demo import run_demo
+from bot.demo_club import run_club_demo
 from tests.modulo_contract import check
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -111,3 +113,33 @@ def test_np_tab_1_the_team_demo_seats_one_player_per_team_and_ranks_the_teams(tm
     assert "24 giocatori (squadre: 6)" in text and text.count("tavoli con un solo giocatore per squadra: 6 su 6") == 2
     team_part = text.split("Classifica a squadre:")[1]
     assert all(team in team_part for team in ("Aquile", "Lupi", "Orsi", "Falchi", "Tigri", "Volpi"))
+
+
+def test_issue_47_the_club_demo_plays_a_short_championship_with_discards_to_the_champion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """`steward demo --format club`: five evenings, an absence twice, a late entry on evening 3, each player's two
+    worst evenings discarded (listed, struck through in the standings image, a column of the CSV), two direct
+    finalists and the repechage said with its reason, a champion."""
+    out = io.StringIO()
+    assert run_club_demo(output_dir=str(tmp_path), locale="it", out=out) == 0
+    capsys.readouterr()
+    text = out.getvalue()
+    assert "campionato del club su 5 serate" in text and "Traceback" not in text
+    assert "si iscrive in ritardo alla serata 3: le 2 serate precedenti contano come assenze." in text
+    assert text.count("è assente alla serata") == 2 and text.count("Serata ") == 5
+    standings = text.split("Classifica dopo 5 serate")[1].split("Semifinali")[0]
+    assert standings.count("scartate: ") == 10 and "scartate: —" not in standings
+    assert re.search(r"Semifinali: 2 tavoli; in finale direttamente: [^,\n]+, [^,\n]+\.", text)
+    assert re.search(r"Ripescaggio: [^,]+, con la miglior partita singola sotto il taglio: \d+ punti", text)
+    assert "🏆 Vince il torneo" in text
+    csv_text = (tmp_path / "club-standings.csv").read_text(encoding="utf-8-sig")
+    header = csv_text.splitlines()[0].split(";")
+    assert header[-1] == "Turni scartati" and "Turno 5" in header
+    assert png_size((tmp_path / "club-standings-1.png").read_bytes())[0] >= 340
+    # the whole championship re-checks offline: every draw (the repechage's semifinals included) from its seed
+    assert main(["verify", str(tmp_path / "club-tournament.json")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("verified")
+    assert main(["standings", "--input", str(tmp_path / "club-tournament.json"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["standings"]
+    assert all(len(r["discarded"]) == 2 and len(r["counted"]) == 3 for r in rows)  # CLI.md: the rounds of each row

@@ -104,7 +104,7 @@ async def test_issue_47_a_six_evening_championship_to_the_final(harness: Harness
     text = sent[-1].text
     top = [line.name for line in view.lines]
     assert f"In finale direttamente: {top[0]}, {top[1]}" in text
-    said = "Ripescaggio: Rocco, miglior partita singola tra chi non si è qualificato: 97 punti (6 partite giocate)."
+    said = "Ripescaggio: Rocco, con la miglior partita singola sotto il taglio: 97 punti (6 partite giocate)."
     assert said in text
     organizer = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
     async with services.sessionmaker() as session:

@@ -60,11 +60,12 @@ async def setup_tournament(
     status: str = RegistrationStatus.VALIDATED.value,
     extra: dict[int, dict[str, Any]] | None = None,
     format: str | None = None,
+    overrides: dict[str, Any] | None = None,
 ) -> int:
     await services.setup.set_roles(
         ADMIN, organizer_role_id=ORG_ROLE, referee_role_id=REF_ROLE, head_referee_role_id=HEAD_ROLE
     )
-    t = await services.tournaments.create(ORGANIZER, name=name, preset=preset, format=format)
+    t = await services.tournaments.create(ORGANIZER, name=name, preset=preset, format=format, overrides=overrides)
     async with services.sessionmaker() as session, session.begin():
         for i in range(n):
             session.add(
