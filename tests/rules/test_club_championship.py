@@ -276,3 +276,12 @@ def test_issue_47_discards_invariants(results: list[GameResult], discards: int, 
 
 def test_issue_47_best_single_games_counts_every_table_sat_at():
     assert best_single_games(SEASON)[:2] == (("anna", 91.0, 8), ("bruno", 95.0, 6))
+
+
+def test_issue_47_a_repechage_in_odd_and_even_halves_is_refused_with_a_code():
+    field = tuple(range(1, 41))
+    request = FinalsRequest("semifinal", "club-championship", {"tournament": {"odd_even_threshold": 20}}, field,
+                            dict.fromkeys(field), 2, ranks=field)  # fmt: skip
+    with pytest.raises(TournamentError) as refused:
+        plan_semifinals(request, seed=1)
+    assert (refused.value.code, refused.value.value) == ("repechage_with_odd_even_halves", 40)

@@ -61,6 +61,8 @@ def engine_error(exc: TournamentError) -> Conflict:
         return Conflict("error.round_team_larger_than_tables", counts=counts[:300], tables=exc.value["tables"])
     if exc.code == "player_without_team":
         return Conflict("error.round_player_without_team")
+    if exc.code == "repechage_with_odd_even_halves":  # issue 47: no place for the extra seat in two halves
+        return Conflict("error.round_repechage_with_halves", count=exc.value if isinstance(exc.value, int) else 0)
     if exc.code == "no_knockout_plan" and isinstance(exc.value, dict):
         return Conflict("error.knockout_no_plan", **knockout_refusal(exc.value))
     return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
