@@ -29,20 +29,52 @@ TOOL_MODULES: tuple[str, ...] = (
 
 def package_version() -> str:
     """The installed distribution's version; the package's own ``__version__`` when it is not installed."""
-    from importlib.metadata import PackageNotFoundError, version
+    import bot
 
-    try:
-        return version("tournament-steward")
-    except PackageNotFoundError:
+    return bot.installed_version()
+
+
+class _Version(argparse.Action):
+    """``--version``: the version, plus ``(git <describe>)`` from a git checkout; git is asked only when called."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
         import bot
 
-        return str(getattr(bot, "__version__", "unknown"))
+        print(f"{parser.prog} {bot.version_text()}")
+        parser.exit()
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from bot.launch import run_bot
 
     return run_bot()
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    """``steward doctor`` (bot/tools/doctor.py): what the bot asks of Discord is read here, from the cogs' bot and
+    /setup's permission list (the one list), and handed down to the checks."""
+    from typing import Any, cast
+
+    import discord
+
+    from bot.cogs._bot import StewardBot
+    from bot.cogs.setup.permissions import NEEDED, invite_permissions, missing
+    from bot.settings import get_settings
+    from bot.tools.doctor import PRIVILEGED_INTENTS, Needs, run_doctor
+
+    def lacking(value: int) -> list[str]:  # /setup's own check, on a server's permissions integer
+        return [n.label for n in missing(discord.Permissions(value), None)[0]]
+
+    settings = get_settings()
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice warnings: the bot is only built
+    intents = StewardBot(settings, cast(Any, None)).intents  # built, never connected: the intents it will ask for
+    needs = Needs(privileged_intents=tuple(n for n in PRIVILEGED_INTENTS if getattr(intents, n)),
+                  permissions=invite_permissions().value, permission_names=tuple(n.label for n in NEEDED),
+                  lacking=lacking)  # fmt: skip
+    return run_doctor(settings, needs, online=not args.offline, out=_say)
 
 
 def _cmd_db_upgrade(args: argparse.Namespace) -> int:
@@ -144,20 +176,25 @@ def _cmd_web(args: argparse.Namespace) -> int:
     """``steward web``: the venue pages of DATABASE_URL, alone (docs/cli.md)."""
     import asyncio
 
+    from bot import metrics
     from bot.db.migrate import upgrade_to_head
     from bot.db.session import make_engine, make_sessionmaker
     from bot.services import Services
     from bot.settings import get_settings
     from bot.web.app import serve_until_stopped
+    from bot.web.health import HealthProbe, database_checks
 
     settings = get_settings()
     upgrade_to_head(settings.database_url)
 
     async def serve() -> int:
         engine = make_engine(settings.database_url)
+        metrics.watch_engine(engine)
         try:
-            return await serve_until_stopped(Services(make_sessionmaker(engine)).venue, host=args.host,
-                                             port=args.port, base_url=settings.web_base_url, announce=_say)  # fmt: skip
+            services = Services(make_sessionmaker(engine))
+            return await serve_until_stopped(services.venue, host=args.host, port=args.port,
+                                             base_url=settings.web_base_url, announce=_say,
+                                             probe=HealthProbe(database_checks(services)))  # fmt: skip
         finally:
             await engine.dispose()
 
@@ -175,11 +212,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Every command's input and output: docs/cli.md (examples in docs/examples/).",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug details to standard error")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p_run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
     p_run.set_defaults(func=_cmd_run)
+
+    p_doctor = sub.add_parser("doctor", help="check the token, intents, invite, database, port, fonts and engines")
+    p_doctor.add_argument("--offline", action="store_true", help="judge the token's shape only; do not ask Discord")
+    p_doctor.set_defaults(func=_cmd_doctor)
 
     p_db = sub.add_parser("db", help="database maintenance")
     db_sub = p_db.add_subparsers(dest="db_command", metavar="ACTION")

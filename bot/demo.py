@@ -275,9 +275,12 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: 
 
 async def _serve_web(db_url: str, port: int, out: TextIO) -> int:
     """The demo's venue pages on loopback (``venue <name> <URL>`` per tournament), until SIGINT or SIGTERM."""
+    from bot import metrics
     from bot.web.app import serve_until_stopped
+    from bot.web.health import HealthProbe, database_checks
 
     engine = make_engine(db_url)
+    metrics.watch_engine(engine)
 
     def say(line: str) -> None:
         out.write(line + "\n")
@@ -285,7 +288,8 @@ async def _serve_web(db_url: str, port: int, out: TextIO) -> int:
 
     try:
         services = Services(make_sessionmaker(engine))
-        return await serve_until_stopped(services.venue, host="127.0.0.1", port=port, base_url=None, announce=say)
+        return await serve_until_stopped(services.venue, host="127.0.0.1", port=port, base_url=None, announce=say,
+                                         probe=HealthProbe(database_checks(services)))  # fmt: skip
     finally:
         await engine.dispose()
 

@@ -22,10 +22,13 @@ def run_bot() -> int:
     from bot.settings import get_settings
 
     settings = get_settings()
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from bot.logs import configure_logging
+
+    try:  # one line per event, text or JSON, on standard error and LOG_FILE (rotated); the token never written
+        configure_logging(settings)
+    except OSError as exc:
+        sys.stderr.write(f"error: LOG_FILE {settings.log_file} cannot be written ({exc.strerror or exc})\n")
+        return 2
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         sys.stderr.write("error: DISCORD_TOKEN is not set (put it in the environment or in .env; see README)\n")
         return 2

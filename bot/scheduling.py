@@ -40,10 +40,12 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from discord.http import HTTPClient
 
+from bot import metrics
 from bot.present.schedule import delivery_text
 from bot.present.tables import MAX_PAGES, table_pages
 from bot.services import ReminderKind, Services
 from bot.services.access import Actor
+from bot.services.backups import BackupRun, ScheduledBackups
 from bot.services.deliveries import DM_REFUSED, LEASE, Delivery
 
 
@@ -92,6 +94,13 @@ async def fire(runner_key: str, reminder_id: int) -> None:
         await runner.fire(reminder_id)
 
 
+async def backup(runner_key: str) -> None:
+    """APScheduler job (referenced as text): the daily backup fell due (``bot.services.backups``)."""
+    runner = RUNNERS.get(runner_key)
+    if runner is not None:
+        await runner.run_backup()
+
+
 async def sweep(runner_key: str) -> None:
     """APScheduler job (referenced as text): claim and send whatever is due."""
     runner = RUNNERS.get(runner_key)
@@ -115,10 +124,15 @@ class Runner:
         self.scheduler: AsyncIOScheduler | None = None
         self.started_at: datetime | None = None
         self.sent: list[int] = []  # rows this process delivered (diagnostics and tests)
+        self.backups: ScheduledBackups | None = None  # the daily backup, when BACKUP_DIR is set (bot.app sets it)
 
     @property
     def services(self) -> Services:
         return self.bot.services
+
+    def running(self) -> bool:
+        """APScheduler is up and waking this process (``/readyz``'s ``scheduler`` check)."""
+        return self.scheduler is not None and bool(self.scheduler.running)
 
     # ----------------------------------------------------------------------------------------- life cycle
 
@@ -147,6 +161,7 @@ class Runner:
             "bot.scheduling:sweep", IntervalTrigger(seconds=self.sweep_seconds, timezone=UTC),
             id="sweep", args=[self.worker], replace_existing=True,
         )  # fmt: skip
+        await self.plan_backup(at_start=True)
         self.scheduler.start(paused=paused)
 
     async def stop(self) -> None:
@@ -163,6 +178,30 @@ class Runner:
             "bot.scheduling:fire", DateTrigger(run_date=due, timezone=UTC), id=f"reminder:{reminder_id}",
             args=[self.worker, reminder_id], replace_existing=True,
         )  # fmt: skip
+
+    async def plan_backup(self, *, at_start: bool = False) -> None:
+        """Wake this process at the next daily backup; at start-up, a minute from now when the last one was missed
+        (the bot was off at BACKUP_TIME)."""
+        if self.scheduler is None or self.backups is None:
+            return
+        now = self.services.clock()
+        due = self.backups.next_run(now)
+        if at_start and await self.backups.missed(now):
+            due = min(due, now + timedelta(minutes=1))
+        self.scheduler.add_job(
+            "bot.scheduling:backup", DateTrigger(run_date=due, timezone=UTC), id="backup", args=[self.worker],
+            replace_existing=True,
+        )  # fmt: skip
+        log.info("next scheduled backup at %s", due.isoformat())
+
+    async def run_backup(self) -> BackupRun | None:
+        """The daily backup (off the event loop, never raising), then the next day's wake-up."""
+        if self.backups is None:
+            return None
+        try:
+            return await self.backups.run_once()
+        finally:
+            await self.plan_backup()
 
     def wake_all(self, rows: Sequence[tuple[int, datetime]]) -> None:
         for reminder_id, due in rows:
@@ -195,6 +234,7 @@ class Runner:
         has run out a runner tries it again (up to the service's MAX_ATTEMPTS)."""
         lost = asyncio.Event()
         keeper = asyncio.create_task(self._keep_lease(reminder_id, lost))
+        metrics.reminder_due()
         try:
             delivery = await self.services.deliveries.prepare(reminder_id, self.worker)
             if delivery is None:
@@ -202,6 +242,7 @@ class Runner:
             problems = await self._send(delivery, lost)
             if await self.services.deliveries.finish(reminder_id, self.worker, outcome=", ".join(problems) or None):
                 self.sent.append(reminder_id)
+                metrics.reminder_sent(late=delivery.late)
             else:
                 log.warning("reminder %s was taken over by another runner before %s confirmed it", reminder_id,
                             self.worker)  # fmt: skip

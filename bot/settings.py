@@ -57,6 +57,16 @@ class Settings(BaseSettings):
     web_trusted_proxies: str = Field(
         default="127.0.0.1,::1", description="the reverse proxy's addresses (comma-separated): X-Forwarded-For read"
     )
+    # running unattended (issue 43): metrics, scheduled backups, log files
+    metrics_enabled: bool = Field(default=False, description="serve GET /metrics (Prometheus text) on the web server")
+    backup_dir: str | None = Field(default=None, description="folder of the daily backups (unset: no scheduled backup)")
+    backup_time: str = Field(default="04:30", description="the daily backup's time, HH:MM (Europe/Rome)")
+    backup_keep_days: int = Field(default=7, ge=1, le=366, description="daily backups kept")
+    backup_keep_weeks: int = Field(default=4, ge=0, le=520, description="weekly backups kept, beyond the daily")
+    log_file: str | None = Field(default=None, description="also write the log to this file, rotated (unset: stderr)")
+    log_format: Literal["text", "json"] = Field(default="text", description="one line per event: text or JSON")
+    log_max_mb: int = Field(default=10, ge=1, le=10_000, description="a log file's size before it rotates")
+    log_keep: int = Field(default=5, ge=1, le=100, description="rotated log files kept")
 
     @field_validator("database_url")
     @classmethod
@@ -69,7 +79,7 @@ class Settings(BaseSettings):
             raise ValueError("an SQLite URL needs a file (sqlite:///steward.db): a database in memory is lost at exit")
         return value
 
-    @field_validator("dev_guild_id", "web_port", "web_base_url", mode="before")
+    @field_validator("dev_guild_id", "web_port", "web_base_url", "backup_dir", "log_file", mode="before")
     @classmethod
     def _empty_is_none(cls, value: object) -> object:
         return None if value == "" else value

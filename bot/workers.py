@@ -36,8 +36,8 @@ On top of the pools:
   can deadlock the pool when a worker retires while calls wait (CPython gh-115634), and no cache of the heavy calls
   grows without bound, so there is nothing to recycle.
 
-Nothing of ours is imported here but the errors (and, in ``default_workers``, the settings): services, the
-renderer's callers and cogs all use it.
+Nothing of ours is imported here but the errors, the metrics' counters (``bot.metrics``: calls waiting, running,
+refused) and, in ``default_workers``, the settings: services, the renderer's callers and cogs all use it.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot import metrics
 from bot.errors import UserFacingError
 
 T = TypeVar("T")
@@ -226,22 +227,33 @@ class Workers:
         """Wait (bounded) for a free worker, run ``call`` there and wait for it within ``budget``. The worker is
         given back when the call ends, also when the member was answered "too big" before that."""
         slot = self._slot(kind, size)
+        metrics.heavy_waiting(kind, 1)
         try:
             await asyncio.wait_for(slot.acquire(), admission)
         except TimeoutError:
+            metrics.heavy_refused(kind, "busy")
             raise Busy(seconds=round(admission)) from None
+        finally:
+            metrics.heavy_waiting(kind, -1)
         try:
             future = asyncio.get_running_loop().run_in_executor(executor, call)
         except BaseException:
             slot.release()
             raise
-        future.add_done_callback(lambda _: slot.release())
+        metrics.heavy_running(kind, 1)
+
+        def done(_: asyncio.Future[T]) -> None:
+            slot.release()
+            metrics.heavy_running(kind, -1)
+
+        future.add_done_callback(done)
         if budget is None:
             return await future
         try:
             return await asyncio.wait_for(asyncio.shield(future), budget)
         except TimeoutError:
             future.add_done_callback(_consume)  # its late result (or error) is dropped quietly
+            metrics.heavy_refused(kind, "too_slow")
             raise TooBig(seconds=round(budget)) from None
 
     async def compute(self, fn: Callable[..., T], /, *args: Any, budget: float | None = 30.0) -> T:
@@ -289,6 +301,7 @@ class Workers:
         """One heavy call per person at a time: a second one while the first runs is refused at once."""
         key = (guild_id, user_id)
         if key in self._users:
+            metrics.heavy_refused("any", "one_at_a_time")
             raise OneAtATime()
         self._users.add(key)
         try:

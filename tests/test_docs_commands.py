@@ -133,7 +133,8 @@ def _engine_parsers() -> dict[str, argparse.ArgumentParser]:
     found: dict[str, argparse.ArgumentParser] = {}
     top = next(a for a in build_parser()._subparsers._group_actions if a.choices)  # type: ignore[union-attr]
     for name, parser in top.choices.items():
-        if name in {"run", "db", "demo", "web"}:  # web: a server, like run (its tests: tests/web/test_venue_cli.py)
+        # web: a server, like run (its tests: tests/web/test_venue_cli.py); doctor: no input (tests/test_doctor.py)
+        if name in {"run", "db", "demo", "web", "doctor"}:
             continue
         inner = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         if inner:

@@ -95,6 +95,7 @@ COMMANDS: dict[str, Audience] = {
     "appeal": Audience.SANCTIONED,
     "referee": Audience.TABLE_OR_STAFF,
     "rule": Audience.ANYONE,
+    "about": Audience.ANYONE,
     "risiko battle": Audience.ADJUDICATOR,
     "risiko odds": Audience.ADJUDICATOR,
     "risiko limit": Audience.ADJUDICATOR,

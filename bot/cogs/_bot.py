@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import bot.cogs
+from bot import metrics
 from bot.cogs._errors import expired_message, reply_error
 from bot.i18n import normalise_locale
 from bot.services import Services
@@ -65,12 +66,16 @@ class ErrorTree(app_commands.CommandTree["StewardBot"]):
     command (and its autocompletion) first tells the services the member's language, for the DMs written to them."""
 
     async def interaction_check(self, interaction: discord.Interaction[StewardBot]) -> bool:
+        metrics.command_started(interaction.extras)
         await interaction.client.remember_locale(interaction)
         return True
 
     async def on_error(self, interaction: discord.Interaction[StewardBot], error: app_commands.AppCommandError) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
-        await reply_error(interaction, error, where=f"command {command}")
+        try:
+            await reply_error(interaction, error, where=f"command {command}")
+        finally:
+            metrics.command_finished(command, ok=False, extras=interaction.extras)
 
 
 class StewardBot(commands.Bot):
@@ -143,6 +148,12 @@ class StewardBot(commands.Bot):
         log.info("interaction %s (%s) had no handler: answered as expired", interaction.id, custom_id[:40])
         with contextlib.suppress(discord.HTTPException):  # answered meanwhile, or too late for Discord
             await interaction.response.send_message(expired_message(interaction, custom_id), ephemeral=True)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[StewardBot], command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        """A slash command answered without error: counted, with its time (``bot.metrics``)."""
+        metrics.command_finished(command.qualified_name, ok=True, extras=interaction.extras)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s) in %d servers", self.user, self.user.id if self.user else "?", len(self.guilds))

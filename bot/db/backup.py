@@ -42,7 +42,7 @@ import sqlite3
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -919,3 +919,38 @@ class _AdvisoryLock:
                                  "stopping")  # fmt: skip
                 return
             log.warning("database lock taken again")
+
+
+# ---------------------------------------------------------------------------------------------------- scheduled
+
+
+def backup_database(database_url: str, target: Path) -> BackupResult:
+    """A backup of the database at ``database_url`` to the new file ``target``: SQLite's online backup
+    (:func:`backup_sqlite`) or ``pg_dump`` (:func:`backup_postgres`, whose archive's revision and counts are not
+    read: ``revision`` None, 0 tables and rows). What ``steward db backup`` does, for the bot's daily backup."""
+    source = sqlite_file(database_url)
+    if source is None:
+        return BackupResult(path=backup_postgres(database_url, target), revision=None, tables=0, rows=0)
+    return backup_sqlite(source, target)
+
+
+SCHEDULED_BACKUP_LOCK_KEY = int.from_bytes(b"stwd-bak", "big")  # the daily backup's advisory lock (PostgreSQL)
+
+
+@contextlib.asynccontextmanager
+async def scheduled_backup_lock(sessionmaker: Any) -> AsyncIterator[bool]:
+    """Hold the daily backup's advisory lock (PostgreSQL, ``pg_try_advisory_xact_lock``: one open transaction of
+    ``sessionmaker``'s for the block's length) without waiting: True when this process has it, False when another
+    holds it. On SQLite always True without a connection (the processes of one SQLite file share one machine: the
+    backup folder's ``flock`` keeps them apart)."""
+    from sqlalchemy import text
+
+    async with sessionmaker() as session:
+        if session.bind.dialect.name != "postgresql":
+            yield True
+            return
+        async with session.begin():
+            found = await session.execute(
+                text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": SCHEDULED_BACKUP_LOCK_KEY}
+            )
+            yield bool(found.scalar_one())

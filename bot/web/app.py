@@ -8,7 +8,10 @@ Routes (``{token}`` is the tournament's venue token; any other string is a plain
                          scrolling (``?only=season``, ``tables``, ``standings`` or ``bracket``: those panels alone);
 * ``/v/{token}/data``    the page's JSON (a light poll, and what the script reads when its stream cannot open);
 * ``/v/{token}/events``  server-sent events: the JSON again at every change, a heartbeat, the server's time;
-* ``/static/…``          the script and the style sheet.
+* ``/static/…``          the script and the style sheet;
+* ``/healthz``            200 while the process runs; ``/readyz``: 200 when ready, else 503, with a JSON body naming
+                         each check and its state (``health.py``); ``/metrics``: the Prometheus text
+                         (``bot.metrics``) when ``METRICS_ENABLED=true``, else a plain 404.
 
 Every answer — the pages, the 404s, a 400 for a malformed request, a 500, the 503 of a refused connection — carries a
 strict Content-Security-Policy (``default-src 'none'``; the script and the style sheet from this server only; no
@@ -30,7 +33,9 @@ from typing import Any
 
 from aiohttp import web
 
+from bot import metrics as process_metrics
 from bot.services.venue import VenueService
+from bot.web.health import HealthProbe
 from bot.web.hub import Page, VenueHub, lang_of
 from bot.web.limits import ConnectionGate, GuardedConnection, GuardedSite, StreamGate, WebLimits, viewer_address
 from bot.web.pages import NOT_FOUND, page_html
@@ -60,6 +65,7 @@ STATIC_TYPES = {"venue.js": "text/javascript; charset=utf-8", "venue.css": "text
 HUB: web.AppKey[VenueHub] = web.AppKey("venue_hub", VenueHub)
 LIMITS: web.AppKey[WebLimits] = web.AppKey("venue_limits", WebLimits)
 STREAMS: web.AppKey[StreamGate] = web.AppKey("venue_streams", StreamGate)
+PROBE: web.AppKey[HealthProbe] = web.AppKey("health_probe", HealthProbe)
 
 
 def _route(request: web.Request) -> str:
@@ -213,12 +219,42 @@ async def _not_found_route(request: web.Request) -> web.StreamResponse:
     return _not_found()
 
 
-def make_app(venue: VenueService, *, hub: VenueHub | None = None, limits: WebLimits | None = None) -> web.Application:
-    """The venue pages' application; its hub polls for changes while the application runs."""
+async def healthz(request: web.Request) -> web.StreamResponse:
+    """The process runs (and its loop answers): nothing else is looked at."""
+    return web.Response(text="ok", headers={"Cache-Control": "no-store"})
+
+
+async def readyz(request: web.Request) -> web.StreamResponse:
+    """200 when every check passes, else 503; the body names each check and its state (never a stream: the
+    streams' cap does not apply)."""
+    found = await request.app[PROBE].readiness()
+    return web.json_response(found.as_json(), status=200 if found.ready else 503, headers={"Cache-Control": "no-store"})
+
+
+async def metrics_text(request: web.Request) -> web.StreamResponse:
+    body, content_type = process_metrics.exposition()
+    return web.Response(body=body, headers={"Content-Type": content_type, "Cache-Control": "no-store"})
+
+
+def settings_metrics() -> bool:
+    """``METRICS_ENABLED`` (off when the settings cannot be read)."""
+    from bot.settings import get_settings
+
+    try:
+        return get_settings().metrics_enabled
+    except ValueError:
+        return False
+
+
+def make_app(venue: VenueService, *, hub: VenueHub | None = None, limits: WebLimits | None = None,
+             probe: HealthProbe | None = None, metrics: bool = False) -> web.Application:  # fmt: skip
+    """The venue pages' application; its hub polls for changes while the application runs. ``probe``: the
+    readiness checks of ``/readyz`` (none: ready while the process runs); ``metrics``: serve ``/metrics``."""
     app = web.Application(middlewares=[_answers])
     app[HUB] = hub or VenueHub(venue)
     app[LIMITS] = limits or WebLimits()
     app[STREAMS] = StreamGate(app[LIMITS])
+    app[PROBE] = probe or HealthProbe()
     app.on_response_prepare.append(_headers)
 
     async def running(app: web.Application) -> AsyncIterator[None]:
@@ -236,6 +272,10 @@ def make_app(venue: VenueService, *, hub: VenueHub | None = None, limits: WebLim
     app.router.add_get("/v/{token}/data", data)
     app.router.add_get("/v/{token}/events", events)
     app.router.add_get("/static/{name}", static)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
+    if metrics:
+        app.router.add_get("/metrics", metrics_text)
     app.router.add_get("/{tail:.*}", _not_found_route)
     return app
 
@@ -258,12 +298,15 @@ def settings_limits() -> WebLimits:
 
 class VenueServer:
     """The application on a host and port, started and stopped inside a running event loop (the bot's, the
-    demo's, ``steward web``'s), with the limits of ``limits`` (by default the ``WEB_*`` settings')."""
+    demo's, ``steward web``'s), with the limits of ``limits`` (by default the ``WEB_*`` settings'), the readiness
+    checks of ``probe`` and ``/metrics`` when ``metrics`` (by default ``METRICS_ENABLED``)."""
 
     def __init__(self, venue: VenueService, *, host: str = "127.0.0.1", port: int = 8080, base_url: str | None = None,
-                 limits: WebLimits | None = None):  # fmt: skip
+                 limits: WebLimits | None = None, probe: HealthProbe | None = None,
+                 metrics: bool | None = None):  # fmt: skip
         self.limits = limits or settings_limits()
-        self.app = make_app(venue, limits=self.limits)
+        self.app = make_app(venue, limits=self.limits, probe=probe,
+                            metrics=settings_metrics() if metrics is None else metrics)  # fmt: skip
         self.gate = ConnectionGate(self.limits)
         self.host, self.port = host, port
         self._base_url = base_url
@@ -283,6 +326,10 @@ class VenueServer:
     @property
     def streams(self) -> StreamGate:
         return self.app[STREAMS]
+
+    @property
+    def probe(self) -> HealthProbe:
+        return self.app[PROBE]
 
     def stats(self) -> dict[str, Any]:
         """Connections (open, peak, refused by reason), streams, the hub's work and the tokens' reads."""
@@ -314,12 +361,12 @@ class VenueServer:
 
 
 async def serve_until_stopped(venue: VenueService, *, host: str, port: int, base_url: str | None,
-                              announce: Callable[[str], None]) -> int:  # fmt: skip
+                              announce: Callable[[str], None], probe: HealthProbe | None = None) -> int:  # fmt: skip
     """``steward web`` and ``steward demo --web``: listen, print ``venue <name> <URL>`` per tournament, serve until
-    SIGINT or SIGTERM, exit 0."""
+    SIGINT or SIGTERM, exit 0 (``probe``: the readiness checks of ``/readyz``)."""
     import signal
 
-    server = VenueServer(venue, host=host, port=port, base_url=base_url)
+    server = VenueServer(venue, host=host, port=port, base_url=base_url, probe=probe)
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

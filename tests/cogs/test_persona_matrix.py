@@ -97,6 +97,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("season show", {"season": "Anno"}),
     ("season export", {"season": "Anno"}),
     ("rule", {"question": "quanti dadi tira il difensore?", "preset": "risiko-ufficiali-2018"}),
+    ("about", {}),
     ("risiko battle", {"attacker": "6 5 3", "defender": "4 4"}),
     ("risiko odds", {"attackers": 5, "defenders": 3}),
     ("risiko limit", {"armies": 40}),

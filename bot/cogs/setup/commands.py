@@ -3,6 +3,8 @@ zone schedules are typed in (BOT-SCH-1)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -12,6 +14,8 @@ from bot.cogs._common import actor_of, embed, send, tr
 from bot.cogs._params import ADMIN_COMMANDS
 from bot.cogs.setup.permissions import Needed, missing
 from bot.i18n import normalise_locale
+from bot.present.markup import discord_timestamp
+from bot.services.backups import backup_status
 
 
 class SetupCog(commands.Cog):
@@ -76,6 +80,7 @@ class SetupCog(commands.Cog):
                 )
             )
         lines.extend(["", *permission_lines(interaction, announcements)])
+        lines.append(await backup_line(interaction))
         await send(interaction, embed=embed(tr(interaction, "setup.roles.title"), "\n".join(lines)), ephemeral=True)
 
     @setup.command(name="timezone")
@@ -88,6 +93,17 @@ class SetupCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         name = await self.bot.services.schedules.set_timezone(actor, zone)
         await send(interaction, tr(interaction, "schedule.timezone.set", zone=name), ephemeral=True)
+
+
+async def backup_line(interaction: discord.Interaction[StewardBot]) -> str:
+    """The scheduled backup's state: the newest one's time, or when the first is due, or that none is scheduled."""
+    bot = interaction.client
+    status = await asyncio.to_thread(backup_status, bot.settings, bot.services.clock())
+    if not status.enabled:
+        return tr(interaction, "setup.backup.off")
+    if status.last is not None:
+        return tr(interaction, "setup.backup.last", time=discord_timestamp(status.last))
+    return tr(interaction, "setup.backup.never", time=discord_timestamp(status.next) if status.next else "?")
 
 
 def permission_lines(
