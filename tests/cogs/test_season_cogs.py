@@ -107,3 +107,26 @@ async def test_only_organizers_create_and_attach(harness: Harness, services: Ser
     assert "No season called “Altro”" in missing[-1].text
     suggestions = await harness.autocomplete("season show", "season", season="an")
     assert [c["value"] for c in suggestions] == ["Anno"]
+
+
+async def test_issue_47_the_scheme_s_event_types_and_the_season_s_infractions_are_suggested(
+    harness: Harness, services: Services
+):
+    """`/season event` suggests the scheme's event types, `/season sanction` the preset's infractions; an unknown or
+    missing season suggests nothing and raises nothing while the member types."""
+    await harness.invoke("setup roles", admin=True, organizer=harness.role("Organizzatori"),
+                         referee=harness.role("Arbitri"), head_referee=harness.role("Capo arbitro"))  # fmt: skip
+    organizer = Actor(guild_id=harness.guild.id, user_id=4141,
+                      role_ids=frozenset({harness.guild.roles["Organizzatori"]}))  # fmt: skip
+    await services.tournaments.create(organizer, name="Serata 1", preset="risiko-firk-1")
+    await harness.invoke("season create", roles=ORG, name="Anno", tournament="Serata 1")
+    await harness.invoke("season scheme", roles=ORG, season="Anno", event_type="Master", places="2000, 1000x3")
+    await harness.invoke("season scheme", roles=ORG, season="Anno", event_type="open", places="300, 200")
+    types = await harness.autocomplete("season event", "event_type", roles=ORG, season="Anno", tournament="Serata 1",
+                                       event_type="ma")  # fmt: skip
+    assert [c["value"] for c in types] == ["master"]
+    infractions = await harness.autocomplete("season sanction", "infraction", roles=REF, season="Anno",
+                                             infraction="", player="")  # fmt: skip
+    assert [c["value"] for c in infractions] == ["deliberate_over_placement", "disturbing_table"]  # FIRK: −25, −7
+    assert await harness.autocomplete("season event", "event_type", roles=ORG, season="Nessuna", tournament="x",
+                                      event_type="") == []  # fmt: skip

@@ -6,6 +6,7 @@ into it (/season game) and voids one (/season void) — issue 47."""
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any, Literal
@@ -24,6 +25,7 @@ from bot.present.exports import export_file
 from bot.present.markup import safe
 from bot.present.season import scheme_text, season_file_stem, season_image, season_table, season_text
 from bot.rules.presets import PRESET_NAMES
+from bot.services import Services
 from bot.services.season_games import GameView, finish_order
 from bot.services.season_views import SchemeView
 
@@ -45,17 +47,27 @@ class SeasonTransformer(_NameTransformer):
 Season = app_commands.Transform[str, SeasonTransformer]
 
 
+async def _offered(
+    interaction: discord.Interaction[StewardBot],
+    fetch: Callable[[Services, int, str], Awaitable[Sequence[str]]],
+) -> Sequence[str]:
+    """What the season named in the command's options offers for autocomplete: nothing while no season is named or
+    the named one does not exist yet (never an error while typing)."""
+    season = getattr(interaction.namespace, "season", None)
+    if interaction.guild_id is None or not season:
+        return ()
+    try:
+        return await fetch(interaction.client.services, interaction.guild_id, str(season))
+    except UserFacingError:
+        return ()
+
+
 async def infraction_choices(
     interaction: discord.Interaction[StewardBot], current: str
 ) -> list[app_commands.Choice[str]]:
     """The season preset's infractions that take standings points (FIRK: disturbing a table, −7)."""
-    season = getattr(interaction.namespace, "season", None)
-    if interaction.guild_id is None or not season:
-        return []
-    try:
-        codes = await interaction.client.services.seasons.season_infractions(interaction.guild_id, season=str(season))
-    except UserFacingError:  # no such season yet: no suggestions, never an error
-        return []
+    codes = await _offered(interaction, lambda services, guild, name: services.seasons.season_infractions(
+        guild, season=name))  # fmt: skip
     locale = locale_of(interaction)
     found = [(c, t(f"sanction.infraction.{c}", locale)) for c in codes]
     wanted = current.casefold()
@@ -67,13 +79,8 @@ async def event_type_choices(
     interaction: discord.Interaction[StewardBot], current: str
 ) -> list[app_commands.Choice[str]]:
     """The event types of the season's point scheme."""
-    season = getattr(interaction.namespace, "season", None)
-    if interaction.guild_id is None or not season:
-        return []
-    try:
-        types = await interaction.client.services.season_games.event_types(interaction.guild_id, season=str(season))
-    except UserFacingError:  # no such season yet: no suggestions, never an error
-        return []
+    types = await _offered(interaction, lambda services, guild, name: services.season_games.event_types(
+        guild, season=name))  # fmt: skip
     wanted = current.casefold()
     return [app_commands.Choice(name=n, value=n) for n in types if wanted in n][:CHOICES_MAX]
 
