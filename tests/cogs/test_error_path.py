@@ -59,6 +59,7 @@ EXPECTED_MENU = {
     "clock": REFEREE,
     "endgame": None,
     "rule": None,
+    "about": None,
     "risiko": None,
     "rr": None,
     "score": None,

@@ -25,8 +25,10 @@ async def _setup(harness: Harness, locale: str) -> str:
 
 async def test_no_backup_dir_says_no_scheduled_backup(harness: Harness, bot: StewardBot) -> None:
     bot.settings = bot.settings.model_copy(update={"backup_dir": None})
-    assert "Nessun backup programmato (BACKUP_DIR non impostata)" in await _setup(harness, "it")
-    assert "No scheduled backup (BACKUP_DIR unset)" in await _setup(harness, "en-GB")
+    assert "Nessun backup programmato: chi gestisce il bot non ha impostato una cartella per i backup." in await _setup(
+        harness, "it"
+    )
+    assert "No scheduled backup: whoever runs the bot has not set a backup folder." in await _setup(harness, "en-GB")
 
 
 async def test_the_last_backups_time_or_when_the_first_is_due(
