@@ -113,7 +113,12 @@ def test_the_tournament_day_names_real_commands_in_each_language(locale: str):
 def test_the_tournament_day_shows_small_images_drawn_from_the_documents_beside_them(locale: str):
     text = DAY[locale].read_text(encoding="utf-8")
     images = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", text)
-    assert images == ["examples/day/tables.png", "examples/day/standings.png", "examples/day/bracket.png"]
+    shot = "report-page.png"  # the report page in Chromium at 360 px: tests/web/test_report_browser.py takes it
+    assert images == ["examples/day/tables.png", "examples/day/standings.png", shot, "examples/day/bracket.png"]
+    png = REPO / "docs" / shot
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size < 200_000
+    assert "tests/web/test_report_browser.py" in text
+    images.remove(shot)
     for image in images:
         png = REPO / "docs" / image
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size < 200_000, image
@@ -128,18 +133,23 @@ def test_the_readme_links_the_tournament_day_in_both_languages():
     assert any(c.document == "docs/tournament-day.md" for c in COMMANDS)
 
 
-def test_a_csv_situation_scores_firk_only_as_the_description_says():
+def test_a_csv_situation_scores_every_preset_as_the_description_says():
+    """Issue 42: the CSV has an objective column, so the objective rulebooks read it too; without it they still ask
+    for each player's objective, and the descriptions say where it goes."""
     from bot.rules.risiko.config import load_rules
     from bot.rules.risiko.errors import RisikoError
     from bot.rules.risiko.scoring import score_situation, situation_document
 
     csv = "territorio;proprietario;armate\nCina;Anna;5\nIndia;Anna;3\nSiam;Bruno;2\n"
     assert score_situation(situation_document(csv), load_rules("risiko-firk-1")).table.order == ["Anna", "Bruno"]
+    with_objectives = "territorio;giocatore;armate;obiettivo\nCina;Anna;5;Letto\nIndia;Anna;3\nSiam;Bruno;2;Elefante\n"
     for preset in ("risiko-nostra-passione-2018", "risiko-ufficiali-2018"):
         with pytest.raises(RisikoError) as refused:
             score_situation(situation_document(csv), load_rules(preset))
         assert refused.value.code == "objective_missing"
-    for locale, words in (("en", "FIRK only"), ("it", "solo FIRK")):
+        scored = score_situation(situation_document(with_objectives), load_rules(preset))
+        assert {p.name for p in scored.table.players} == {"Anna", "Bruno"}
+    for locale, words in (("en", "objective"), ("it", "obiettivo")):
         for key in ("cmd.score.opt.file.description", "cmd.report situation.opt.file.description"):
             assert words in catalogue(locale)[key], (locale, key)
-    assert "a CSV has no place for it" in catalogue("en")["error.adjudicator.objective_missing"]
+    assert "the CSV's objective column" in catalogue("en")["error.adjudicator.objective_missing"]

@@ -17,8 +17,10 @@ from bot.errors import InvalidInput
 from bot.i18n import format_number, t
 from bot.present.markup import safe
 from bot.present.report_map import scored_map_pages
+from bot.rules.risiko.cards import Symbol
 from bot.rules.risiko.config import RISIKO_PRESETS
 from bot.rules.risiko.dice import BATTLE_ARMIES_MAX
+from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.scoring import ScoredSituation
 from bot.services.adjudicators import Answer
 
@@ -40,12 +42,6 @@ class PresetTransformer(app_commands.Transformer):
 
 
 RisikoPreset = app_commands.Transform[str, PresetTransformer]
-SYMBOLS = {  # what players type → the engine's symbols
-    "cannone": "cannon", "cannoni": "cannon", "cannon": "cannon", "artiglieria": "cannon", "c": "cannon",
-    "fante": "infantry", "fanti": "infantry", "fanteria": "infantry", "infantry": "infantry", "f": "infantry",
-    "i": "infantry", "cavaliere": "cavalry", "cavalieri": "cavalry", "cavalleria": "cavalry", "cavalry": "cavalry",
-    "jolly": "jolly", "joker": "jolly", "j": "jolly",
-}  # fmt: skip
 
 
 def parse_dice(text: str, field: str) -> list[int]:
@@ -60,11 +56,15 @@ def parse_dice(text: str, field: str) -> list[int]:
 
 
 def parse_cards(text: str) -> list[str]:
+    """ "cannone fante jolly", "cannoni, cavalleria" → the engine's symbols (the words of ``Symbol.read``)."""
     words = re.findall(r"[a-zà-ú]+", text.lower())
-    symbols = [SYMBOLS.get(w) for w in words]
-    if not words or None in symbols:
+    try:
+        symbols = [Symbol.read(w).value for w in words]
+    except RisikoError:
+        symbols = []
+    if not symbols:
         raise InvalidInput("error.adjudicator.cards_text", value=text[:40])
-    return [s for s in symbols if s is not None]
+    return symbols
 
 
 def answer_embed(answer: Answer, locale: str, title: str, lines: list[str]) -> discord.Embed:

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
@@ -20,6 +21,32 @@ class Symbol(Enum):
     INFANTRY = "infantry"  # fanteria
     CAVALRY = "cavalry"  # cavalleria
     JOLLY = "jolly"
+
+    @classmethod
+    def read(cls, word: object) -> Symbol:
+        """The symbol a player names (:data:`SYMBOL_WORDS`: Italian singular and plural, English, the engine's
+        values; any case, accents optional); raises ``card_symbol_invalid``."""
+        found = SYMBOL_WORDS.get(_word_key(word)) if isinstance(word, str) else None
+        if found is None:
+            raise RisikoError("card_symbol_invalid", word)
+        return found
+
+
+def _word_key(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).casefold().split())
+
+
+# What players type (compared without case or accents) -> the symbol. One table for Discord, the CLI's JSON and
+# the services.
+SYMBOL_WORDS: Mapping[str, Symbol] = {
+    **dict.fromkeys(("cannon", "cannons", "cannone", "cannoni", "artiglieria", "artiglierie", "artillery", "c"),
+                    Symbol.CANNON),
+    **dict.fromkeys(("infantry", "fante", "fanti", "fanteria", "fanterie", "f", "i"), Symbol.INFANTRY),
+    **dict.fromkeys(("cavalry", "cavaliere", "cavalieri", "cavalleria", "cavallerie", "cavallo", "cavalli"),
+                    Symbol.CAVALRY),
+    **dict.fromkeys(("jolly", "jollies", "joker", "jokers", "wild", "j"), Symbol.JOLLY),
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +68,7 @@ class Card:
             obj = {"symbol": obj}
         if not isinstance(obj, dict) or set(obj) - {"symbol", "territory"} or "symbol" not in obj:
             raise RisikoError("card_invalid", obj)
-        try:
-            symbol = Symbol(obj["symbol"])
-        except ValueError:
-            raise RisikoError("card_symbol_invalid", obj["symbol"]) from None
+        symbol = Symbol.read(obj["symbol"])
         territory = obj.get("territory")
         if symbol is Symbol.JOLLY:
             if territory is not None:

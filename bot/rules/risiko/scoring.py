@@ -31,6 +31,9 @@ from bot.rules.outcomes import PlacesError, table_places
 from bot.rules.risiko.board import Board
 from bot.rules.risiko.config import RisikoRules, ScoringRules
 from bot.rules.risiko.errors import RisikoError
+from bot.rules.risiko.situation_csv import SITUATION_CSV_MAX_ROWS as SITUATION_CSV_MAX_ROWS  # re-exported
+from bot.rules.risiko.situation_csv import objective_card_name
+from bot.rules.risiko.situation_csv import situation_from_csv as situation_from_csv  # re-exported
 
 
 class Status(Enum):
@@ -175,12 +178,13 @@ def parse_situation(doc: object, board: Board, *, also_allowed: Sequence[str] = 
 
 
 def unverified_objective(name: str, board: Board) -> tuple[str, ...]:
-    """Territories of a tournament objective card by name, from objectives-unverified.json (UNVERIFIED data)."""
-    data = load_json("objectives-unverified.json")["objectives"]
-    for key, card in data.items():
-        if key.casefold() == str(name).casefold():
-            return tuple(board.canonical(t) for t in card["territories"])
-    raise RisikoError("unknown_objective", name)
+    """Territories of a tournament objective card by name (any case, accents optional), from
+    objectives-unverified.json (UNVERIFIED data)."""
+    card = objective_card_name(name)
+    if card is None:
+        raise RisikoError("unknown_objective", name)
+    territories = load_json("objectives-unverified.json")["objectives"][card]["territories"]
+    return tuple(board.canonical(t) for t in territories)
 
 
 def validate_table(players: Sequence[PlayerSituation], board: Board) -> None:
@@ -486,7 +490,7 @@ def _score_player(p: PlayerSituation, rules: RisikoRules, table_size: int) -> Pl
     base = 0
     risiko = False
     achieved = p.achieved_objective
-    if s.method in ("objective", "boxed") and p.objective is None:
+    if s.method in ("objective", "boxed") and p.objective is None and in_play:  # out of the game, it scores 0
         raise RisikoError("objective_missing", p.name)
     if s.method == "objective":
         counted = set(terr) & objective
@@ -656,48 +660,6 @@ def _dice_break(
     return out
 
 
-SITUATION_CSV_MAX_ROWS = 200
-
-
-def _count(text: str) -> bool:
-    """An army count as a file gives it: digits 0–9 only ("²" and other scripts' digits pass ``isdigit`` but are no
-    number ``int`` reads), at most 6 of them (no territory holds a million armies)."""
-    return text.isascii() and text.isdigit() and len(text) <= 6
-
-
-def situation_from_csv(text: str) -> dict[str, Any]:
-    """A final situation from a ``territory;owner;armies`` export (``,`` or ``;``, a header row optional, an empty
-    owner or ``neutral`` for a neutral territory) as the JSON document :func:`parse_situation` reads. Errors name
-    the row: ``csv_row_invalid`` (value ``"row N: …"``)."""
-    import csv
-    import io
-
-    reader = csv.reader(io.StringIO(text.replace(";", ",")))
-    try:
-        rows = [r for r in reader if any(cell.strip() for cell in r)]
-    except csv.Error as exc:  # e.g. a field over the csv module's 128 KiB limit
-        raise RisikoError("csv_row_invalid", f"row {reader.line_num}: {str(exc)[:60]}") from None
-    if not rows:
-        raise RisikoError("csv_empty", "")
-    if len(rows) > SITUATION_CSV_MAX_ROWS:
-        raise RisikoError("csv_too_long", len(rows))
-    start = 1 if rows[0] and not rows[0][-1].strip().isdigit() else 0  # a header names its columns
-    owned: dict[str, dict[str, int]] = {}
-    for number, row in enumerate(rows[start:], start=start + 1):
-        cells = [c.strip() for c in row]
-        if len(cells) != 3 or not _count(cells[2]):
-            raise RisikoError("csv_row_invalid", f"row {number}: {';'.join(cells)[:60]}")
-        territory, owner, armies = cells
-        if not owner or owner.casefold() in ("neutral", "neutrale", "-"):
-            continue
-        if territory in owned.setdefault(owner, {}):
-            raise RisikoError("csv_row_invalid", f"row {number}: {territory} twice")
-        owned[owner][territory] = int(armies)
-    if not owned:
-        raise RisikoError("csv_empty", "")
-    return {"players": [{"name": name, "territories": held} for name, held in owned.items()]}
-
-
 @dataclass(frozen=True, slots=True)
 class ScoredSituation:
     """A final situation scored: the situation read, the ranked table and the tournament points in rank order (None
@@ -731,7 +693,8 @@ SITUATION_TEXT_MAX = 200_000
 
 
 def situation_document(text: str) -> object:
-    """A final situation as typed or attached: the JSON document, or a ``territory;owner;armies`` CSV."""
+    """A final situation as typed or attached: the JSON document, or a ``territory;owner;armies[;objective[;status
+    [;achieved]]]`` CSV (:mod:`bot.rules.risiko.situation_csv`)."""
     from bot.rules.jsondoc import loads_bounded
 
     body = text.lstrip("\ufeff \r\n\t")
