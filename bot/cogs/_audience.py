@@ -69,6 +69,7 @@ COMMANDS: dict[str, Audience] = {
     "my-table": Audience.ENTRANT,
     "report enter": Audience.TABLE,
     "report situation": Audience.TABLE,
+    "report page": Audience.TABLE,
     "my-games": Audience.ENTRANT,
     "review note": Audience.REFEREE,
     "review countersign": Audience.REFEREE,

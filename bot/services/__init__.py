@@ -27,6 +27,7 @@ from bot.services.latecomers import LatecomerService
 from bot.services.members import MemberService
 from bot.services.publishing import PublishingService
 from bot.services.registrations import RegistrationService
+from bot.services.report_page import ReportPageService
 from bot.services.reports import ReportService
 from bot.services.roster import RosterService
 from bot.services.rounds import RoundService, new_seed
@@ -69,6 +70,7 @@ class Services:
     seasons: SeasonService = field(init=False)
     season_games: SeasonGameService = field(init=False)
     reports: ReportService = field(init=False)
+    report_pages: ReportPageService = field(init=False)
     rounds: RoundService = field(init=False)
     schedules: ScheduleService = field(init=False)
     clocks: ClockService = field(init=False)
@@ -115,3 +117,6 @@ class Services:
         self.venue = VenueService(self.sessionmaker, self.clock, workers=self.workers)
         self.venue.standings = self.standings  # the page reads the same standings and season as the commands
         self.venue.seasons = self.seasons
+        self.report_pages = ReportPageService(self.sessionmaker, self.clock, workers=self.workers)
+        self.report_pages.reports = self.reports  # the page submits what /report enters
+        self.venue.report_pages = self.report_pages  # the venue's web server serves the tables' report pages

@@ -22,6 +22,7 @@ from bot.services.access import Actor, Role, StaffRole, has_role, require
 from bot.workers import Workers, default_workers
 
 T = TypeVar("T")
+NO_SERVER = 0  # a token lookup's use case (a venue page, a report page): the token names the server
 
 
 class UseCase:

@@ -62,6 +62,7 @@ __all__ = [
 ]  # fmt: skip
 
 ROW_ID_MAX = 2**31 - 1  # the largest id of an INTEGER primary key on PostgreSQL
+PAGE_USER_ID = 0  # who entered a report through the table's report page: the page, no member (audited "via page")
 
 
 class ReportService(BaseService):
@@ -156,6 +157,22 @@ class ReportService(BaseService):
         """RisiKo! final situation (the ``steward risiko score`` shape, names = players' display names)."""
         return await self._record(actor, ref, reason=reason, situation=situation, rng=rng, seen=seen)
 
+    async def enter_from_page(
+        self,
+        guild_id: int,
+        table_id: int,
+        *,
+        situation: Mapping[str, Any] | None = None,
+        values: Mapping[int, str] | None = None,
+        seen: ReportStamp | None = None,
+    ) -> ReportView:
+        """The table's report page submits (issue 42): the same entry as ``/report situation`` or the points form,
+        by the page's link (its token, checked by the caller, is the only credential and grants this table only).
+        The entry is audited as the page's (``via: page``, actor id 0); the players then sign in Discord."""
+        page = Actor(guild_id=guild_id, user_id=PAGE_USER_ID, display_name="report page")
+        return await self._record(page, table_id, reason=None, points=values, situation=situation, seen=seen,
+                                  via_page=True)  # fmt: skip
+
     async def correct(
         self,
         actor: Actor,
@@ -185,6 +202,7 @@ class ReportService(BaseService):
         situation: str | Mapping[str, Any] | Sequence[Any] | None = None,
         rng: random.Random | None = None,
         seen: ReportStamp | None = None,
+        via_page: bool = False,
     ) -> ReportView:
         """Write a table's report. The write goes against the table as the user saw it (``seen``: the form they typed
         into; else as the submission found it on arrival) and holds the table's lock while it reads the table again:
@@ -206,7 +224,7 @@ class ReportService(BaseService):
             if not seats:
                 raise Conflict("error.report.no_seats", table=table.number)
             referee = uc.has_role(StaffRole.REFEREE)
-            if correcting or (not referee and actor.user_id not in {r.user_id for _, r in seats}):
+            if correcting or (not via_page and not referee and actor.user_id not in {r.user_id for _, r in seats}):
                 uc.require(StaffRole.REFEREE)
             if table.locked and not correcting:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
@@ -266,6 +284,8 @@ class ReportService(BaseService):
             details: dict[str, Any] = {"round": rnd.number, "table": table.number, "kind": kind, "after": after}
             if dropped:
                 details["dropped"] = dropped
+            if via_page:
+                details["via"] = "page"
             if correcting:
                 details |= {"before": before, "reason": reason, "locked": table.locked}
             await uc.audit("report.correct" if correcting else "report.enter", "game_table", table.id, **details)

@@ -29,9 +29,10 @@ from bot.errors import InvalidInput, NotFound
 from bot.rules import clock as rules_clock
 from bot.rules.clock import ClockRules, ClockState
 from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, UseCase
+from bot.services._base import NO_SERVER, BaseService, UseCase
 from bot.services.access import Actor, StaffRole
 from bot.services.classification import ClassificationView, classification_in
+from bot.services.report_page import ReportPageService
 from bot.services.rounds.reading import round_view
 from bot.services.rounds.views import RoundView, TableView
 from bot.services.seasons import SeasonService, SeasonView
@@ -40,7 +41,6 @@ from bot.services.standings import StandingsService, StandingsView
 log = logging.getLogger(__name__)
 
 SHOWN = (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)  # what the public announcements have shown
-NO_SERVER = 0  # the token lookup's use case: the token names the server, none is known before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +132,7 @@ class VenueService(BaseService):
 
     standings: StandingsService  # set by Services: the tournament's standings as /standings reads them
     seasons: SeasonService  # set by Services: the season's ranking as /season show reads it
+    report_pages: ReportPageService | None = None  # set by Services: the tables' report pages (issue 42)
 
     def now_ms(self) -> int:
         """The services' clock in milliseconds: the page counts its clocks down against it (not the viewer's)."""

@@ -37,8 +37,10 @@ from bot import metrics as process_metrics
 from bot.services.venue import VenueService
 from bot.web.health import HealthProbe
 from bot.web.hub import Page, VenueHub, lang_of
+from bot.web.keys import LIMITS, STREAMS
 from bot.web.limits import ConnectionGate, GuardedConnection, GuardedSite, StreamGate, WebLimits, viewer_address
 from bot.web.pages import NOT_FOUND, page_html
+from bot.web.report import add_routes as add_report_routes
 from bot.web.tokens import TokensUnavailable
 
 log = logging.getLogger(__name__)
@@ -60,11 +62,14 @@ SECURITY_HEADERS = {
 }
 ANSWER_HEADERS = {**SECURITY_HEADERS, "Server": SERVER}  # on every answer, errors and refusals included
 STREAM_RETRY_AFTER = 10  # seconds a stream refused (the cap is reached) is told to wait; the page polls meanwhile
-STATIC_TYPES = {"venue.js": "text/javascript; charset=utf-8", "venue.css": "text/css; charset=utf-8"}
+STATIC_TYPES = {
+    "venue.js": "text/javascript; charset=utf-8",
+    "venue.css": "text/css; charset=utf-8",
+    "report.js": "text/javascript; charset=utf-8",
+    "report.css": "text/css; charset=utf-8",
+}
 
 HUB: web.AppKey[VenueHub] = web.AppKey("venue_hub", VenueHub)
-LIMITS: web.AppKey[WebLimits] = web.AppKey("venue_limits", WebLimits)
-STREAMS: web.AppKey[StreamGate] = web.AppKey("venue_streams", StreamGate)
 PROBE: web.AppKey[HealthProbe] = web.AppKey("health_probe", HealthProbe)
 
 
@@ -276,6 +281,7 @@ def make_app(venue: VenueService, *, hub: VenueHub | None = None, limits: WebLim
     app.router.add_get("/readyz", readyz)
     if metrics:
         app.router.add_get("/metrics", metrics_text)
+    add_report_routes(app, venue.report_pages)  # the tables' report pages (issue 42)
     app.router.add_get("/{tail:.*}", _not_found_route)
     return app
 

@@ -126,6 +126,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("referee", {"tournament": "Coppa", "table": 1}),
     ("report enter", {"tournament": "Coppa", "table": 1}),
     ("report situation", {"tournament": "Coppa", "table": 1, "situation": SITUATION}),
+    ("report page", {"tournament": "Coppa", "table": 1}),
     ("review note", {"tournament": "Coppa", "table": 1, "text": "il morto gioca per ultimo"}),
     ("review countersign", {"tournament": "Coppa", "table": 1}),
     ("review correct", {"tournament": "Coppa", "table": 1, "reason": "errore", "situation": SITUATION}),

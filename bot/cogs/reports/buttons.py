@@ -118,9 +118,7 @@ def report_buttons(view: ReportView) -> discord.ui.View:
     return buttons
 
 
-async def publish_report(interaction: discord.Interaction[Any], view: ReportView) -> None:
-    """The report message, public, with the buttons; it pings the players who must sign."""
-    locale = await server_locale(interaction)  # a public message: the server's language
+def _report_message(view: ReportView, locale: str) -> tuple[str | None, dict[str, Any]]:
     pings = " ".join(f"<@{s.user_id}>" for s in view.pending if s.user_id) if not view.locked else ""
     content = t("report.please_sign", locale, players=pings) if pings else None
     kwargs: dict[str, Any] = {
@@ -128,6 +126,20 @@ async def publish_report(interaction: discord.Interaction[Any], view: ReportView
         "view": report_buttons(view),
         "allowed_mentions": discord.AllowedMentions(users=True, everyone=False, roles=False),
     }
+    return content, kwargs
+
+
+async def post_report(channel: discord.abc.Messageable, view: ReportView, locale: str) -> None:
+    """The report message in a channel (the table's thread, for a report its page entered), with the buttons; it
+    pings the players who must sign."""
+    content, kwargs = _report_message(view, locale)
+    await channel.send(content, **kwargs)
+
+
+async def publish_report(interaction: discord.Interaction[Any], view: ReportView) -> None:
+    """The report message, public, with the buttons; it pings the players who must sign."""
+    locale = await server_locale(interaction)  # a public message: the server's language
+    content, kwargs = _report_message(view, locale)
     if interaction.response.is_done():
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:

@@ -3,20 +3,27 @@ sees their own games (BOT-RES-1)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import logging
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, attached_text, locale_of, server_locale
+from bot.cogs._common import actor_of, attached_text, locale_of, server_locale, tr
 from bot.cogs._params import RoundNumber, TableNumber, Tournament
-from bot.cogs.reports.buttons import SignButton, publish_report
+from bot.cogs.reports.buttons import SignButton, post_report, publish_report
 from bot.cogs.reports.embeds import my_games_embed
 from bot.cogs.reports.modal import ReportModal
+from bot.i18n import t
 from bot.present.report_map import report_map_pages
+from bot.services.report_page import TablePage
 from bot.services.reports import ReportView, TableRef
+from bot.web.report import report_url
+
+log = logging.getLogger(__name__)
 
 MY_GAMES_BUTTONS = 20  # Discord: at most 25 buttons on a message
 
@@ -26,6 +33,20 @@ class ReportCog(commands.Cog):
 
     def __init__(self, bot: StewardBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.services.report_pages.listeners.append(self.page_entered)
+
+    async def cog_unload(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.bot.services.report_pages.listeners.remove(self.page_entered)
+
+    async def page_entered(self, page: TablePage, view: ReportView) -> None:
+        """A table's report page entered its report: it goes to the table's thread, for the players to sign."""
+        if page.thread_id is None:
+            log.info("report of table %s entered by its page: the table has no thread", page.table_id)
+            return
+        await post_report(self.bot.get_partial_messageable(page.thread_id), view, page.locale)
 
     @report.command(name="enter")
     @app_commands.describe(
@@ -50,7 +71,7 @@ class ReportCog(commands.Cog):
         tournament="The tournament",
         table="Table number",
         situation="Final situation as JSON (players, territories)",
-        file="Or a .json file, or a territory;owner;armies .csv",
+        file="Or a .json file, or a .csv: territory;player;armies;objective",
         round="Round (default: the latest)",
     )
     async def situation(
@@ -70,6 +91,28 @@ class ReportCog(commands.Cog):
         await publish_report(interaction, view)
         if view.map_owners:  # the table's final map under its report, a page per pair of continents
             await interaction.followup.send(files=await report_map(view, await server_locale(interaction)))
+
+    @report.command(name="page")
+    @app_commands.describe(tournament="The tournament", table="Table number", round="Round (default: the latest)")
+    async def page(
+        self,
+        interaction: discord.Interaction[StewardBot],
+        tournament: Tournament,
+        table: TableNumber,
+        round: RoundNumber | None = None,
+    ) -> None:
+        """The link of your table's report page: enter the final situation from your phones."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        sheet = await self.bot.services.reports.lookup(actor, TableRef(tournament, table, round))
+        rnd, number, token = await self.bot.services.report_pages.link_for_player(actor, sheet.table_id)
+        base = self.bot.settings.venue_base_url()
+        if base is None:
+            await interaction.followup.send(tr(interaction, "report_page.off"), ephemeral=True)
+            return
+        label = t("venue.round", locale_of(interaction), number=rnd)
+        text = tr(interaction, "report_page.link", table=number, round=label, url=report_url(base, token))
+        await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="my-games")
     @app_commands.describe(tournament="The tournament")

@@ -24,6 +24,7 @@ from bot.present.markup import safe
 from bot.present.rounds import cut_text, round_label, seat_text, seats_text, tables_text
 from bot.present.tables import MAX_PAGES
 from bot.services.rounds import PublishJob, TableView
+from bot.web.report import report_url
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,7 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
             log.warning("announcement of round %s failed: %s", view.round_id, exc)
             outcome.failures.append("announcement:error")
     threadable = isinstance(channel, discord.TextChannel)
+    pages = await report_pages(bot, interaction, view.round_id)
     for table in view.tables:
         if not table.seats or (table.thread_id is not None and table.thread_pinged):
             continue
@@ -191,6 +193,8 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
         try:
             buttons = discord.ui.View(timeout=None)  # the table calls a referee from its thread (BOT-RUL-2)
             buttons.add_item(CallButton(view.round_id, table.number, label=t("call.button", loc)))
+            if table.number in pages:  # the table reports its game from the phones (issue 42)
+                buttons.add_item(discord.ui.Button(label=t("report_page.button", loc), url=pages[table.number]))
             text = seat_message(loc, table, label)[:2000]
             await bot.get_partial_messageable(thread_id).send(
                 text, allowed_mentions=PLAYER_MENTIONS, view=buttons, nonce=_nonce("p", thread_id, text)
@@ -202,6 +206,19 @@ async def announce(interaction: discord.Interaction[StewardBot], job: PublishJob
     if untold and ("threads:forbidden" in outcome.failures or "threads:unsupported" in outcome.failures):
         await _ping_in_channel(loc, channel, untold, label, outcome)
     return outcome
+
+
+async def report_pages(bot: StewardBot, interaction: discord.Interaction[StewardBot], round_id: int) -> dict[int, str]:
+    """The report pages' URLs of a round's tables by number; none while the bot serves no pages."""
+    base = bot.settings.venue_base_url()
+    if base is None:
+        return {}
+    try:
+        links = await bot.services.report_pages.links(actor_of(interaction), round_id)
+    except Exception:  # the publication goes on without the links: /report page gives them later
+        log.warning("report pages of round %s not linked", round_id, exc_info=True)
+        return {}
+    return {number: report_url(base, token) for number, token in links.items()}
 
 
 async def _ping_in_channel(

@@ -15,12 +15,14 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import GameTable, Registration, Round, RoundStatus, Seat, TableResult
+from bot.db.models import GameTable, Registration, Round, RoundStatus, Seat, TableResult, Tournament
 
 __all__ = [
+    "get_report_page_table",
     "get_report_round",
     "get_report_table",
     "get_report_table_by_id",
+    "list_report_page_tables",
     "list_report_results",
     "list_report_seats",
     "list_report_tables_for_registration",
@@ -60,6 +62,33 @@ async def get_report_table(*, session: AsyncSession, guild_id: int, round_id: in
 async def get_report_table_by_id(*, session: AsyncSession, guild_id: int, table_id: int) -> GameTable | None:
     result = await session.execute(select(GameTable).where(GameTable.guild_id == guild_id, GameTable.id == table_id))
     return result.scalar_one_or_none()
+
+
+async def get_report_page_table(*, session: AsyncSession, table_id: int) -> tuple[GameTable, Round, Tournament] | None:
+    """A table with its round and tournament by the table's id alone: the report page's link names the table, and
+    its token (checked by the caller against the tournament's venue token) is the only credential."""
+    result = await session.execute(
+        select(GameTable, Round, Tournament)
+        .join(Round, col(Round.id) == col(GameTable.round_id))
+        .join(Tournament, col(Tournament.id) == col(Round.tournament_id))
+        .where(col(GameTable.id) == table_id)
+    )
+    row = result.first()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+async def list_report_page_tables(
+    *, session: AsyncSession, guild_id: int, round_id: int
+) -> Sequence[tuple[GameTable, Round, Tournament]]:
+    """A round's tables with the round and the tournament (the report pages' links of a publication)."""
+    result = await session.execute(
+        select(GameTable, Round, Tournament)
+        .join(Round, col(Round.id) == col(GameTable.round_id))
+        .join(Tournament, col(Tournament.id) == col(Round.tournament_id))
+        .where(col(GameTable.round_id) == round_id, col(GameTable.guild_id) == guild_id)
+        .order_by(col(GameTable.number))
+    )
+    return [(t, r, tt) for t, r, tt in result.all()]
 
 
 async def list_report_seats(
