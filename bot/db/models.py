@@ -400,6 +400,24 @@ class TableResult(SQLModel, table=True):
     locked: bool = Field(default=False, nullable=False)
 
 
+class ReportDraft(SQLModel, table=True):
+    """What a table's report page holds while its phones enter the final situation (issue 42): one row per table,
+    written a moment after the edits, read when the page opens again — a restart of the bot loses no tap older than
+    that moment. No foreign key: a table redrawn away leaves a row no page reads (its round and number must match
+    the table the link names)."""
+
+    __tablename__ = "report_draft"
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(nullable=False, unique=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
+    round_id: int = Field(nullable=False)
+    number: int = Field(nullable=False)
+    draft: dict[str, Any] = Field(sa_type=sa.JSON, nullable=False)
+    version: int = Field(default=1, nullable=False)
+    updated_at: datetime = _created()
+
+
 class CheckIn(SQLModel, table=True):
     """A player's presence for one round: check-in by the player or an arrival marked by staff (BOT-REG-4)."""
 

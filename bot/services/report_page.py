@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,7 @@ from bot.rules.risiko.situation_draft import (
     SeatFigures,
     SituationDraft,
     draft_document,
+    draft_from_situation,
     draft_problems,
     objective_names,
     seat_figures,
@@ -45,6 +46,7 @@ from bot.services.reports import ReportService, ReportStamp, ReportView
 
 log = logging.getLogger(__name__)
 
+ENTERED = ("points", "ricochet", "situation")  # the kinds of a report entered (not a table that sat out)
 MAC_CHARS = 22  # 132 bits of HMAC-SHA256, URL-safe
 LINK_SHAPE = re.compile(r"([1-9][0-9]{0,9})-([A-Za-z0-9_-]{22})")
 
@@ -93,6 +95,7 @@ class TablePage:
     stamp: ReportStamp
     rows: tuple[tuple[Seat, Registration], ...]  # the seats as read (the scoring reads ids and names from them)
     thread_id: int | None = None  # the table's thread, where the bot posts what the page entered
+    stored: tuple[SituationDraft, int] | None = None  # the draft stored for this table and its version
 
     @property
     def risiko(self) -> RisikoRules | None:
@@ -167,14 +170,20 @@ class ReportPageService(BaseService):
             if rnd.status != RoundStatus.PUBLISHED.value:
                 return None
             guild_id = table.guild_id
+            situation = TableSituation.from_json(table.final_situation)
             seats = await repo.list_report_seats(session=session, guild_id=guild_id, table_id=table_id)
             results = await repo.list_report_results(session=session, guild_id=guild_id, table_id=table_id)
             config = await repo.get_guild_config(session=session, guild_id=guild_id)
             adjustments = await table_adjustments(session, guild_id, t, table_id)
+            kept = await repo.get_report_draft(session=session, table_id=table_id)
+            stored = None
+            if kept is not None and (kept.round_id, kept.number, kept.guild_id) == (_id(rnd), table.number, guild_id):
+                stored = (SituationDraft.from_json(kept.draft), kept.version)
+            elif situation is not None and situation.kind in ENTERED:  # nothing typed here yet: the report entered
+                stored = (_entered(situation, seats, t.preset, t.overrides), 1)
         view = await self._report_view(guild_id, table_id)  # the report as /report shows it (its own read)
         ruleset = load_ruleset(t.preset, t.overrides or None)
-        situation = TableSituation.from_json(table.final_situation)
-        reported = situation is not None and situation.kind in ("points", "ricochet", "situation")
+        reported = situation is not None and situation.kind in ENTERED
         status = "locked" if table.locked else ("entered" if reported else "open")
         return TablePage(
             token=token,
@@ -196,6 +205,7 @@ class ReportPageService(BaseService):
             stamp=ReportStamp.of(view),
             rows=tuple(seats),
             thread_id=table.thread_id,
+            stored=stored,
         )
 
     async def _report_view(self, guild_id: int, table_id: int) -> ReportView:
@@ -238,6 +248,14 @@ class ReportPageService(BaseService):
             return rnd.number, table.number, page_token(token, table_id, _id(rnd))
 
     # ------------------------------------------------------------------------------------------ the draft
+    async def save_drafts(self, drafts: Sequence[tuple[TablePage, SituationDraft, int]]) -> None:
+        """Store the drafts the pages changed (one transaction for all of them), so a restart loses nothing."""
+        if not drafts:
+            return
+        rows = [(p.guild_id, p.table_id, p.round_id, p.table_number, d.as_json(), v) for p, d, v in drafts]
+        async with self.run(NO_SERVER) as uc:
+            await repo.put_report_drafts(session=uc.session, drafts=rows, when=uc.clock())
+
     def preview(self, page: TablePage, draft: SituationDraft) -> Preview:
         """The draft scored as a submission would score it (CPU: the web layer runs it off the event loop)."""
         rules = page.risiko
@@ -283,3 +301,30 @@ class ReportPageService(BaseService):
             except Exception:  # the report is entered: a failed post is logged, /my-games still shows it
                 log.warning("report of table %s entered by its page, not posted", page.table_id, exc_info=True)
         return view
+
+
+def _entered(
+    situation: TableSituation, seats: Sequence[tuple[Seat, Registration]], preset: str, overrides: Any
+) -> SituationDraft:
+    """The draft of the report already entered: its final situation, or its typed values (a number, ``r``, ``sq``)."""
+    names = [reg.display_name for _, reg in seats]
+    if situation.kind == "situation":
+        rules = load_ruleset(preset, overrides or None).risiko
+        if rules is None:
+            return SituationDraft()
+        return draft_from_situation(situation.input.get("situation"), names, rules.board)
+    seat_of = {_id(reg): seat for seat, (_, reg) in enumerate(seats)}
+    points: dict[int, str] = {}
+    for entry in situation.input.get("entries") or ():
+        seat = seat_of.get(int(entry.get("registration_id", 0)))
+        if seat is None:
+            continue
+        outcome = entry.get("outcome")
+        value = entry.get("value")
+        if outcome == "withdrawn":
+            points[seat] = "r"
+        elif outcome == "disqualified":
+            points[seat] = "sq"
+        elif isinstance(value, int | float):
+            points[seat] = str(int(value)) if float(value).is_integer() else str(value).replace(".", ",")
+    return SituationDraft(points=points)

@@ -11,7 +11,8 @@ Routes (``{token}`` is ``<table id>-<mac>``, :func:`bot.services.report_page.pag
 * ``POST /r/{token}/submit``  ``{"kind": "situation" | "points"}``: the report entered; the players sign in Discord.
 
 The draft lives in this process's memory, one per table, shared by every phone of the table (what each phone sends
-is applied here, in order); a restart of the bot starts the drafts again empty, the reports already entered stay.
+is applied here, in order), and is stored in the database a second after it changes and when the server stops: a
+restart of the bot loses no tap older than that.
 A closed round answers 410 with "closed" (a page in the server's language for the HTML route); a wrong token is a
 plain 404. Every answer carries the venue pages' strict headers (``app.py``). Each token has its own rate limit
 (:class:`Bucket`), and so has each address's supply of wrong tokens (a wrong token costs a query)."""
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 
 PAGE_REFRESH_SECONDS = 3.0  # the table's row (its report's state, the round's) is re-read at most this often
 HEARTBEAT_SECONDS = 10.0
+FLUSH_SECONDS = 1.0  # the drafts the phones change are stored this long after (a restart loses no older tap)
 IDLE_SECONDS = 6 * 3600.0  # a draft nobody touched for this long and nobody watches is let go
 MAX_DRAFTS = 5000
 MAX_OPS = 50  # edits in one request
@@ -171,12 +173,17 @@ class TableDraft:
     watchers: int = 0
     last_used: float = 0.0
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    dirty: bool = False  # changed since it was last stored
     _preview: tuple[int, Preview] | None = None
     _payloads: dict[str, tuple[int, bytes]] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def bump(self) -> None:
+        """The state changed: a new version, and every open stream hears of it."""
         self.version += 1
+        self.wake()
+
+    def wake(self) -> None:
         old, self.changed = self.changed, asyncio.Event()
         old.set()
 
@@ -297,7 +304,7 @@ class DraftBook:
         self.service = service
         self.now = monotonic
         self._drafts: dict[str, TableDraft] = {}
-        self._opening: dict[str, asyncio.Future[TableDraft | None]] = {}
+        self._flusher: asyncio.Task[None] | None = None
         self.closing = False
 
     def __len__(self) -> int:
@@ -326,7 +333,45 @@ class DraftBook:
         if found is None:
             self._evict()
             found = self._drafts[token] = TableDraft(page, self.now(), last_used=self.now())
+            if page.stored is not None:  # what the phones entered before a restart
+                found.draft, found.version = page.stored
         return found
+
+    def changed(self, entry: TableDraft) -> None:
+        """An edit: the phones hear of it now, the database a moment later (:meth:`flush`)."""
+        entry.bump()
+        entry.dirty = True
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_soon(), name="report-drafts")
+
+    async def _flush_soon(self) -> None:
+        while any(e.dirty for e in self._drafts.values()):
+            await asyncio.sleep(FLUSH_SECONDS)
+            with contextlib.suppress(Exception):  # logged by flush; the next round tries again
+                await self.flush()
+
+    async def flush(self) -> None:
+        """Store every draft changed since it was last stored (one transaction)."""
+        dirty = [e for e in self._drafts.values() if e.dirty]
+        for entry in dirty:
+            entry.dirty = False
+        try:
+            await self.service.save_drafts([(e.page, e.draft, e.version) for e in dirty])
+        except Exception:  # the database is away: they stay in memory and are tried again
+            log.warning("report pages: %d drafts not stored, tried again", len(dirty), exc_info=True)
+            for entry in dirty:
+                entry.dirty = True
+            raise
+
+    async def stop(self) -> None:
+        """The server stops: what the phones entered is stored before it goes."""
+        task, self._flusher = self._flusher, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.flush()
 
     async def refresh(self, entry: TableDraft) -> None:
         entry.read_at = self.now()
@@ -336,7 +381,7 @@ class DraftBook:
             page = None
         if page is None:
             entry.closed = True
-            entry.bump()
+            entry.wake()
             self._drafts.pop(entry.page.token, None)
             return
         if (page.status, page.signed, page.stamp, page.adjustments) != (
@@ -360,7 +405,7 @@ class DraftBook:
     def wake_all(self) -> None:
         self.closing = True
         for entry in self._drafts.values():
-            entry.bump()
+            entry.wake()
 
 
 REPORTS: web.AppKey[DraftBook] = web.AppKey("report_drafts", DraftBook)
@@ -466,7 +511,7 @@ async def edit(request: web.Request) -> web.StreamResponse:
         return _error(400, t("report_page.error.edit", lang))
     if draft != found.draft:
         found.draft = draft
-        found.bump()
+        request.app[REPORTS].changed(found)
     found.last_used = request.app[REPORTS].now()
     body_out = await found.payload(request.app[REPORTS].service, lang)
     return web.Response(body=body_out, content_type="application/json", headers={"Cache-Control": "no-store"})
@@ -602,6 +647,7 @@ def add_routes(app: web.Application, service: ReportPageService | None) -> None:
 
     async def shutting_down(app: web.Application) -> None:
         app[REPORTS].wake_all()
+        await app[REPORTS].stop()
 
     app.on_shutdown.append(shutting_down)
     app.router.add_get("/r/{token}", page)

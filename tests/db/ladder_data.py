@@ -554,6 +554,12 @@ def rows() -> list[tuple[str, dict[str, Any]]]:
         {"id": 2, "guild_id": G1, "game_id": 1, "user_id": None, "display_name": "Giulia", "name_key": "giulia",
          "place": 2, "table_points": None},
     )  # fmt: skip
+    add(  # 0015: a table's report page in the middle of its entry (issue 42)
+        "report_draft",
+        {"id": 1, "table_id": 1, "guild_id": G1, "round_id": 1, "number": 1, "version": 7, "updated_at": at(0.9),
+         "draft": {"territories": {"Alaska": {"seat": 0, "armies": 3}}, "objectives": {"0": "Letto"}, "status": {},
+                   "achieved": {}, "frozen": {}, "cards": {}, "points": {}}},
+    )  # fmt: skip
     add(
         "referee_call",
         {

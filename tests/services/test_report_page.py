@@ -178,3 +178,38 @@ async def test_issue_42_links_of_a_round_for_the_publication(services: Services)
     with pytest.raises(PermissionDenied):
         await services.report_pages.link_for_player(player(5), b.tables[(1, 1)])
     assert GUILD
+
+
+async def test_issue_42_a_stored_draft_comes_back_for_its_table_only(services: Services):
+    _, token, page = await opened(services)
+    draft = full_draft(page)
+    await services.report_pages.save_drafts([(page, draft, 9)])
+    again = await services.report_pages.open(token)
+    assert again is not None and again.stored == (draft, 9)
+    await services.report_pages.save_drafts([(page, SituationDraft(), 3)])  # an older version: the stored one stays
+    again = await services.report_pages.open(token)
+    assert again is not None and again.stored == (draft, 9)
+    from bot.db.models import ReportDraft
+
+    async with services.sessionmaker() as session, session.begin():  # the row of a table redrawn away
+        await session.execute(update(ReportDraft).values(number=2))
+    again = await services.report_pages.open(token)
+    assert again is not None and again.stored is None
+
+
+async def test_issue_42_the_page_opens_on_a_report_entered_in_discord(services: Services):
+    """Nothing typed on the page yet: it shows the final situation (or the points) `/report` entered."""
+    b, token, page = await opened(services, rounds={1: [NAMES]})
+    await services.reports.enter_situation(REFEREE, b.tables[(1, 1)], json.dumps(situation_document(NAMES)))
+    again = await services.report_pages.open(token)
+    assert again is not None and again.stored is not None and again.status == "entered"
+    assert again.stored[0] == full_draft(page)
+    rr = await build_tournament(services, name="Robot", preset="ricochet-v3.3", game="ricochet", rounds={1: [NAMES]})
+    table_id = rr.tables[(1, 1)]
+    await services.reports.enter_points(
+        REFEREE, table_id, {rr.registrations[n]: v for n, v in zip(NAMES, ["5", "3", "2", "r"], strict=True)}
+    )
+    rr_token = page_token(await venue_token(services, rr.tournament_id), table_id, await round_id(services, table_id))
+    rr_page = await services.report_pages.open(rr_token)
+    assert rr_page is not None and rr_page.stored is not None
+    assert dict(rr_page.stored[0].points) == {0: "5", 1: "3", 2: "2", 3: "r"}

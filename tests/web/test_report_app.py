@@ -18,7 +18,7 @@ from bot.i18n import render_error
 from bot.services import Services
 from bot.web.app import CSP, make_app
 from bot.web.hub import VenueHub
-from bot.web.report import PAGE_REFRESH_SECONDS, RATES, REPORTS, RateLimits, plain
+from bot.web.report import FLUSH_SECONDS, PAGE_REFRESH_SECONDS, RATES, REPORTS, RateLimits, plain
 from tests.services.test_report_page import NAMES, NP, venue_token
 from tests.services.test_reports_fixtures import REFEREE, build_tournament, player, results_of
 from tests.web.report_situations import edits
@@ -175,3 +175,35 @@ async def test_issue_42_each_token_has_its_rate_limit(services: Services, client
     assert answers[:6] == [200] * 6 and set(answers[6:]) == {429}  # one lookup, then five of the token's budget
     wrong = [(await client.get(f"/r/1-{'y' * 22}/state")).status for _ in range(4)]
     assert wrong == [404, 404, 429, 429]
+
+
+async def test_issue_42_a_restart_loses_nothing_the_phones_entered(services: Services):
+    """The draft is stored a moment after each edit and when the server stops: a new server (the bot restarted)
+    opens the page where the phones left it, and edits go on from its version."""
+    _, path = await table_link(services)
+    first = TestClient(TestServer(make_app(services.venue, hub=VenueHub(services.venue, poll_seconds=0.5))))
+    await first.start_server()
+    await post(first, path + "/edit", {"ops": [{"t": "territory", "name": "Cina", "seat": 1, "armies": 12}]})
+    edited = await (
+        await post(first, path + "/edit", {"ops": [{"t": "objective", "seat": 1, "name": "Elefante"}]})
+    ).json()
+    await first.close()  # the server stops: what is not yet stored is stored now
+    async with TestClient(TestServer(make_app(services.venue, hub=VenueHub(services.venue)))) as second:
+        again = await (await second.get(path + "/state")).json()
+        assert again["draft"] == edited["draft"] and again["version"] == edited["version"]
+        more = await (
+            await post(second, path + "/edit", {"ops": [{"t": "territory", "name": "Siam", "seat": 0}]})
+        ).json()
+        assert more["version"] > edited["version"]
+
+
+async def test_issue_42_edits_are_stored_a_second_later_without_a_stop(services: Services, client: TestClient):
+    _, path = await table_link(services)
+    state = await (
+        await post(client, path + "/edit", {"ops": [{"t": "territory", "name": "Perù", "seat": 3, "armies": 4}]})
+    ).json()
+    await asyncio.sleep(FLUSH_SECONDS + 0.5)
+    page = await services.report_pages.open(path.removeprefix("/r/"))
+    assert page is not None and page.stored is not None
+    stored, version = page.stored
+    assert stored.as_json() == state["draft"] and version == state["version"]

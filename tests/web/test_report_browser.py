@@ -46,6 +46,7 @@ if MISSING:
     pytestmark = [pytest.mark.browser, pytest.mark.skip(reason=f"browser tests need {', '.join(MISSING)}")]
 
 NAMES = ["Anna Bianchi", "Bruno Rossi", "Carla Verdi", "Dario Neri"]
+EVIL = '<img src=x onerror="window.pwned=1">'
 PHONE = {"width": 360, "height": 740, "pixelRatio": 1, "touch": True}
 
 
@@ -80,8 +81,8 @@ async def served(services: Services) -> AsyncIterator[VenueServer]:
         await server.stop()
 
 
-async def table_page(services: Services, server: VenueServer) -> tuple[Any, str]:
-    b = await build_tournament(services, preset=NP, rounds={1: [NAMES]})
+async def table_page(services: Services, server: VenueServer, names: list[str] = NAMES) -> tuple[Any, str]:
+    b = await build_tournament(services, preset=NP, rounds={1: [names]})
     table_id = b.tables[(1, 1)]
     token = page_token(await venue_token(services, b.tournament_id), table_id, await round_id(services, table_id))
     return b, f"{server.base_url}/r/{token}"
@@ -210,11 +211,14 @@ async def test_issue_42_four_phones_enter_a_final_situation_by_taps_and_it_score
 async def test_issue_42_two_phones_tapping_one_territory_converge(
     services: Services, served: VenueServer, phones: list[Any]
 ):
-    _, url = await table_page(services, served)
+    _, url = await table_page(services, served, names=[EVIL, "@everyone", "Carla Verdi", "Dario Neri"])
     a, b = phones[0], phones[1]
     for driver in (a, b):
         await asyncio.to_thread(driver.get, url)
     await until(lambda: a.find_elements(By.ID, "brush-2") and b.find_elements(By.ID, "brush-2"), 15, "drawn")
+    card = await asyncio.to_thread(lambda: a.find_element(By.ID, "seat-0").text)
+    assert EVIL in card  # a name is text, shown as typed
+    assert await asyncio.to_thread(a.execute_script, "return window.pwned === undefined")
     ta, tb = Taps(a), Taps(b)
     index = standard_board().territories.index("Brasile")
     for taps, seat in ((ta, 0), (tb, 2)):

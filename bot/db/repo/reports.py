@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import exists, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import GameTable, Registration, Round, RoundStatus, Seat, TableResult, Tournament
+from bot.db.models import GameTable, Registration, ReportDraft, Round, RoundStatus, Seat, TableResult, Tournament
 
 __all__ = [
+    "get_report_draft",
     "get_report_page_table",
     "get_report_round",
     "get_report_table",
@@ -31,6 +32,7 @@ __all__ = [
     "list_unseated_results",
     "lock_report_table",
     "mark_result_signed",
+    "put_report_drafts",
 ]
 
 
@@ -75,6 +77,31 @@ async def get_report_page_table(*, session: AsyncSession, table_id: int) -> tupl
     )
     row = result.first()
     return None if row is None else (row[0], row[1], row[2])
+
+
+async def get_report_draft(*, session: AsyncSession, table_id: int) -> ReportDraft | None:
+    """The report page's stored draft of a table (the caller checks its round and number)."""
+    result = await session.execute(select(ReportDraft).where(col(ReportDraft.table_id) == table_id))
+    return result.scalar_one_or_none()
+
+
+async def put_report_drafts(
+    *, session: AsyncSession, drafts: Sequence[tuple[int, int, int, int, dict[str, Any], int]], when: datetime
+) -> None:
+    """Store report pages' drafts: (guild, table, round, table number, draft, version) each, replacing the table's
+    row; a stored draft of a higher version is kept (another writer was later)."""
+    for guild_id, table_id, round_id, number, draft, version in drafts:
+        found = await session.execute(
+            select(ReportDraft).where(col(ReportDraft.table_id) == table_id).with_for_update()
+        )
+        row = found.scalar_one_or_none()
+        if row is None:
+            session.add(ReportDraft(table_id=table_id, guild_id=guild_id, round_id=round_id, number=number,
+                                    draft=draft, version=version, updated_at=when))  # fmt: skip
+        elif (row.round_id, row.number) != (round_id, number) or row.version <= version:
+            row.guild_id, row.round_id, row.number = guild_id, round_id, number
+            row.draft, row.version, row.updated_at = draft, version, when
+    await session.flush()
 
 
 async def list_report_page_tables(

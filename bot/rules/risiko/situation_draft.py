@@ -69,6 +69,33 @@ class SituationDraft:
             "points": {str(k): v for k, v in sorted(self.points.items())},
         }
 
+    @classmethod
+    def from_json(cls, doc: object) -> SituationDraft:
+        """A stored draft read back (:meth:`as_json`'s shape); what cannot be read is left out, never raised: a draft
+        is a convenience, the submission is checked again."""
+        if not isinstance(doc, Mapping):
+            return cls()
+
+        def seats(name: str, kind: type) -> dict[int, Any]:
+            raw = doc.get(name)
+            out: dict[int, Any] = {}
+            if isinstance(raw, Mapping):
+                for key, value in raw.items():
+                    if isinstance(key, str) and key.isdigit() and isinstance(value, kind):
+                        out[int(key)] = value
+            return out
+
+        territories: dict[str, Held] = {}
+        raw = doc.get("territories")
+        if isinstance(raw, Mapping):
+            for name, held in raw.items():
+                if isinstance(name, str) and isinstance(held, Mapping):
+                    seat, armies = held.get("seat"), held.get("armies")
+                    if isinstance(seat, int) and isinstance(armies, int) and not isinstance(armies, bool):
+                        territories[name] = Held(seat, armies)
+        return cls(territories, seats("objectives", str), seats("status", str), seats("achieved", bool),
+                   seats("frozen", bool), seats("cards", int), seats("points", str))  # fmt: skip
+
     def status_of(self, seat: int) -> str:
         return self.status.get(seat, Status.ACTIVE.value)
 
@@ -285,3 +312,46 @@ def draft_document(draft: SituationDraft, names: Sequence[str], rules: RisikoRul
 def typed_values(draft: SituationDraft, registrations: Sequence[int]) -> dict[int, str]:
     """The typed table points (or tokens) per registration id, as ``/report`` takes them."""
     return {rid: draft.points.get(seat, "") for seat, rid in enumerate(registrations)}
+
+
+def draft_from_situation(doc: object, names: Sequence[str], board: Board) -> SituationDraft:
+    """The draft of a final situation already entered (``/report situation``): the page opens on what the report
+    holds. Players are matched to seats by name (any case); what cannot be read is left out."""
+    if not isinstance(doc, Mapping) or not isinstance(doc.get("players"), list):
+        return SituationDraft()
+    seat_of = {name.casefold(): seat for seat, name in enumerate(names)}
+    territories: dict[str, Held] = {}
+    objectives: dict[int, str] = {}
+    status: dict[int, str] = {}
+    achieved: dict[int, bool] = {}
+    frozen: dict[int, bool] = {}
+    cards: dict[int, int] = {}
+    for player in doc["players"]:
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
+            continue
+        seat = seat_of.get(player["name"].strip().casefold())
+        if seat is None:
+            continue
+        held = player.get("territories")
+        if isinstance(held, list):
+            held = dict.fromkeys(held, 1)
+        for name, armies in held.items() if isinstance(held, Mapping) else ():
+            try:
+                canonical = board.canonical(name)
+            except RisikoError:
+                continue
+            if isinstance(armies, int) and not isinstance(armies, bool) and 1 <= armies <= ARMIES_MAX:
+                territories[canonical] = Held(seat, armies)
+        objective = player.get("objective")
+        found = objective_card_name(objective) if isinstance(objective, str) else None
+        if found is not None:
+            objectives[seat] = found
+        if player.get("status") in (Status.WITHDRAWN.value, Status.DISQUALIFIED.value):
+            status[seat] = player["status"]
+        if player.get("achieved_objective") is True:
+            achieved[seat] = True
+        if player.get("frozen_in_supplementary") is True:
+            frozen[seat] = True
+        if isinstance(player.get("cards"), int) and 0 < player["cards"] <= CARDS_MAX:
+            cards[seat] = player["cards"]
+    return SituationDraft(territories, objectives, status, achieved, frozen, cards)
