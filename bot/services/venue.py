@@ -93,7 +93,9 @@ def _clock(row: TableClock | None, rules: ClockRules, now: datetime) -> dict[str
         "status": status,
         "ending": rules.ending.value,
         "limit_minutes": limit,
-        "remaining_seconds": remaining,  # at the snapshot's ``built_at``
+        # the time left while it stands still (paused, up, ended); a running clock is counted down by the page from
+        # ``time_up_at``: nothing in the snapshot moves with the clock, so an idle page is never sent again
+        "remaining_seconds": None if status == "running" else remaining,
         "time_up_at": _iso(rules_clock.time_up_at(state, rules)) if status == "running" else None,
         "recovery_minutes": rules_clock.interrupted_seconds(state, now) // 60,
         "pauses": row.pauses,
@@ -190,7 +192,6 @@ class VenueService(BaseService):
             in_season = await repo.season_of_tournament(session=uc.session, guild_id=guild_id, tournament_id=t.id)
             data: dict[str, Any] = {
                 "tournament": {"name": t.name, "game": t.game, "status": t.status},
-                "built_at": now.isoformat(),
                 "round": await self._round(uc, t, current, now) if current is not None else None,
                 "standings": _standings(standings),
                 "classification": _classification(classification) if classification is not None else None,

@@ -17,6 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.services import Services
 from bot.web.app import CSP, make_app
 from bot.web.hub import VenueHub
+from tests.conftest import FakeClock
 from tests.services.test_reports_fixtures import ORGANIZER, REFEREE, build_tournament
 
 EVIL = "<script>alert(1)</script>"
@@ -131,6 +132,39 @@ async def test_a_pause_and_a_revoke_reach_an_open_stream_within_two_seconds(serv
     assert time.monotonic() - began < 2.0
     assert (await client.get(f"/v/{token}/data")).status == 404
     response.close()
+
+
+async def test_an_idle_viewer_is_sent_nothing_when_nothing_on_its_page_changed(services: Services, clock: FakeClock):
+    """Issue 44: a running clock, the page re-read at every refresh and another tournament of the server changing:
+    the viewer of a page on which nothing changed receives not one byte after its first snapshot."""
+    b = await build_tournament(services, preset="risiko-nostra-passione-2018", rounds=ROUNDS)
+    other = await build_tournament(services, name="Altro", rounds={1: [["Zeno", "Yuri", "Xena", "Walter"]]})
+    token = await token_of(services)
+    await services.clocks.start(REFEREE, tournament=b.name)
+    hub = VenueHub(services.venue, poll_seconds=0.05, refresh_seconds=0.2)
+    async with TestClient(TestServer(make_app(services.venue, hub=hub))) as c:
+        response = await c.get(f"/v/{token}/events")
+        stream = events(response)
+        first = await asyncio.wait_for(next_snapshot(stream), 5)
+        assert first["data"]["round"]["tables"][0]["clock"]["status"] == "running"
+        assert await response.content.readline() == b"\n"  # the end of the snapshot's event
+        builds = hub.builds
+        await services.clocks.start(REFEREE, tournament=other.name)  # the server's counter moves: not this page
+        received = 0
+
+        async def count() -> None:
+            nonlocal received
+            async for chunk in response.content.iter_any():
+                received += len(chunk)
+
+        reader = asyncio.create_task(count())
+        for _ in range(15):  # time passes: the clock runs, the page is rebuilt at every refresh
+            clock.advance(seconds=10)
+            await asyncio.sleep(0.1)
+        reader.cancel()
+        assert hub.builds > builds  # the page was read again (the refresh, the counter) ...
+        assert received == 0  # ... and nothing was sent: it had not changed
+        response.close()
 
 
 async def test_two_hundred_viewers_cost_one_snapshot(services: Services):

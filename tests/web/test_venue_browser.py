@@ -325,3 +325,29 @@ async def test_bot_std_1_after_the_final_the_phone_and_the_projector_name_the_wi
     await in_browser(browser.get, page_url(served.base_url, token, "screen") + "?lang=it&only=bracket")
     await until(lambda: browser.find_elements(By.CSS_SELECTOR, ".bracket .champion-name"), 10, "the bracket's winner")
     assert await in_browser(lambda: browser.find_element(By.CSS_SELECTOR, ".bracket .champion-name").text) == winner
+
+
+async def test_a_reported_table_without_a_clock_says_nothing_of_the_clock(
+    services: Services, served: VenueServer, browser: Any
+):
+    """Issue 44: a table whose report is in reads "Clock not started" no more; a table still playing without a
+    clock still says so."""
+    rounds = {1: [["Anna", "Bruno", "Carla", "Dario"], ["Elio", "Fabio", "Gino", "Ilaria"]]}
+    b = await build_tournament(services, preset="risiko-nostra-passione-2018", rounds=rounds)
+    await services.reports.enter_points(
+        REFEREE, b.tables[(1, 1)], {b.registrations[n]: str(60 - 10 * i) for i, n in enumerate(rounds[1][0])}
+    )
+    token = (await services.venue.link(ORGANIZER, tournament=b.name)).token
+    await in_browser(browser.get, page_url(served.base_url, token) + "/screen?lang=en")
+    await until(lambda: browser.find_elements(By.ID, "table-2"), 10, "the tables drawn")
+    assert "Clock not started" not in card_text(browser, 1) and "Clock not started" in card_text(browser, 2)
+    await in_browser(browser.set_window_size, 360, 780)  # the phone, in Italian: the standings' headings whole
+    await in_browser(browser.get, page_url(served.base_url, token) + "?lang=it")
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, '.tab[data-tab="standings"]'), 10, "the tabs")
+    await in_browser(browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="standings"]').click)
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, ".standings-table th"), 10, "the standings")
+    cut = await in_browser(browser.execute_script, """
+      return Array.from(document.querySelectorAll('.standings-table th'))
+        .filter(th => th.scrollWidth > th.clientWidth + 1 || th.getClientRects().length > 1).map(th => th.textContent);
+    """)  # fmt: skip
+    assert cut == [], cut

@@ -99,7 +99,8 @@
     const head = el("header", "table-head");
     head.appendChild(el("h3", "table-number", fill(w.table, { number: table.number })));
     if (withState) {
-      head.appendChild(clockNode(table.clock));
+      const reported = table.report && table.report.status !== "waiting";
+      if (table.clock || !reported) head.appendChild(clockNode(table.clock)); // a reported game needs no "not started"
       head.appendChild(reportNode(table.report));
     }
     card.appendChild(head);
