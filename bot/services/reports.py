@@ -157,32 +157,17 @@ class ReportService(BaseService):
         """RisiKo! final situation (the ``steward risiko score`` shape, names = players' display names)."""
         return await self._record(actor, ref, reason=reason, situation=situation, rng=rng, seen=seen)
 
-    async def enter_from_page(
-        self,
-        guild_id: int,
-        table_id: int,
-        *,
-        situation: Mapping[str, Any] | None = None,
-        values: Mapping[int, str] | None = None,
-        seen: ReportStamp | None = None,
-    ) -> ReportView:
-        """The table's report page submits (issue 42): the same entry as ``/report situation`` or the points form,
-        by the page's link (its token, checked by the caller, is the only credential and grants this table only).
-        The entry is audited as the page's (``via: page``, actor id 0); the players then sign in Discord."""
+    async def enter_from_page(self, guild_id: int, table_id: int, *, situation: Mapping[str, Any] | None = None,
+                              values: Mapping[int, str] | None = None,
+                              seen: ReportStamp | None = None) -> ReportView:  # fmt: skip
+        """A report page's entry (issue 42), as ``/report situation`` or the form; audited ``via: page``, actor 0."""
         page = Actor(guild_id=guild_id, user_id=PAGE_USER_ID, display_name="report page")
         return await self._record(page, table_id, reason=None, points=values, situation=situation, seen=seen,
                                   via_page=True)  # fmt: skip
 
-    async def correct(
-        self,
-        actor: Actor,
-        ref: TableRef | int,
-        *,
-        reason: str,
-        values: Mapping[int, str] | None = None,
-        situation: str | Mapping[str, Any] | Sequence[Any] | None = None,
-        seen: ReportStamp | None = None,
-    ) -> ReportView:
+    async def correct(self, actor: Actor, ref: TableRef | int, *, reason: str, values: Mapping[int, str] | None = None,
+                      situation: str | Mapping[str, Any] | Sequence[Any] | None = None,
+                      seen: ReportStamp | None = None) -> ReportView:  # fmt: skip
         """A referee's correction (also of a locked table); before/after and the reason are audited."""
         if not (reason or "").strip():
             raise InvalidInput("error.field_empty", field="report_reason")

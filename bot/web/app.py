@@ -41,6 +41,7 @@ from bot.web.keys import LIMITS, STREAMS
 from bot.web.limits import ConnectionGate, GuardedConnection, GuardedSite, StreamGate, WebLimits, viewer_address
 from bot.web.pages import NOT_FOUND, page_html
 from bot.web.report import add_routes as add_report_routes
+from bot.web.sse import event, open_stream
 from bot.web.tokens import TokensUnavailable
 
 log = logging.getLogger(__name__)
@@ -147,11 +148,6 @@ async def data(request: web.Request) -> web.StreamResponse:
     )
 
 
-def _event(name: str, body: bytes | str) -> bytes:
-    raw = body if isinstance(body, bytes) else body.encode()
-    return b"event: " + name.encode() + b"\ndata: " + raw + b"\n\n"
-
-
 async def events(request: web.Request) -> web.StreamResponse:
     """The page's JSON at once and at every change, the server's time with each heartbeat; ``gone`` when the token
     is revoked. The stream ends when the server stops: the browser's EventSource reconnects by itself."""
@@ -173,31 +169,20 @@ async def events(request: web.Request) -> web.StreamResponse:
 
 async def _stream(request: web.Request, hub: VenueHub, page: Page, write_timeout: float) -> web.StreamResponse:
     lang = lang_of(request.query.get("lang"), page.snapshot.locale)
-    response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    )
-    await response.prepare(request)
-
-    async def send(chunk: bytes) -> None:
-        """A viewer that stops reading holds its socket no longer than ``write_timeout``."""
-        if write_timeout > 0:
-            await asyncio.wait_for(response.write(chunk), timeout=write_timeout)
-        else:
-            await response.write(chunk)
-
+    response, send = await open_stream(request, write_timeout)
     page.watchers += 1
     try:
         await send(f"retry: {RETRY_MS}\n\n".encode())
         sent: int | None = None
         while not hub.closing:
             if page.gone:
-                await send(_event("gone", b"{}"))
+                await send(event("gone", b"{}"))
                 break
             changed = page.changed  # taken before sending: a change while writing is not missed
-            await send(_event("time", str(hub.venue.now_ms())))
+            await send(event("time", str(hub.venue.now_ms())))
             if page.generation != sent:
                 sent = page.generation
-                await send(_event("snapshot", page.payload(lang)))
+                await send(event("snapshot", page.payload(lang)))
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=HEARTBEAT_SECONDS)
     except ConnectionResetError:  # the viewer left

@@ -40,6 +40,7 @@ from bot.web.hub import lang_of
 from bot.web.keys import LIMITS, STREAMS
 from bot.web.limits import viewer_address
 from bot.web.pages import NOT_FOUND
+from bot.web.sse import event, open_stream
 from renderer import _style as style
 from renderer.risiko_map import CONTINENT_FILL, MAP_H, MAP_W, POSITIONS
 
@@ -544,10 +545,6 @@ async def submit(request: web.Request) -> web.StreamResponse:
     return _json({"ok": True, "message": t("report_page.entered", lang), "state": state_body})
 
 
-def _event(name: str, body: bytes) -> bytes:
-    return b"event: " + name.encode() + b"\ndata: " + body + b"\n\n"
-
-
 async def events(request: web.Request) -> web.StreamResponse:
     found = await _entry(request)
     if isinstance(found, web.Response):
@@ -568,31 +565,21 @@ async def events(request: web.Request) -> web.StreamResponse:
 async def _stream(request: web.Request, entry: TableDraft, write_timeout: float) -> web.StreamResponse:
     book = request.app[REPORTS]
     lang = _lang(request, entry.page)
-    response = web.StreamResponse(
-        headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    )
-    await response.prepare(request)
-
-    async def send(chunk: bytes) -> None:
-        if write_timeout > 0:
-            await asyncio.wait_for(response.write(chunk), timeout=write_timeout)
-        else:
-            await response.write(chunk)
-
+    response, send = await open_stream(request, write_timeout)
     entry.watchers += 1
     try:
         await send(b"retry: 2000\n\n")
         sent: int | None = None
         while not book.closing:
             if entry.closed:
-                await send(_event("closed", b"{}"))
+                await send(event("closed", b"{}"))
                 break
             changed = entry.changed
             if entry.version != sent:
                 sent = entry.version
-                await send(_event("state", await entry.payload(book.service, lang)))
+                await send(event("state", await entry.payload(book.service, lang)))
             else:
-                await send(_event("time", str(int(time.time() * 1000)).encode()))
+                await send(event("time", str(int(time.time() * 1000)).encode()))
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(changed.wait(), timeout=HEARTBEAT_SECONDS)
             if book.now() - entry.read_at >= PAGE_REFRESH_SECONDS * 2:
@@ -607,8 +594,8 @@ async def _stream(request: web.Request, entry: TableDraft, write_timeout: float)
     return response
 
 
-def report_html(title: str, lang: str) -> str:
-    """The report page's skeleton; the script draws the rest from the state."""
+def _html(title: str, lang: str, body: str, *, script: bool) -> str:
+    """A report page's HTML: the strict head (the style sheet, the script when there is one) around ``body``."""
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
@@ -616,26 +603,28 @@ def report_html(title: str, lang: str) -> str:
         '<meta name="referrer" content="no-referrer">\n'
         f"<title>{escape(title)}</title>\n"
         '<link rel="stylesheet" href="/static/report.css">\n'
-        '<script src="/static/report.js" defer></script>\n'
-        '</head>\n<body class="report" data-view="report">\n'
+        + ('<script src="/static/report.js" defer></script>\n' if script else "")
+        + f"</head>\n{body}\n</html>\n"
+    )
+
+
+def report_html(title: str, lang: str) -> str:
+    """The report page's skeleton; the script draws the rest from the state."""
+    body = (
+        '<body class="report" data-view="report">\n'
         f'<header class="top"><h1 id="name">{escape(title)}</h1><span id="round-label" class="round-label"></span>'
         '<span id="status" class="status"></span></header>\n'
-        '<main id="main" class="main"></main>\n'
-        "</body>\n</html>\n"
+        '<main id="main" class="main"></main>\n</body>'
     )
+    return _html(title, lang, body, script=True)
 
 
 def closed_html(lang: str) -> str:
-    text = escape(t("report_page.closed", lang))
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{text}</title>\n"
-        '<link rel="stylesheet" href="/static/report.css">\n'
-        f'</head>\n<body class="report closed">\n<main class="main"><p id="banner" class="banner">{text}</p></main>\n'
-        "</body>\n</html>\n"
-    )
+    """What a closed round's link shows: one line, no script."""
+    text = t("report_page.closed", lang)
+    banner = f'<p id="banner" class="banner">{escape(text)}</p>'
+    body = f'<body class="report closed">\n<main class="main">{banner}</main>\n</body>'
+    return _html(text, lang, body, script=False)
 
 
 def add_routes(app: web.Application, service: ReportPageService | None) -> None:
