@@ -7,6 +7,8 @@ which no other button or command of any server could have been answered. Targets
 six ``/rr solve`` of the hardest positions run. Every heavy call is warmed once first (a worker process's start and
 the first import are start-up costs, not a command's), and a single command's stall is the best of three runs: a
 stall the command causes shows in every run, a garbage collection or another process on the machine in one.
+A stall is judged by the loop thread's own CPU time against the target, and by the wall clock only within the
+busy machine's margin (``tests.timing``): the README's command must pass on a laptop doing other work (issue 44).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bot.services import Services
 from tests.cogs.test_rounds import prepare
 from tests.helpers import Harness
 from tests.helpers_http import HttpRecorder
+from tests.timing import wall_limit
 
 # What is measured is the event loop, the same on either database: SQLite only (the rush and wire tiers run both).
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -41,15 +44,28 @@ QUESTION = (
 
 
 class Ticker:
+    """The loop's longest stall, twice: in the loop thread's CPU time (what a command running on the loop costs,
+    the same on a busy machine) and in wall-clock time (which a busy machine stretches: judged within
+    ``tests.timing.wall_limit``)."""
+
     def __init__(self) -> None:
-        self.worst = 0.0
+        self.worst = 0.0  # wall clock
+        self.worst_cpu = 0.0  # the loop thread's CPU between two wake-ups
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            start = loop.time()
+            start, cpu = loop.time(), time.thread_time()
             await asyncio.sleep(0.005)
             self.worst = max(self.worst, loop.time() - start - 0.005)
+            self.worst_cpu = max(self.worst_cpu, time.thread_time() - cpu)
+
+    def within(self, seconds: float) -> bool:
+        """The loop never stalled ``seconds`` of its own CPU, nor past the busy machine's wall-clock limit."""
+        return self.worst_cpu < seconds and self.worst < wall_limit(seconds)
+
+    def __repr__(self) -> str:
+        return f"{self.worst * 1000:.0f} ms ({self.worst_cpu * 1000:.0f} ms of the loop's CPU)"
 
 
 @asynccontextmanager
@@ -98,8 +114,8 @@ async def test_a_heavy_command_never_stalls_the_loop_over_250_ms(harness: Harnes
         async with lag() as ticker:
             sent = await harness.invoke(path, roles=REF, user_id=5556 + run, **options)
         _no_error(sent, path)
-        stalls.append(ticker.worst)
-    assert min(stalls) < 0.25, f"{path}: the loop stalled {[round(x * 1000) for x in stalls]} ms"
+        stalls.append(ticker)
+    assert any(t.within(0.25) for t in stalls), f"{path}: the loop stalled {stalls}"
 
 
 async def test_scoring_a_typed_situation_and_its_map_never_stall_the_loop(harness: Harness):
@@ -110,7 +126,7 @@ async def test_scoring_a_typed_situation_and_its_map_never_stall_the_loop(harnes
     async with lag() as ticker:
         sent = await harness.invoke("score", roles=REF, situation=text, preset="risiko-ufficiali-2018")
     _no_error(sent, "score")
-    assert ticker.worst < 0.25, f"/score stalled {ticker.worst * 1000:.0f} ms"
+    assert ticker.within(0.25), f"/score stalled {ticker}"
 
 
 async def test_a_burst_of_300_rule_questions_stalls_the_loop_under_1_5_s(harness: Harness):
@@ -123,7 +139,7 @@ async def test_a_burst_of_300_rule_questions_stalls_the_loop_under_1_5_s(harness
         ))  # fmt: skip
     for sent in replies:
         _no_error(sent, "rule")
-    assert ticker.worst < 1.5, f"300 /rule stalled the loop {ticker.worst * 1000:.0f} ms"
+    assert ticker.within(1.5), f"300 /rule stalled the loop {ticker}"
 
 
 async def test_rr_verify_with_its_image_answers_within_1_5_s_while_six_solves_run(harness: Harness):
@@ -137,8 +153,8 @@ async def test_rr_verify_with_its_image_answers_within_1_5_s_while_six_solves_ru
         answered = time.perf_counter() - started
     _no_error(sent, "verify")
     assert sent[-1].files, "the board image"
-    assert answered < 1.5, f"/rr verify took {answered:.2f} s beside six solves"
-    assert ticker.worst < 0.25
+    assert answered < wall_limit(1.5), f"/rr verify took {answered:.2f} s beside six solves"
+    assert ticker.within(0.25), ticker
     for sent in await asyncio.gather(*solves):
         _no_error(sent, "solve")
 
@@ -163,8 +179,7 @@ async def test_drawing_and_showing_the_standings_of_300_players_never_stall_the_
         async with lag() as ticker:
             sent = await harness.invoke(path, roles=ORG, tournament="Coppa")
         _no_error(sent, path)
-        draw_stalls.append(ticker.worst)
-    draw_lag = min(draw_stalls)
+        draw_stalls.append(ticker)
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")
     async with services.sessionmaker() as session, session.begin():  # every table reported
         tables = (await session.execute(select(GameTable))).scalars().all()
@@ -181,9 +196,9 @@ async def test_drawing_and_showing_the_standings_of_300_players_never_stall_the_
         async with lag() as ticker:
             sent = await harness.invoke("standings show", user_id=6100 + run, tournament="Coppa")
         assert sent[-1].files
-        show_stalls.append(ticker.worst)
-    assert draw_lag < 0.25, f"/round draw of 300 stalled {[round(x * 1000) for x in draw_stalls]} ms"
-    assert min(show_stalls) < 0.25, f"/standings show of 300 stalled {[round(x * 1000) for x in show_stalls]} ms"
+        show_stalls.append(ticker)
+    assert any(t.within(0.25) for t in draw_stalls), f"/round draw of 300 stalled {draw_stalls}"
+    assert any(t.within(0.25) for t in show_stalls), f"/standings show of 300 stalled {show_stalls}"
     async with services.sessionmaker() as session:
         assert (await session.execute(select(Round))).scalars().first() is not None
         registered = (await session.execute(select(Registration))).scalars().all()
@@ -199,4 +214,4 @@ async def test_importing_a_roster_of_2000_players_never_stalls_the_loop(harness:
     async with lag() as ticker:
         sent = await harness.invoke("roster import", roles=ORG, tournament="Coppa", file=FakeFile("all.csv", data))
     assert "2,000" in sent[-1].text or "2000" in sent[-1].text, sent[-1].text
-    assert ticker.worst < 0.25, f"/roster import of 2000 stalled {ticker.worst * 1000:.0f} ms"
+    assert ticker.within(0.25), f"/roster import of 2000 stalled {ticker}"

@@ -19,6 +19,7 @@ from bot.web.app import CSP, make_app
 from bot.web.hub import VenueHub
 from tests.conftest import FakeClock
 from tests.services.test_reports_fixtures import ORGANIZER, REFEREE, build_tournament
+from tests.timing import wall_limit
 
 EVIL = "<script>alert(1)</script>"
 ROUNDS = {1: [["Anna", "Bruno", "Carla", "@everyone"], ["Elio", "Fabio", "Gino", EVIL]]}
@@ -123,13 +124,13 @@ async def test_a_pause_and_a_revoke_reach_an_open_stream_within_two_seconds(serv
     await services.clocks.pause(REFEREE, tournament=b.name, table=2)
     began = time.monotonic()
     update = await asyncio.wait_for(next_snapshot(stream), 5)
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < wall_limit(2.0)
     assert [t["clock"]["status"] for t in update["data"]["round"]["tables"]] == ["running", "paused"]
     assert update["version"] > first["version"]
     await services.venue.revoke(ORGANIZER, tournament=b.name)
     began = time.monotonic()
     assert await asyncio.wait_for(next_snapshot(stream), 5) == {"gone": True}
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < wall_limit(2.0)
     assert (await client.get(f"/v/{token}/data")).status == 404
     response.close()
 

@@ -16,7 +16,7 @@ from bot.db.models import SQLModel
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.settings import Settings
-from tests.wire.fake_discord import Exchange, FakeDiscord, RoleRef
+from tests.wire.fake_discord import TEST_TIER_WALL_MARGIN, Exchange, FakeDiscord, RoleRef
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
@@ -31,12 +31,14 @@ class Wire:
     services: Services
 
     def assert_clean(self) -> None:
-        """No Discord rule broken, and every interaction got its first response within 3 s."""
+        """No Discord rule broken, and every interaction got its first response within 3 s (of the process's CPU;
+        the wall clock within the busy machine's margin)."""
         assert self.fake.violations == []
         unanswered = [e.id for e in self.fake.exchanges.values() if e.callback is None]
         assert unanswered == [], f"{len(unanswered)} interactions never answered"
-        slowest = max((e.first_response for e in self.fake.exchanges.values()), default=0.0)
-        assert slowest < 3.0, slowest
+        late = [(e.first_response, e.first_response_cpu) for e in self.fake.exchanges.values()
+                if not e.in_time(TEST_TIER_WALL_MARGIN)]  # fmt: skip
+        assert late == [], late
 
     def role(self, name: str) -> RoleRef:
         return RoleRef(self.fake.guild.roles[name], name)
@@ -112,7 +114,7 @@ async def wire_database(database_url: str) -> str:
 @pytest.fixture
 async def wire(wire_database: str) -> AsyncIterator[Wire]:
     database_url = wire_database
-    fake = FakeDiscord()
+    fake = FakeDiscord(wall_margin=TEST_TIER_WALL_MARGIN)
     await fake.start()
     engine = make_engine(database_url)
     services = Services(make_sessionmaker(engine))

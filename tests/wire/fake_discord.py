@@ -43,6 +43,10 @@ BOT_USER = {"id": str(APP_ID), "username": "steward", "discriminator": "0", "ava
             "global_name": "Steward", "flags": 0}  # fmt: skip
 TOKEN_SECONDS = 15 * 60  # an interaction token is valid for 15 minutes
 FIRST_RESPONSE_SECONDS = 3.0
+# The test tier runs on busy laptops (issue 44: the README's command failed at a load of 4x the cores): there the
+# 3 s rule is judged on the CPU time the process spent (the bot's own work, which load does not stretch), and the
+# wall clock only within a generous margin; the benchmarks (benchmarks/wire.py, venue.py) keep the real 3 s.
+TEST_TIER_WALL_MARGIN = 10.0
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
 
@@ -65,6 +69,8 @@ class Exchange:
     sent_at: float
     callback: dict[str, Any] | None = None
     callback_at: float | None = None
+    sent_cpu: float = field(default_factory=time.process_time)
+    callback_cpu: float | None = None
     followups: list[dict[str, Any]] = field(default_factory=list)
     answered_at: float | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
@@ -75,6 +81,17 @@ class Exchange:
     def first_response(self) -> float:
         assert self.callback_at is not None, "no first response"
         return self.callback_at - self.sent_at
+
+    @property
+    def first_response_cpu(self) -> float:
+        """The process's CPU seconds between the interaction and its first response (load does not stretch it)."""
+        assert self.callback_cpu is not None, "no first response"
+        return self.callback_cpu - self.sent_cpu
+
+    def in_time(self, margin: float = 1.0) -> bool:
+        """Answered within Discord's 3 s: by the CPU spent, and by the wall clock within ``margin`` times 3 s."""
+        limit = FIRST_RESPONSE_SECONDS
+        return self.first_response_cpu < limit and self.first_response < limit * margin
 
     @property
     def answer(self) -> float:
@@ -117,7 +134,10 @@ class Guild:
 
 
 class FakeDiscord:
-    def __init__(self, *, roles: tuple[str, ...] = ("Organizzatori", "Arbitri", "Capo arbitro")) -> None:
+    def __init__(
+        self, *, roles: tuple[str, ...] = ("Organizzatori", "Arbitri", "Capo arbitro"), wall_margin: float = 1.0
+    ) -> None:
+        self.wall_margin = wall_margin  # 1: Discord's 3 s by the wall clock too (benchmarks); tests: a busy laptop's
         self.guild = Guild(snowflake(), snowflake(), {name: snowflake() for name in roles})
         self.violations: list[str] = []
         self.requests: list[tuple[str, str]] = []  # (method, route template)
@@ -374,9 +394,12 @@ class FakeDiscord:
             return _json_error()
         if exchange.callback is not None:
             self.violations.append(f"second callback for interaction {exchange.id}")
-        exchange.callback, exchange.callback_at = payload, now
-        if now - exchange.sent_at > FIRST_RESPONSE_SECONDS:
-            self.violations.append(f"first response after {now - exchange.sent_at:.2f} s (limit 3 s)")
+        exchange.callback, exchange.callback_at, exchange.callback_cpu = payload, now, time.process_time()
+        if not exchange.in_time(self.wall_margin):
+            self.violations.append(
+                f"first response after {now - exchange.sent_at:.2f} s, {exchange.first_response_cpu:.2f} s of CPU "
+                f"(limit 3 s{f', wall clock x{self.wall_margin:g}' if self.wall_margin != 1 else ''})"
+            )
         data = payload.get("data") or {}
         kind = payload.get("type")
         if kind in (4, 7):

@@ -35,7 +35,7 @@ from bot.services import Services
 from bot.services.deliveries import MAX_ATTEMPTS
 from tests.conftest import POSTGRES_URL, FakeClock
 from tests.services.test_reports_fixtures import ORGANIZER, build_tournament
-from tests.wire.fake_discord import FakeDiscord
+from tests.wire.fake_discord import TEST_TIER_WALL_MARGIN, FakeDiscord
 
 needs_postgres = pytest.mark.skipif(POSTGRES_URL is None, reason="needs PostgreSQL (TEST_POSTGRES_URL)")
 
@@ -155,7 +155,7 @@ async def test_the_fake_discord_answers_a_repeated_nonce_with_the_message_made_p
     """What the crash test leans on: as Discord does with ``enforce_nonce``, a nonce sent again to the same channel
     within the window answers the message already made (and is counted); in another channel, or once the window
     has passed, it makes a new message; a DM channel asked for again is the same channel."""
-    fake = FakeDiscord()
+    fake = FakeDiscord(wall_margin=TEST_TIER_WALL_MARGIN)
     await fake.start()
     base = f"http://127.0.0.1:{fake.port}/api/v10"
     try:
@@ -191,7 +191,7 @@ STALL = 120.0  # seconds without a single delivery: the runners are stuck, whate
 async def test_reminders_survive_runners_killed_with_sigkill_mid_send_none_lost_none_doubled(
     postgres_url: str, tmp_path: Path
 ):
-    fake = FakeDiscord()
+    fake = FakeDiscord(wall_margin=TEST_TIER_WALL_MARGIN)
     fake.message_latency = LATENCY
     await fake.start()
     engine = make_engine(postgres_url)
