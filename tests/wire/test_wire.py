@@ -399,3 +399,15 @@ def test_the_fake_discord_refuses_what_discord_would(check: str, data: dict[str,
     fake.violations.clear()
     fake._check_message({"content": "ok", "allowed_mentions": {"parse": []}}, [("a.png", 10)], where="test")
     assert fake.violations == []
+
+
+def test_the_fake_judges_the_3_s_rule_by_cpu_time_and_a_busy_machines_wall_clock():
+    """Issue 44: a first response that took 5 s of wall clock because the machine was busy (little CPU spent) is in
+    time within the test tier's margin, but not for the benchmarks (margin 1); one that spent 3.5 s of CPU is late
+    for both — the rule stays a rule, load alone cannot break it."""
+    from tests.wire.fake_discord import Exchange
+
+    waited = Exchange(1, "a", sent_at=100.0, callback_at=105.0, sent_cpu=10.0, callback_cpu=10.2)
+    worked = Exchange(2, "b", sent_at=100.0, callback_at=103.6, sent_cpu=10.0, callback_cpu=13.5)
+    assert waited.in_time(TEST_TIER_WALL_MARGIN) and not waited.in_time()
+    assert not worked.in_time(TEST_TIER_WALL_MARGIN) and not worked.in_time()
