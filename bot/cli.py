@@ -8,12 +8,19 @@ happen inside the command functions, so ``steward rr solve`` never loads discord
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import os
 import re
+import socket
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.services.venue import VenueLink, VenueService
 
 TOOL_MODULES: tuple[str, ...] = (
     "bot.tools.rr",
@@ -101,13 +108,13 @@ def _cmd_db_upgrade(args: argparse.Namespace) -> int:
 
 
 def _cmd_db_backup(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    """A new file; its folder (and the folders above it) made when missing (issue 44)."""
     from bot.db import backup
     from bot.settings import get_settings
 
     settings = get_settings()
     target = Path(args.path)
+    writable_folder(target.parent, option="PATH")  # the documented `steward db backup backups/…` on a new clone
     try:
         source = backup.sqlite_file(settings.database_url)
         if source is None:
@@ -128,9 +135,7 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
 def _cmd_db_restore(args: argparse.Namespace) -> int:
     """Refused while the bot runs (its lock); a backup of an older revision comes back with its own schema, and the
     last line says how to bring it forward (not done here: going back to an older version of the bot is one
-    reason to restore an older backup)."""
-    from pathlib import Path
-
+    reason to restore an older backup). ``steward web`` holds the same lock: a restore under it is refused too."""
     from bot.db import backup
     from bot.db.migrate import revisions
     from bot.settings import get_settings
@@ -161,22 +166,36 @@ def _cmd_db_restore(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
+    """The output folder and, with ``--web``, the port are checked before the demo plays (issue 44): a busy port
+    or a folder that cannot be written fails in a second with one line, not after the whole tournament."""
     from bot.demo import run_demo
 
     web = args.port if args.web else None
-    if args.format == "club":  # the club championship (issue 47), played by its own module
-        from bot.demo_club import run_club_demo
+    writable_folder(Path(args.output), option="--output")
+    if web is not None:
+        check_port(DEMO_HOST, web)
+    try:
+        if args.format == "club":  # the club championship (issue 47), played by its own module
+            from bot.demo_club import run_club_demo
 
-        return int(run_club_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, web_port=web))
-    return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale, format=args.format,
-                        web_port=web))  # fmt: skip
+            return int(run_club_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale,
+                                     web_port=web))  # fmt: skip
+        return int(run_demo(output_dir=args.output, keep_database=args.keep_db, locale=args.locale,
+                            format=args.format, web_port=web))  # fmt: skip
+    except OSError as exc:
+        if web is not None and exc.errno == errno.EADDRINUSE:  # taken while the demo played
+            raise port_refused(DEMO_HOST, web, exc) from exc
+        raise
 
 
 def _cmd_web(args: argparse.Namespace) -> int:
-    """``steward web``: the venue pages of DATABASE_URL, alone (docs/cli.md)."""
+    """``steward web``: the venue pages of DATABASE_URL, alone (docs/cli.md). It holds the database's lock shared,
+    as a bot does, so ``steward db restore`` is refused while it serves (issue 44); the port is checked first; with
+    no tournament yet it says so, and what it serves, rather than print nothing."""
     import asyncio
 
     from bot import metrics
+    from bot.db.backup import DatabaseLock
     from bot.db.migrate import upgrade_to_head
     from bot.db.session import make_engine, make_sessionmaker
     from bot.services import Services
@@ -185,20 +204,118 @@ def _cmd_web(args: argparse.Namespace) -> int:
     from bot.web.health import HealthProbe, database_checks
 
     settings = get_settings()
-    upgrade_to_head(settings.database_url)
+    check_port(args.host, args.port)
+    where = settings.safe_database_url()
+    shown = settings.web_base_url or _http_url(args.host, args.port)
+
+    def empty() -> None:
+        _say(f"no tournament in {where} yet: serving {shown} anyway (GET /healthz answers). Once one is "
+             "created (/tournament create in Discord), /venue link posts its page; to see a page now: steward demo "
+             "--web")  # fmt: skip
 
     async def serve() -> int:
         engine = make_engine(settings.database_url)
         metrics.watch_engine(engine)
         try:
             services = Services(make_sessionmaker(engine))
-            return await serve_until_stopped(services.venue, host=args.host, port=args.port,
+            venue: Any = _SaysWhenEmpty(services.venue, empty)  # serve_until_stopped lists the pages once listening
+            return await serve_until_stopped(venue, host=args.host, port=args.port,
                                              base_url=settings.web_base_url, announce=_say,
                                              probe=HealthProbe(database_checks(services)))  # fmt: skip
         finally:
             await engine.dispose()
 
-    return asyncio.run(serve())
+    with DatabaseLock(settings.database_url, command="web"):  # shared, like a bot's: no restore under the pages
+        upgrade_to_head(settings.database_url)
+        try:
+            return asyncio.run(serve())
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:  # taken between the check and the listening
+                raise port_refused(args.host, args.port, exc) from exc
+            raise
+
+
+class _SaysWhenEmpty:
+    """The venue service as ``serve_until_stopped`` sees it, calling ``empty()`` once when the listing it asks for
+    once the server listens has no tournament (so ``steward web`` never sits silent). The pages' hub reads the same
+    listing again later: said once only."""
+
+    def __init__(self, venue: VenueService, empty: Any) -> None:
+        self._venue = venue
+        self._empty: Any = empty
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._venue, name)
+
+    async def pages(self) -> list[VenueLink]:
+        links = await self._venue.pages()
+        if not links and self._empty is not None:
+            self._empty, empty = None, self._empty
+            empty()
+        return links
+
+
+DEMO_HOST = "127.0.0.1"  # `steward demo --web` serves on loopback only
+
+
+class CommandRefused(Exception):
+    """A command that cannot start, as one line for the person who ran it and the exit code (2: something to fix,
+    an option or a folder)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or str(exc)).lower()
+
+
+def _http_url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    return f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}"
+
+
+def port_refused(host: str, port: int, exc: OSError) -> CommandRefused:
+    """What to do about a port that cannot be listened on, in one line."""
+    if exc.errno == errno.EADDRINUSE:
+        return CommandRefused(f"port {port} is already in use (another steward web or demo?): choose another "
+                              "with --port")  # fmt: skip
+    if exc.errno == errno.EACCES:
+        return CommandRefused(f"port {port} needs administrator rights (ports below 1024): choose another with "
+                              "--port")  # fmt: skip
+    return CommandRefused(f"cannot listen on {host}:{port} ({_reason(exc)}): check --host and --port")
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind ``host:port`` and release it at once, as the server will bind it (``SO_REUSEADDR``): a port already
+    taken is refused in a second, before any work. Port 0 (the system picks one) is always free."""
+    if port == 0:
+        return
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise port_refused(host, port, exc) from exc
+
+
+def writable_folder(folder: Path, *, option: str) -> None:
+    """Make ``folder`` (and its parents) when missing and write a file in it, deleting it at once: one line
+    naming the folder and the reason when it cannot be written, before any work."""
+    import tempfile
+
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise CommandRefused(f"cannot write to {folder}: it is a file, not a folder (choose another {option})")
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".steward-write-test-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        why = "a part of the path is a file, not a folder" if exc.errno == errno.ENOTDIR else _reason(exc)
+        raise CommandRefused(f"cannot write to {folder}: {why} (choose another {option})") from exc
 
 
 def _say(line: str) -> None:
@@ -285,25 +402,34 @@ def _database_where() -> str:
 
 
 def start_up_failure(exc: BaseException) -> tuple[str, int] | None:
-    """A configuration or database failure as (one line with secrets masked, exit code): 2 for a setting to fix,
-    1 for a database that cannot be reached or written; None for anything else (a bug: the traceback stays)."""
+    """A configuration, database or start-up failure as (one line with secrets masked, exit code): 2 for a setting
+    or an option to fix (a busy port, a folder that cannot be written), 1 for a database that cannot be reached or
+    written; None for anything else (a bug: the traceback stays). Only an error that is not a file's or a port's
+    is called "cannot reach the database" (issue 44)."""
     from pydantic import ValidationError
     from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
     from bot.db.backup import BackupError
     from bot.launch import DiscordStartFailure
 
-    if isinstance(exc, DiscordStartFailure | BackupError):  # BackupError: a full disk, a restore in progress, …
+    if isinstance(exc, DiscordStartFailure | BackupError | CommandRefused):  # a full disk, a busy port, …
         return mask_secrets(str(exc))[:300], exc.code
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         field = ".".join(str(x) for x in first.get("loc", ())).upper() or "settings"
-        return f"configuration: {field} is not valid ({mask_secrets(str(first.get('msg', '')))[:160]})", 2
+        why = str(first.get("msg", "")).removeprefix("Value error, ")
+        return f"configuration: {field} is not valid ({mask_secrets(why)[:160]})", 2
     if isinstance(exc, ArgumentError):
         return f"configuration: DATABASE_URL is not a database URL ({mask_secrets(str(exc))[:160]})", 2
     if isinstance(exc, OperationalError | DBAPIError):
         reason = mask_secrets(str(exc.orig) if exc.orig is not None else str(exc)).splitlines()[0][:200]
         return f"the database at {_database_where()} refused: {reason}", 1
+    if isinstance(exc, OSError) and exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):  # a port, not the database
+        return f"cannot listen ({_reason(exc)}): check --host and --port", 2
+    if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, ConnectionError):
+        writing = exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT)
+        verb = "write to" if writing else "use"
+        return f"cannot {verb} {mask_secrets(str(exc.filename))[:160]}: {_reason(exc)}", 1  # a file, not the database
     if isinstance(exc, ConnectionError | TimeoutError | OSError) and not isinstance(exc, BrokenPipeError):
         return f"cannot reach the database at {_database_where()}: {mask_secrets(str(exc))[:200]}", 1
     return None

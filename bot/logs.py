@@ -133,7 +133,7 @@ def configure_logging(
         setattr(handler, _OURS, True)
         root.addHandler(handler)
     if level is None:
-        level = getattr(logging, settings.log_level.strip().upper(), logging.INFO)
+        level = logging.getLevelNamesMapping()[settings.log_level.strip().upper()]  # the settings refuse others
     root.setLevel(level)
     # Alembic's INFO lines (plugins, "Will assume transactional DDL") are noise: the start-up says what an upgrade
     # did in its own words. They stay at DEBUG.

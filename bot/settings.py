@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///steward.db"
 SUPPORTED_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")  # the drivers the project installs
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")  # LOG_LEVEL's values (any case)
 
 
 def normalise_database_url(url: str) -> str:
@@ -31,7 +32,7 @@ class Settings(BaseSettings):
     database_url: str = Field(default=DEFAULT_DATABASE_URL, description="SQLAlchemy URL; SQLite file by default")
     dev_guild_id: int | None = Field(default=None, description="sync commands to this server only (instant)")
     default_locale: Literal["it", "en"] = Field(default="it", description="language when a user's is unknown")
-    log_level: str = Field(default="INFO")
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL (any case)")
     database_pool_size: int = Field(default=10, ge=1, le=200, description="database connections kept per process")
     database_pool_timeout: float = Field(
         default=30.0, gt=0, le=300, description="seconds a command waits for a connection before 'busy, try again'"
@@ -78,6 +79,16 @@ class Settings(BaseSettings):
         if url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
             raise ValueError("an SQLite URL needs a file (sqlite:///steward.db): a database in memory is lost at exit")
         return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper() or "INFO"  # LOG_LEVEL= (empty) is the default, like the other settings
+        if level not in LOG_LEVELS:  # a typo ("verbose") must not pass as INFO unnoticed (issue 44)
+            raise ValueError(
+                f"{value.strip()[:40]!r} is not a log level: use {', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]}"
+            )
+        return level
 
     @field_validator("dev_guild_id", "web_port", "web_base_url", "backup_dir", "log_file", mode="before")
     @classmethod

@@ -36,6 +36,7 @@ import contextlib
 import errno
 import logging
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -606,6 +607,9 @@ def _refusal(where: str, holders: list[Holder], *, exclusive: bool, command: str
         return DatabaseInUse(f"an upgrade of {where} is running ({named}): wait for it to finish, then restore "
                              "(nothing was changed)")  # fmt: skip
     them = "them" if len(holders) > 1 else "it"
+    if holders and all(h.command and re.search(r"(steward|bot\.cli) web\b", h.command) for h in holders):
+        return DatabaseInUse(f"steward web is serving {where} ({named}): stop {them} first, then restore (nothing "
+                             "was changed)")  # fmt: skip
     return DatabaseInUse(f"the bot is running on {where} ({named}): stop {them} first, then restore (nothing was "
                          "changed)")  # fmt: skip
 

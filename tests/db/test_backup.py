@@ -121,8 +121,10 @@ def test_backup_and_restore_refuse_in_one_line_and_change_nothing(
     assert (code, out) == (2, "") and err.count("\n") == 1 and "already exists" in err
     assert taken.read_text() == "mine"
 
-    code, _, err = _steward(["db", "backup", str(tmp_path / "no" / "such" / "x.db")], url, monkeypatch, capsys)
-    assert code == 2 and "does not exist" in err
+    # a folder that cannot be made (a file stands where a folder should be); a missing one is made (issue 44)
+    code, _, err = _steward(["db", "backup", str(taken / "such" / "x.db")], url, monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1 and str(taken) in err, err
+    assert taken.read_text() == "mine"
 
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
