@@ -445,7 +445,7 @@ class TablesData:
 class BracketPlayer:
     """A player in the final phase. ``seed`` = rank in the standings; ``declined`` marks a semifinal winner who
     gave up the final; ``replaces`` names the finalist this player stands in for (TOUR-FIN-1); ``table_points``
-    are the player's points at this table once it is reported."""
+    are the player's points at this table and ``place`` their place at it (1 = won) once it is reported."""
 
     name: str
     club: str | None = None
@@ -453,12 +453,13 @@ class BracketPlayer:
     declined: bool = False
     replaces: str | None = None
     table_points: float | None = None
+    place: int | None = None
 
     @classmethod
     def from_json(cls, obj: Any, where: str = "player") -> BracketPlayer:
         if isinstance(obj, str):
             return cls(name=obj)
-        o = _obj(obj, where, ("name",), ("club", "seed", "declined", "replaces", "table_points"))
+        o = _obj(obj, where, ("name",), ("club", "seed", "declined", "replaces", "table_points", "place"))
         return cls(
             name=_str(o["name"], f"{where}.name"),
             club=_opt_str(o.get("club"), f"{where}.club"),
@@ -466,12 +467,20 @@ class BracketPlayer:
             declined=_bool(o.get("declined", False), f"{where}.declined"),
             replaces=_opt_str(o.get("replaces"), f"{where}.replaces"),
             table_points=_opt_num(o.get("table_points"), f"{where}.table_points"),
+            place=_opt_int(o.get("place"), f"{where}.place", 1),
         )
 
     def to_json(self) -> dict[str, Any]:
         points = None if self.table_points is None else _num_out(self.table_points)
         out = _drop_none(
-            {"name": self.name, "club": self.club, "seed": self.seed, "replaces": self.replaces, "table_points": points}
+            {
+                "name": self.name,
+                "club": self.club,
+                "seed": self.seed,
+                "replaces": self.replaces,
+                "table_points": points,
+                "place": self.place,
+            }
         )
         if self.declined:
             out["declined"] = True

@@ -1,7 +1,8 @@
 """The final phase as a bracket: the renderer's input from the rounds and their reports (TOUR-SF-1, TOUR-FIN-1).
 
 Each table shows its players in seating order with their seed (rank in the standings); once a table is reported,
-its winner is marked and every player's table points are shown.
+its winner is marked and every player's table points and place at the table are given (the image shows the final's
+places instead of its seeds: issue 44).
 """
 
 from __future__ import annotations
@@ -17,17 +18,19 @@ def bracket_table(view: RoundView, index: int, report: ReportView | None, seeds:
     """Table ``index`` of a semifinal or final round; ``report`` (if any) gives the winner and the table points."""
     table = view.tables[index]
     reported = report is not None and report.reported
-    points = {line.registration_id: line.table_points for line in report.seats} if report and reported else {}
-    players = tuple(
-        BracketPlayer(name=s.name, club=s.club, seed=seeds.get(s.name), table_points=points.get(s.registration_id))
-        for s in table.seats
-    )
+    lines = {line.registration_id: line for line in report.seats} if report and reported else {}
+    players = []
+    for s in table.seats:
+        line = lines.get(s.registration_id)
+        players.append(BracketPlayer(name=s.name, club=s.club, seed=seeds.get(s.name),
+                                     table_points=line.table_points if line else None,
+                                     place=line.rank if line else None))  # fmt: skip
     winner = None
     if report is not None and reported and report.ranking:
         ids = [s.registration_id for s in table.seats]
         first = report.ranking[0].registration_id
         winner = ids.index(first) if first in ids else None
-    return BracketTable(number=table.number, players=players, winner=winner)
+    return BracketTable(number=table.number, players=tuple(players), winner=winner)
 
 
 def bracket_render_data(

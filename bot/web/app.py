@@ -1,6 +1,8 @@
 """The venue pages' aiohttp application and how it is served (inside the bot, by ``steward web``, by the demo).
 
-Routes (``{token}`` is the tournament's venue token; any other string is a plain 404):
+Routes (``{token}`` is the tournament's venue token; for any other string the pages answer a small 404 page in the
+visitor's language saying the link is wrong or was replaced — ``pages.not_found_html`` — and ``/data``, ``/events``
+and ``/static/…`` a plain 404):
 
 * ``/v/{token}``         the phone view: find your table by name, the tables, the standings, the season, the final
                          phase;
@@ -11,7 +13,8 @@ Routes (``{token}`` is the tournament's venue token; any other string is a plain
 * ``/static/…``          the script and the style sheet;
 * ``/healthz``            200 while the process runs; ``/readyz``: 200 when ready, else 503, with a JSON body naming
                          each check and its state (``health.py``); ``/metrics``: the Prometheus text
-                         (``bot.metrics``) when ``METRICS_ENABLED=true``, else a plain 404.
+                         (``bot.metrics``) when ``METRICS_ENABLED=true``, else a plain 404;
+* any other path         the 404 page, as a wrong token's.
 
 Every answer — the pages, the 404s, a 400 for a malformed request, a 500, the 503 of a refused connection — carries a
 strict Content-Security-Policy (``default-src 'none'``; the script and the style sheet from this server only; no
@@ -39,7 +42,7 @@ from bot.web.health import HealthProbe
 from bot.web.hub import Page, VenueHub, lang_of
 from bot.web.keys import LIMITS, STREAMS
 from bot.web.limits import ConnectionGate, GuardedConnection, GuardedSite, StreamGate, WebLimits, viewer_address
-from bot.web.pages import NOT_FOUND, page_html
+from bot.web.pages import NOT_FOUND, accepted_lang, not_found_html, page_html
 from bot.web.report import add_routes as add_report_routes
 from bot.web.sse import event, open_stream
 from bot.web.tokens import TokensUnavailable
@@ -119,10 +122,18 @@ def _not_found() -> web.Response:
     return _plain(404, NOT_FOUND)
 
 
+def _missing(request: web.Request) -> web.Response:
+    """A wrong or revoked link opened in a browser: the 404 page, in ``?lang=`` or the browser's language (the
+    token names no tournament, so the server's language is unknown)."""
+    lang = accepted_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
+    return web.Response(status=404, text=not_found_html(lang), content_type="text/html",
+                        headers={"Cache-Control": "no-store", "Content-Language": lang})  # fmt: skip
+
+
 async def _page(request: web.Request, view: str) -> web.StreamResponse:
     page = await request.app[HUB].page(request.match_info["token"])
     if page is None:
-        return _not_found()
+        return _missing(request)
     lang = lang_of(request.query.get("lang"), page.snapshot.locale)
     html = page_html(view=view, tournament=str(page.snapshot.data["tournament"]["name"]), lang=lang)
     return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
@@ -205,6 +216,10 @@ async def static(request: web.Request) -> web.StreamResponse:
     )
 
 
+async def _missing_route(request: web.Request) -> web.StreamResponse:
+    return _missing(request)
+
+
 async def _not_found_route(request: web.Request) -> web.StreamResponse:
     return _not_found()
 
@@ -264,10 +279,9 @@ def make_app(venue: VenueService, *, hub: VenueHub | None = None, limits: WebLim
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
-    if metrics:
-        app.router.add_get("/metrics", metrics_text)
+    app.router.add_get("/metrics", metrics_text if metrics else _not_found_route)
     add_report_routes(app, venue.report_pages)  # the tables' report pages (issue 42)
-    app.router.add_get("/{tail:.*}", _not_found_route)
+    app.router.add_get("/{tail:.*}", _missing_route)
     return app
 
 

@@ -1,4 +1,4 @@
-"""The venue pages' HTML skeletons and the words their script draws with (``venue.po``).
+"""The venue pages' HTML skeletons, the page of a wrong link, and the words their script draws with (``venue.po``).
 
 The HTML carries no data but the tournament's name (escaped); the script fills everything else with ``textContent``
 from the page's JSON, whose ``words`` are these, in the page's language. Placeholders (``{number}``) are filled by
@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from html import escape
 
-from bot.i18n import t
+from bot.i18n import LOCALES, t
 
 # every word the script uses: its name in the script → the catalogue key
 WORD_KEYS: dict[str, str] = {
@@ -114,4 +114,47 @@ def page_html(*, view: str, tournament: str, lang: str) -> str:
     )
 
 
-NOT_FOUND = "404: Not Found"
+NOT_FOUND = "404: Not Found"  # what the API paths (``/data``, ``/events``, ``/static/…``) answer to a wrong path
+
+
+def accepted_lang(asked: str | None, accept_language: str | None) -> str:
+    """The language of a page that belongs to no tournament (a wrong or revoked link, whose server is unknown):
+    ``?lang=`` when it names one of ours, else the browser's preference among Italian and English
+    (``Accept-Language``: the first of ``it`` / ``en`` by weight), else English."""
+    if asked in LOCALES:
+        return asked
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept_language or "")[:512].split(",")):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        primary = tag.strip().lower().split("-")[0]
+        if primary in LOCALES and weight > 0:
+            ranked.append((-weight, i, primary))
+    return min(ranked)[2] if ranked else "en"
+
+
+@cache
+def not_found_html(lang: str) -> str:
+    """A wrong or revoked link's page: the venue page's look (its style sheet, no script), what happened and what to
+    do, in ``lang``; small (the 404 of every wrong token a flood may ask)."""
+    title = escape(t("venue.not_found.title", lang))
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"<title>{title}</title>\n"
+        '<link rel="stylesheet" href="/static/venue.css">\n'
+        '</head>\n<body class="missing">\n'
+        f'<header class="top"><h1>{title}</h1></header>\n'
+        f'<main class="main"><p class="missing-what">{escape(t("venue.not_found.text", lang))}</p>'
+        f'<p class="missing-ask">{escape(t("venue.not_found.ask", lang))}</p></main>\n'
+        "</body>\n</html>\n"
+    )

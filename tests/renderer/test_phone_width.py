@@ -65,7 +65,7 @@ def big_bracket() -> BracketData:
 def scored_map():
     data = sample_map()
     notes = (
-        "Punti al tavolo: 87",
+        "Punti tavolo: 87",
         "Obiettivo raggiunto",
         "Striscia doppia (+24): Alaska – Alberta – Ontario – Quebec – Groenlandia",
         "Continenti: Oceania +2",

@@ -22,9 +22,9 @@ def test_bot_tab_1_one_card_per_table_with_seats_clubs_seed_and_optimality():
     assert texts.count("5 giocatori") == 2 and texts.count("4 giocatori") == 2  # TOUR-SIZE-1 sizes shown
     names = {t.text for t in cv.texts if t.group == "name"}
     assert names == {s.name for table in data.tables for s in table.seats}
-    assert "4242" in texts and "Sorteggio ottimo dimostrato" in texts
+    assert "4242" in texts and "Sorteggio migliore possibile, verificato" in texts
     en = {t.text for t in layout_tables(dataclasses.replace(data, optimal=False), words=image_words("en")).texts}
-    assert "Optimum not proven" in en and "Draw seed:" in en
+    assert "Optimum not proven" in en and "Draw code:" in en
 
 
 def test_bot_img_1_table_cards_golden_pixels_size_and_hash():
@@ -127,13 +127,13 @@ def test_tour_sf_1_direct_finalist_and_unplayed_final_render():
     data = sample_bracket(direct=True, played=False)
     cv = layout_bracket(data, words=image_words("it"))
     texts = [t.text for t in cv.texts]
-    assert "Diretto in finale" in texts and "da giocare" in texts
+    assert "Accesso diretto alla finale" in texts and "da giocare" in texts
     assert not [t for t in cv.texts if t.group == "champion"]
 
 
 def test_bot_img_1_bracket_size_mode_golden_pixel_and_hash():
     image = open_png(render_bracket(sample_bracket(), words=image_words("it")))
-    assert image.mode == "RGB" and image.size == (640, 1964)  # the final on top, then the semifinals
+    assert image.mode == "RGB" and image.size == (640, 2047)  # the final on top, the semifinals, the legend
     assert close(image.getpixel((5, 5)), st.HEADER, 2)
     assert hamming(dhash(image), GOLDEN_BRACKET_DHASH) <= 10
 

@@ -8,6 +8,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -44,15 +45,58 @@ def strict(response: ClientResponse) -> None:
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
-async def test_a_wrong_token_is_a_plain_404_with_the_policy(services: Services, client: TestClient):
+async def test_a_wrong_token_is_a_404_with_the_policy(services: Services, client: TestClient):
+    """The page's data, stream and files answer a wrong path with a plain 404; the pages with the 404 page
+    (issue 44: below)."""
     b = await build_tournament(services, rounds=ROUNDS)
     token = await token_of(services)
-    for path in ("/v/nope", "/v/nope/screen", "/v/nope/data", "/v/nope/events", f"/v/{b.tournament_id}",
-                 f"/v/{token[:-1]}/data", "/", "/static/../app.py", "/static/other.js"):  # fmt: skip
+    for path in ("/v/nope/data", "/v/nope/events", f"/v/{token[:-1]}/data", "/static/other.js", "/metrics"):
         response = await client.get(path)
         assert response.status == 404, path
-        assert response.content_type == "text/plain" and "Coppa" not in await response.text()
+        assert response.content_type == "text/plain" and await response.text() == "404: Not Found", path
         strict(response)
+    for path in ("/v/nope", "/v/nope/screen", f"/v/{b.tournament_id}", f"/v/{token[:-1]}", "/", "/v/x/y/z",
+                 "/static/../app.py"):  # fmt: skip
+        response = await client.get(path)
+        assert response.status == 404, path
+        assert response.content_type == "text/html" and "Coppa" not in await response.text(), path
+        strict(response)
+
+
+@pytest.mark.parametrize(
+    ("accept", "asked", "lang"),
+    [
+        ("it-IT,it;q=0.9,en;q=0.8", None, "it"),
+        ("en-GB,en;q=0.9", None, "en"),
+        ("fr-FR, it;q=0.7, en;q=0.5", None, "it"),  # French first: Italian is the first of ours it accepts
+        ("de-DE, en;q=0.8, it;q=0.6", None, "en"),
+        ("de-DE", None, "en"),
+        (None, None, "en"),
+        ("it;q=0, en", None, "en"),
+        ("en-US", "it", "it"),  # ?lang= first, as on the pages
+    ],
+)
+async def test_issue_44_a_wrong_or_revoked_link_is_a_small_page_in_the_visitor_s_language(
+    services: Services, client: TestClient, accept: str | None, asked: str | None, lang: str
+):
+    """Issue 44: a wrong or revoked link answered a bare "404: Not Found". Now a small page with the venue page's
+    look (its style sheet, no script): the link is wrong or was replaced, ask the organizers for the new one — in
+    the browser's language (Italian or English: the token names no tournament, so its server's is unknown)."""
+    await build_tournament(services, rounds=ROUNDS)
+    old = await token_of(services)
+    await services.venue.revoke(ORGANIZER, tournament="Coppa Test")
+    headers = {"Accept-Language": accept} if accept else {}
+    for path in (f"/v/{old}", f"/v/{old}/screen", "/v/nope"):
+        response = await client.get(path + (f"?lang={asked}" if asked else ""), headers=headers)
+        assert response.status == 404 and response.content_type == "text/html", path
+        strict(response)
+        html = await response.text()
+        assert f'<html lang="{lang}">' in html and response.headers["Content-Language"] == lang
+        expected = {"it": ("Questo link è sbagliato", "Chiedi agli organizzatori il nuovo link"),
+                    "en": ("This link is wrong", "Ask the organizers for the tournament's new link")}[lang]  # fmt: skip
+        assert all(escape(text) in html for text in expected), html
+        assert 'href="/static/venue.css"' in html and "<script" not in html and "style=" not in html
+        assert len(html.encode()) < 1024  # the answer to a flood of wrong tokens stays small
 
 
 async def test_the_pages_are_strict_and_escape_the_tournament_s_name(services: Services, client: TestClient):
@@ -90,6 +134,29 @@ async def test_the_data_is_the_snapshot_in_the_asked_language(services: Services
     seats = [s["name"] for s in body["data"]["round"]["tables"][1]["seats"]]
     assert seats == ["Elio", "Fabio", "Gino", EVIL]  # JSON carries the text; the script sets it as text
     assert (await (await client.get(f"/v/{token}/data?lang=xx")).json())["lang"] == "it"
+
+
+async def test_issue_44_after_the_final_the_page_names_who_won_without_a_gendered_title(
+    services: Services, client: TestClient
+):
+    """Issue 44: after the final the page's data names who won (the page draws the name under "Ha vinto il torneo",
+    ``venue.champion.one``; two parallel finals: ``venue.champion.many``) — the act, never «Campione» or
+    «vincitore» beside a name."""
+    from tests.services.test_classification_service import final_played
+    from tests.services.test_rounds import ORGANIZER as UFF_ORGANIZER
+
+    _, finish = await final_played(services)
+    names = {line.player_id: line.name for line in (await services.standings.compute(111, "Coppa")).lines}
+    token = (await services.venue.link(UFF_ORGANIZER, tournament="Coppa")).token
+    for lang, one, many in (("it", "Ha vinto il torneo", "Hanno vinto le due finali parallele"),
+                            ("en", "Won the tournament", "Won the two parallel finals")):  # fmt: skip
+        body = await (await client.get(f"/v/{token}/data?lang={lang}")).json()
+        assert body["data"]["classification"]["champions"] == [names[finish[0]]]
+        assert (body["words"]["champion_one"], body["words"]["champion_many"]) == (one, many)
+    for text in (body["words"]["champion_one"], body["words"]["champion_many"]):
+        assert not any(word in text.lower() for word in ("champion", "winner"))
+    italian = (await (await client.get(f"/v/{token}/data?lang=it")).json())["words"]
+    assert not any(w in italian[k].lower() for k in ("champion_one", "champion_many") for w in ("campion", "vincit"))
 
 
 async def events(response: ClientResponse) -> AsyncIterator[tuple[str, str]]:

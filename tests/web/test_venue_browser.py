@@ -301,9 +301,10 @@ async def test_bot_std_1_after_the_final_the_phone_and_the_projector_name_the_wi
     await in_browser(browser.set_window_size, 360, 780)
     await in_browser(browser.get, page_url(served.base_url, token) + "?lang=it")
     await until(lambda: browser.find_elements(By.CSS_SELECTOR, ".champion"), 10, "the winner shown")
-    active = await in_browser(lambda: browser.find_element(By.CSS_SELECTOR, ".tab.active").text)
+    # read in the page itself: the page redraws when its stream's first snapshot follows the first poll's
+    active = await in_browser(browser.execute_script, "return document.querySelector('.tab.active').textContent")
     assert active == "Classifica finale"
-    main = await in_browser(lambda: browser.find_element(By.ID, "main").text)
+    main = await in_browser(browser.execute_script, "return document.getElementById('main').innerText")
     assert main.index(winner) < main.index(second) and "Ha vinto il torneo" in main and "Finale: 1° posto" in main
     search = await in_browser(browser.find_element, By.ID, "find-input")
     await in_browser(search.send_keys, second)

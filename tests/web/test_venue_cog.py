@@ -24,7 +24,7 @@ async def test_venue_link_posts_the_page_and_revoke_replaces_it(
 ):
     await setup_server(harness)
     off = await harness.invoke("venue link", roles=ORG, tournament="Coppa @everyone")
-    assert off[-1].ephemeral and "spente" in off[-1].text  # the server's language: Italian
+    assert off[-1].ephemeral and "spenta" in off[-1].text  # the server's language: Italian
     bot.settings = Settings(database_url=database_url, web_port=8123, web_base_url="https://steward.club.it/")
     sent = await harness.invoke("venue link", roles=ORG, tournament="Coppa @everyone")
     assert not sent[-1].ephemeral

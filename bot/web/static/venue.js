@@ -10,7 +10,7 @@
   const query = lang ? "?lang=" + encodeURIComponent(lang) : "";
   const only = new URLSearchParams(location.search).get("only"); // the projector shows only these panels (?only=season)
   const storeKey = "venue-me:" + base;
-  const state = { payload: null, offset: 0, panel: 0, panels: [], tab: null, me: null, gone: false };
+  const state = { payload: null, raw: null, offset: 0, panel: 0, panels: [], tab: null, me: null, gone: false };
   try { state.me = localStorage.getItem(storeKey); } catch (e) { state.me = null; }
 
   function el(tag, cls, text) {
@@ -64,11 +64,13 @@
     return node;
   }
   function tick() {
+    let changed = false;
     document.querySelectorAll("[data-clock]").forEach(function (node) {
       const shown = clockText(node.venueClock);
       if (node.textContent !== shown.text) node.textContent = shown.text;
-      if (node.className !== shown.cls) node.className = shown.cls;
+      if (node.className !== shown.cls) { node.className = shown.cls; changed = true; }
     });
+    if (changed && view === "screen") fitAgain(); // "Time is up" is longer than the time left: the panel is fitted again
   }
 
   // ------------------------------------------------------------------------------------------------ tables
@@ -123,8 +125,7 @@
     const grid = el("section", "tables-grid");
     const n = tables.length;
     const cols = view === "screen" ? (n <= 1 ? 1 : n <= 4 ? 2 : n <= 9 ? 3 : n <= 16 ? 4 : n <= 25 ? 5 : 6) : 1;
-    const rows = Math.max(1, Math.ceil(n / cols));
-    grid.classList.add("cols-" + cols, "rows-" + Math.min(rows, 6));
+    grid.classList.add("cols-" + cols);
     tables.forEach(function (t) { grid.appendChild(tableNode(t, true)); });
     return grid;
   }
@@ -303,6 +304,13 @@
     for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
     return out.length ? out : [[]];
   }
+  function columns(part, draw) { // a page of lines: one column up to SCREEN_LINES, else two of even length
+    const both = el("div", "standings-columns" + (part.length > SCREEN_LINES ? "" : " one"));
+    chunks(part, Math.ceil(part.length / (part.length > SCREEN_LINES ? 2 : 1)) || 1).forEach(function (col) {
+      both.appendChild(draw(col));
+    });
+    return both;
+  }
   function screenPanels(data) {
     const w = words();
     const panels = [];
@@ -317,9 +325,7 @@
         panels.push({ kind: "classification", title: w.classification, node: function () {
           const out = document.createDocumentFragment();
           if (!i) out.appendChild(championNode(cls));
-          const both = el("div", "standings-columns");
-          chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(classificationPanel(cls, col)); });
-          out.appendChild(both);
+          out.appendChild(columns(part, function (col) { return classificationPanel(cls, col); }));
           return out;
         }, seconds: i ? 15 : 25 });
       });
@@ -328,9 +334,7 @@
     chunks(lines, SCREEN_LINES * 2).forEach(function (part, i) {
       if (!part.length && i) return;
       panels.push({ kind: "standings", title: cls ? w.qualifying_standings : w.standings, node: function () {
-        const both = el("div", "standings-columns");
-        chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(standingsPanel(col)); });
-        return both;
+        return columns(part, standingsPanel);
       }, seconds: 15 });
     });
     if (data.bracket) panels.push({ kind: "bracket", title: w.bracket, node: function () { return bracketPanel(data.bracket, cls); }, seconds: 15 });
@@ -339,9 +343,7 @@
       if (!part.length && i) return;
       panels.push({ kind: "season", title: w.season + " · " + season.name, node: function () {
         const out = document.createDocumentFragment();
-        const both = el("div", "standings-columns");
-        chunks(part, SCREEN_LINES).forEach(function (col) { both.appendChild(seasonPanel(season, col)); });
-        out.appendChild(both);
+        out.appendChild(columns(part, function (col) { return seasonPanel(season, col); }));
         out.appendChild(seasonLegend());
         return out;
       }, seconds: 15 });
@@ -357,7 +359,102 @@
     clear(main);
     const panel = state.panels[state.panel];
     main.appendChild(el("h2", "panel-title", panel.title));
-    main.appendChild(panel.node());
+    const box = el("div", "panel-body panel-" + panel.kind);
+    box.appendChild(panel.node());
+    main.appendChild(box);
+    fitPanel(box);
+  }
+
+  // ------------------------------------------------------------------------------------------------ scale to fill
+  // The projector draws its panel in the largest type with which it fits the screen (issue 44): every card and list
+  // whole, no name cut or wrapped, nothing wider than the screen. The final alone reads from the back of the room,
+  // 25 tables get a smaller type. The seats and the lines may put the club under the name ("stacked") when that
+  // allows a larger type. A long club may end in … but keeps its first FIT_CLUB_EM em, unless that costs more than a
+  // quarter of the type the names alone allow and the type is not comfortable anyway (FIT_COMFORT); then the clubs
+  // give way. Sizes in hundredths of the screen's height. A redraw of the same panel (a new snapshot) keeps the size
+  // found last time while it still fits, so a busy evening costs one check per change, not a search.
+  const FIT_MIN = 1.3, FIT_MAX = 12, FIT_COMFORT = 4, FIT_STEPS = 9, FIT_MARGIN = 0.97, FIT_CLUB_EM = 6,
+    FIT_CLUBS_COST = 0.75;
+  const FIT_BOXES = ".tables-grid, .standings-columns, .bracket, .table-card, .champion";
+  const FIT_NAMES = ".seat-name, .seat-result, .table-number, .line-name, .champion-name, .bracket-title, th";
+  const FIT_CLUBS = ".seat-club, .line-club, .line-stage";
+  function within(node) { return node.scrollHeight <= node.clientHeight + 1 && node.scrollWidth <= node.clientWidth + 1; }
+  function whole(node) {
+    if (node.getClientRects().length > 1) return false; // broken onto a second line
+    if (getComputedStyle(node).display === "inline") {
+      const r = node.getBoundingClientRect(), box = node.parentElement.getBoundingClientRect();
+      return r.right <= box.right + 1 && r.left >= box.left - 1;
+    }
+    return node.scrollWidth <= node.clientWidth + 1;
+  }
+  function readable(node) { // a club whole, or at least FIT_CLUB_EM of it shown before its …
+    const shown = FIT_CLUB_EM * parseFloat(getComputedStyle(node).fontSize);
+    if (getComputedStyle(node).display === "inline") {
+      const r = node.getBoundingClientRect(), box = node.parentElement.getBoundingClientRect();
+      return r.right <= box.right + 1 || box.right - r.left >= shown;
+    }
+    return node.scrollWidth <= node.clientWidth + 1 || node.clientWidth >= shown;
+  }
+  function every(box, selector, check) { return Array.prototype.every.call(box.querySelectorAll(selector), check); }
+  function fits(box, clubs) {
+    return within(box) && every(box, FIT_BOXES, within) && every(box, FIT_NAMES, whole) &&
+      (!clubs || every(box, FIT_CLUBS, readable));
+  }
+  function largest(box, clubs, unit) { // the largest size that fits, 0 if even the smallest does not
+    let lo = FIT_MIN * unit, hi = FIT_MAX * unit;
+    box.style.fontSize = hi + "px";
+    if (fits(box, clubs)) return hi;
+    box.style.fontSize = lo + "px";
+    if (!fits(box, clubs)) return 0;
+    for (let i = 0; i < FIT_STEPS; i++) {
+      const mid = (lo + hi) / 2;
+      box.style.fontSize = mid + "px";
+      if (fits(box, clubs)) lo = mid; else hi = mid;
+    }
+    return lo;
+  }
+  let fitsFound = {}; // by panel (its kind, lines and screen size): the size found last time
+  function fitPanel(box) {
+    const unit = window.innerHeight / 100;
+    const key = box.className + ":" + box.querySelectorAll(".seat, .line").length + ":" + innerWidth + "×" + innerHeight;
+    const last = fitsFound[key];
+    if (last) {
+      box.classList.toggle("stacked", last.stacked);
+      box.style.fontSize = last.size + "px";
+      if (fits(box, last.clubs)) { fitted(box, last); return; }
+    }
+    const layouts = [false, true];
+    const found = [];
+    layouts.forEach(function (stacked) {
+      box.classList.toggle("stacked", stacked);
+      found.push({ stacked: stacked, clubs: true, size: largest(box, true, unit) });
+      found.push({ stacked: stacked, clubs: false, size: largest(box, false, unit) });
+    });
+    function best(clubs) {
+      return found.filter(function (f) { return f.clubs === clubs; })
+        .reduce(function (a, b) { return b.size > a.size ? b : a; });
+    }
+    const all = best(true), names = best(false);
+    const chosen = all.size > 0 && all.size >= Math.min(FIT_CLUBS_COST * names.size, FIT_COMFORT * unit) ? all : names;
+    const fit = { stacked: chosen.stacked, clubs: chosen.clubs,
+      size: chosen.size ? chosen.size * FIT_MARGIN : FIT_MIN * unit };
+    fitsFound[key] = fit;
+    box.classList.toggle("stacked", fit.stacked);
+    box.style.fontSize = fit.size + "px";
+    fitted(box, fit);
+  }
+  function fitted(box, fit) {
+    box.classList.add("fitted");
+    box.dataset.fit = (fit.clubs ? "clubs" : "names") + (fit.stacked ? " stacked" : "");
+  }
+  let refit = 0;
+  function fitAgain() { // a resized window, a clock that changed its state: the panel fitted anew once it settles
+    clearTimeout(refit);
+    refit = setTimeout(function () {
+      const box = document.querySelector(".panel-body");
+      fitsFound = {};
+      if (box) { box.classList.remove("fitted"); fitPanel(box); }
+    }, 150);
   }
   function cycle() {
     if (state.payload && state.panels.length > 1) {
@@ -483,9 +580,11 @@
 
   // ------------------------------------------------------------------------------------------------ live
   function receive(text) {
+    if (text === state.raw) { setStatus(true); return; } // the stream's first snapshot repeats the first poll's
     const payload = JSON.parse(text);
     if (state.payload && payload.version < state.payload.version) return;
     state.payload = payload;
+    state.raw = text;
     draw();
     setStatus(true);
   }
@@ -528,6 +627,7 @@
     document.getElementById("find-input").addEventListener("input", function () { if (state.payload) drawFind(); });
   } else {
     setTimeout(cycle, 25000);
+    window.addEventListener("resize", fitAgain);
   }
   setInterval(tick, 1000);
   poll().then(connect);
