@@ -155,3 +155,13 @@ def test_help_of_every_engine_command_describes_its_input_and_points_to_the_docs
     assert "Input" in text and f"docs/cli.md#{name.replace(' ', '-')}" in text
     heading = f"## {name}\n"
     assert heading in (REPO / "docs" / "cli.md").read_text(encoding="utf-8"), heading
+
+
+def test_issue_44_the_evening_guide_s_paper_fallback_runs_as_written():
+    """When the bot or the internet fails mid-evening the guide prints the tables' sheets, the door's list and the
+    standings offline from an export: those lines are walked, so the test above runs each of them on a fresh clone."""
+    for document in ("docs/tournament-day.md", "docs/tournament-day.en.md"):
+        printed = [c.text for c in RUNNABLE if c.document == document and c.text.startswith("steward print ")]
+        assert len(printed) == 3, document
+        assert [w for w in ("--round 1", "--pairings 1", "--standings") if not any(w in t for t in printed)] == []
+        assert all("--input docs/examples/export/tournament.json" in t for t in printed)

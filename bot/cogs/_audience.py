@@ -36,6 +36,7 @@ COMMANDS: dict[str, Audience] = {
     "tournament close": Audience.ORGANIZER,
     "tournament validate": Audience.STAFF,
     "tournament export": Audience.STAFF,
+    "tournament delete": Audience.ORGANIZER,
     "publishing settings": Audience.ORGANIZER,
     "publishing player": Audience.ORGANIZER,
     "publishing me": Audience.ENTRANT,
@@ -143,6 +144,7 @@ BUTTONS: dict[str, tuple[str, Audience]] = {
     "sanction:pick:": ("the kind menu of a sanction proposal", Audience.REFEREE),
     "sanction:confirm:": ("Confirm (a sanction proposal)", Audience.REFEREE),
     "rule:more:": ("More articles (a rules desk answer)", Audience.ANYONE),
+    "tournament:delete:": ("Delete for good (a test tournament with no results)", Audience.ORGANIZER),
 }
 
 WORDS: dict[Audience, str] = {

@@ -1,17 +1,19 @@
-"""Tournament use cases: create, edit, list, show, close registration, validate the list (BOT-REG-1, BOT-REG-2)."""
+"""Tournament use cases: create, edit, list, show, close registration, validate the list (BOT-REG-1, BOT-REG-2), and
+delete a test tournament that has no results (issue 44)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.db import repo
 from bot.db.models import RegistrationStatus, RoundKind, RoundStatus, Tournament, TournamentStatus
-from bot.errors import Conflict, InvalidInput
+from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.presets import PRESET_NAMES, PresetError, PresetFieldError, UnknownOverrideKey
 from bot.rules.ruleset import load_ruleset
@@ -22,6 +24,7 @@ from bot.services.schedules import plan_registration_close, server_instant
 NAME_MAX = 100
 CAP_MAX = 2000
 OVERRIDES_MAX = 2000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 QUALIFYING_ROUNDS_MAX = 20  # qualifying rounds a tournament may fix (0: not fixed, the organizers close it by hand)
 
 
@@ -88,6 +91,24 @@ class ValidationReport:
     already_validated: int
     late: tuple[str, ...]
     waitlisted: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDeletion:
+    """A tournament with no results, and what deleting it removes (issue 44: a test tournament goes)."""
+
+    id: int
+    name: str
+    registrations: int
+    rounds: int
+    tables: int
+    stamp: int  # the tournament's creation instant (µs): with the id, it names this tournament and no later one
+
+
+def creation_stamp(created_at: datetime) -> int:
+    """A tournament's creation instant in whole microseconds since the epoch: a Confirm button carries it with the
+    id, because SQLite gives a deleted tournament's id to the next one created."""
+    return (created_at - EPOCH) // timedelta(microseconds=1)
 
 
 def _view(t: Tournament) -> TournamentView:
@@ -271,3 +292,72 @@ class TournamentService(BaseService):
             await uc.audit("tournament.validate", "tournament", t.id, validated=validated, already=already, late=late,
                            waitlisted=waitlisted)  # fmt: skip
             return ValidationReport(_view(t), validated, already, tuple(late), waitlisted)
+
+    # ----------------------------------------------------------------------------- deleting a test tournament
+
+    async def deletion(self, actor: Actor, name: str) -> TournamentDeletion:
+        """What deleting ``name`` would remove (organizers), shown before the Confirm button; refused at once when
+        the tournament has results (it stays in the history)."""
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=name) as uc:
+            return await _deletable(uc.session, uc.tournament)
+
+    async def delete(self, actor: Actor, tournament_id: int, stamp: int) -> TournamentDeletion:
+        """Delete a tournament with no results and every row of it (organizers; the Confirm button).
+
+        "No results" (decided for issue 44): no table of it has a report (a result line, or a report stamped on the
+        table: points, a final situation, FIRK's sit-out), and no sanction was ever logged in it (revoked and
+        annulled cases too: their numbers were given). Registrations, draws, check-ins, clocks, calls and reminders
+        may exist: they go with it. A season it belongs to loses it; a one-off game or season sanction dated at it
+        is dated at the season's tournament before it. Once only: the tournament's row is locked first and the
+        check and the delete are one transaction, so of simultaneous presses one deletes and the others are told it
+        is already gone. ``stamp`` (:func:`creation_stamp`) must be the tournament's: a Confirm left over from a
+        deleted tournament never deletes a later one that got its id."""
+        async with self.run(actor, role=StaffRole.ORGANIZER) as uc:  # the role first, and the name the id has now
+            found = await repo.tournament_by_id(
+                session=uc.session, guild_id=actor.guild_id, tournament_id=tournament_id
+            )
+        if found is None or creation_stamp(found.created_at) != stamp:
+            raise NotFound("error.tournament.already_deleted")
+        try:
+            async with self.run(actor, role=StaffRole.ORGANIZER, tournament=found.name, lock=True) as uc:
+                t = uc.tournament
+                if t.id != tournament_id or creation_stamp(t.created_at) != stamp:  # another one made since
+                    raise NotFound("error.tournament.already_deleted")
+                facts = await _deletable(uc.session, t)
+                instead = await _season_date_before(uc.session, t)
+                removed = await repo.delete_tournament_rows(session=uc.session, guild_id=actor.guild_id,
+                                                            tournament_id=tournament_id, name=t.name,
+                                                            given_at_instead=instead)  # fmt: skip
+                await uc.audit("tournament.delete", "tournament", tournament_id, name=t.name, preset=t.preset,
+                               registrations=facts.registrations, rounds=facts.rounds, tables=facts.tables,
+                               rows=removed)  # fmt: skip
+                return facts
+        except NotFound as exc:
+            if exc.key == "error.tournament_not_found":  # deleted by a simultaneous press, after the name was read
+                raise NotFound("error.tournament.already_deleted") from None
+            raise
+
+
+async def _deletable(session: AsyncSession, t: Tournament) -> TournamentDeletion:
+    """``t``'s size, or the refusal of a tournament with results (issue 44)."""
+    assert t.id is not None
+    results = await repo.tournament_results(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    if results.any:
+        raise Conflict("error.tournament.has_results", tournament=t.name, tables=results.reported_tables,
+                       sanctions=results.sanctions)  # fmt: skip
+    registrations, rounds, tables = await repo.tournament_size(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    return TournamentDeletion(t.id, t.name, registrations, rounds, tables, creation_stamp(t.created_at))
+
+
+async def _season_date_before(session: AsyncSession, t: Tournament) -> int | None:
+    """The season's tournament just before ``t`` (what is dated at ``t`` is dated there once ``t`` is gone); None
+    when ``t`` is first in its season, or in none."""
+    assert t.id is not None
+    found = await repo.season_of_tournament(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    if found is None:
+        return None
+    season, link = found
+    assert season.id is not None
+    links = await repo.season_tournaments(session=session, guild_id=t.guild_id, season_id=season.id)
+    earlier = [other.id for place, other in links if place.position < link.position]
+    return earlier[-1] if earlier else None

@@ -35,6 +35,7 @@ from bot.db.models import (
 )
 from bot.services import Services
 from bot.services.access import Actor
+from bot.services.tournaments import creation_stamp
 from tests.cogs.conftest import ROLES
 from tests.helpers import FakeFile, Sent
 from tests.helpers_components import ComponentHarness
@@ -150,6 +151,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ("roster import", {"tournament": "Aperto", "file": FakeFile("r.csv", b"Nome;Club\nDaFile;Orsi\n")}),
     ("tournament validate", {"tournament": "Aperto"}),
     ("tournament export", {"tournament": "Coppa"}),
+    ("tournament delete", {"tournament": "Libero"}),  # issue 44: only the confirmation; the button deletes
     ("publishing check", {"tournament": "Coppa"}),
     ("publishing me", {"tournament": "Coppa", "first_name": "Anna"}),
     ("publishing player", {"tournament": "Coppa", "player": "Giocatore 1", "surname": "Rossi"}),
@@ -351,6 +353,10 @@ async def test_bot_role_1_every_button_as_every_persona(
     )
     cases.append((f"report:sign:{report.table_id}", _message(f"report:sign:{report.table_id}", 55_006)))
     cases.append((f"report:countersign:{report.table_id}", _message(f"report:countersign:{report.table_id}", 55_007)))
+    async with services.sessionmaker() as session:  # issue 44: a test tournament's Delete button (organizers)
+        libero = (await session.execute(select(Tournament).where(Tournament.name == "Libero"))).scalar_one()
+    delete = f"tournament:delete:{libero.id}:{creation_stamp(libero.created_at)}"
+    cases.append((delete, _message(delete, 55_008)))
     assert {next(p for p in BUTTONS if c.startswith(p)) for c, _ in cases} == set(BUTTONS)
     wrong = []
     for custom_id, message in cases:

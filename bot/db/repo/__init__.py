@@ -15,4 +15,5 @@ from bot.db.repo.rulebook import *  # noqa: F403
 from bot.db.repo.sanctions import *  # noqa: F403
 from bot.db.repo.schedules import *  # noqa: F403
 from bot.db.repo.seasons import *  # noqa: F403
+from bot.db.repo.tournaments import *  # noqa: F403
 from bot.db.repo.venue import *  # noqa: F403
