@@ -30,7 +30,7 @@ from bot.db.migrate import upgrade_to_head
 from bot.db.models import utcnow
 from bot.db.session import make_engine, make_sessionmaker
 from bot.errors import UserFacingError
-from bot.i18n import format_number, render_error, t
+from bot.i18n import format_number, join_names, preset_name, render_error, t
 from bot.present.bracket import bracket_render_data
 from bot.present.images import image_words
 from bot.present.modulo import modulo_workbook
@@ -143,6 +143,7 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
     engine = make_engine(db_url)
     services = demo_services(engine)
     rng = random.Random(DEMO_SEED)
+    written = Written(output_dir)
 
     def say(key: str, **params: object) -> None:
         out.write(t(key, locale, **params) + "\n")
@@ -186,10 +187,8 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
             if not knockout:
                 teams_at = [sorted(s.team or "" for s in table.seats) for table in published.tables]
                 say("demo.teams.one_per_team", tables=sum(len(set(x)) == len(x) for x in teams_at), total=len(teams_at))
-            pages = await asyncio.to_thread(tables_pngs, published, date, locale)
-            for path, png in zip(page_paths(output_dir, f"{fmt}-round-{published.number}-tables", len(pages)), pages,
-                                 strict=True):  # fmt: skip
-                path.write_bytes(png)
+            written.pages(f"{fmt}-round-{published.number}-tables",
+                          await asyncio.to_thread(tables_pngs, published, date, locale))  # fmt: skip
             await report_round(services, published, rng, out, locale)
             await services.rounds.close(organizer, tournament=name)
             if final or (not knockout and rounds == 2):
@@ -205,6 +204,8 @@ async def _run_format(db_url: str, out: TextIO, locale: str, fmt: str, output_di
             say("demo.teams.standings")
             for team in standings.teams:
                 out.write(f"  {team.rank:>2}. {team.team:<8} {format_number(team.points, locale):>6}\n")
+        say("demo.club.files", files=len(written.paths), folder=str(output_dir))
+        written.name_each(out)
     finally:
         await engine.dispose()
 
@@ -224,7 +225,7 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: 
         tournament = await services.tournaments.create(
             organizer, name="Torneo Demo RisiKo!", preset="risiko-ufficiali-2018", cap=cap
         )
-        say("demo.created", name=tournament.name, preset=tournament.preset, cap=cap)
+        say("demo.created", name=tournament.name, preset=preset_name(tournament.preset, locale), cap=cap)
         # the club publishes to the national ranking (ModuloTorneo): each player gives the details it asks for
         await services.publishing.settings(organizer, tournament=tournament.name, organiser="ROMA [Carrarmatini]",
                                            type="Torneo Open", venue="Circolo Demo, Roma")  # fmt: skip
@@ -267,8 +268,12 @@ async def _run(db_url: str, out: TextIO, locale: str, players: int, output_dir: 
             clubs=len(clubs),
             waitlisted=listing.counts.get("waitlisted", 0),
         )
-        await _play(services, tournament.name, organizer, rng, out, locale, output_dir)
-        await _season_at_work(services, tournament.name, organizer, rng, out, locale, output_dir)
+        written = Written(output_dir)
+        tables, locked = await _play(services, tournament.name, organizer, rng, out, locale, written)
+        await _season_at_work(services, tournament.name, organizer, rng, out, locale, written)
+        # the last lines: every file the demo wrote, the season's too, counted from the one list of them
+        say("demo.play.summary", tables=tables, locked=locked, files=len(written.paths), folder=str(output_dir))
+        written.name_each(out)
     finally:
         await engine.dispose()
 
@@ -482,6 +487,29 @@ def page_paths(folder: Path, stem: str, count: int) -> list[Path]:
     return [folder / f"{stem}-{i}.png" for i in range(1, count + 1)]
 
 
+class Written:
+    """The files the demo writes to its folder, in the order written: the one list its last lines count and name,
+    so the number printed is the number of files in the folder (issue 44: it said 13 and wrote 16)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.paths: list[Path] = []
+
+    def write(self, filename: str, data: bytes) -> None:
+        path = self.folder / filename
+        path.write_bytes(data)
+        self.paths.append(path)
+
+    def pages(self, stem: str, pages: list[bytes]) -> None:
+        """``stem.png``, or ``stem-1.png``, ``stem-2.png``… (:func:`page_paths`)."""
+        for path, png in zip(page_paths(self.folder, stem, len(pages)), pages, strict=True):
+            self.write(path.name, png)
+
+    def name_each(self, out: TextIO) -> None:
+        for path in self.paths:
+            out.write(f"  {path.name} ({path.stat().st_size} B)\n")
+
+
 def tables_pngs(view: RoundView, date: str, locale: str) -> list[bytes]:
     """The round's cards in the bot's own pages (``renderer.pages``' phone rule)."""
     data = tables_render_data(view, date=date)
@@ -510,25 +538,16 @@ async def _play(
     rng: random.Random,
     out: TextIO,
     locale: str,
-    output_dir: Path,
-) -> None:
+    written: Written,
+) -> tuple[int, int]:
     """Two qualifying rounds, semifinals and a final through the same services a Discord user triggers;
-    table and standings images written to ``output_dir``."""
+    table and standings images written to the demo's folder. Returns the tables reported and those locked."""
 
     def say(key: str, **params: object) -> None:
         out.write(t(key, locale, **params) + "\n")
 
     date = services.clock().date().isoformat()
-    files: list[Path] = []
-
-    def write(filename: str, data: bytes) -> None:
-        path = output_dir / filename
-        path.write_bytes(data)
-        files.append(path)
-
-    def write_pages(stem: str, pages: list[bytes]) -> None:
-        for path, png in zip(page_paths(output_dir, stem, len(pages)), pages, strict=True):
-            write(path.name, png)
+    write, write_pages = written.write, written.pages
 
     validation = await services.tournaments.validate(organizer, name)
     say("demo.play.validated", count=validation.validated)
@@ -562,7 +581,7 @@ async def _play(
     for line in standings.lines[:8]:
         out.write(f"  {line.rank:>2}. {line.name:<12} {format_number(line.points, locale):>6}\n")
     for decision in standings.explanations[:3]:
-        names = ", ".join(decision.names)
+        names = join_names(decision.names, locale)
         if decision.resolved and decision.tie_breaker:
             criterion = t(f"standings.tiebreaker.{decision.tie_breaker}", locale)
             values = ", ".join(f"{n} {v}" for n, v in decision.values)
@@ -573,7 +592,7 @@ async def _play(
             out.write("  " + t("standings.tie.shared", locale, names=names) + "\n")
     semis = await services.rounds.seed_semifinals(organizer, tournament=name)
     semis = (await services.rounds.publish(organizer, tournament=name, number=semis.number)).round
-    say("demo.play.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
+    say("demo.play.semifinals", tables=len(semis.tables), direct=join_names(semis.direct_finalists, locale) or "—")
     for tie in semis.ties:  # players level where a line cut them (the cut, a band's edge…): named, and what decided
         out.write("  " + cut_text(locale, tie, name=str) + "\n")
     write_pages("semifinals-tables", await asyncio.to_thread(tables_pngs, semis, date, locale))
@@ -584,7 +603,7 @@ async def _play(
     ]
     final = await services.rounds.compose_final(organizer, tournament=name)
     final = (await services.rounds.publish(organizer, tournament=name, number=final.number)).round
-    say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
+    say("demo.play.final", players=join_names((s.name for s in final.tables[0].seats), locale))
     for tie in final.ties:  # level players the replacement chain had to order
         out.write("  " + cut_text(locale, tie, name=str) + "\n")
     write_pages("final-table", await asyncio.to_thread(tables_pngs, final, date, locale))
@@ -604,9 +623,7 @@ async def _play(
         "final-phase-bracket",
         await asyncio.to_thread(_bracket_png, semis, semi_reports, final, final_report, seeds, date, locale),
     )
-    say("demo.play.summary", tables=tables, locked=locked, files=len(files), folder=str(output_dir))
-    for path in files:
-        out.write(f"  {path.name} ({path.stat().st_size} B)\n")
+    return tables, locked
 
 
 async def classification_at_work(
@@ -622,7 +639,7 @@ async def classification_at_work(
     final = await services.classification.show(DEMO_GUILD, name)
     if final is None or not final.complete:  # pragma: no cover - the demo always plays its final
         return
-    names = ", ".join(line.name for line in final.champions)
+    names = join_names((line.name for line in final.champions), locale)
     out.write(t("classification.champion", locale, names=names, count=len(final.champions)) + "\n")
     out.write(t("demo.play.classification", locale) + "\n")
     for line in final.lines[:8]:
@@ -637,7 +654,7 @@ SPRING = "Torneo Demo di Primavera"
 
 
 async def _season_at_work(
-    services: Services, name: str, organizer: Actor, rng: random.Random, out: TextIO, locale: str, output_dir: Path
+    services: Services, name: str, organizer: Actor, rng: random.Random, out: TextIO, locale: str, written: Written
 ) -> None:
     """A short season: the tournament just played and a one-round spring tournament of its best twelve, one ranking
     across the two (each tournament's standings carried over), its image and CSV written beside the others."""
@@ -667,10 +684,10 @@ async def _season_at_work(
     for decision in view.explanations[:2]:
         out.write(f"  {explain_season_tie(decision, locale)}\n")
     image = await season_image(view, date=services.clock().date().isoformat(), locale=locale)
-    for path, png in zip(page_paths(output_dir, "season", len(image.pages)), image.pages, strict=True):
-        path.write_bytes(png)
-    (output_dir / "season.csv").write_bytes(season_csv(view, locale))
-    say("demo.season.files", files=len(image.pages) + 1)
+    before = len(written.paths)
+    written.pages("season", list(image.pages))
+    written.write("season.csv", season_csv(view, locale))
+    say("demo.season.files", files=len(written.paths) - before)
 
 
 def run_demo(

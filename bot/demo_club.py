@@ -29,7 +29,7 @@ from bot.demo import (
     run_demo,
     tables_pngs,
 )
-from bot.i18n import format_number, t
+from bot.i18n import format_number, join_names, t
 from bot.present.rounds import cut_text, repechage_text
 from bot.present.standings import standings_csv, standings_image
 from bot.rules.ruleset import load_ruleset
@@ -108,7 +108,7 @@ async def run_club(db_url: str, out: TextIO, locale: str, output_dir: Path) -> N
                       + t("demo.club.discarded", locale, rounds=dropped) + "\n")  # fmt: skip
         semis = await services.rounds.seed_semifinals(organizer, tournament=NAME)
         semis = (await services.rounds.publish(organizer, tournament=NAME, number=semis.number)).round
-        say("demo.club.semifinals", tables=len(semis.tables), direct=", ".join(semis.direct_finalists) or "—")
+        say("demo.club.semifinals", tables=len(semis.tables), direct=join_names(semis.direct_finalists, locale) or "—")
         if semis.repechage is not None:
             out.write("  " + repechage_text(locale, semis.repechage, name=str) + "\n")
         for tie in semis.ties:
@@ -116,7 +116,7 @@ async def run_club(db_url: str, out: TextIO, locale: str, output_dir: Path) -> N
         await report_round(services, semis, rng, out, locale)
         final = await services.rounds.compose_final(organizer, tournament=NAME)
         final = (await services.rounds.publish(organizer, tournament=NAME, number=final.number)).round
-        say("demo.play.final", players=", ".join(s.name for s in final.tables[0].seats))
+        say("demo.play.final", players=join_names((s.name for s in final.tables[0].seats), locale))
         await report_round(services, final, rng, out, locale)
         await classification_at_work(services, NAME, out, locale, write, write_pages)
         document = await services.exports.by_name(DEMO_GUILD, tournament=NAME)  # all the data out (docs/export.md)

@@ -215,9 +215,9 @@ def test_fuzzed_documents_answer_0_or_2_with_one_line(name: str, data: st.DataOb
         ("draw/n64_s1.json", ("table_sizes",), "4" * 16, "table_sizes: must be a JSON array"),
         ("draw/n64_s1.json", ("table_sizes", 0), 4.5, "table_sizes.0: must be an integer"),
         ("draw/export.json", ("players", 0, "name"), 5, "players.0.name: must be a string"),
-        ("rr/solve.json", ("robots", "red"), None, "bad_robot_cell"),
-        ("rr/verify.json", ("moves", 0), 5, "bad_move"),
-        ("rr/verify.json", ("moves",), [5], "bad_move"),
+        ("rr/solve.json", ("robots", "red"), None, "Not a robot and its cell: red None"),
+        ("rr/verify.json", ("moves", 0), 5, "Not a move (a robot and a direction): #1 5"),
+        ("rr/verify.json", ("moves",), [5], "Not a move (a robot and a direction)"),
         ("standings/firk.json", ("games",), None, "games: Input should be a valid list"),
         ("standings/firk.json", ("games", 0, "round"), None, "games.0.round"),
         ("standings/firk.json", ("games", 0, "players", 0, "table_points"), "40", "table_points"),
@@ -266,7 +266,7 @@ def test_render_rr_board_moves_form_checks_robot_cells_as_rr_solve_does(cell: An
     code, err = _run(
         DOCUMENTS["render/rr-board-moves.json"], _mutate(base, ("robots", "red", 0), "replace", cell), tmp_path
     )
-    assert code == 2 and err == f"error: cell_out_of_board: 'red {shows}'\n", err
+    assert code == 2 and err == f"error: A cell is off the board: red {shows} (rows and columns from 0 to 15).\n", err
     assert not (tmp_path / "out.png").exists()
     solve = _document("rr/solve.json")
     same = _run(DOCUMENTS["rr/solve.json"], _mutate(solve, ("robots", "red", 0), "replace", cell), tmp_path)
@@ -276,12 +276,12 @@ def test_render_rr_board_moves_form_checks_robot_cells_as_rr_solve_does(cell: An
 @pytest.mark.parametrize(
     ("robots", "says"),
     [
-        ({"red": None}, "bad_robot_cell: 'red None'"),
-        ({"red": [1, 2, 3]}, "bad_robot_cell: 'red [1, 2, 3]'"),
-        ({"red": "15,5"}, "bad_robot_cell: \"red '15,5'\""),
-        ({"purple": [0, 0]}, "unknown_robot_colour: 'purple'"),
-        ({"red": [7, 7]}, "robot_on_central_block: 'red [7, 7]'"),
-        ({"red": [0, 0], "blue": [0, 0]}, "robots_share_cell: 'red and blue at [0, 0]'"),
+        ({"red": None}, "Not a robot and its cell: red None."),  # the engine's reason in words, never its code
+        ({"red": [1, 2, 3]}, "Not a robot and its cell: red [1, 2, 3]."),
+        ({"red": "15,5"}, "Not a robot and its cell: red '15,5'."),
+        ({"purple": [0, 0]}, "No robot has the colour “purple”."),
+        ({"red": [7, 7]}, "A robot stands on the central block: red [7, 7]."),
+        ({"red": [0, 0], "blue": [0, 0]}, "Two robots on one cell: red and blue at [0, 0]."),
         ([[15, 5]], "robots must map colour to [row, col]"),
     ],
 )
@@ -302,12 +302,12 @@ def test_render_rr_board_moves_form_checks_robots_on_a_board_without_targets(
     doc = {"board": board, "robots": {"red": [0, 0], "blue": [3, 3]}, "moves": [["red", "E"]]}
     assert _run(["render", "rr-board"], doc, tmp_path) == (0, "")
     code, err = _run(["render", "rr-board"], {**doc, "robots": {"red": [0, 0], "blue": [0, 0]}}, tmp_path)
-    assert code == 2 and err == "error: robots_share_cell: 'red and blue at [0, 0]'\n", err
+    assert code == 2 and err == "error: Two robots on one cell: red and blue at [0, 0].\n", err
     # `steward rr board` shares the check (it took the board's first target as the stand-in: IndexError)
     code, err = _run(["rr", "board"], {"board": board, "robots": {"red": [0, 0], "blue": [3, 3]}}, tmp_path)
     assert (code, err) == (0, "")
     code, err = _run(["rr", "board"], {"board": board, "robots": {"red": [0, 0], "blue": [0, 0]}}, tmp_path)
-    assert code == 2 and err == "error: robots_share_cell: 'red and blue at [0, 0]'\n", err
+    assert code == 2 and err == "error: Two robots on one cell: red and blue at [0, 0].\n", err
 
 
 def test_render_rr_board_moves_form_quotes_at_most_80_characters_of_a_bad_cell(
@@ -317,7 +317,7 @@ def test_render_rr_board_moves_form_quotes_at_most_80_characters_of_a_bad_cell(
     base = _document("render/rr-board-moves.json")
     doc = _mutate(base, ("robots", "red", 0), "replace", "x" * 5000)
     code, err = _run(DOCUMENTS["render/rr-board-moves.json"], doc, tmp_path)
-    assert code == 2 and err.startswith("error: cell_out_of_board: 'red ") and err.count("\n") == 1, err[:400]
+    assert code == 2 and err.startswith("error: A cell is off the board: red ") and err.count("\n") == 1, err[:400]
     assert "x" * 81 not in err and len(err) <= 300
 
 

@@ -130,7 +130,7 @@ def test_issue_47_the_club_demo_plays_a_short_championship_with_discards_to_the_
     assert text.count("è assente alla serata") == 2 and text.count("Serata ") == 5
     standings = text.split("Classifica dopo 5 serate")[1].split("Semifinali")[0]
     assert standings.count("scartate: ") == 10 and "scartate: —" not in standings
-    assert re.search(r"Semifinali: 2 tavoli; in finale direttamente: [^,\n]+, [^,\n]+\.", text)
+    assert re.search(r"Semifinali: 2 tavoli; accesso diretto alla finale: [^,\n]+(?:, | e )[^,\n]+\.", text)
     assert re.search(r"Ripescaggio: [^,]+, con la miglior partita singola sotto il taglio: \d+ punti", text)
     assert "🏆 Vince il torneo" in text
     csv_text = (tmp_path / "club-standings.csv").read_text(encoding="utf-8-sig")

@@ -34,14 +34,17 @@ ABOVE = {"five_repeat": 0, "club_pairs": 3}
 @pytest.mark.parametrize(
     ("optimality", "values", "nodes", "proof", "en", "it"),
     [
-        ("bound_met", AT_BOUND, 0, "bound", "every criterion is at its lower bound", "ogni criterio è al suo limite"),
+        ("bound_met", AT_BOUND, 0, "bound", "every criterion is at its lowest possible",
+         "ogni criterio è al suo minimo possibile"),
         ("proven_optimal_by_search", ABOVE, 812, "search", "an exhaustive search found no better draw",
-         "una ricerca esaustiva non ha trovato"),
+         "una ricerca completa non ha trovato"),
         ("optimal_for_cinquisti", ABOVE, 812, "cinquisti", "Optimal for these cinquisti",
-         "Ottimo per questi cinquisti"),
-        ("not_proven", ABOVE, 21, "", "the search stopped after 21 steps", "si è fermata dopo 21 passi"),
-        ("not_proven", ABOVE, 1, "", "the search stopped after 1 step.", "si è fermata dopo 1 passo."),
-        ("not_proven", ABOVE, 0, "", "Not proven optimal: the best draw found.", "il miglior sorteggio trovato."),
+         "Sorteggio migliore possibile per questi cinquisti"),
+        ("not_proven", ABOVE, 21, "", "the search stopped after 21 steps",
+         "si è fermata dopo 21 combinazioni esaminate"),
+        ("not_proven", ABOVE, 1, "", "the search stopped after 1 step.", "si è fermata dopo 1 combinazione esaminata."),
+        ("not_proven", ABOVE, 0, "", "Not proven optimal: the best draw found.",
+         "Miglior sorteggio trovato, non verificato come migliore possibile."),
     ],
 )  # fmt: skip
 def test_tour_r2_1_the_preview_says_what_the_draw_proved(optimality, values, nodes, proof, en, it) -> None:
@@ -63,8 +66,8 @@ def test_bot_img_1_the_table_badge_says_optimal_for_these_cinquisti() -> None:
     data = dataclasses.replace(sample_tables(18), optimal=True, optimal_for_cinquisti=True)
     it = {t.text for t in layout_tables(data, words=image_words("it")).texts}
     en = {t.text for t in layout_tables(data, words=image_words("en")).texts}
-    assert "Ottimo per questi cinquisti" in it and "Sorteggio ottimo dimostrato" not in it
-    assert "Optimal for these cinquisti" in en
+    assert "Migliore possibile per questi cinquisti" in it and "Sorteggio migliore possibile, verificato" not in it
+    assert "Optimal for this 5-seat draw" in en  # issue 44: cinquisti explained in English images
     plain = {t.text for t in layout_tables(dataclasses.replace(data, optimal_for_cinquisti=False),
                                            words=image_words("en")).texts}  # fmt: skip
     assert "Draw proven optimal" in plain

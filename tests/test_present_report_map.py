@@ -35,7 +35,7 @@ def test_bot_img_1_the_stored_explanation_becomes_each_player_s_score():
 def test_bot_img_1_the_map_legend_says_points_objective_strip_and_continents_in_the_server_s_language():
     anna = MapScore("Anna", 27.5, True, ("Alaska", "Alberta"), 5, (("Oceania", 2),))
     bruno = MapScore("Bruno", 4.0, False)
-    assert map_notes(anna, "it") == ("Punti al tavolo: 27,5", "Obiettivo raggiunto",
+    assert map_notes(anna, "it") == ("Punti tavolo: 27,5", "Obiettivo raggiunto",
                                      "Striscia doppia (+5): Alaska – Alberta", "Continenti: Oceania +2")  # fmt: skip
     assert map_notes(bruno, "en") == ("Table points: 4", "Objective not achieved")
     data = report_map_data(_view((anna, bruno)), "it")
@@ -45,5 +45,5 @@ def test_bot_img_1_the_map_legend_says_points_objective_strip_and_continents_in_
     assert len(pages) == 3
     for cv in pages:  # every page's legend carries the scores
         legend = [t.text for t in cv.texts if t.group == "legend"]
-        assert "Punti al tavolo: 27,5" in legend and "Obiettivo non raggiunto" in legend
+        assert "Punti tavolo: 27,5" in legend and "Obiettivo non raggiunto" in legend
         assert "Continenti: Oceania +2" in legend

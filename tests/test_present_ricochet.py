@@ -40,8 +40,10 @@ def test_a_refusal_names_the_piece_and_the_reader_s_letters():
     with pytest.raises(InvalidInput) as it:
         present.read(notation.parse_moves, "RN XX", "it")
     text = render_error(it.value.key, it.value.params, "it")
-    assert text.startswith("“XX” non è una mossa") and "es. RN VE BS GO o R↑ V→ B↓ G←" in text
-    assert "Robot: R rosso, V verde, B blu, G giallo, N nero, A argento; direzioni: N E S O." in text
+    assert text.startswith(("«XX» non è una mossa", "“XX” non è una mossa")) and "es. RN VE BS GO o R↑ V→ B↓ G←" in text
+    assert (
+        "Robot: R rosso, V verde, B blu, G giallo, N nero, A argento; direzioni: N E S O · nord est sud ovest." in text
+    )
     with pytest.raises(InvalidInput) as en:  # V (verde) is read by an English reader too: green, like G
         present.read(notation.parse_robots, "GH11 VA1", "en")
     assert render_error(en.value.key, en.value.params, "en").startswith(

@@ -130,7 +130,7 @@ def test_issue_47_twelve_evenings_wrap_onto_two_strips_and_pages_follow_the_tall
     for rank, (name, (scores, dropped)) in enumerate(extra.items(), start=1):
         results = tuple(RoundResult(n, scores[n - 1], n not in dropped) for n in range(1, 13))
         rows.append(StandingRow(rank, name, 500.5 - rank, 12, club="Ludica Catania", rounds=results))
-    legend = "A pari punti la posizione è condivisa."
+    legend = "A pari punti il posto è condiviso."
     data = StandingsData("Campionato", 12, "2026-11-24", tuple(rows * 5), legend=legend)
     words = image_words("it")
     canvases = layout_standings(data, words=words)

@@ -5,31 +5,18 @@ type themselves: a command option's name in their language, and a field of the s
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from bot.i18n import LOCALES, catalogue
-from bot.rules.risiko.scoring import PLAYER_FIELDS
-
-# The rulebooks' short names of the requirements catalogue (shared/spec/REQUIREMENTS.md), then "-" and a code.
-REQUIREMENT_ID = re.compile(r"\b(?:BOT|RR|NP|UFF|ARB|FIRK|TOUR|RK)-[A-Z0-9]+(?:-[A-Z0-9*]+)*")
-IDENTIFIER = re.compile(r"[^\W_]+(?:_[^\W_]+)+")  # snake_case: a word with an underscore inside
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # {final_size}: filled in before anyone reads it
-
-
-def internal_ids(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
-    """The requirement ids and code identifiers in ``text`` (``allowed``: words people type themselves)."""
-    text = PLACEHOLDER.sub("", text)
-    return REQUIREMENT_ID.findall(text) + [w for w in IDENTIFIER.findall(text) if w not in allowed]
+from bot.i18n.words import codes_in, engine_codes, internal_ids, preset_ids, typed_by_people
 
 
 def _typed_by_people(locale: str) -> frozenset[str]:
-    options = {v for k, v in catalogue(locale).items() if k.startswith("cmd.") and ".opt." in k and k.endswith(".name")}
-    return frozenset(options | set(PLAYER_FIELDS))
+    return typed_by_people(catalogue(locale))
 
 
 def test_the_check_finds_what_it_looks_for():
+    """Issue 44 (internal ids reach people): the rule ``python -m bot.i18n check`` runs (``bot.i18n.words``)."""
     assert internal_ids("catena dei ripescaggi (TOUR-FIN-1)") == ["TOUR-FIN-1"]
     assert internal_ids("see BOT-SCH-1 and RK-TRIS-*") == ["BOT-SCH-1", "RK-TRIS-*"]
     assert internal_ids("cambia tournament.final_size") == ["final_size"]
@@ -40,6 +27,7 @@ def test_the_check_finds_what_it_looks_for():
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_no_catalogue_value_shows_a_requirement_id_or_a_code_identifier(locale: str):
+    """Issue 44: no requirement id or code identifier in what people read (each counted message's form for 2)."""
     allowed = _typed_by_people(locale)
     found = {
         key: hits
@@ -76,5 +64,6 @@ def test_every_sanction_proposal_of_every_preset_cites_the_article_and_no_intern
             for shown in (text, line):
                 assert p.article in shown and "sanction." not in shown, (preset, shown)
                 assert internal_ids(shown) == [], (preset, shown)
+                assert codes_in(shown, engine_codes(), preset_ids()) == [], (preset, shown)
             checked += 1
     assert checked > 100

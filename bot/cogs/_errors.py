@@ -43,7 +43,13 @@ def _escaped(params: dict[str, Any]) -> dict[str, Any]:
     """An error's parameters as shown: text a user typed (a name, a value) has its markdown and mentions escaped,
     so "**Coppa**" is not bold and "@everyone" is plain text; field and role names are
     catalogue keys, translated later."""
-    return {k: v if k in TRANSLATED_PARAMS or not isinstance(v, str) else safe(v) for k, v in params.items()}
+
+    def shown(key: str, value: Any) -> Any:
+        if isinstance(value, list | tuple):  # names, joined as a sentence lists them (bot.i18n.render_error)
+            return tuple(safe(v) if isinstance(v, str) else v for v in value)
+        return value if key in TRANSLATED_PARAMS or not isinstance(value, str) else safe(value)
+
+    return {k: shown(k, v) for k, v in params.items()}
 
 
 def _default_locale(interaction: discord.Interaction[Any]) -> str:

@@ -13,7 +13,9 @@ Tools: ``python -m bot.i18n extract|update|compile|check`` (``bot.i18n.tool``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from functools import cache
+from string import Formatter
 from typing import Any
 
 from bot.i18n.catalogues import Message, index, translations
@@ -86,12 +88,80 @@ def format_number(value: float | int, locale: str, *, decimals: int | None = Non
 
 
 TRANSLATED_PARAMS: dict[str, str] = {"field": "field", "role": "role"}
+PRESET_PARAMS: tuple[str, ...] = ("preset", "season_preset")  # an error's parameters that may hold a preset's id
+
+
+def join_names(names: Iterable[object], locale: str) -> str:
+    """People's names (or any words) as a sentence lists them: "Anna", "Anna e Bruno", "Anna, Bruno e Carla" in
+    Italian, "Anna, Bruno and Carla" in English; "" for none (issue 44)."""
+    items = [str(n) for n in names]
+    if len(items) < 2:
+        return items[0] if items else ""
+    return t("list.and", locale, rest=", ".join(items[:-1]), last=items[-1])
+
+
+def preset_name(preset: object, locale: str) -> str:
+    """A preset's name as people read it ("RisiKo! — tornei ufficiali 2018"), never its id; text that names no
+    preset is given back as it is (issue 44)."""
+    from bot.rules.presets import PRESET_NAMES
+
+    text = str(preset)
+    return t(f"choice.{text}", locale) if text in PRESET_NAMES else text
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
+ENGINE_FAMILIES: tuple[str, ...] = (
+    "error.engine",
+    "error.tournament",
+    "error.adjudicator",
+    "error.season",
+    "error.sanction",
+    "error.clock",
+)
+
+
+def engine_reason(code: str, locale: str, /, **params: Any) -> str | None:
+    """A rules engine's refusal (its stable ``code``, e.g. ``bad_table_size``) as a sentence in ``locale``, filled
+    with ``params`` (``value`` and, for a refusal whose value is a mapping, its keys); None when no catalogue
+    sentence says it with those parameters. The code itself is never shown (issue 44)."""
+    values = _listed(params, locale)
+    for family in ENGINE_FAMILIES:
+        message = index().get(f"{family}.{code}")
+        if message is not None and _fields(message.msgid) <= set(values):
+            return t(message.key, locale, **values)
+    return None
+
+
+def _listed(values: dict[str, Any], locale: str) -> dict[str, Any]:
+    """Lists of words (names) as a sentence lists them, in ``locale``."""
+    return {k: join_names(v, locale) if isinstance(v, list | tuple) else v for k, v in values.items()}
+
+
+def _other(values: dict[str, Any], locale: str) -> str:
+    """A refusal no catalogue sentence words: what the rules could not accept, quoted when there is a value."""
+    value = values.get("value")
+    return t("error.engine.other", locale, value=value) if value not in (None, "") else t("error.engine.none", locale)
 
 
 def render_error(key: str, params: dict[str, Any], locale: str) -> str:
-    """A domain error's message: parameters naming a field or a role are translated too."""
-    values = dict(params)
+    """A domain error's message: parameters naming a field or a role are translated too, a preset's id becomes its
+    name, a list of names reads "Anna, Bruno e Carla", and a rules engine's ``code`` becomes a sentence in
+    ``{reason}`` (a message missing from the catalogues says the engine's reason instead of its key)."""
+    values = _listed(dict(params), locale)
     for name, prefix in TRANSLATED_PARAMS.items():
         if isinstance(values.get(name), str):
             values[name] = t(f"{prefix}.{values[name]}", locale)
+    for name in PRESET_PARAMS:
+        if isinstance(values.get(name), str):
+            values[name] = preset_name(values[name], locale)
+    code = values.get("code")
+    if isinstance(code, str) and "reason" not in values:
+        values["reason"] = engine_reason(code, locale, **values) or _other(values, locale)
+    if key not in index():  # a family's message (error.clock.<code>) no catalogue has: the engine's reason
+        log.warning("missing i18n key %s", key)
+        fallback = key.rsplit(".", 1)[-1]
+        return engine_reason(fallback, locale, **values) or _other(values, locale)
     return t(key, locale, **values)

@@ -14,7 +14,9 @@ The workflow of a change in wording or a new message:
 ``check`` fails on: a message missing, empty or fuzzy in a language, or present in a translation but not in the
 English; a ``.po`` that does not parse or compile; a template whose placeholders differ between languages (or
 between a message's forms); a counted message whose counter is not one of its placeholders; a key the code names
-(``t("…")``, an error's key, ``tr(interaction, "…")``) that no catalogue defines.
+(``t("…")``, an error's key, ``tr(interaction, "…")``) that no catalogue defines; and on the words people
+read (``bot.i18n.words``, issue 44): internal ids and codes in a value, a gendered word beside a name, a variant
+the glossary (``bot/i18n/glossary.toml``) says to avoid, words hard-coded in the code instead of the catalogues.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
+from bot.i18n import words
 from bot.i18n.catalogues import (
     LOCALE_DIR,
     SOURCE_LOCALE,
@@ -46,6 +49,7 @@ from bot.i18n.catalogues import (
 TRANSLATIONS: tuple[str, ...] = ("it",)
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = ("bot", "renderer")
+GLOSSARY = words.GLOSSARY  # one term for each thing (issue 44)
 PLURAL_FORMS = "nplurals=2; plural=(n != 1);"  # Italian and English alike: "1 partita", "0/2/21 partite"
 # A key is the literal first argument of t(…), tr(interaction, …), render_error(…) or a user-facing error.
 KEY_RE = re.compile(
@@ -172,6 +176,7 @@ def problems() -> list[str]:
     """Everything ``check`` refuses, one line each (empty when the catalogues are sound)."""
     found: list[str] = []
     english: dict[str, Any] = {}
+    values: list[words.Value] = []
     for domain in domains():
         for locale in (SOURCE_LOCALE, *TRANSLATIONS):
             path = po_path(locale, domain)
@@ -211,12 +216,28 @@ def problems() -> list[str]:
                     found.append(f"{where}: not translated")
                     continue
                 found.extend(placeholder_problems(where, entry, source, texts))
+                values.append(words.Value(locale, domain, key, texts))
         found.extend(missing_translations(domain))
     for key, places in sorted(keys_in_code().items()):
         if key not in english:
             file, line = places[0]
             found.append(f"{file}:{line}: key {key} is in no catalogue")
+    found.extend(words.catalogue_problems(values, words.load_glossary(GLOSSARY)))
+    found.extend(words.hard_coded_text(ROOT))
     return found
+
+
+def catalogue_values() -> list[words.Value]:
+    """Every message of every catalogue that parses, each language's forms as the word rules read them."""
+    values = []
+    for domain in domains():
+        for locale in (SOURCE_LOCALE, *TRANSLATIONS):
+            path = po_path(locale, domain)
+            if path.exists():
+                for entry in read_catalog(path):
+                    if entry.id and entry.context is not None and (texts := forms(entry.string)) and all(texts):
+                        values.append(words.Value(locale, domain, entry.context, texts))
+    return values
 
 
 def missing_translations(domain: str) -> list[str]:

@@ -18,7 +18,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.worksheet.worksheet import Worksheet
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.present.markup import safe
 from bot.rules.tournament.export import ExportDocument, ExportPlayer
 from bot.rules.tournament.modulo import (
@@ -40,9 +40,11 @@ def problems_text(problems: list[ModuloProblem], locale: str, *, most: int = 12)
     """One line per problem, in ``locale``: what is missing and for whom (at most ``most`` names each)."""
     lines = []
     for p in problems:
-        names = ", ".join(safe(n) for n in p.names[:most])
         if len(p.names) > most:
+            names = ", ".join(safe(n) for n in p.names[:most])
             names += " " + t("publishing.more", locale, count=len(p.names) - most)
+        else:
+            names = join_names(map(safe, p.names), locale)
         lines.append("• " + t(f"publishing.problem.{p.code}", locale, names=names, count=len(p.names)))
     return lines
 

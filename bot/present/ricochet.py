@@ -36,7 +36,8 @@ def refusal(exc: rr.NotationError, locale: str) -> InvalidInput:
     elif exc.code == "moves_unreadable":
         params |= {"example": rr.format_moves(EXAMPLE_MOVES, locale),
                    "arrows": rr.format_moves(EXAMPLE_MOVES, locale, arrows=True),
-                   "directions": " ".join(rr.direction_letter(d, locale) for d in "NESW")}  # fmt: skip
+                   "directions": " ".join(rr.direction_letter(d, locale) for d in "NESW") + " · "
+                   + " ".join(rr.DIRECTION_NAMES[locale][d] for d in "NESW")}  # fmt: skip
     elif exc.code == "target_unreadable":
         params["example"] = rr.format_target(EXAMPLE_TARGET, locale)
     elif exc.code == "target_word_unknown":

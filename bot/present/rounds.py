@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.i18n.numbers import format_number
 from bot.present.markup import safe
 from bot.services.rounds import RoundView
@@ -19,11 +19,11 @@ def cut_text(locale: str, cut: CutView, *, name: Callable[[str | None], str] = s
     """Players level where a line of the final phase cuts through them — the semifinals' cut, the direct seat, a
     band's edge, the halves, the final's replacement chain — and what decided their order (never the program's own
     order); ``name`` shows a name (escaped for Discord unless the reader is a terminal)."""
-    tied, qualified = ", ".join(name(n) for n in cut.tied), ", ".join(name(n) for n in cut.qualified)
+    tied, qualified = join_names(map(name, cut.tied), locale), join_names(map(name, cut.qualified), locale)
     if cut.boundary == "cut":
         return t(f"round.cut.{cut.method}", locale, count=cut.seats, rank=cut.rank, seed=cut.seed or "", tied=tied,
                  qualified=qualified)  # fmt: skip
-    order = ", ".join(name(n) for n in cut.order or cut.qualified)
+    order = join_names(map(name, cut.order or cut.qualified), locale)
     line = t(f"round.tie.line.{cut.boundary}", locale)
     return t(f"round.tie.{cut.method}", locale, line=line, rank=cut.rank or "", seed=cut.seed or "", tied=tied,
              order=order)  # fmt: skip
@@ -41,7 +41,7 @@ def seats_text(locale: str, view: RoundView) -> str:
     """The semifinals' seats outside the bands: the direct finalists and the repechage (issue 47), with why."""
     lines = []
     if view.direct_finalists:
-        lines.append(t("round.direct_finalists", locale, names=", ".join(safe(n) for n in view.direct_finalists)))
+        lines.append(t("round.direct_finalists", locale, names=join_names(map(safe, view.direct_finalists), locale)))
     if view.repechage is not None:
         lines.append(repechage_text(locale, view.repechage))
     return "\n".join(lines)
@@ -148,7 +148,7 @@ def report_text(locale: str, view: RoundView) -> str:
             lines.append(optimality_line(locale, report))
         seated = {s.registration_id: s.name for table in view.tables for s in table.seats}
         for rank, order in report.seat_ties:
-            who = ", ".join(safe(seated.get(p, str(p))) for p in order)
+            who = join_names((safe(seated.get(p, str(p))) for p in order), locale)
             if rank is None:
                 lines.append(t("round.seat_tie_unranked", locale, order=who))
             else:
@@ -176,7 +176,7 @@ def report_text(locale: str, view: RoundView) -> str:
             )
         )
     if view.declined:
-        lines.append(t("round.declined", locale, names=", ".join(safe(n) for n in view.declined)))
+        lines.append(t("round.declined", locale, names=join_names(map(safe, view.declined), locale)))
     if view.unfilled:
         lines.append(t("round.unfilled", locale, count=view.unfilled))
     return "\n".join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.present.markup import discord_timestamp, no_pings, safe, when
 from bot.rules.schedule import CHECK_IN_LIST_OFFSET
 from bot.services import ReminderKind
@@ -31,7 +31,7 @@ def _names(names: tuple[str, ...], locale: str) -> str:
             return ", ".join(shown) + " " + t("schedule.and_more", locale, count=len(names) - len(shown))
         shown.append(safe(name))
         used += len(name) + 2
-    return ", ".join(shown)
+    return join_names(shown, locale)
 
 
 def delivery_text(d: Delivery) -> str:

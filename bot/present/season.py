@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 
-from bot.i18n import format_number, t
+from bot.i18n import format_number, join_names, t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
 from bot.present.markup import safe
@@ -92,7 +92,7 @@ async def season_image(
 
 def explain(decision: SeasonTieBreak, locale: str) -> str:
     """A tie as a sentence: who, what decided it with each one's value, or that they share the place."""
-    names = ", ".join(safe(n) for n in decision.names)
+    names = join_names(map(safe, decision.names), locale)
     if decision.tie_breaker is None or not decision.resolved:
         return t("standings.tie.shared", locale, names=names)
     values = ", ".join(

@@ -17,7 +17,7 @@ from functools import partial
 from bot.db import repo
 from bot.db.models import Tournament
 from bot.errors import InvalidInput, PermissionDenied
-from bot.rules.errors import RuleError
+from bot.rules.errors import RuleError, plain
 from bot.rules.jsondoc import DocumentError
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.ricochet import solver as rr_solver
@@ -47,7 +47,7 @@ class Answer:
 
 
 def refusal(exc: RuleError) -> InvalidInput:
-    return InvalidInput(f"error.adjudicator.{exc.code}", value=str(exc.value)[:60])
+    return InvalidInput(f"error.adjudicator.{exc.code}", value=plain(exc.value)[:60])
 
 
 def percent(x: Fraction) -> str:
@@ -214,7 +214,7 @@ class AdjudicatorService(BaseService):
             else:
                 if len(symbols) != 3:
                     raise RuleError("set_needs_three_cards", len(symbols))
-                hand = [cards_mod.Card(cards_mod.Symbol(s)) for s in symbols]
+                hand = [cards_mod.Card(cards_mod.Symbol.read(s)) for s in symbols]  # Italian or English words
                 value = cards_mod.set_value(hand, (), rules.cards)
                 values = {"kind": "set", "set": value.kind.value, "armies": value.base,
                           "bonus_per_owned_territory": rules.cards.territory_bonus}  # fmt: skip

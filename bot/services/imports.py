@@ -29,6 +29,7 @@ from bot.db.models import (
     TournamentStatus,
 )
 from bot.errors import Conflict, InvalidInput
+from bot.rules.errors import refusal_params
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.documents import BadDocument
@@ -82,6 +83,9 @@ class ImportService(BaseService):
         try:
             document = await self._workers.thread(partial(modulo_document, data, preset=preset))
         except ModuloError as exc:
+            if exc.rule is not None:  # a table the rules refuse: the refusal in words (issue 44), with where it is
+                raise InvalidInput("error.import.workbook_table", sheet=exc.sheet[:40], table=exc.table,
+                                   **refusal_params(exc.rule, limit=60)) from None  # fmt: skip
             raise InvalidInput("error.import.bad_workbook", detail=str(exc)[:300]) from None
         return await self.tournament(actor, document=document, name=name)
 

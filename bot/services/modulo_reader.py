@@ -14,6 +14,7 @@ import re
 from datetime import date, datetime
 from typing import Any
 
+from bot.rules.errors import RuleError
 from bot.rules.outcomes import table_places
 from bot.rules.risiko.errors import RisikoError
 from bot.rules.risiko.points import tournament_points
@@ -25,7 +26,12 @@ MAX_ROWS = 20_000
 
 
 class ModuloError(ValueError):
-    """The workbook cannot be read: the message names the sheet and the cell."""
+    """The workbook cannot be read: the message names the sheet and the cell. A table the rules refuse carries the
+    rules' refusal (``rule``), its sheet and table, so the refusal is worded for the reader, never as its code."""
+
+    def __init__(self, message: str, *, rule: RuleError | None = None, sheet: str = "", table: int = 0) -> None:
+        super().__init__(message)
+        self.rule, self.sheet, self.table = rule, sheet, table
 
 
 def _sheet(book: Any, name: str) -> Any:
@@ -143,7 +149,8 @@ def modulo_document(data: bytes, *, preset: str) -> dict[str, Any]:
                     ruleset.preset, [pts for _, pts in ordered], places=[places[p] for p, _ in ordered]
                 )
             except RisikoError as exc:
-                raise ModuloError(f"{ws.title}, table {len(tables) + 1}: {exc.code} ({str(exc.value)[:60]})") from None
+                raise ModuloError(f"{ws.title}, table {len(tables) + 1}: {exc.code.replace('_', ' ')}", rule=exc,
+                                  sheet=ws.title, table=len(tables) + 1) from None  # fmt: skip
             results = [
                 {"player": p, "table_points": pts, "rank": places[p], "tournament_points": tp, "outcome": "played"}
                 for (p, pts), tp in zip(ordered, given, strict=True)

@@ -19,7 +19,7 @@ from bot.db import repo
 from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
 from bot.db.models import CheckInStatus, GameTable, Registration, Round, Seat, SeatOutcome, Tournament
 from bot.errors import InvalidInput
-from bot.rules.errors import RuleError
+from bot.rules.errors import RuleError, refusal_params
 from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.ricochet.game import PlayerStatus, ranking_from_entries
 from bot.rules.risiko.errors import RisikoError
@@ -216,13 +216,14 @@ def _risiko_points(
         ordered = order_typed_table(entries, disqualified_below_withdrawn=below)
     except RisikoError as exc:
         if exc.code != "tie_needs_situation":
-            raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+            raise InvalidInput("error.report.engine", **refusal_params(exc)) from None
         a, b = exc.value if isinstance(exc.value, tuple) else (None, None)
-        raise InvalidInput("error.report.tie_needs_situation", names=f"{names.get(a, a)}, {names.get(b, b)}") from None
+        tied = (str(names.get(a, a)), str(names.get(b, b)))
+        raise InvalidInput("error.report.tie_needs_situation", names=tied) from None
     try:
         points = tournament_points(preset, [e[2] for e in ordered], places=[e[3] for e in ordered])
     except RisikoError as exc:
-        raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+        raise InvalidInput("error.report.engine", **refusal_params(exc)) from None
     lines = []
     for (rid, outcome, value, place), pts in zip(ordered, points, strict=True):
         decided = "points" if outcome == SeatOutcome.PLAYED.value else "status"
@@ -245,7 +246,7 @@ def _ricochet_points(points_table: Sequence[float], entries: list[tuple[int, str
         placements = ranking_from_entries(rows, left_at={})
         pts = ricochet_tournament_points(points_table, placements)
     except (RuleError, TournamentError) as exc:
-        raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+        raise InvalidInput("error.report.engine", **refusal_params(exc)) from None
     place = {p.player: p for p in placements}
     return [
         _Line(
@@ -301,7 +302,7 @@ def _score_situation(
                 raise InvalidInput("error.report.bad_json", detail=f"{exc.message} (col {exc.column})") from None
             raise document_refusal(exc, field="report_situation") from None
         except RisikoError as exc:
-            raise InvalidInput("error.report.bad_situation", detail=f"{exc.code}: {str(exc.value)[:60]}") from None
+            raise InvalidInput("error.report.bad_situation", **refusal_params(exc, limit=60)) from None
     else:
         doc = situation
     if isinstance(doc, list):
@@ -313,10 +314,9 @@ def _score_situation(
     try:
         parsed = parse_situation(doc, rules.board, also_allowed=("preset",))
     except RisikoError as exc:
-        detail = f"{exc.code}: {str(exc.value)[:60]}"
         if exc.code in ("unknown_territory", "territory_owned_twice", "negative_armies"):
-            raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
-        raise InvalidInput("error.report.bad_situation", detail=detail) from None
+            raise InvalidInput("error.report.engine", **refusal_params(exc)) from None
+        raise InvalidInput("error.report.bad_situation", **refusal_params(exc, limit=60)) from None
     players: list[PlayerSituation] = []
     reg_of: dict[str, Registration] = {}
     for p in parsed.players:
@@ -347,13 +347,13 @@ def _score_situation(
             p.name for p in score.players if p.unresolved and p.status in (Status.ACTIVE, Status.FROZEN)
         ]
         if in_play_unresolved:
-            raise InvalidInput("error.report.tie_unresolved", names=", ".join(sorted(in_play_unresolved)))
+            raise InvalidInput("error.report.tie_unresolved", names=tuple(sorted(in_play_unresolved)))
         ordered = sorted(score.players, key=lambda x: (x.rank, x.name))  # a shared place shares its points
         pts = tournament_points(
             ruleset.preset, [float(x.table_points) for x in ordered], places=[x.rank for x in ordered]
         )
     except RisikoError as exc:
-        raise InvalidInput("error.report.engine", code=exc.code, value=str(exc.value)[:80]) from None
+        raise InvalidInput("error.report.engine", **refusal_params(exc)) from None
     status_to_outcome = {
         Status.ACTIVE: SeatOutcome.PLAYED.value,
         Status.FROZEN: SeatOutcome.PLAYED.value,

@@ -323,7 +323,7 @@ class ReportService(BaseService):
             if not view.reported:
                 raise Conflict("error.report.nothing_to_sign", table=table.number)
             if view.pending:
-                raise Conflict("error.report.signatures_missing", names=", ".join(s.name for s in view.pending))
+                raise Conflict("error.report.signatures_missing", names=tuple(s.name for s in view.pending))
             now = uc.clock()
             table.countersigned_by = actor.user_id
             table.countersigned_at = now

@@ -51,9 +51,10 @@ ANNOUNCEMENT_MAX = 1800  # the message, leaving room for the header in Discord's
 IMAGES = ("tables", "standings")
 
 
-def schedule_refusal(exc: ScheduleError) -> InvalidInput:
+def schedule_refusal(exc: ScheduleError, tz_name: str | None = None) -> InvalidInput:
     """A time or an offset the rules refuse, as one localised line. A DST refusal names the zone and offers the
-    nearest wall-clock times that exist (the gap) or says the hour happens twice (the fold)."""
+    nearest wall-clock times that exist (the gap) or says the hour happens twice (the fold). A time is echoed on the
+    server's clock (``tz_name``), as it was typed, never in UTC (issue 44)."""
     if isinstance(exc, DstRefusal):
         tz = zone(exc.zone_name)
         return InvalidInput(
@@ -63,7 +64,12 @@ def schedule_refusal(exc: ScheduleError) -> InvalidInput:
             before=f"{exc.before.astimezone(tz):%H:%M}",
             after=f"{exc.after.astimezone(tz):%H:%M}",
         )
-    value = f"{exc.value:%Y-%m-%d %H:%M} UTC" if isinstance(exc.value, datetime) else str(exc.value)[:40]
+    if isinstance(exc.value, datetime) and tz_name is not None:
+        value = f"{exc.value.astimezone(zone(tz_name)):%Y-%m-%d %H:%M}"
+    elif isinstance(exc.value, datetime):
+        value = f"{exc.value:%Y-%m-%d %H:%M} UTC"
+    else:
+        value = str(exc.value)[:40]
     return InvalidInput(f"error.schedule.{exc.code}", value=value)
 
 
@@ -134,7 +140,7 @@ def local_instant(when: datetime, tz_name: str, now: datetime) -> datetime:
     try:
         return check_future(wall_clock_to_utc(when, tz_name), now)
     except ScheduleError as exc:
-        raise schedule_refusal(exc) from None
+        raise schedule_refusal(exc, tz_name) from None
 
 
 async def planned_round(session: AsyncSession, t: Tournament, now: datetime, *, number: int | None = None) -> Round:

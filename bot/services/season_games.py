@@ -212,7 +212,7 @@ class SeasonGameService(BaseService):
                 else:
                     unknown.append(typed)
             if unknown:
-                raise InvalidInput("error.season.game_unknown_players", names=", ".join(unknown)[:200],
+                raise InvalidInput("error.season.game_unknown_players", names=tuple(n[:60] for n in unknown[:20]),
                                    season=found.name)  # fmt: skip
             number = await repo.season_next_game_number(session=session, guild_id=actor.guild_id, season_id=found.id)
             entries = tuple(OneOffEntry(key, p.place, p.table_points) for key, _, _, p in resolved)

@@ -34,6 +34,7 @@ from bot.db.models import (
     tournament_key,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.errors import refusal_params
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import infractions
@@ -327,7 +328,7 @@ class SeasonService(BaseService):
                     )
                 )
             except TournamentError as exc:
-                raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None
+                raise InvalidInput("error.standings.engine", **refusal_params(exc, limit=100)) from None
             order = result.tournaments
             lines = []
             for row in result.rows:

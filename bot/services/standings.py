@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus, RoundKind, SeatOutcome, Tournament
 from bot.errors import InvalidInput
+from bot.rules.errors import refusal_params
 from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import Consequence
 from bot.rules.tournament.model import TournamentError
@@ -259,7 +260,7 @@ class StandingsService(BaseService):
                 )
             )
         except TournamentError as exc:
-            raise InvalidInput("error.standings.engine", code=exc.code, value=str(exc.value)[:100]) from None
+            raise InvalidInput("error.standings.engine", **refusal_params(exc, limit=100)) from None
         return EngineStandings(tuple(results), standings, registrations, tuple(deductions), len(unconfirmed))
 
     async def compute_in(

@@ -118,14 +118,37 @@ def one_line(message: str) -> str:
     return text if len(text) <= LINE_MAX else text[: LINE_MAX - 1] + "…"
 
 
+def error_text(exc: BaseException) -> str:
+    """The one line of a refusal: a rules engine's refusal in the English catalogue's words ("Every table needs at
+    least one player (tables of [4, 0])."), never its code (issue 44); a setting of a preset named with what it
+    allows; anything else as it says itself."""
+    from bot.rules.errors import RuleError
+    from bot.rules.presets import PresetFieldError
+
+    if isinstance(exc, PresetFieldError):
+        return one_line(f"the preset setting {exc.field}={exc.bad_value!r} does not fit (allowed: {exc.allowed})")
+    if isinstance(exc, RuleError) and isinstance(exc.code, str):
+        from bot.i18n import engine_reason, join_names  # only when a refusal is written
+        from bot.rules.errors import refusal_params
+
+        params = {k: join_names(v, "en") if isinstance(v, tuple) else v for k, v in refusal_params(exc).items()}
+        if not isinstance(exc.value, str):  # the value as the JSON input wrote it: [1, 2, 3, 4]
+            params["value"] = json.dumps(exc.value, ensure_ascii=False, default=str)[: QUOTE_MAX * 2]
+        said = engine_reason(exc.code, "en", **params)
+        if said is not None:
+            return one_line(said)
+        text = str(exc)  # no sentence yet: the code as words ("bad document: …"), never as an identifier
+        return one_line(exc.code.replace("_", " ") + text[len(exc.code) :] if text.startswith(exc.code) else text)
+    return one_line(str(exc)) or type(exc).__name__
+
+
 def run_tool(args: argparse.Namespace, compute: Callable[[Any], Any], text: Callable[[Any], str]) -> int:
     """Read input, compute, emit. ``BadInput`` and ``ValueError`` become exit 2 with one line on stderr."""
     try:
         data = read_input(args)
         result = compute(data)
     except (BadInput, ValueError) as exc:
-        message = one_line(str(exc)) or type(exc).__name__
-        sys.stderr.write(f"error: {message}\n")
+        sys.stderr.write(f"error: {error_text(exc)}\n")
         return EXIT_BAD_INPUT
     emit(args, result, text)
     return EXIT_OK

@@ -42,8 +42,9 @@ a whole battle, or {"max_attackers": A, "max_defenders": D} for a table; optiona
 Input: {"preset", "territories": [owned names], "cards": [cards to exchange]} (FIRK: "cards_in_hand",
 "exchange"); names as in the map (aliases accepted).""",
     "risiko cards": """Value of a card exchange, or what a hand may do.
-Input: {"cards": [{"symbol": cannon | infantry | cavalry, "territory"} or "jolly", ...],
-"territories": [owned names]}; FIRK: {"cards_in_hand": N, "exchange"?: M}; optional preset.""",
+Input: {"cards": [{"symbol": cannone | fante | cavaliere, "territory"} or "jolly", ...],
+"territories": [owned names]} (English too: cannon, infantry, cavalry, joker); FIRK: {"cards_in_hand": N,
+"exchange"?: M}; optional preset.""",
     "risiko limit": """Army limit, over-placement and distribution checks.
 Input: {"kind": "army_limit", "armies_on_board", "found_by": self | other, "limit"} or
 {"kind": "over_placement", "placed", "due", "found_by", "deliberate", "previous_deliberate"} or

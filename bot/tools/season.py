@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
 
-from bot.tools._common import BadInput, add_io_arguments, run_tool
+from bot.tools._common import BadInput, add_io_arguments, error_text, run_tool
 from bot.tools._help import command_help
 from bot.tools.tournament import (
     PLAYER_ID,
@@ -133,7 +133,7 @@ def compute_season_document(data: Any) -> dict[str, Any]:
         scheme = PointScheme.from_data(doc.scheme) if doc.scheme is not None else None
         event_types = [event_type_key(t.event_type) if t.event_type else None for t in doc.tournaments]
     except TournamentError as exc:
-        raise BadInput(f"scheme: {exc.code} ({str(exc.value)[:60]})") from None
+        raise BadInput(f"scheme: {error_text(exc)}") from None
     tournaments: list[SeasonTournament] = []
     for k, t in enumerate(doc.tournaments):
         own = load_ruleset(doc.preset, t.overrides) if t.overrides is not None else ruleset
@@ -143,7 +143,7 @@ def compute_season_document(data: Any) -> dict[str, Any]:
         except BadInput as exc:
             raise BadInput(f"tournaments.{k}.{exc}") from None
         except TournamentError as exc:
-            raise BadInput(f"tournaments.{k}: {exc.code} ({str(exc.value)[:60]})") from None
+            raise BadInput(f"tournaments.{k}: {error_text(exc)}") from None
         places = {r.player: r.place for r in final.rows if r.place is not None} if final and final.complete else {}
         tournaments.append(SeasonTournament(t.name, tuple(results), standings, places, event_types[k]))
     deductions = [SeasonDeduction(d.player, d.points, d.code, d.tournament) for d in doc.deductions]
@@ -154,7 +154,7 @@ def compute_season_document(data: Any) -> dict[str, Any]:
     try:
         season = compute_season(tournaments, rules=ruleset.season, deductions=deductions, scheme=scheme, games=games)
     except TournamentError as exc:
-        raise BadInput(f"{exc.code}: {str(exc.value)[:60]}") from None
+        raise BadInput(error_text(exc)) from None
     return {
         "preset": ruleset.preset.name,
         "points": "scheme" if scheme is not None else ruleset.season.points,

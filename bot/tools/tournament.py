@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from bot.rules.tournament.export import EXPORT_SCHEMA as WHOLE_EXPORT
-from bot.tools._common import BadInput, add_io_arguments, run_tool, words
+from bot.tools._common import BadInput, add_io_arguments, error_text, run_tool, words
 from bot.tools._help import command_help
 
 if TYPE_CHECKING:
@@ -322,7 +322,7 @@ def game_results(games: list[_Game], ruleset: Ruleset) -> list[GameResult]:
                     rules, game.special, len(rows), overall_rank=game.overall_rank, shared=game.overall_shared
                 )
             except TournamentError as exc:
-                raise BadInput(f"games[{g}].special: {exc.code} ({str(exc.value)[:60]})") from None
+                raise BadInput(f"games[{g}].special: {error_text(exc)}") from None
             if fixed is not None:  # FIRK's head to head and sit-out: the bot's fixed points, not the gap formula
                 tp = list(fixed)
                 order = list(range(1, len(rows) + 1))

@@ -126,18 +126,18 @@ async def test_bot_i18n_1_rr_reads_the_letters_and_cells_the_italian_board_shows
     *_, it = await harness.invoke("rr verify", locale="it", board=board, robots="RA1 VH11 BA16 GL11", target=target,
                                   moves="GN")  # fmt: skip
     assert "Round nullo: raggiunto in 1 moss" in it.text, it.text  # reached, under the minimum of 5
-    assert "Ho letto: R rosso A1, V verde H11, B blu A16, G giallo L11; obiettivo L7 giallo cerchio." in it.text
+    assert "Dati letti: R rosso A1, V verde H11, B blu A16, G giallo L11; obiettivo L7 cerchio giallo." in it.text
     # an English reader's G is the green robot: the same "GN" moves green, and the yellow one stays where it is
     *_, en = await harness.invoke("rr verify", locale="en-US", board=board, robots="RA1 GH11 BA16 YL11",
                                   target="L7 yellow circle", moves="GN")  # fmt: skip
     assert "does not reach the target" in en.text
-    assert "I read: R red A1, G green H11, B blue A16, Y yellow L11; target L7 yellow circle." in en.text
+    assert "Read: R red A1, G green H11, B blue A16, Y yellow L11; target L7 yellow circle." in en.text
     # the old English letters in an Italian reply: G and Y both name the yellow robot, and the refusal says so
     *_, twice = await harness.invoke("rr solve", locale="it", **POSITION)
-    assert twice.ephemeral and "Il robot giallo compare due volte: “G10,7” e “Y10,3”" in twice.text
+    assert twice.ephemeral and "Il robot giallo compare due volte: «G10,7» e «Y10,3»" in twice.text
     assert "Robot: R rosso, V verde, B blu, G giallo, N nero, A argento." in twice.text
     *_, off = await harness.invoke("rr solve", locale="it", board=board, robots="RQ3 VH11", target=target)
-    assert off.ephemeral and "“Q3” non è una casella" in off.text
+    assert off.ephemeral and "«Q3» non è una casella" in off.text
 
 
 FIRK_CSV = (
@@ -190,8 +190,8 @@ def test_bot_img_1_score_draws_each_player_s_score_under_their_name_as_a_report_
     scored = score_situation(doc, rules)
     data = scored_map_data(scored, "it", "Punteggio")
     assert [(p.name, p.notes) for p in data.players] == [
-        ("Anna", ("Punti al tavolo: 26", "Striscia doppia (+13): Cina – India – Siam")),
-        ("Bruno", ("Punti al tavolo: 14", "Striscia doppia (+7): Giappone – Mongolia")),
+        ("Anna", ("Punti tavolo: 26", "Striscia doppia (+13): Cina – India – Siam")),
+        ("Bruno", ("Punti tavolo: 14", "Striscia doppia (+7): Giappone – Mongolia")),
     ]
     scores = [map_score(p) for p in scored.table.players]
     owners = [(p.name, p.territories) for p in scored.situation.players]

@@ -103,7 +103,7 @@ async def test_issue_47_a_six_evening_championship_to_the_final(harness: Harness
     sent = await h.invoke("finals semifinals", roles=ORG, locale="it", tournament="Serate")
     text = sent[-1].text
     top = [line.name for line in view.lines]
-    assert f"In finale direttamente: {top[0]}, {top[1]}" in text
+    assert f"Accesso diretto alla finale: {top[0]} e {top[1]}" in text
     said = "Ripescaggio: Rocco, con la miglior partita singola sotto il taglio: 97 punti (6 partite giocate)."
     assert said in text
     organizer = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
@@ -120,7 +120,9 @@ async def test_issue_47_a_six_evening_championship_to_the_final(harness: Harness
         c.content for c in http.calls[before:] if c.method == "POST" and c.path.endswith(f"{channel}/messages")
     ]
     assert (
-        len(announced) == 1 and said in announced[0] and f"In finale direttamente: {top[0]}, {top[1]}" in announced[0]
+        len(announced) == 1
+        and said in announced[0]
+        and f"Accesso diretto alla finale: {top[0]} e {top[1]}" in announced[0]
     )
     await report_by_strength(services, semi.number, h.guild.id)
     await h.invoke("finals final", roles=ORG, tournament="Serate")

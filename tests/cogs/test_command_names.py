@@ -1,8 +1,15 @@
-"""Names that collide: the end-of-game tracker's Italian name is not the final phase's; the number of
-qualifying rounds is an option of /tournament create and /tournament edit (stored as a JSON override is), with a
-localised refusal for a number out of range or below the rounds already drawn."""
+"""Names that collide: the end-of-game tracker's Italian name is not the final phase's; the Italian names issue 44
+found confusing (`/mie-sanzioni` read by referees for anyone, `/verifica` for two commands, singular/plural pairs side
+by side in the picker, a player's turn named like the tournament's round) are gone, from the catalogue and from the
+README and the guides; the number of qualifying rounds is an option of /tournament create and /tournament edit
+(stored as a JSON override is), with a localised refusal for a number out of range or below the rounds already
+drawn."""
 
 from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
 
 from discord import app_commands
 from sqlalchemy import func, select
@@ -35,6 +42,67 @@ def test_the_end_of_game_tracker_and_the_final_phase_have_italian_names_apart(bo
     close = [other for other in names.values() if _distance(tracker, other) <= 2]  # «finale»/«finali» were 1 apart
     assert close == [] and _distance(tracker, "finali") > 3, close
     assert len(set(names.values())) == len(names)  # no two commands share an Italian name
+
+
+def _italian_names(bot: StewardBot) -> dict[str, str]:
+    """Every command's and subcommand's qualified English name → its Italian name."""
+    italian = catalogue("it")
+    names = {}
+    for command in bot.tree.walk_commands():
+        names[command.qualified_name] = italian[f"cmd.{command.qualified_name}.name"]
+    return names
+
+
+# Issue 44: old Italian name → new one (the English names stay).
+RENAMED = {
+    "record": ("mie-sanzioni", "scheda-sanzioni"),
+    "review": ("verifica", "revisione"),
+    "publishing check": ("verifica", "controlla"),
+    "tournaments": ("tornei", "calendario"),
+    "players": ("giocatori", "partecipanti"),
+    "roster": ("iscritti", "file-partecipanti"),
+    "sanctions": ("sanzioni", "registro-sanzioni"),
+    "endgame turn": ("turno", "turno-di-gioco"),
+}
+
+
+def test_issue_44_the_confusing_italian_command_names_are_renamed(bot: StewardBot):
+    """Issue 44: /mie-sanzioni (referees read anyone's record), /verifica (review and rr verify), the picker's
+    singular/plural pairs and /fine-partita turno (a player's turn, not the tournament's round) have new names."""
+    names = _italian_names(bot)
+    assert {english: names[english] for english in RENAMED} == {english: new for english, (_, new) in RENAMED.items()}
+    assert [english for english, name in names.items() if name == "verifica"] == ["rr verify"]  # one meaning
+    assert not any(name.startswith("mie-sanzioni") for name in names.values())
+    assert "arbitri" in catalogue("it")["cmd.record.description"]  # the record is not only "mine"
+    assert names["round"] == "turno" and names["endgame turn"] != names["round"]
+
+
+def test_issue_44_no_two_top_level_italian_names_sit_side_by_side_alike(bot: StewardBot):
+    """Issue 44: «/torneo» and «/tornei», «/giocatore» and «/giocatori», «/sanzione» and «/sanzioni», «/iscrizione»
+    and «/iscritti» sat side by side in the picker: no two top-level Italian names share their first five letters,
+    so typing one never offers its look-alike."""
+    top = sorted({_italian_names(bot)[c.name] for c in bot.tree.get_commands()})
+    alike = [(a, b) for a, b in itertools.combinations(top, 2) if a[:5] == b[:5]]
+    assert alike == []
+    for name in _italian_names(bot).values():  # valid Discord names
+        assert re.fullmatch(r"[-_\w]{1,32}", name) and name == name.lower(), name
+
+
+DOCUMENTS = [Path(__file__).resolve().parents[2] / "README.md",
+             *sorted((Path(__file__).resolve().parents[2] / "docs").glob("*.md"))]  # fmt: skip
+
+
+def test_issue_44_the_readme_and_the_guides_name_no_old_italian_command():
+    """Issue 44: after the renames the README and the guides send nobody to an Italian name that no longer exists."""
+    old = [r"/mie-sanzioni", r"/verifica (?:controfirma|correggi|nota|ripara)", r"/tornei\b", r"/giocatori\b",
+           r"/sanzioni (?:elenco|esporta|ritardatari)", r"/iscritti\b", r"/fine-partita turno(?!-)",
+           r"/pubblicazione verifica", r"`verifica` \|"]  # fmt: skip
+    found = [f"{path.name}: {m.group(0)}" for path in DOCUMENTS for pattern in old
+             for m in re.finditer(pattern, path.read_text(encoding="utf-8"))]  # fmt: skip
+    assert found == []
+    readme = DOCUMENTS[0].read_text(encoding="utf-8")
+    for _, new in RENAMED.values():
+        assert new in readme, new
 
 
 async def _setup(h: Harness) -> None:

@@ -201,5 +201,5 @@ async def test_a_workbook_that_unpacks_too_big_is_refused(harness: Harness, serv
     *_, not_a_book = await harness.invoke(
         "roster import", roles=ORG, locale="it", tournament="Coppa", file=FakeFile("x.xlsx", b"nome\nAnna\n")
     )
-    assert "non è una cartella di lavoro Excel leggibile" in not_a_book.text
+    assert "non è un file Excel leggibile" in not_a_book.text
     assert await names(services) == set()

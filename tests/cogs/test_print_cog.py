@@ -53,7 +53,7 @@ async def test_print_round_sends_the_sheets_and_pairings_in_the_server_s_languag
     *_, sent = await ch.invoke("print round", roles=ORG, locale="it", tournament="Coppa Test")
     assert sent.files == ["coppa-test-turno-1-tavoli.pdf", "coppa-test-turno-1-elenco.pdf"]
     assert "Turno 1 di Coppa Test: 2 schede dei tavoli e l'elenco per l'ingresso, da stampare." in sent.text
-    assert "Nessun codice QR sulle schede: le pagine per la sala sono spente" in sent.text  # no web server here
+    assert "Nessun codice QR sulle schede: la pagina in diretta è spenta" in sent.text  # no web server here
     sheets = _check_sheets(sent, table_word="Tavolo")
     assert qr_codes(sheets, 1) == []
 

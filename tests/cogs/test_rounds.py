@@ -59,8 +59,8 @@ async def test_bot_tab_1_draw_replies_with_an_ephemeral_preview_image_and_report
     assert sent[0].kind == "callback" and sent[0].body["type"] == 5 and sent[0].ephemeral
     preview = sent[-1]
     assert preview.ephemeral and preview.files and preview.files[0].endswith(".png")
-    assert "Coppie dello stesso club" in preview.text and "limite inferiore" in preview.text
-    assert "Seme:" in preview.text and "Tavolo 1" in preview.text
+    assert "Coppie dello stesso club" in preview.text and "minimo possibile" in preview.text
+    assert "Codice del sorteggio:" in preview.text and "Tavolo 1" in preview.text
     assert "/turno pubblica" in preview.text
     assert await rows(services, Round) == 1 and await rows(services, Seat) == 18
 
@@ -93,7 +93,7 @@ async def test_bot_tab_1_publish_announces_pings_each_table_in_its_thread_and_st
         c for c in http.of("POST", "/channels/{channel_id}/messages") if c.path.endswith(f"{channel}/messages")
     ]
     assert len(announcements) == 1 and announcements[0].files and announcements[0].files[0].endswith(".png")
-    assert "Tavolo 1" in announcements[0].content and "Seme:" in announcements[0].content
+    assert "Tavolo 1" in announcements[0].content and "Codice del sorteggio:" in announcements[0].content
     assert announcements[0].allowed_mentions.get("parse") == []  # the announcement pings nobody
     threads = http.of("POST", "/channels/{channel_id}/threads")
     assert [t.body["name"] for t in threads] == ["Tavolo 1 — Turno 1", "Tavolo 2 — Turno 1"]
@@ -205,7 +205,7 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
         await harness.invoke("round publish", roles=ORG, tournament="Coppa")
         await report_all(services, number, guild_id=harness.guild.id)
     sent = await harness.invoke("finals semifinals", roles=ORG, locale="it", tournament="Coppa", tables=3)
-    assert sent[-1].ephemeral and "Semifinali" in sent[-1].text and "In finale direttamente" in sent[-1].text
+    assert sent[-1].ephemeral and "Semifinali" in sent[-1].text and "Accesso diretto alla finale" in sent[-1].text
     assert "Coppie dello stesso club:" in sent[-1].text and "(con le sole fasce:" in sent[-1].text
     assert "/turno risorteggia" not in sent[-1].text
     assert sent[-1].files
@@ -219,14 +219,14 @@ async def test_tour_sf_1_tour_fin_1_semifinals_final_and_a_decline_through_the_t
     await harness.invoke("round publish", roles=ORG, tournament="Coppa")
     await report_all(services, 3, guild_id=harness.guild.id)
     sent = await harness.invoke("finals final", roles=ORG, locale="it", tournament="Coppa")
-    assert "finalista diretto" in sent[-1].text and sent[-1].text.count("vincitore della semifinale") == 3
+    assert "accesso diretto alla finale" in sent[-1].text and sent[-1].text.count("ha vinto la semifinale") == 3
     admin = Actor(guild_id=harness.guild.id, user_id=1, is_admin=True)
     semi = await services.rounds.show(admin, tournament="Coppa", number=3)
     winner = semi.tables[0].seats[0].name
     winner_id = 7000 + int(winner.split()[-1])  # prepare's user ids
     await harness.invoke("tables", user_id=winner_id, locale="en-GB", tournament="Coppa")  # their Discord: English
     sent = await harness.invoke("finals decline", roles=ORG, locale="it", tournament="Coppa", player=winner)
-    assert "Hanno rinunciato" in sent[-1].text and "al posto del vincitore" in sent[-1].text
+    assert "Hanno rinunciato" in sent[-1].text and "al posto di chi l'ha vinta" in sent[-1].text
     (told,) = [text for user, text in http.dms() if user == winner_id]  # in the reader's language …
     assert told.startswith("You have declined the final of Coppa") and "(ARB 5.4)" in told
     assert not internal_ids(told)  # … citing the rulebook's article, never our requirement ids
@@ -415,7 +415,7 @@ async def test_np_tab_1_an_organizer_runs_a_six_team_tournament_through_the_tree
     assert shown.startswith("**6 squadre**: Aquile (4) · Falchi (4) · Lupi (4)"), shown
     for number in (1, 2, 3):
         sent = await h.invoke("round draw", roles=ORG, locale="it", tournament="Coppa")
-        assert "**Coppie della stessa squadra**: 0 (limite inferiore 0)" in sent[-1].text
+        assert "**Coppie della stessa squadra**: 0 (minimo possibile 0)" in sent[-1].text
         staff = Actor(guild_id=h.guild.id, user_id=1, is_admin=True)
         view = await services.rounds.show(staff, tournament="Coppa", number=number)
         assert [len(t.seats) for t in view.tables] == [4] * 6

@@ -23,7 +23,7 @@ async def test_bot_rul_1_rule_answers_in_the_reader_s_language_and_pages_with_mo
     assert answer.ephemeral
     names = _fields(answer)
     assert len(names) == 3 and names[0].startswith("1. ARB 17 — ")
-    assert "Banco delle regole" in answer.text and "dadi" in answer.text.lower()
+    assert "📖 Regolamento —" in answer.text and "dadi" in answer.text.lower()
     *_, english = await ch.invoke("rule", locale="en-US", question="Un dado è caduto per terra, si ritira?",
                                   preset="risiko-ufficiali-2018")  # fmt: skip
     assert _fields(english)[0].startswith("1. ARB 17 — How dice are rolled")  # the reader's language

@@ -130,7 +130,7 @@ async def test_bot_sch_2_clock_pause_told_in_the_thread_and_the_table_records_it
     assert stranger.ephemeral
     *_, early = await ch.invoke("endgame out", roles=REF, locale="en-US", tournament="Coppa", table=1,
                                 player=view.tables[0].seats[2].name)  # fmt: skip
-    assert "before the end of turn 4" in early.text
+    assert "before full round 4 ends" in early.text
 
 
 def services_actor(ch: ComponentHarness):  # a reader who sees what players see

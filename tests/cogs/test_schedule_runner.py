@@ -125,7 +125,7 @@ async def test_bot_sch_1_the_ten_minute_reminder_lists_who_has_not_checked_in_an
     await bot.runner.run_due()
     first, last = channel_posts(http)
     assert "Non ancora presenti" not in first
-    assert "Non ancora presenti (3): Bruno, Carla, Dario" in last
+    assert "Non ancora presenti (3): Bruno, Carla e Dario" in last
     async with services.sessionmaker() as session:
         dms = (await session.execute(select(DmDelivery).order_by(DmDelivery.id))).scalars().all()  # type: ignore[arg-type]
     refused = [d for d in dms if d.user_id == b.users["Bruno"]]

@@ -86,8 +86,11 @@ def test_firk_pen_1_a_seven_point_annual_deduction_and_a_withdrawal(capsys: pyte
     ("change", "message"),
     [
         (lambda d: d["tournaments"][0].update(date="3 ottobre"), "tournaments.0.date"),
-        (lambda d: d["tournaments"][1].update(name="Coppa Autunno"), "tournament_twice"),
-        (lambda d: d["deductions"].append({"player": "zoe", "points": 7, "code": "x"}), "deduction_for_unknown_player"),
+        (lambda d: d["tournaments"][1].update(name="Coppa Autunno"), "A tournament is listed twice: Coppa Autunno."),
+        (
+            lambda d: d["deductions"].append({"player": "zoe", "points": 7, "code": "x"}),
+            "A penalty names someone who is not among the players: zoe.",
+        ),
         (lambda d: d["tournaments"][0].update(preset="risiko-firk-1"), "tournaments.0.preset"),
         (lambda d: d.update(tournaments=[]), "tournaments"),
         (lambda d: d["tournaments"][0]["games"][0]["players"][0].pop("table_points"), "tournaments.0.games[0]"),

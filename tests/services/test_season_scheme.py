@@ -66,7 +66,7 @@ async def test_player_of_the_year_over_two_tournaments_and_a_ranked_one_off_game
     with pytest.raises(InvalidInput) as unknown:
         await services.season_games.record_game(ORGANIZER, season="Giocatore dell'anno",
                                            players=finish_order("Anna, Bruno = Carla, Zoe"))  # fmt: skip
-    assert unknown.value.key == "error.season.game_unknown_players" and unknown.value.params["names"] == "Zoe"
+    assert unknown.value.key == "error.season.game_unknown_players" and unknown.value.params["names"] == ("Zoe",)
     order = finish_order("anna, Bruno = Carla, Zoe")
     game = await services.season_games.record_game(
         ORGANIZER, season="Giocatore dell'anno", players=order, newcomers=True

@@ -5,9 +5,11 @@ BOT-IMG-1). Positions are typed as the board image shows them, in the reader's l
 
 * board: the four quadrants NW NE SE SW, e.g. ``1A 2A 3A 4A``;
 * robots: the robot's letter (or colour name) and its cell, column A–P and row 1–16: ``RF16 VH11 BP6 GD11`` in
-  Italian (V verde, G giallo), ``RF16 GH11 BP6 YD11`` in English; ``row,col`` from 0 (``R15,5``) still reads;
-* target: ``J3 blue triangle``, ``2,9 blue triangle`` or just ``blue triangle`` (found on the board);
-* moves: the robot's letter and the direction, ``RN RE BS`` (``O`` or ``W`` west) or with arrows ``R↑ R→ B↓``.
+  Italian (V verde, G giallo), ``RF16 GH11 BP6 YD11`` in English (the older ``row,col`` from 0 still reads, and is
+  no longer advertised: issue 44);
+* target: ``J3 blue triangle`` or just ``blue triangle`` (found on the board);
+* moves: the robot's letter and the direction, ``RN RE BS`` (``O`` or ``W`` west), with arrows ``R↑ R→ B↓`` or
+  with words ``R nord``, ``red north``.
 
 The reply says back each robot as its letter, colour and cell, so a letter read as another robot shows."""
 
@@ -33,8 +35,8 @@ from renderer import render_rr_board
 from renderer.adapters import rr_board_data
 
 PROGRESS_AFTER = 2.0  # seconds before the solver's progress line
-ROBOTS_HELP = "RF16 GH11 BP6 YD11: letter and cell as on the board (or R15,5 …)"
-TARGET_HELP = "J3 blue triangle (or 2,9 blue triangle, or blue triangle)"
+ROBOTS_HELP = "RF16 GH11 BP6 YD11: letter and cell as on the board (or red F16 …)"
+TARGET_HELP = "J3 blue triangle (or just blue triangle)"
 MOVES_HELP = "RN GE BS YW or R↑ G→ B↓ Y←"
 
 

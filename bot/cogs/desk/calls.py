@@ -71,11 +71,11 @@ class CallButton(
 ):
     """Under each table's thread message: call a referee to this table."""
 
-    def __init__(self, round_id: int, table: int, *, label: str = "Arbitro / Referee") -> None:
+    def __init__(self, round_id: int, table: int, *, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.secondary, custom_id=f"referee:call:{round_id}:{table}",
-                emoji="🛎️",
+                label=label[:80] if label else None, style=discord.ButtonStyle.secondary,
+                custom_id=f"referee:call:{round_id}:{table}", emoji="🛎️",
             )
         )  # fmt: skip
         self.round_id, self.table = round_id, table
@@ -98,11 +98,11 @@ class CallButton(
 class ClaimButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"referee:claim:(?P<call>[0-9]{1,19})"):
     """ "I'm on it": the first referee takes the call; the button then says who."""
 
-    def __init__(self, call_id: int, *, label: str = "I'm on it / Arrivo io", disabled: bool = False) -> None:
+    def __init__(self, call_id: int, *, label: str | None = None, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.primary, custom_id=f"referee:claim:{call_id}",
-                disabled=disabled, emoji="🏃",
+                label=label[:80] if label else None, style=discord.ButtonStyle.primary,
+                custom_id=f"referee:claim:{call_id}", disabled=disabled, emoji="🏃",
             )
         )  # fmt: skip
         self.call_id = call_id

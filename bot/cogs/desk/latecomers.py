@@ -23,10 +23,10 @@ LATE_TEMPLATE = r"late:apply:(?P<round>[0-9]{1,19}):(?P<player>[0-9]{1,19})"
 
 
 class ApplyLateness(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LATE_TEMPLATE):
-    def __init__(self, round_id: int, registration_id: int, *, label: str = "Apply / Applica") -> None:
+    def __init__(self, round_id: int, registration_id: int, *, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=discord.ButtonStyle.danger,
+                label=label[:80] if label else None, style=discord.ButtonStyle.danger,
                 custom_id=f"late:apply:{round_id}:{registration_id}",
             )
         )  # fmt: skip

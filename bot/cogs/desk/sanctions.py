@@ -75,8 +75,8 @@ class PickKind(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"sancti
 class ConfirmProposal(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sanction:confirm:(?P<id>[0-9]{1,19})"):
     """Write the proposed sanction (once, however often it is pressed), then announce it in the table's thread."""
 
-    def __init__(self, proposal_id: int, *, label: str = "Confirm / Conferma") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.danger,
+    def __init__(self, proposal_id: int, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label[:80] if label else None, style=discord.ButtonStyle.danger,
                                            custom_id=f"sanction:confirm:{proposal_id}"))  # fmt: skip
         self.proposal_id = proposal_id
 

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, locale_of, send, tr
 from bot.cogs._params import Player, Tournament
+from bot.i18n import join_names
 from bot.present.markup import safe
 from bot.present.modulo import problems_text
 from bot.rules.tournament.modulo import TYPE_CODES, TYPES
@@ -35,7 +36,7 @@ def identity_text(interaction: discord.Interaction[StewardBot], view: IdentityVi
         region=safe(view.region) or dash,
     )
     if view.duplicates:
-        names = ", ".join(safe(n) for n in view.duplicates)
+        names = join_names(map(safe, view.duplicates), locale_of(interaction))
         line += "\n" + tr(interaction, "publishing.duplicate", names=names, count=len(view.duplicates))
     return line
 

@@ -22,10 +22,10 @@ from bot.services.reports import ReportView
 class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"report:sign:(?P<table_id>[0-9]{1,19})"):
     """Every player at the table signs (a second click signs once); the table id is all the button knows."""
 
-    def __init__(self, table_id: int, *, disabled: bool = False, label: str = "Sign / Firma") -> None:
-        super().__init__(
+    def __init__(self, table_id: int, *, disabled: bool = False, label: str | None = None) -> None:
+        super().__init__(  # rebuilt from its custom id to answer a press: no label of its own
             discord.ui.Button(
-                label=label[:80],
+                label=label[:80] if label else None,
                 style=discord.ButtonStyle.success,
                 custom_id=f"report:sign:{table_id}",
                 disabled=disabled,
@@ -61,10 +61,10 @@ class CountersignButton(
 ):
     """A referee countersigns once everybody has signed; the table locks."""
 
-    def __init__(self, table_id: int, *, disabled: bool = False) -> None:
-        super().__init__(
+    def __init__(self, table_id: int, *, disabled: bool = False, label: str | None = None) -> None:
+        super().__init__(  # rebuilt from its custom id to answer a press: no label of its own
             discord.ui.Button(
-                label="Countersign / Controfirma",
+                label=label[:80] if label else None,
                 style=discord.ButtonStyle.primary,
                 custom_id=f"report:countersign:{table_id}",
                 disabled=disabled,
@@ -98,7 +98,7 @@ async def redraw_report(interaction: discord.Interaction[Any], table_id: int, lo
     async with lock:
         assert interaction.guild_id is not None
         view = await bot_of(interaction).services.reports.view(interaction.guild_id, table_id)
-        await interaction.edit_original_response(embed=report_embed(view, locale), view=report_buttons(view))
+        await interaction.edit_original_response(embed=report_embed(view, locale), view=report_buttons(view, locale))
 
 
 def _is_report_message(message: discord.Message | None, table_id: int) -> bool:
@@ -111,10 +111,12 @@ def _is_report_message(message: discord.Message | None, table_id: int) -> bool:
     )
 
 
-def report_buttons(view: ReportView) -> discord.ui.View:
+def report_buttons(view: ReportView, locale: str) -> discord.ui.View:
+    """Sign and Countersign under the public report, in the server's language like the report itself."""
     buttons = discord.ui.View(timeout=None)
-    buttons.add_item(SignButton(view.table_id, disabled=view.locked or not view.reported))
-    buttons.add_item(CountersignButton(view.table_id, disabled=view.locked or not view.all_signed))
+    sign, countersign = t("report.button.sign", locale), t("report.button.countersign", locale)
+    buttons.add_item(SignButton(view.table_id, disabled=view.locked or not view.reported, label=sign))
+    buttons.add_item(CountersignButton(view.table_id, disabled=view.locked or not view.all_signed, label=countersign))
     return buttons
 
 
@@ -123,7 +125,7 @@ def _report_message(view: ReportView, locale: str) -> tuple[str | None, dict[str
     content = t("report.please_sign", locale, players=pings) if pings else None
     kwargs: dict[str, Any] = {
         "embed": report_embed(view, locale),
-        "view": report_buttons(view),
+        "view": report_buttons(view, locale),
         "allowed_mentions": discord.AllowedMentions(users=True, everyone=False, roles=False),
     }
     return content, kwargs

@@ -124,9 +124,8 @@ class ReportCog(commands.Cog):
         games = await self.bot.services.reports.my_games(actor, tournament)
         buttons = discord.ui.View(timeout=None)
         for game in games.to_sign[:MY_GAMES_BUTTONS]:
-            buttons.add_item(
-                SignButton(game.table_id, label=f"Sign / Firma — T{game.round_number}·{game.table_number}")
-            )
+            label = tr(interaction, "report.button.sign_table", round=game.round_number, table=game.table_number)
+            buttons.add_item(SignButton(game.table_id, label=label))
         await interaction.followup.send(
             embed=my_games_embed(games, locale_of(interaction)), view=buttons, ephemeral=True
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.cogs._common import embed
-from bot.i18n import format_number, t
+from bot.i18n import format_number, join_names, preset_name, t
 from bot.present.markup import safe
 from bot.services.reports import MyGamesView, ReportView
 
@@ -41,12 +41,16 @@ def report_embed(view: ReportView, locale: str) -> discord.Embed:
     elif view.all_signed:
         status = t("report.status.await_countersign", locale)
     elif view.reported:
-        status = t("report.status.await_signatures", locale, names=", ".join(safe(s.name) for s in view.pending))
+        status = t(
+            "report.status.await_signatures", locale, names=join_names((safe(s.name) for s in view.pending), locale)
+        )
     else:
         status = t("report.status.empty", locale)
     out.add_field(name=t("report.status", locale), value=status[:1024], inline=False)
     kind = view.kind or "none"
-    out.set_footer(text=t("report.footer", locale, kind=t(f"report.kind.{kind}", locale), preset=view.preset))
+    out.set_footer(
+        text=t("report.footer", locale, kind=t(f"report.kind.{kind}", locale), preset=preset_name(view.preset, locale))
+    )
     return out
 
 
@@ -60,7 +64,7 @@ def my_games_embed(games: MyGamesView, locale: str) -> discord.Embed:
         elif not g.signed:
             state = t("mygames.state.sign_me", locale)
         else:
-            state = t("mygames.state.waiting", locale, names=", ".join(safe(n) for n in g.pending_names) or "—")
+            state = t("mygames.state.waiting", locale, names=join_names(map(safe, g.pending_names), locale) or "—")
         lines.append(
             t(
                 "mygames.line",
@@ -70,7 +74,7 @@ def my_games_embed(games: MyGamesView, locale: str) -> discord.Embed:
                 rank=g.rank if g.rank is not None else "-",
                 table_points=_num(g.table_points, locale),
                 points=_num(g.tournament_points, locale),
-                opponents=", ".join(safe(o) for o in g.opponents),
+                opponents=join_names(map(safe, g.opponents), locale),
                 state=state,
             )
         )

@@ -15,7 +15,7 @@ from bot.cogs._params import REFEREE_COMMANDS, RoundNumber, TableNumber, Tournam
 from bot.cogs.reports.buttons import publish_report
 from bot.cogs.reports.embeds import report_embed
 from bot.cogs.reports.modal import ReportModal
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.present.markup import safe
 from bot.services.reports import RepairView, TableRef
 
@@ -137,9 +137,9 @@ def repair_text(done: RepairView, locale: str) -> str:
     lines = [t("review.repair.done", locale, tournament=name, count=len(done.tables))]
     for fixed in done.tables:
         line = t("review.repair.table", locale, round=fixed.round_number, table=fixed.table_number,
-                 count=len(fixed.dropped), names=", ".join(safe(n) for n in fixed.dropped))  # fmt: skip
+                 count=len(fixed.dropped), names=join_names(map(safe, fixed.dropped), locale))  # fmt: skip
         if fixed.missing:
-            missing = ", ".join(safe(n) for n in fixed.missing)
+            missing = join_names(map(safe, fixed.missing), locale)
             line += " " + t("review.repair.missing", locale, names=missing, command=slash("review correct", locale))
         lines.append("• " + line)
     return "\n".join(lines)

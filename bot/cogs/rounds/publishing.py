@@ -19,7 +19,7 @@ from bot.cogs._common import actor_of, locale_of, server_locale, tr
 from bot.cogs.desk.calls import CallButton
 from bot.cogs.rounds.bracket import final_bracket
 from bot.cogs.rounds.images import table_images
-from bot.i18n import t
+from bot.i18n import join_names, t
 from bot.present.markup import safe
 from bot.present.rounds import cut_text, round_label, seat_text, seats_text, tables_text
 from bot.present.tables import MAX_PAGES
@@ -251,7 +251,7 @@ async def _ping_in_channel(
 
 
 def seat_message(locale: str, table: TableView, label: str) -> str:
-    players = ", ".join(seat_text(s, mention=True) for s in table.seats)
+    players = join_names((seat_text(s, mention=True) for s in table.seats), locale)
     text = t("round.thread_message", locale, number=table.number, round=label, players=players)
     if table.special:  # FIRK-SIZE-1: the table is not an ordinary one — say how
         text += "\n" + t(f"round.special.{table.special}", locale)

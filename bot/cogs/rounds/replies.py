@@ -10,6 +10,7 @@ import discord
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import bot_of, embed, locale_of, tr
 from bot.cogs.rounds.images import table_images
+from bot.i18n import join_names
 from bot.present.markup import safe
 from bot.present.rounds import TEXT_BUDGET, report_text, round_label, tables_text
 from bot.services.rounds import AdjustmentView, RoundView
@@ -50,7 +51,7 @@ async def adjusted(interaction: discord.Interaction[StewardBot], adj: Adjustment
     head = tr(
         interaction,
         "round.adjust.done",
-        players=", ".join(safe(p) for p in adj.players),
-        tables=", ".join(str(n) for n in adj.tables),
+        players=join_names(map(safe, adj.players), locale_of(interaction)),
+        tables=join_names(map(str, adj.tables), locale_of(interaction)),
     )
     await preview(interaction, adj.round, "round.adjust.title", head + "\n" + "\n".join(lines))

@@ -21,7 +21,7 @@ from bot.cogs._common import EMBED_COLOUR, actor_of, bot_of, locale_of, one_heav
 from bot.cogs._errors import guarded
 from bot.cogs._params import TableNumber, Tournament
 from bot.errors import InvalidInput
-from bot.i18n import t
+from bot.i18n import LOCALES, preset_name, t
 from bot.present.markup import safe
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook.search import warm_indexes
@@ -32,7 +32,16 @@ log = logging.getLogger(__name__)
 PAGE = 3
 PAGES_MAX = 4  # at most twelve articles through "More"
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
-FOOTER = re.compile(r"^(?P<preset>[a-z0-9.\-]+) · (?P<question>.+)$", re.S)
+FOOTER = re.compile(r"^(?P<preset>.+?) · (?P<question>.+)$", re.S)
+
+
+def footer_preset(shown: str) -> str | None:
+    """The preset a footer names: by its name in either language (issue 44: never its id), or by its id (older
+    messages)."""
+    for preset in PRESET_NAMES:
+        if shown == preset or shown in (preset_name(preset, locale) for locale in LOCALES):
+            return preset
+    return None
 
 
 def ruling_embed(ruling: Ruling, locale: str, *, offset: int = 0) -> discord.Embed:
@@ -45,7 +54,7 @@ def ruling_embed(ruling: Ruling, locale: str, *, offset: int = 0) -> discord.Emb
     for i, (article, _score) in enumerate(ruling.matches, start=offset + 1):
         out.add_field(name=f"{i}. {article.reference} — {article.title[locale]}"[:256],
                       value=article.summary[locale][:1024], inline=False)  # fmt: skip
-    out.set_footer(text=f"{ruling.preset} · {ruling.query}"[:2048])
+    out.set_footer(text=f"{preset_name(ruling.preset, locale)} · {ruling.query}"[:2048])
     return out
 
 
@@ -59,8 +68,8 @@ def more_view(offset: int, has_more: bool, locale: str) -> discord.ui.View:
 class MoreArticles(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rule:more:(?P<offset>[0-9]{1,2})"):
     """The next matches of the question in the message's footer."""
 
-    def __init__(self, offset: int, *, label: str = "More / Altri") -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary,
+    def __init__(self, offset: int, *, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label[:80] if label else None, style=discord.ButtonStyle.secondary,
                                            custom_id=f"rule:more:{offset}", emoji="📖"))  # fmt: skip
         self.offset = offset
 
@@ -75,10 +84,11 @@ class MoreArticles(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ru
         await interaction.response.defer()  # acknowledge first
         embeds = interaction.message.embeds if interaction.message else []
         found = FOOTER.match(embeds[0].footer.text or "") if embeds and embeds[0].footer else None
-        if found is None or found["preset"] not in PRESET_NAMES:
+        preset = footer_preset(found["preset"]) if found is not None else None
+        if found is None or preset is None:
             raise InvalidInput("error.rule.question_lost")
         locale = locale_of(interaction)
-        ruling = await bot_of(interaction).services.rulebook.ask(found["preset"], found["question"], limit=PAGE + 1,
+        ruling = await bot_of(interaction).services.rulebook.ask(preset, found["question"], limit=PAGE + 1,
                                                         offset=self.offset)  # fmt: skip
         shown = Ruling(ruling.preset, ruling.query, ruling.language, ruling.matches[:PAGE])
         await interaction.edit_original_response(
@@ -135,7 +145,7 @@ class RuleCog(commands.Cog):
                                        embed=ruling_embed(best, public),
                                        allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
             try:
-                await posted.pin(reason="rules desk answer")
+                await posted.pin(reason=t("rule.pin_reason", public))
             except discord.HTTPException:
                 await send(interaction, tr(interaction, "rule.pin_failed", table=table), ephemeral=True)
             await send(interaction, tr(interaction, "rule.posted", table=table, tournament=safe(tournament)),

@@ -19,7 +19,7 @@ from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, locale_of, server_locale
 from bot.cogs._params import CHOICES_MAX, Tournament, _NameTransformer, player_ref
 from bot.errors import UserFacingError
-from bot.i18n import format_number, t
+from bot.i18n import format_number, join_names, t
 from bot.i18n.numbers import format_data_number
 from bot.present.exports import export_file
 from bot.present.markup import safe
@@ -93,7 +93,7 @@ def game_text(game: GameView, locale: str) -> str:
         for (name, place), points in zip(game.players, game.points, strict=True)
     ]
     if game.newcomers:
-        lines.append(t("season.game_newcomers", locale, names=", ".join(safe(n) for n in game.newcomers)))
+        lines.append(t("season.game_newcomers", locale, names=join_names(map(safe, game.newcomers), locale)))
     return "\n".join(lines)
 
 

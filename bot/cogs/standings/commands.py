@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, locale_of, server_locale
 from bot.cogs._params import Tournament
-from bot.i18n import format_number, t
+from bot.i18n import format_number, join_names, t
 from bot.i18n.numbers import format_data_number
 from bot.present.exports import export_file
 from bot.present.markup import safe
@@ -33,7 +33,7 @@ TEXT_BUDGET = 3900  # characters of the embed description we allow ourselves (Di
 
 
 def explain(decision: TieBreakExplanation, locale: str) -> str:
-    names = ", ".join(safe(n) for n in decision.names)
+    names = join_names(map(safe, decision.names), locale)
     if decision.tie_breaker is None or not decision.resolved:
         return t("standings.tie.shared", locale, names=names)
     values = ", ".join(
@@ -103,7 +103,7 @@ def classification_text(view: ClassificationView, locale: str) -> str:
     """The final classification in a few lines: who won, the places (where each was decided), the open places."""
     lines = []
     if view.champions:
-        names = ", ".join(safe(line.name) for line in view.champions)
+        names = join_names((safe(line.name) for line in view.champions), locale)
         lines += [t("classification.champion", locale, names=names, count=len(view.champions)), ""]
     shown = [line for line in view.lines if line.place is not None]
     for line in shown[:TEXT_ROWS]:
@@ -126,7 +126,7 @@ def open_places_text(view: ClassificationView, locale: str) -> list[str]:
             locale,
             first=block.first,
             last=block.last,
-            names=", ".join(safe(n) for n in block.names)[:900],
+            names=join_names(map(safe, block.names), locale)[:900],
         )
         for block in view.open
     ]

@@ -1,5 +1,5 @@
-"""/tournament … — organizers create a tournament, change its number of qualifying rounds, close its registration
-and validate its player list (BOT-REG-1, BOT-ROLE-1)."""
+"""/tournament … — organizers create a tournament, change its number of qualifying rounds, close its registration,
+validate its player list (BOT-REG-1, BOT-ROLE-1) and delete a test tournament that has no results (issue 44)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from discord.ext import commands
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, locale_of, parse_local_datetime, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
+from bot.cogs.tournaments.deletion import confirmation
+from bot.i18n import join_names
 from bot.present.markup import discord_timestamp, safe
 from bot.present.modulo import ModuloRefused, modulo_workbook, problems_text
 from bot.rules.presets import PRESET_NAMES
@@ -181,9 +183,18 @@ class TournamentCog(commands.Cog):
             tr(interaction, "tournament.validated.count", count=report.validated + report.already_validated),
         ]
         if report.late:
-            names = ", ".join(safe(n) for n in report.late)
+            names = join_names(map(safe, report.late), locale_of(interaction))
             lines.append(tr(interaction, "tournament.validated.late", count=len(report.late), names=names)[:1500])
         if report.waitlisted:
             lines.append(tr(interaction, "tournament.validated.waitlisted", count=report.waitlisted))
         title = tr(interaction, "tournament.validated.title", name=safe(report.tournament.name))
         await send(interaction, embed=embed(title, "\n".join(lines)))
+
+    @tournament.command(name="delete")
+    @app_commands.describe(tournament="The tournament to delete (only one with no results)")
+    async def delete(self, interaction: discord.Interaction[StewardBot], tournament: Tournament) -> None:
+        """Delete a test tournament that has no results, after a confirmation (organizers)."""
+        actor = actor_of(interaction)
+        await interaction.response.defer(thinking=True, ephemeral=True)
+        deletion = await self.bot.services.tournaments.deletion(actor, tournament)
+        await interaction.followup.send(ephemeral=True, **confirmation(deletion, locale_of(interaction)))

@@ -32,7 +32,13 @@ def problem_lines(interaction: discord.Interaction[StewardBot], problems: tuple[
         for key in ("name", "column", "value"):
             if isinstance(params.get(key), str):
                 params[key] = safe(params[key])
-        line = tr(interaction, "csv.line", line=p.line, message=tr(interaction, p.key, **params))
+        message = tr(interaction, p.key, **params)
+        # a refusal of the whole file (unreadable, too big, not UTF-8) has no line: never "Line 0" (issue 44)
+        line = (
+            tr(interaction, "csv.line", line=p.line, message=message)
+            if p.line > 0
+            else message[:1].upper() + message[1:]
+        )
         if used + len(line) + 1 > PROBLEM_BUDGET:
             lines.append(tr(interaction, "csv.more_problems", count=len(problems) - index))
             break

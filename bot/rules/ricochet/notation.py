@@ -11,7 +11,8 @@ parser, so what a referee copies off the image is what the parser reads (BOT-I18
   drawn along the board's edges: ``H11`` is row 10, column 7 of the engine; the older ``row,col`` counted from 0
   (``10,7``) is still read.
 * **Directions**: ``N`` ``E`` ``S`` and ``O`` (ovest) in Italian, ``W`` in English (both read in either language),
-  or the arrows ``↑ → ↓ ←``.
+  the words ``nord`` ``est`` ``sud`` ``ovest`` / ``north`` ``east`` ``south`` ``west``, or the arrows ``↑ → ↓ ←``;
+  a move is the robot (letter or colour name) and its direction, together (``VN``) or apart (``R nord``).
 
 ``parse_*`` and ``format_*`` are pairs: what ``format_x(value, lang)`` writes, ``parse_x(…, lang)`` reads back as
 ``value``. Errors are :class:`NotationError` with a code from ``ERROR_CODES`` and the piece not understood.
@@ -44,6 +45,10 @@ SYMBOL_NAMES: Mapping[str, Mapping[str, str]] = {
 DIRECTION_LETTERS: Mapping[str, Mapping[str, str]] = {
     "it": {"N": "N", "E": "E", "S": "S", "W": "O"},
     "en": {"N": "N", "E": "E", "S": "S", "W": "W"},
+}
+DIRECTION_NAMES: Mapping[str, Mapping[str, str]] = {
+    "it": {"N": "nord", "E": "est", "S": "sud", "W": "ovest"},
+    "en": {"N": "north", "E": "east", "S": "south", "W": "west"},
 }
 ARROWS: Mapping[str, str] = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 COLUMNS = "ABCDEFGHIJKLMNOP"[:SIZE]
@@ -101,6 +106,7 @@ def _readings(lang: str) -> dict[str, str]:
 READINGS: Mapping[str, Mapping[str, str]] = {lang: _readings(lang) for lang in LANGUAGES}
 DIRECTION_READINGS: Mapping[str, str] = {
     **{letter.lower(): d for lang in LANGUAGES for d, letter in DIRECTION_LETTERS[lang].items()},
+    **{name: d for lang in LANGUAGES for d, name in DIRECTION_NAMES[lang].items()},
     **{arrow: d for d, arrow in ARROWS.items()},
 }
 _TARGET_WORDS: Mapping[str, tuple[str, str]] = {
@@ -230,23 +236,62 @@ def format_robots(robots: Mapping[str, Sequence[int]], lang: str) -> str:
 
 
 # -- moves -------------------------------------------------------------------------------------------------------
-_MOVE = re.compile(r"(?P<robot>[^\W\d_])\s*(?P<direction>[^\W\d_]|[↑→↓←])")
+_TOKEN = re.compile(r"[^\W\d_]+|[↑→↓←]")
+_BAD_TOKEN = re.compile(r"[^\s,;]+")
+
+
+def _direction_after(text: str, at: int) -> tuple[str, int] | None:
+    """The direction written at ``at`` (after spaces, ``:`` or ``=``): a letter, a word or an arrow; and its end."""
+    token = _TOKEN.match(text, _skip(_BETWEEN, text, at))
+    direction = DIRECTION_READINGS.get(token[0].lower()) if token else None
+    return (direction, token.end()) if token and direction else None
+
+
+def _read_moves_at(text: str, at: int, readings: Mapping[str, str]) -> tuple[list[tuple[str, str]], int] | None:
+    """The move (or, for the old run of letters ``RNGE``, the moves) written at ``at``, and where it ends."""
+    token = _LETTERS.match(text, at)
+    if token is None:
+        return None
+    word = token[0].lower()
+    robot = readings.get(word)
+    if robot is not None:  # "R nord", "rosso N", "V↑": the robot, then its direction
+        after = _direction_after(text, token.end())
+        if after is not None:
+            return [(robot, after[0])], after[1]
+    for k in range(len(word) - 1, 0, -1):  # "VN", "rossoN", "redNorth": the robot and the direction together
+        robot, direction = readings.get(word[:k]), DIRECTION_READINGS.get(word[k:])
+        if robot is not None and direction is not None:
+            return [(robot, direction)], token.end()
+    pairs = [(readings.get(word[i]), DIRECTION_READINGS.get(word[i + 1])) for i in range(0, len(word) - 1, 2)]
+    if len(word) % 2 == 0 and all(r is not None and d is not None for r, d in pairs):  # "RNGE": moves without spaces
+        return [(str(r), str(d)) for r, d in pairs], token.end()
+    return None
+
+
+def _bad_move(text: str, at: int, readings: Mapping[str, str]) -> str:
+    """The whole piece not understood: the word, or a robot and the word after it ("R nordd"), never a fragment."""
+    token = _LETTERS.match(text, at)
+    if token is not None and token[0].lower() in readings:
+        following = _BAD_TOKEN.match(text, _skip(_BETWEEN, text, token.end()))
+        if following is not None and text[token.end() : following.start()].strip(" :=") == "":
+            return text[at : following.end()]
+    found = _BAD_TOKEN.match(text, at)
+    return found[0] if found else text[at:]
 
 
 def parse_moves(text: str, lang: str) -> list[tuple[str, str]]:
-    """``VN GE BS RO`` (Italian), ``GN YE BS RW`` (English) or with arrows ``V↑ G→`` → ``[(colour, "N"), …]``:
-    each move is the robot's letter and the direction (``O`` or ``W`` for west, in either language)."""
+    """``VN GE BS RO`` (Italian), ``GN YE BS RW`` (English), with arrows ``V↑ G→`` or words ``R nord``, ``rosso
+    nord``, ``red north`` → ``[(colour, "N"), …]``: each move is the robot (its letter or colour name) and the
+    direction (a letter — ``O`` or ``W`` for west — a word or an arrow, in either language)."""
     readings = READINGS[_language(lang)]
     moves: list[tuple[str, str]] = []
     at = _skip(_SEPARATORS, text, 0)
     while at < len(text):
-        move = _MOVE.match(text, at)
-        colour = readings.get(move["robot"].lower()) if move else None
-        direction = DIRECTION_READINGS.get(move["direction"].lower()) if move else None
-        if move is None or colour is None or direction is None:
-            raise NotationError("moves_unreadable", _piece(text, at))
-        moves.append((colour, direction))
-        at = _skip(_SEPARATORS, text, move.end())
+        read = _read_moves_at(text, at, readings)
+        if read is None:
+            raise NotationError("moves_unreadable", _bad_move(text, at, readings))
+        moves.extend(read[0])
+        at = _skip(_SEPARATORS, text, read[1])
     if not moves:
         raise NotationError("moves_unreadable", text.strip())
     if len(moves) > MOVES_MAX:
@@ -269,7 +314,7 @@ _TARGET_TOKEN = re.compile(
 
 
 def parse_target(text: str, lang: str) -> TargetText:
-    """``J3 blu triangolo``, ``2,9 blue triangle`` (row,col from 0) or ``blue triangle`` (found on the board);
+    """``J3 triangolo blu``, ``2,9 blue triangle`` (row,col from 0) or ``blue triangle`` (found on the board);
     ``vortice``/``vortex`` alone is the cosmic vortex. Colour and symbol names are read in either language."""
     _language(lang)
     cells: list[str] = []
@@ -298,8 +343,9 @@ def parse_target(text: str, lang: str) -> TargetText:
 
 
 def format_target(target: TargetText, lang: str) -> str:
-    """``J3 blu triangolo``; the vortex is ``J3 vortice`` (it has no colour); without a cell, the words alone."""
+    """``J3 triangolo blu`` (Italian puts the colour after the shape), ``J3 blue triangle``; the vortex is ``J3
+    vortice`` (it has no colour); without a cell, the words alone."""
     words = [symbol_name(target.symbol, lang)]
     if target.colour != VORTEX_COLOUR:
-        words.insert(0, colour_name(target.colour, lang))
+        words.insert(len(words) if lang == "it" else 0, colour_name(target.colour, lang))
     return " ".join([cell_name(target.cell), *words] if target.cell is not None else words)

@@ -24,6 +24,7 @@ from bot.db.models import (
     Tournament,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
+from bot.rules.errors import refusal_params
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.cut import canonical, resolve_ties
@@ -65,7 +66,7 @@ def engine_error(exc: TournamentError) -> Conflict:
         return Conflict("error.round_repechage_with_halves", count=exc.value if isinstance(exc.value, int) else 0)
     if exc.code == "no_knockout_plan" and isinstance(exc.value, dict):
         return Conflict("error.knockout_no_plan", **knockout_refusal(exc.value))
-    return Conflict("error.round_engine", code=exc.code, value=str(exc.value)[:120])
+    return Conflict("error.round_engine", **refusal_params(exc))
 
 
 def _rules(t: Tournament) -> TournamentRules:

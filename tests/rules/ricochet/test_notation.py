@@ -127,7 +127,7 @@ def test_a_robot_given_twice_names_the_robot():
 
 @pytest.mark.parametrize(
     ("text", "code", "value"),
-    [("RX", "moves_unreadable", "RX"), ("RN XN", "moves_unreadable", "XN"), ("RNE", "moves_unreadable", "E"),
+    [("RX", "moves_unreadable", "RX"), ("RN XN", "moves_unreadable", "XN"), ("RNE", "moves_unreadable", "RNE"),
      ("", "moves_unreadable", ""), ("RN " * 61, "moves_too_many", 61)],
 )  # fmt: skip
 def test_moves_that_cannot_be_read_are_refused_naming_the_piece(text, code, value):

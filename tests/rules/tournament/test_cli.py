@@ -54,7 +54,7 @@ def test_cli_draw_text_mode_and_a_hand_swap_report_the_cost(capsys):
     rc, out, _ = _run(capsys, ["draw", "-i", str(N33), "--seed", "1", "--text", "--swap", str(a), str(b)])
     assert rc == 0
     assert "Table   1" in out and "Hand change" in out
-    assert "optimality: optimal: every criterion at its lower bound" in out
+    assert "optimality: optimal: every criterion at its lowest possible" in out
 
 
 def test_cli_draw_from_a_tournament_export_uses_the_preset(capsys, monkeypatch):
