@@ -446,13 +446,7 @@ async def previous_tournament_ranking(
     registration ids with each one's rank there (newcomers are left for the planner to seat after them); None when
     the tournament is first in its season, or in none."""
     assert t.id is not None
-    found = await repo.season_of_tournament(session=session, guild_id=t.guild_id, tournament_id=t.id)
-    if found is None:
-        return None
-    season, link = found
-    assert season.id is not None
-    links = await repo.season_tournaments(session=session, guild_id=t.guild_id, season_id=season.id)
-    earlier = [other for place, other in links if place.position < link.position]
+    earlier = await repo.tournaments_before_in_season(session=session, guild_id=t.guild_id, tournament_id=t.id)
     if not earlier:
         return None
     before = await standings.engine(session, earlier[-1])

@@ -353,11 +353,5 @@ async def _season_date_before(session: AsyncSession, t: Tournament) -> int | Non
     """The season's tournament just before ``t`` (what is dated at ``t`` is dated there once ``t`` is gone); None
     when ``t`` is first in its season, or in none."""
     assert t.id is not None
-    found = await repo.season_of_tournament(session=session, guild_id=t.guild_id, tournament_id=t.id)
-    if found is None:
-        return None
-    season, link = found
-    assert season.id is not None
-    links = await repo.season_tournaments(session=session, guild_id=t.guild_id, season_id=season.id)
-    earlier = [other.id for place, other in links if place.position < link.position]
-    return earlier[-1] if earlier else None
+    earlier = await repo.tournaments_before_in_season(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    return earlier[-1].id if earlier else None

@@ -34,6 +34,7 @@ __all__ = [
     "season_registrations",
     "season_sanctions",
     "season_tournaments",
+    "tournaments_before_in_season",
 ]
 
 
@@ -180,3 +181,16 @@ async def season_registrations(*, session: AsyncSession, guild_id: int, season_i
         .order_by(col(SeasonTournament.position), col(Registration.id))
     )
     return found.scalars().all()
+
+
+async def tournaments_before_in_season(*, session: AsyncSession, guild_id: int, tournament_id: int) -> list[Tournament]:
+    """The tournaments placed before ``tournament_id`` in its season, in the season's order (empty: first in its
+    season, or in none)."""
+    found = await season_of_tournament(session=session, guild_id=guild_id, tournament_id=tournament_id)
+    if found is None:
+        return []
+    season, link = found
+    if season.id is None:
+        return []
+    links = await season_tournaments(session=session, guild_id=guild_id, season_id=season.id)
+    return [other for place, other in links if place.position < link.position]
