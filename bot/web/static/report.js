@@ -138,6 +138,14 @@
       body: JSON.stringify({ ops: batch }),
     }).then(function (r) {
       if (r.status === 404) { st.inflight = []; shut(); return; }
+      if (r.status === 429 || r.status >= 500) { // too fast for the table's budget, or the server busy: nothing was
+        // applied; keep the ops and send them again when the server says (they set values, a repeat is harmless)
+        const wait = Math.max(1, Number(r.headers.get("Retry-After")) || 0) * 1000;
+        st.queue = batch.concat(st.queue);
+        st.inflight = [];
+        setTimeout(pump, Math.min(Math.max(wait, RETRY_MS / 2), 10000));
+        return;
+      }
       return r.json().catch(function () { return {}; }).then(function (data) {
         st.inflight = [];
         if (r.ok) {
