@@ -87,6 +87,20 @@ def words(lang: str) -> dict[str, str]:
     return out
 
 
+def _head(title: str, lang: str, *, script: bool) -> str:
+    """The venue pages' document head (``title`` already escaped): their style sheet, and their script or none."""
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"<title>{title}</title>\n"
+        '<link rel="stylesheet" href="/static/venue.css">\n'
+        + ('<script src="/static/venue.js" defer></script>\n' if script else "")
+        + "</head>\n"
+    )
+
+
 def page_html(*, view: str, tournament: str, lang: str) -> str:
     """The skeleton of the ``screen`` (projector) or ``phone`` view; the script draws the rest."""
     title = escape(tournament)
@@ -98,14 +112,7 @@ def page_html(*, view: str, tournament: str, lang: str) -> str:
         '<nav id="tabs" class="tabs"></nav>\n'
     )  # fmt: skip
     return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="referrer" content="no-referrer">\n'
-        f"<title>{title}</title>\n"
-        '<link rel="stylesheet" href="/static/venue.css">\n'
-        '<script src="/static/venue.js" defer></script>\n'
-        f'</head>\n<body class="{escape(view)}" data-view="{escape(view)}">\n'
+        _head(title, lang, script=True) + f'<body class="{escape(view)}" data-view="{escape(view)}">\n'
         f'<header class="top"><h1 id="name">{title}</h1><span id="round-label" class="round-label"></span>'
         '<span id="status" class="status"></span></header>\n'
         f"{mine}"
@@ -146,13 +153,7 @@ def not_found_html(lang: str) -> str:
     do, in ``lang``; small (the 404 of every wrong token a flood may ask)."""
     title = escape(t("venue.not_found.title", lang))
     return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="referrer" content="no-referrer">\n'
-        f"<title>{title}</title>\n"
-        '<link rel="stylesheet" href="/static/venue.css">\n'
-        '</head>\n<body class="missing">\n'
+        _head(title, lang, script=False) + '<body class="missing">\n'
         f'<header class="top"><h1>{title}</h1></header>\n'
         f'<main class="main"><p class="missing-what">{escape(t("venue.not_found.text", lang))}</p>'
         f'<p class="missing-ask">{escape(t("venue.not_found.ask", lang))}</p></main>\n'
