@@ -29,6 +29,8 @@ class RulebookError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class Article:
+    """One article of a rulebook, in our own words, with what the desk searches in it."""
+
     rulebook: str  # RR, NP, ARB, UFF, FIRK
     id: str  # in the rulebook's own numbering: "4.9", "22", "R16", "R27 3)", "PEN", "PUNTEGGIO FINALE", "UFF Sdadata"
     presets: tuple[str, ...]

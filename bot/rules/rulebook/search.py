@@ -8,8 +8,8 @@ the question it recognises, so that English as Italian players write it ("the de
 in both. Second, the best few candidates are re-ranked with the article's fields: how much of the question the
 article covers, how much of its title the question says, and which of its keyword phrases the question contains
 whole. Third, a learned ranker (:mod:`bot.rules.rulebook.learned`: a linear model over the question's stems, word
-pairs and letter pieces, fitted on the articles' own fields and questions) gives every article a probability, and
-the final order blends it with the first two stages' score.
+pairs and letter pieces, hashed into buckets, fitted on the articles' own fields and questions; a few hundred KB per
+preset) gives every article a probability, and the final order blends it with the first two stages' score.
 
 Before any of that the words are normalised the same way for articles and questions: accents folded ("penalità" =
 "penalita"), elisions split, stop words dropped, and the game's words that players use interchangeably, in either
@@ -17,7 +17,8 @@ language, folded to one term ("carri", "tanks" and "armate" are armies; "dadi", 
 of a question the preset's articles never use is read as the article word one typo away, when there is one
 ("tabbellone", "sdadta", "canoni").
 
-The index is built and the ranker read once per preset (0.2-0.8 s); a question takes about a millisecond. Nothing is
+The index is built and the ranker read once per preset (0.2-0.7 s, the ranker a few milliseconds of it); a question
+takes about a millisecond. Nothing is
 shared and mutable between threads except the Snowball stemmers, which are per thread (their stems are cached
 behind a thread-safe ``lru_cache``).
 """
@@ -55,7 +56,7 @@ SMALL_NUMBER_WEIGHT = 0.3  # "6", "2", "3": a count in a question says little ab
 TYPO_MIN_LENGTH = 6
 # Third stage: final = LEARNED * (the learned ranker's probability) + (1 - LEARNED) * (the first two stages' score
 # against their best), over every article; chosen on the articles' own questions held back from training
-# (scripts/tune_rules_desk.py --learned), never on a question set.
+# (python -m scripts.tune_rules_desk --learned; again for the hashed rankers of issue #48), never on a question set.
 LEARNED_WEIGHT = 0.8
 OTHER_LANGUAGE_WEIGHT, KNOWN_BASE = 0.5, 0.5
 
@@ -204,6 +205,8 @@ class SearchError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class Match:
+    """An article the desk found for a question, with its score."""
+
     article: Article
     score: float  # relative to the best match of the query (1.0)
     raw: float
@@ -269,7 +272,7 @@ def terms(text: str, lang: str) -> list[str]:
 CHAR_GRAMS = (3, 4, 5)
 # Bumped whenever words(), terms() or the tables above change how a text becomes features: the learned ranker's
 # weights (bot/rules/rulebook/learned/) were fitted on the old features and must be fitted again
-# (scripts/train_rules_desk.py); until they are, the desk ranks with its first two stages alone.
+# (python -m scripts.train_rules_desk); until they are, the desk ranks with its first two stages alone.
 FEATURES_VERSION = 1
 
 
@@ -497,7 +500,7 @@ def search(query: str, preset: str, *, limit: int = 3, lang: str | None = None) 
 
 
 def warm_indexes() -> list[str]:
-    """Build every preset's index and read its learned ranker now (0.2-0.8 s each) instead of at its first
+    """Build every preset's index and read its learned ranker now (0.2-0.7 s each) instead of at its first
     question. Returns the presets whose ranker is missing or stale (the desk answers them without it)."""
     from bot.rules.presets import RULEBOOK_PRESETS
 

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import logging
 import math
 import re
 import statistics
 import time
+import tomllib
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
+from fnmatch import fnmatch
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -31,7 +36,7 @@ from bot.rules.rulebook.search import (
     warm_indexes,
     words,
 )
-from tests.rules.rulebook.asked import SOURCES, SPLITS, UNSEEN, Question, questions, score
+from tests.support.asked import SOURCES, SPLITS, UNSEEN, Question, questions, score
 
 RULEBOOKS = Path(__file__).resolve().parents[4] / "shared" / "rulebooks"  # beside the repository, where it exists
 
@@ -104,10 +109,12 @@ def test_bot_rul_1_summaries_are_our_own_words_never_the_rulebook_s_sentences():
     assert copied == []
 
 
-# What the desk reaches on each set, as measured (benchmarks/rules_desk.py prints them): never set above it. The
-# held-out half meets the 95 % first / 100 % top-three target (147/151, 151/151). The two sets written by people who
-# never saw the desk: fresh 154/160 first, 159/160 in the top three; fresh2 151/160 and 159/160.
-FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.97, "fresh": 0.96, "fresh2": 0.94}
+# What the desk reaches on each set, as measured (python -m benchmarks.rules_desk prints them): never set above it.
+# The held-out half meets the 95 % first / 100 % top-three target (147/151, 151/151). The two sets written by people
+# who never saw the desk: fresh 153/160 first, 159/160 in the top three; fresh2 150/160 and 159/160 — one question
+# first fewer on each than the rankers of 6.5 MB had (154, 151) before issue #48 made them 1 MB of hashed int8
+# weights, the trade the issue allowed (within one point on every set nobody tuned on).
+FIRST_AT_LEAST = {"tuning": 0.96, "held_out": 0.97, "fresh": 0.95, "fresh2": 0.93}
 TOP3_AT_LEAST = {"tuning": 1.0, "held_out": 1.0, "fresh": 0.99, "fresh2": 0.99}
 
 
@@ -148,7 +155,7 @@ def test_bot_rul_1_players_questions_find_the_right_article_first_and_in_the_top
 def test_bot_rul_1_a_question_takes_well_under_two_milliseconds_at_the_median():
     """The bot calls the search once per /rule, in a worker thread: the median over every question (each the best of
     three runs) stays under 2 ms of the thread's own CPU time — a busy machine's waits for a core are not the search's
-    (wall-clock time failed here at a load of 2.5× the cores; benchmarks/rules_desk.py reports the wall time)."""
+    (wall-clock time failed here at a load of 2.5× the cores; python -m benchmarks.rules_desk reports this CPU time)."""
     asked = questions()
     for preset in {q.preset for q in asked}:
         search("warm", preset)
@@ -222,15 +229,16 @@ def test_bot_rul_1_any_text_gets_an_answer_or_none_never_an_error(text: str):
 @pytest.mark.parametrize("preset", RULEBOOK_PRESETS)
 def test_bot_rul_1_every_preset_ships_a_learned_ranker_fitted_on_its_articles_as_they_are(preset: str):
     """Editing an article (or how text becomes features) without fitting again fails here: run
-    ``python scripts/train_rules_desk.py``."""
+    ``python -m scripts.train_rules_desk``."""
     found = for_preset(preset)
     ranker = learned.load(preset, fingerprint(found))
-    assert ranker is not None, "stale or missing: run python scripts/train_rules_desk.py"
+    assert ranker is not None, "stale or missing: run python -m scripts.train_rules_desk"
     assert ranker.articles == tuple(a.id for a in found) and len(ranker.bias) == len(found)
     assert len(ranker.blocks) == 2
     for b in ranker.blocks:
-        assert len(b.idf) == len(b.rows) == len(b.starts) - 1 and b.starts[-1] == len(b.classes) == len(b.values) > 0
+        assert len(b.df) == b.size == len(b.starts) - 1 and b.starts[-1] == len(b.classes) == len(b.values) > 0
         assert list(b.starts) == sorted(b.starts) and all(0 <= k < len(found) for k in b.classes)
+        assert b.scale > 0 and all(v != 0 for v in b.values)
 
 
 def test_bot_rul_1_a_change_to_any_searched_field_changes_the_fingerprint():
@@ -261,10 +269,82 @@ def test_bot_rul_1_a_stale_ranker_is_not_used_and_the_desk_still_answers(monkeyp
 def test_bot_rul_1_the_ranker_file_reads_back_as_written():
     ranker = learned.load("risiko-firk-1", fingerprint(for_preset("risiko-firk-1")))
     assert ranker is not None
-    raw = learned.encode(ranker, {"C": 1.0})
-    assert learned.decode(raw) == ranker and learned.encode(learned.decode(raw), {"C": 1.0}) == raw
+    raw = learned.encode(ranker)
+    assert learned.decode(raw) == ranker and learned.encode(learned.decode(raw)) == raw
     with pytest.raises(ValueError):
         learned.decode(gzip.compress(b'{"format": 99}'))
+    with pytest.raises(ValueError, match="format"):
+        learned.decode(gzip.compress(learned.MAGIC + b'{"format": 1}\n'))
+    with pytest.raises(ValueError, match="trailing"):
+        learned.decode(gzip.compress(gzip.decompress(raw) + b"x"))
+
+
+SHIPPED_MAX = 2 * 1024 * 1024  # issue #48: at most 2 MB of learned rankers for all presets together
+
+
+def _shipped() -> dict[str, bytes]:
+    folder = resources.files("bot.rules.rulebook").joinpath(learned.FOLDER)
+    return {entry.name: entry.read_bytes() for entry in folder.iterdir() if entry.is_file()}
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((Path(__file__).resolve().parents[3] / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_issue_48_the_learned_rankers_are_one_small_file_per_rulebook_preset():
+    """Issue #48 ("the rules desk proportionate"): one file per rulebook preset (a preset playing another's
+    rulebook has none of its own), at most 2 MB together, each exactly the bytes ``encode`` writes for what it
+    holds (same model, same bytes: a refit of unchanged articles changes no file)."""
+    shipped = _shipped()
+    assert set(shipped) == {learned.file_name(p) for p in RULEBOOK_PRESETS}
+    packaged = _pyproject()["tool"]["setuptools"]["package-data"]["bot.rules.rulebook"]  # a wheel carries them
+    assert all(any(fnmatch(f"{learned.FOLDER}/{name}", pattern) for pattern in packaged) for name in shipped)
+    assert sum(len(raw) for raw in shipped.values()) <= SHIPPED_MAX
+    for raw in shipped.values():
+        assert learned.encode(learned.decode(raw)) == raw
+
+
+def test_issue_48_the_training_libraries_are_pinned_and_written_into_every_ranker():
+    """Issue #48: pyproject's ``train`` extra pins NumPy and SciPy exactly, to the versions ``learned.TRAINED_WITH``
+    names, and every shipped ranker records that it was fitted with them."""
+    pins = dict(line.split("==") for line in _pyproject()["project"]["optional-dependencies"]["train"])
+    assert pins == learned.TRAINED_WITH
+    for preset in RULEBOOK_PRESETS:
+        ranker = learned.load(preset, fingerprint(for_preset(preset)))
+        assert ranker is not None and ranker.trained["libraries"] == learned.TRAINED_WITH
+        assert learned.libraries_differ(ranker) == {}
+
+
+def test_issue_48_a_ranker_fitted_with_other_libraries_is_logged_at_load(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+):
+    """The versions a ranker was fitted with are logged when it is read, with a warning when they are not the pins
+    (the desk still uses it: the articles it was fitted on are the same)."""
+    preset = "risiko-nostra-passione-2018"
+    ranker = learned.load(preset, fingerprint(for_preset(preset)))
+    assert ranker is not None
+    other = dataclasses.replace(ranker, trained={**ranker.trained, "libraries": {"numpy": "1.26.4", "scipy": "1.11.1"}})
+    assert learned.libraries_differ(other) == {"numpy": ("1.26.4", "2.4.6"), "scipy": ("1.11.1", "1.17.1")}
+    monkeypatch.setattr(learned, "decode", lambda raw: other)
+    with caplog.at_level(logging.INFO, logger=learned.__name__):
+        assert learned._read.__wrapped__(preset) is other
+    assert [r.levelno for r in caplog.records] == [logging.INFO, logging.WARNING]
+    assert "1.26.4" in caplog.records[1].getMessage()
+
+
+@pytest.mark.slow
+def test_issue_48_a_refit_of_the_same_articles_writes_the_same_bytes():
+    """Fitting again (with the pinned NumPy and SciPy: ``pip install -e '.[train]'``) gives the shipped file byte
+    for byte; the smallest preset, about half a minute."""
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
+    from scripts import train_rules_desk as train
+
+    if train.versions_differ():
+        pytest.skip(f"not the pinned training libraries: {train.versions_differ()}")
+    preset = "risiko-nostra-passione-2018"
+    raw = learned.encode(train.packed(train.fit(preset)))
+    assert raw == _shipped()[learned.file_name(preset)]
 
 
 @settings(max_examples=60, deadline=None)
