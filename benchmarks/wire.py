@@ -1,8 +1,8 @@
 """Benchmark: the real bot through the fake Discord of the wire tier, against a no-op command in the same run.
 
-    python benchmarks/wire.py [--burst 300] [--heavy 10] [--mixed-only]
+    python -m benchmarks.wire [--burst 300] [--heavy 10] [--mixed-only]
 
-The bot (``create_bot``, every cog, a fresh SQLite file) logs in to ``tests.wire.fake_discord`` on 127.0.0.1. A
+The bot (``create_bot``, every cog, a fresh SQLite file) logs in to ``tests.support.fake_discord`` on 127.0.0.1. A
 ``/noop`` command is added to its tree for this run only: it answers at once and touches nothing — the floor any
 command pays (gateway, discord.py's dispatch, the HTTP callback). Measured, each as a burst of simultaneous
 interactions (``--burst``) or ``--heavy`` sequential ones:
@@ -19,7 +19,9 @@ the calls placed where they ran before the workers existed (odds, scoring and th
 loop; solving, images and draws in ``asyncio.to_thread``). Together: 4 ``/risiko odds 300 v 300``, 6 ``/rr solve``
 of a 25-move position, 300 ``/rule`` questions, then one ``/rr verify`` with its image; meanwhile a ``/noop`` every
 20 ms. Reported: the no-op's answers during the load (what every other member waits), the verify's answer, and
-the event loop's longest stall measured by a 5 ms ticker.
+the event loop's longest stall measured by a 5 ms ticker. The commands are typed as the server's locale (Italian)
+reads them; a ``/rr solve`` or ``/rr verify`` the bot refuses, or answers without its result, stops the benchmark
+with an error (a refused call costs nothing and would flatter the figures).
 """
 
 from __future__ import annotations
@@ -32,8 +34,6 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import discord
 
@@ -48,13 +48,16 @@ from bot.services.adjudicators import battle_values, scored_text
 from bot.services.reports import TableRef
 from bot.settings import Settings
 from bot.workers import Workers, default_workers
-from tests.wire.conftest import Wire
-from tests.wire.fake_discord import Exchange, FakeDiscord
+from tests.support.fake_discord import Exchange, FakeDiscord
+from tests.support.wire import Wire
 
 ORG = ("Organizzatori",)
 
 
-HARD_25 = {"board": "4B 3B 2B 1A", "robots": "R14,2 G3,0 B2,11 Y1,2", "target": "12,9 blue triangle"}
+# the known 25-move position, typed as the server's locale (Italian, as every /command of this benchmark is sent)
+# reads it: R rosso, V verde, B blu, G giallo; the target blu triangolo at row 12, column 9
+HARD_25 = {"board": "4B 3B 2B 1A", "robots": "R14,2 V3,0 B2,11 G1,2", "target": "12,9 blu triangolo"}
+HARD_25_MOVES = "RN RE BS GO"  # rosso nord, rosso est, blu sud, giallo ovest: a demonstration to judge
 QUESTION = (
     "un giocatore ha dichiarato un patto con il vicino e poi lo ha rotto attaccandolo, mentre il terzo "
     "protestava per il tempo e chiedeva la sdadata: cosa fa l'arbitro con le armate oltre il limite? "
@@ -110,22 +113,42 @@ async def _mixed(wire: Wire, *, load: bool = True) -> tuple[list[float], float |
     tick = asyncio.create_task(ticker.run())
     t0 = time.perf_counter()
     heavy: list[Exchange] = []
+    solves: list[Exchange] = []
     verify: Exchange | None = None
     if load:
         heavy = [await wire.send("risiko odds", roles=("Arbitri",), user_id=100 + i, attackers=300, defenders=300)
                  for i in range(4)]  # fmt: skip
-        heavy += [await wire.send("rr solve", roles=("Arbitri",), user_id=200 + i, **HARD_25) for i in range(6)]
+        solves = [await wire.send("rr solve", roles=("Arbitri",), user_id=200 + i, **HARD_25) for i in range(6)]
+        heavy += solves
         heavy += [await wire.send("rule", user_id=400 + i, question=QUESTION[i % 60 : i % 60 + 400],
                                   preset="risiko-ufficiali-2018") for i in range(300)]  # fmt: skip
-        verify = await wire.send("rr verify", roles=("Arbitri",), user_id=300, moves="RN RE BS YW", **HARD_25)
+        verify = await wire.send("rr verify", roles=("Arbitri",), user_id=300, moves=HARD_25_MOVES, **HARD_25)
     noops = await _noops_every_20_ms(wire)
     waiting = [*heavy, *([verify] if verify else []), *(e for _, e in noops)]
     await asyncio.wait_for(asyncio.gather(*(e.done.wait() for e in waiting)), 600)
     await asyncio.sleep(0.2)  # the last follow-ups
     wall = time.perf_counter() - t0
     tick.cancel()
+    await _check_answered("rr solve", solves)
+    await _check_answered("rr verify", [verify] if verify else [])
     waits = [e.answered_at - planned for planned, e in noops if e.answered_at is not None]
     return waits, (verify.answer if verify else None), ticker.worst, wall
+
+
+async def _check_answered(command: str, exchanges: list[Exchange], within: float = 600.0) -> None:
+    """Stop the benchmark when a ``/command`` was refused (an error reply instead of a deferral) or never got its
+    result (the board image; a long ``/rr solve`` first edits in a 'searching' line, which is its first answer): the
+    heavy call never ran, and the figures would flatter the bot."""
+    deadline = time.perf_counter() + within
+    for e in exchanges:
+        # polled: the fake Discord has no event for an edit after the first answer
+        while e.deferred and not e.files and time.perf_counter() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.1)
+        if not e.deferred or not e.files:
+            raise SystemExit(
+                f"/{command} was refused or answered without its result, so the load it should add never ran: "
+                f"{e.text.strip()[:300] or e.callback!r}"
+            )
 
 
 def _pct(values: list[float], q: float) -> float:

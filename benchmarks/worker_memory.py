@@ -3,9 +3,9 @@
 largest battle allowed, the Ricochet Robots solver on the known hardest positions within the preset's budget, and
 scoring a whole final situation (the official and the FIRK presets; the FIRK chain strip is an exact search).
 
-    python benchmarks/worker_memory.py                  # every kind, each in a fresh one-worker pool
-    python benchmarks/worker_memory.py --kinds odds,solver
-    python benchmarks/worker_memory.py --memory-mb 0    # without the address-space limit (compare)
+    python -m benchmarks.worker_memory                  # every kind, each in a fresh one-worker pool
+    python -m benchmarks.worker_memory --kinds odds,solver
+    python -m benchmarks.worker_memory --memory-mb 0    # without the address-space limit (compare)
 
 Each kind runs in its own fresh pool of one worker (``bot.workers.Workers``: forkserver, the same preloading and
 limit as the bot's), so one kind's peak does not hide in another's. The figures come from the worker's own
@@ -20,16 +20,13 @@ import json
 import sys
 import time
 from functools import partial
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules.ricochet import solver as rr_solver
 from bot.rules.ruleset import load_ruleset
 from bot.services.adjudicators import BATTLE_MAX, battle_values, scored_text
 from bot.workers import DEFAULT_WORKER_MEMORY_MB, Workers
-from tests.rules.ricochet._positions import hard_positions
+from tests.support.ricochet_positions import hard_positions
 
 
 def status() -> dict[str, int]:

@@ -15,9 +15,9 @@
  * tables(stops: bytes[4 * 256], target: int) -> bytes[256 + 5 * 256 * 32]: the bounds then the corridors above, built
  * here (the same bytes as solver.py's Python construction; the tests compare them), cached per board and target by
  * solver.py.
- * solve_position(stops, tables, robots, colour, max_moves) -> (status, moves, nodes, depth): an unbudgeted solve of
- * Position.robots for the target colour (None: the vortex) in one call: the robots numbered as solver._prepare
- * numbers them, moves as ((colour, "N" | "E" | "S" | "W"), ...) or None; status -1: no robot of that colour.
+ * Prepared(stops, targets, vortex, result_type, solved, unreachable): a board prepared once; its solve(position,
+ * max_moves) is the whole of an unbudgeted solve of a Position in one call (robots numbered as solver._prepare numbers
+ * them, the result built here), its target tables built on first use and kept (see the type below).
  *
  * The search: iterative deepening with a transposition table, the robot-free "stop anywhere" lower bound of the
  * active robot, only active moves when the bound equals the moves left; with one spare move, no move of another
@@ -29,7 +29,7 @@
  *
  * The transposition table is per thread and reused across calls (emptied at the end of a call, not reallocated; an
  * allocation grown past KEEP_SLOTS is freed after the call): one packed 64-bit entry per slot (key and moves left:
- * one cache miss per probe), linear probing from 2^16 slots, grown by doubling up to MAX_SLOTS (64 MiB); once that is
+ * one cache miss per probe), linear probing from 2^12 slots, grown by doubling up to MAX_SLOTS (64 MiB); once that is
  * half full, a new entry replaces the probed entry with the fewest moves left (memoisation degrades gracefully;
  * results are unchanged, only pruning is weaker).
  * The GIL is released during the search; a nested call on the same thread (from a callback) gets its own table.
@@ -43,8 +43,8 @@
 #define MAXR 7
 #define MAXDEPTH 64
 #define MAXPROBE 8
-#define MIN_SLOTS (1u << 16)  /* 512 KiB */
-#define LOG_SLOTS 4096        /* slots remembered for a cheap clear */
+#define MIN_SLOTS (1u << 12)  /* 32 KiB: the probes of a short call (most calls) stay in the first-level cache */
+#define LOG_SLOTS (MIN_SLOTS / 2) /* slots remembered for a cheap clear: all a call fills before its table grows */
 #define KEEP_SLOTS (1u << 20) /* 8 MiB kept between calls (cleared at the end of the call that used it) */
 #ifndef MAX_SLOTS
 #define MAX_SLOTS (1u << 23) /* 64 MiB; a doubling briefly holds both tables: 96 MiB */
@@ -93,7 +93,7 @@ typedef struct {
 
 static const int REVERSE[4] = {2, 3, 0, 1};
 
-static _Thread_local Table tl_table; /* the log makes it 16 KiB of thread-local storage */
+static _Thread_local Table tl_table; /* the log makes it 8 KiB of thread-local storage */
 static _Thread_local int tl_busy;
 
 static int tt_alloc(Table *t, size_t size) {
@@ -966,6 +966,27 @@ static int read_stops(Py_buffer *stops) {
     return 0;
 }
 
+/* The bound table (256 bytes) then the five corridor tables solve() reads, for target cell `target` of a board whose
+   wall stops are `stop` (checked by read_stops); a new bytes object, or NULL with an exception set. */
+static PyObject *build_tables(const uint8_t (*stop)[256], int target) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, TABLES_LEN);
+    if (!out) return NULL;
+    uint8_t *bound = (uint8_t *)PyBytes_AS_STRING(out);
+    uint64_t (*t)[4] = (uint64_t (*)[4])(bound + 256); /* 256 bytes in: 8-aligned in a bytes object */
+    uint64_t (*rays)[4] = t, (*crossed)[4] = t + 256, (*blockers)[4] = t + 512;
+    build_bounds(stop, target, bound);
+    memset(rays, 0, 256 * sizeof *rays);
+    for (int c = 0; c < 256; c++)
+        for (int d = 0; d < 4; d++)
+            for (int x = c; x != stop[d][c];) {
+                x += STEP[d];
+                set_bit(rays[c], x);
+            }
+    build_corridors(stop, bound, NULL, NULL, crossed, blockers);
+    build_corridors(stop, bound, (const uint64_t (*)[4])crossed, (const uint64_t (*)[4])blockers, t + 768, t + 1024);
+    return out;
+}
+
 /* tables(stops, target) -> bytes: the bound table (256 bytes) then the five corridor tables solve() reads. */
 static PyObject *py_tables(PyObject *self, PyObject *args) {
     Py_buffer stops;
@@ -978,85 +999,236 @@ static PyObject *py_tables(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "target out of range");
         goto done;
     }
-    out = PyBytes_FromStringAndSize(NULL, TABLES_LEN);
-    if (!out) goto done;
-    {
-        const uint8_t (*stop)[256] = (const uint8_t (*)[256])stops.buf;
-        uint8_t *bound = (uint8_t *)PyBytes_AS_STRING(out);
-        uint64_t (*t)[4] = (uint64_t (*)[4])(bound + 256); /* 256 bytes in: 8-aligned in a bytes object */
-        uint64_t (*rays)[4] = t, (*crossed)[4] = t + 256, (*blockers)[4] = t + 512;
-        build_bounds(stop, target, bound);
-        memset(rays, 0, 256 * sizeof *rays);
-        for (int c = 0; c < 256; c++)
-            for (int d = 0; d < 4; d++)
-                for (int x = c; x != stop[d][c];) {
-                    x += STEP[d];
-                    set_bit(rays[c], x);
-                }
-        build_corridors(stop, bound, NULL, NULL, crossed, blockers);
-        build_corridors(stop, bound, (const uint64_t (*)[4])crossed, (const uint64_t (*)[4])blockers, t + 768,
-                        t + 1024);
-    }
+    out = build_tables((const uint8_t (*)[256])stops.buf, target);
 done:
     PyBuffer_Release(&stops);
     return out;
 }
 
 static PyObject *DIRECTION_NAMES[4];
+static PyObject *STR_ROBOTS, *STR_TARGET, *RESULT_FIELDS[6]; /* interned attribute names */
 
-/* solve_position(stops, tables, robots, colour, max_moves) -> (status, moves, nodes, depth): the whole call of an
-   unbudgeted solve in C. robots: Position.robots, ((colour, (row, col)), ...); colour: the target's colour, None for
-   the vortex (every robot active). The active robot is numbered 0 (the numbering solver._prepare gives, which the
-   search order relies on). moves: ((colour, "N" | "E" | "S" | "W"), ...) when solved, else None. status -1: the
-   colour is not among the robots. */
-static PyObject *py_solve_position(PyObject *self, PyObject *args) {
-    Py_buffer stops, tables;
-    PyObject *robots, *colour;
-    int max_moves;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*O!Oi", &stops, &tables, &PyTuple_Type, &robots, &colour, &max_moves)) return NULL;
-    PyObject *result = NULL;
+/* ---- Prepared: a board prepared once, then one C call per position ----
+
+   Prepared(stops, targets, vortex, result_type, solved, unreachable): the board's wall stops (4 x 256 bytes) and its
+   targets (Target tuples: row, col, colour, symbol), the vortex colour, and the result class with its two statuses
+   (solver.SolveResult, SolveStatus.SOLVED, SolveStatus.UNREACHABLE), so that a call returns the finished result.
+   solve(position, max_moves) -> SolveResult | None: an unbudgeted solve of a Position (its robots and target read
+   here); None when the position is not one this call settles (a target that is not the board's, no robot of the
+   target's colour, too many robots, a malformed position): the caller then takes its general path, which gives the
+   error. The robots are numbered as solver._prepare numbers them (the active robot 0, which the search order relies
+   on); moves as ((colour, "N" | "E" | "S" | "W"), ...). A target's tables are built on its first solve and kept.
+   table(cell) -> bytes: the tables of a target cell (built if needed), as tables() builds them; built() -> the
+   cells whose tables are built; forget(cell): drop a cell's tables (the next solve builds them again). */
+typedef struct {
+    PyObject_HEAD
+    uint8_t stop[4][256];
+    PyObject *target_at[256]; /* the board's Target on each cell (the first one if two share a cell), or NULL */
+    PyObject *tables[256];    /* build_tables() of each target cell once built, or NULL */
+    PyObject *vortex, *result_type, *solved, *unreachable, *engine;
+} Prepared;
+
+static void prepared_dealloc(Prepared *self) {
+    for (int c = 0; c < 256; c++) {
+        Py_XDECREF(self->target_at[c]);
+        Py_XDECREF(self->tables[c]);
+    }
+    Py_XDECREF(self->vortex);
+    Py_XDECREF(self->result_type);
+    Py_XDECREF(self->solved);
+    Py_XDECREF(self->unreachable);
+    Py_XDECREF(self->engine);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *prepared_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Py_buffer stops;
+    PyObject *targets, *vortex, *result_type, *solved, *unreachable;
+    static char *kwlist[] = {"stops", "targets", "vortex", "result_type", "solved", "unreachable", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*O!UO!OO", kwlist, &stops, &PyTuple_Type, &targets, &vortex,
+                                     &PyType_Type, &result_type, &solved, &unreachable))
+        return NULL;
+    Prepared *self = NULL;
+    if (read_stops(&stops) < 0) goto done;
+    for (int f = 0; f < 6; f++) /* the result's fields are slots or attributes the class declares */
+        if (!PyObject_HasAttr(result_type, RESULT_FIELDS[f])) {
+            PyErr_Format(PyExc_TypeError, "result_type has no field %U", RESULT_FIELDS[f]);
+            goto done;
+        }
+    self = (Prepared *)type->tp_alloc(type, 0); /* zero-filled */
+    if (!self) goto done;
+    memcpy(self->stop, stops.buf, 1024);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(targets); k++) {
+        PyObject *t = PyTuple_GET_ITEM(targets, k);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4) {
+            PyErr_SetString(PyExc_ValueError, "targets: (row, col, colour, symbol) tuples");
+            Py_CLEAR(self);
+            goto done;
+        }
+        long r = PyLong_AsLong(PyTuple_GET_ITEM(t, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(t, 1));
+        if ((r == -1 || c == -1) && PyErr_Occurred()) {
+            Py_CLEAR(self);
+            goto done;
+        }
+        if (r < 0 || r > 15 || c < 0 || c > 15) {
+            PyErr_SetString(PyExc_ValueError, "targets: cell out of range");
+            Py_CLEAR(self);
+            goto done;
+        }
+        if (!self->target_at[r * 16 + c]) {
+            Py_INCREF(t);
+            self->target_at[r * 16 + c] = t;
+        }
+    }
+    self->engine = PyUnicode_InternFromString("c");
+    if (!self->engine) {
+        Py_CLEAR(self);
+        goto done;
+    }
+    Py_INCREF(vortex);
+    self->vortex = vortex;
+    Py_INCREF(result_type);
+    self->result_type = result_type;
+    Py_INCREF(solved);
+    self->solved = solved;
+    Py_INCREF(unreachable);
+    self->unreachable = unreachable;
+done:
+    PyBuffer_Release(&stops);
+    return (PyObject *)self;
+}
+
+/* the tables of cell c, built on first use (borrowed reference), or NULL with an exception set */
+static PyObject *prepared_tables_of(Prepared *self, int c) {
+    if (!self->tables[c]) self->tables[c] = build_tables((const uint8_t (*)[256])self->stop, c);
+    return self->tables[c];
+}
+
+static int cell_arg(PyObject *arg, int *out) {
+    long c = PyLong_AsLong(arg);
+    if (c == -1 && PyErr_Occurred()) return -1;
+    if (c < 0 || c > 255) {
+        PyErr_SetString(PyExc_ValueError, "cell out of range");
+        return -1;
+    }
+    *out = (int)c;
+    return 0;
+}
+
+static PyObject *prepared_table(Prepared *self, PyObject *arg) {
+    int c;
+    if (cell_arg(arg, &c) < 0) return NULL;
+    PyObject *t = prepared_tables_of(self, c);
+    Py_XINCREF(t);
+    return t;
+}
+
+static PyObject *prepared_built(Prepared *self, PyObject *unused) {
+    (void)unused;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (int c = 0; c < 256; c++) {
+        if (!self->tables[c]) continue;
+        PyObject *v = PyLong_FromLong(c);
+        if (!v || PyList_Append(out, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    PyObject *t = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return t;
+}
+
+static PyObject *prepared_forget(Prepared *self, PyObject *arg) {
+    int c;
+    if (cell_arg(arg, &c) < 0) return NULL;
+    Py_CLEAR(self->tables[c]); /* a search running on it holds its own reference */
+    Py_RETURN_NONE;
+}
+
+/* result_type(status, moves, optimal_moves, lower_bound, nodes, engine), its slots set as the dataclass's own
+   __init__ sets them (object.__setattr__), without running Python code */
+static PyObject *make_result(Prepared *self, PyObject *status, PyObject *moves, PyObject *optimal, PyObject *bound,
+                             PyObject *nodes) {
+    PyTypeObject *type = (PyTypeObject *)self->result_type;
+    PyObject *r = type->tp_alloc(type, 0);
+    if (!r) return NULL;
+    PyObject *values[6] = {status, moves, optimal, bound, nodes, self->engine};
+    for (int f = 0; f < 6; f++)
+        if (PyObject_GenericSetAttr(r, RESULT_FIELDS[f], values[f]) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+    return r;
+}
+
+static PyObject *prepared_solve(Prepared *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "solve(position, max_moves)");
+        return NULL;
+    }
+    long max_long = PyLong_AsLong(args[1]);
+    if (max_long == -1 && PyErr_Occurred()) return NULL;
+    if (max_long < 0 || max_long > 1000) {
+        PyErr_SetString(PyExc_ValueError, "max_moves: 0 to 1000");
+        return NULL;
+    }
+    int max_moves = (int)max_long;
+    PyObject *target = PyObject_GetAttr(args[0], STR_TARGET), *robots = NULL, *tables = NULL, *result = NULL;
     PyObject *names[MAXR];
-    Search s;
-    memset(&s, 0, sizeof s);
+    int cell[MAXR], order[MAXR];
+    if (!target) return NULL;
+    robots = PyObject_GetAttr(args[0], STR_ROBOTS);
+    if (!robots) goto done;
+    if (!PyTuple_Check(target) || PyTuple_GET_SIZE(target) != 4 || !PyTuple_Check(robots) ||
+        PyTuple_GET_SIZE(robots) > MAXR)
+        goto none;
+    long tr = PyLong_AsLong(PyTuple_GET_ITEM(target, 0)), tc = PyLong_AsLong(PyTuple_GET_ITEM(target, 1));
+    if ((tr == -1 || tc == -1) && PyErr_Occurred()) goto done;
+    if (tr < 0 || tr > 15 || tc < 0 || tc > 15) goto none;
+    int target_cell = (int)(tr * 16 + tc);
+    PyObject *known = self->target_at[target_cell];
+    if (!known) goto none;
+    if (known != target) { /* a Target equal to the board's, not the board's own object */
+        int eq = PyObject_RichCompareBool(known, target, Py_EQ);
+        if (eq < 0) goto done;
+        if (!eq) goto none;
+    }
+    PyObject *colour = PyTuple_GET_ITEM(target, 2);
+    int vortex = colour == self->vortex;
+    if (!vortex) {
+        vortex = PyObject_RichCompareBool(colour, self->vortex, Py_EQ);
+        if (vortex < 0) goto done;
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(robots);
-    if (stops.len != 1024 || tables.len != TABLES_LEN) {
-        PyErr_SetString(PyExc_ValueError, "stops: 4 x 256 bytes, tables: as tables() builds them");
-        goto done;
-    }
-    if (n > MAXR) {
-        PyErr_Format(PyExc_ValueError, "robots: too many (%zd)", n);
-        goto done;
-    }
-    int k = colour == Py_None ? -1 : -2;
-    int cell[MAXR];
+    int k = vortex ? -1 : -2;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *item = PyTuple_GET_ITEM(robots, i), *rc;
         if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 || !PyTuple_Check(rc = PyTuple_GET_ITEM(item, 1)) ||
-            PyTuple_GET_SIZE(rc) != 2) {
-            PyErr_SetString(PyExc_ValueError, "robots: ((colour, (row, col)), ...)");
-            goto done;
-        }
+            PyTuple_GET_SIZE(rc) != 2)
+            goto none;
         long r = PyLong_AsLong(PyTuple_GET_ITEM(rc, 0)), c = PyLong_AsLong(PyTuple_GET_ITEM(rc, 1));
         if ((r == -1 || c == -1) && PyErr_Occurred()) goto done;
-        if (r < 0 || r > 15 || c < 0 || c > 15) {
-            PyErr_SetString(PyExc_ValueError, "robots: cell out of range");
-            goto done;
-        }
+        if (r < 0 || r > 15 || c < 0 || c > 15) goto none;
         names[i] = PyTuple_GET_ITEM(item, 0);
         cell[i] = (int)(r * 16 + c);
         if (k == -2) {
-            int eq = PyObject_RichCompareBool(names[i], colour, Py_EQ);
+            int eq = names[i] == colour || PyObject_RichCompareBool(names[i], colour, Py_EQ);
             if (eq < 0) goto done;
             if (eq) k = (int)i;
         }
     }
-    if (k == -2) {
-        result = Py_BuildValue("(iOii)", -1, Py_None, 0, 0);
-        goto done;
-    }
+    if (k == -2) goto none; /* no robot of the target's colour */
+    tables = prepared_tables_of(self, target_cell);
+    if (!tables) goto done;
+    Py_INCREF(tables); /* kept alive through the search, whatever forget() does meanwhile */
     {
-        int order[MAXR], m = 0;
+        Search s;
+        memset(&s, 0, sizeof s);
+        int m = 0;
         if (k >= 0) order[m++] = k;
         for (int i = 0; i < (int)n; i++)
             if (i != k) order[m++] = i;
@@ -1073,43 +1245,72 @@ static PyObject *py_solve_position(PyObject *self, PyObject *args) {
                 s.is_active[i] = 1;
             }
         }
-        const uint8_t *t = (const uint8_t *)tables.buf;
+        const uint8_t *t = (const uint8_t *)PyBytes_AS_STRING(tables);
         memcpy(s.bound, t, 256);
-        memcpy(s.stop, stops.buf, 1024);
+        memcpy(s.stop, self->stop, 1024);
         use_corridors(&s, t + 256);
-        s.target = -1;
-        for (int c = 0; c < 256; c++)
-            if (t[c] == 0) s.target = c;
+        s.target = target_cell;
         s.node_limit = -1;
         int depth = 0;
         int status = run_search(&s, max_moves, &depth);
         if (status < 0) goto done;
-        PyObject *moves = Py_None;
+        PyObject *nodes = PyLong_FromUnsignedLongLong(s.nodes);
+        if (!nodes) goto done;
         if (status == 0) {
-            moves = PyTuple_New(s.plen);
-            if (!moves) goto done;
-            for (int j = 0; j < s.plen; j++) {
-                PyObject *step = PyTuple_Pack(2, names[order[s.path_r[j]]], DIRECTION_NAMES[s.path_d[j]]);
-                if (!step) {
-                    Py_DECREF(moves);
-                    goto done;
+            PyObject *moves = PyTuple_New(s.plen), *len = NULL;
+            if (moves) {
+                for (int j = 0; j < s.plen; j++) {
+                    PyObject *step = PyTuple_Pack(2, names[order[s.path_r[j]]], DIRECTION_NAMES[s.path_d[j]]);
+                    if (!step) {
+                        Py_CLEAR(moves);
+                        break;
+                    }
+                    PyTuple_SET_ITEM(moves, j, step);
                 }
-                PyTuple_SET_ITEM(moves, j, step);
             }
-        } else {
-            Py_INCREF(moves);
+            if (moves && (len = PyLong_FromLong(s.plen)))
+                result = make_result(self, self->solved, moves, len, len, nodes);
+            Py_XDECREF(moves);
+            Py_XDECREF(len);
+        } else { /* 1: no solution within max_moves (no budget: never 2) */
+            PyObject *bound = PyLong_FromLong((long)max_moves + 1);
+            if (bound) result = make_result(self, self->unreachable, Py_None, Py_None, bound, nodes);
+            Py_XDECREF(bound);
         }
-        result = Py_BuildValue("(iNKi)", status, moves, s.nodes, depth);
+        Py_DECREF(nodes);
     }
+    goto done;
+none:
+    result = Py_None;
+    Py_INCREF(result);
 done:
-    PyBuffer_Release(&stops);
-    PyBuffer_Release(&tables);
+    Py_XDECREF(tables);
+    Py_XDECREF(robots);
+    Py_DECREF(target);
     return result;
 }
 
+static PyMethodDef prepared_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))prepared_solve, METH_FASTCALL,
+     "solve(position, max_moves) -> SolveResult | None (see module source)."},
+    {"table", (PyCFunction)prepared_table, METH_O, "table(cell) -> bytes: the tables of a target cell."},
+    {"built", (PyCFunction)prepared_built, METH_NOARGS, "built() -> the target cells whose tables are built."},
+    {"forget", (PyCFunction)prepared_forget, METH_O, "forget(cell): drop the tables of a target cell."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject PreparedType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "_fastsolve.Prepared",
+    .tp_basicsize = sizeof(Prepared),
+    .tp_dealloc = (destructor)prepared_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A board prepared once: its stops and targets, and each target's tables once built.",
+    .tp_methods = prepared_methods,
+    .tp_new = prepared_new,
+};
+
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Iterative-deepening solve (see module source)."},
-    {"solve_position", py_solve_position, METH_VARARGS, "An unbudgeted solve of a position (see module source)."},
     {"tables", py_tables, METH_VARARGS, "The bound and corridor tables of a board and target (see module source)."},
     {NULL, NULL, 0, NULL},
 };
@@ -1119,7 +1320,21 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastsolve", "Ricoch
 
 PyMODINIT_FUNC PyInit__fastsolve(void) {
     static const char *names[4] = {"N", "E", "S", "W"};
+    static const char *fields[6] = {"status", "moves", "optimal_moves", "lower_bound", "nodes", "engine"};
     for (int d = 0; d < 4; d++)
         if (!DIRECTION_NAMES[d] && !(DIRECTION_NAMES[d] = PyUnicode_InternFromString(names[d]))) return NULL;
-    return PyModule_Create(&module);
+    for (int f = 0; f < 6; f++)
+        if (!RESULT_FIELDS[f] && !(RESULT_FIELDS[f] = PyUnicode_InternFromString(fields[f]))) return NULL;
+    if (!STR_ROBOTS && !(STR_ROBOTS = PyUnicode_InternFromString("robots"))) return NULL;
+    if (!STR_TARGET && !(STR_TARGET = PyUnicode_InternFromString("target"))) return NULL;
+    if (PyType_Ready(&PreparedType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&PreparedType);
+    if (PyModule_AddObject(m, "Prepared", (PyObject *)&PreparedType) < 0) {
+        Py_DECREF(&PreparedType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -1,4 +1,4 @@
-"""The Ricochet Robots board: a 16×16 grid of cells with walls, the central block, targets and diagonals.
+r"""The Ricochet Robots board: a 16×16 grid of cells with walls, the central block, targets and diagonals.
 
 Conventions follow ``boards.json`` (bundled as ``bot.rules.data``): cells are ``(row, col)`` with row 0 at the
 top (north) and col 0 at the left (west); wall sides are ``N``, ``E``, ``S``, ``W``; quadrants are listed NW,
@@ -11,7 +11,7 @@ A compact text notation (``to_notation`` / ``Board.parse``) round-trips every bo
 * ``x:<256 cells>`` — explicit walls, one character per cell row by row: a hex digit of the wall mask
   (N=1, E=2, S=4, W=8) or ``X`` for a cell of the central block; then ``;t:`` and the targets
   ``row.col.colour.symbol`` separated by commas;
-* either form may end with ``;d:`` and the diagonal walls ``row.col.colour.kind`` (kind ``/`` or ``\\``),
+* either form may end with ``;d:`` and the diagonal walls ``row.col.colour.kind`` (kind ``/`` or ``\``),
   which count only under the diagonal variant (RR 8.2).
 """
 
@@ -55,7 +55,7 @@ class Target(NamedTuple):
 
 
 class Diagonal(NamedTuple):
-    """A coloured diagonal wall across one cell (RR 8.2). ``kind`` ``/`` joins SW–NE corners, ``\\`` NW–SE."""
+    r"""A coloured diagonal wall across one cell (RR 8.2). ``kind`` ``/`` joins SW–NE corners, ``\`` NW–SE."""
 
     row: int
     col: int

@@ -24,6 +24,9 @@ from bot.rules.ricochet.round import PileStatus, RoundError, RoundOutcome, Round
 
 
 class PlayerStatus(enum.Enum):
+    """Whether a player is still in the game or how they left it (the comments name the article); the final ranking
+    places them by it."""
+
     ACTIVE = "active"
     FORFEIT = "forfeit"  # RR 9.3 withdrawal / forfeit, RR 13.5 lateness
     LAST_OF_GAME = "last_of_game"  # RR 13.3 sanction
@@ -31,18 +34,26 @@ class PlayerStatus(enum.Enum):
 
 
 class GameOver(enum.Enum):
+    """Why the game ended (RR 6.2, RR 5.2, RR 6.4): a player took the preset's tokens, no valid token is left, or too
+    few players remain."""
+
     TOKENS_REACHED = "tokens_reached"
     NO_VALID_TOKEN = "no_valid_token"
     TOO_FEW_PLAYERS = "too_few_players"
 
 
 class InterruptionOutcome(enum.Enum):
+    """What RR 14 makes of a game's interruptions (RR-INT-1): resume it with the points so far, or replay it."""
+
     RESUME = "resume"
     REPLAY = "replay"
 
 
 @dataclass(frozen=True, slots=True)
 class Placement:
+    """A player's place in the final ranking (RR 6.3, RR-WIN-1): the place (1 = best, shared by joint players), the
+    tokens taken and how the player ended the game."""
+
     player: Any  # the caller's player id (a name in the engine, a registration id in the bot)
     place: int  # 1 = best; joint places share the number
     tokens: int
@@ -52,6 +63,9 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """A game as data: the players seated at the start in order, each one's tokens, the token pile, the next first
+    player, who left and how, why it ended (None while running) and the minutes of interruptions."""
+
     players: tuple[str, ...]  # seated at the start, in order
     tokens: tuple[tuple[str, int], ...]
     pile: TokenPile
@@ -153,6 +167,8 @@ def award(state: GameState, player: str, rules: RicochetRules) -> GameState:
 
 
 def void(state: GameState, rules: RicochetRules) -> GameState:
+    """A void round (RR 4.11): the token in play is set aside, and the game ends when no valid token is left
+    (RR 5.2)."""
     _check_running(state)
     return _check_pile(replace(state, pile=state.pile.void()), rules)
 

@@ -122,14 +122,17 @@ def robot_letter(colour: str, lang: str) -> str:
 
 
 def colour_name(colour: str, lang: str) -> str:
+    """The name of the ``colour`` (a robot's or a target's) in ``lang``: ``rosso`` / ``red``."""
     return COLOUR_NAMES[_language(lang)][colour]
 
 
 def symbol_name(symbol: str, lang: str) -> str:
+    """The name of a target's ``symbol`` in ``lang``: ``cerchio`` / ``circle``."""
     return SYMBOL_NAMES[_language(lang)][symbol]
 
 
 def direction_letter(direction: str, lang: str) -> str:
+    """The letter of ``direction`` (``N`` ``E`` ``S`` ``W``) for a reader of ``lang``: west is ``O`` in Italian."""
     return DIRECTION_LETTERS[_language(lang)][direction]
 
 

@@ -34,6 +34,8 @@ class RoundError(RuleError):
 
 
 class VoidReason(enum.Enum):
+    """Why a round is void (RR 4.11), as a code; the comments name the article of each."""
+
     TOKEN_SEEN_EARLY = "token_seen_early"  # RR 4.3
     TOO_COMPLEX = "too_complex"  # RR 4.4, unanimous
     TARGET_COVERED = "target_covered"  # RR 4.4, target under a robot marker
@@ -44,6 +46,9 @@ class VoidReason(enum.Enum):
 
 
 class RoundStatus(enum.Enum):
+    """Where a round stands: nobody has declared, declarations are open, a demonstration is awaited, or it is awarded
+    or void."""
+
     PLANNING = "planning"  # no declaration yet (RR 4.4)
     DECLARING = "declaring"  # declarations made, time not up (RR 4.9)
     AWAITING_DEMONSTRATION = "awaiting_demonstration"  # RR 4.10: ``next_demonstrator`` must show
@@ -52,6 +57,8 @@ class RoundStatus(enum.Enum):
 
 
 class Phase(enum.Enum):
+    """The part of the round being played: planning (RR 4.4), declaring (RR 4.9), or demonstrating (RR 4.10)."""
+
     PLANNING = "planning"
     DECLARATION = "declaration"
     DEMONSTRATION = "demonstration"
@@ -60,6 +67,9 @@ class Phase(enum.Enum):
 # -- events ---------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Declare:
+    """A player declares a solution in ``moves`` moves at ``time`` (the round's clock: only the order and equality of
+    times matter; RR 4.9)."""
+
     player: str
     moves: int
     time: float
@@ -67,17 +77,24 @@ class Declare:
 
 @dataclass(frozen=True, slots=True)
 class Withdraw:
+    """A player withdraws a mistaken declaration at ``time`` (RR-DECL-2: allowed only before the hourglass is
+    turned)."""
+
     player: str
     time: float
 
 
 @dataclass(frozen=True, slots=True)
 class TurnHourglass:
+    """The hourglass is turned at ``time`` (RR 4.9): from then on a declaration can no longer be withdrawn."""
+
     time: float
 
 
 @dataclass(frozen=True, slots=True)
 class TimeUp:
+    """The hourglass runs out at ``time``: declarations close and the demonstrations begin (RR 4.10)."""
+
     time: float
 
 
@@ -93,6 +110,9 @@ class Demonstrate:
 
 @dataclass(frozen=True, slots=True)
 class VoidCall:
+    """A void cause the players or the referee call (RR 4.11): a token seen early, a unanimous "too complex", a
+    target covered, a solution below the minimum."""
+
     reason: VoidReason
 
 
@@ -120,6 +140,8 @@ def event_to_json(event: RoundEvent) -> dict[str, Any]:
 
 
 def event_from_json(obj: Mapping[str, Any]) -> RoundEvent:
+    """The event a ``{"type": …}`` mapping stands for (the inverse of :func:`event_to_json`); RoundError naming the
+    unknown type, void reason or the fields extra or missing."""
     kind = obj.get("type")
     cls = _EVENT_TYPES.get(str(kind))
     if cls is None:
@@ -142,6 +164,9 @@ def event_from_json(obj: Mapping[str, Any]) -> RoundEvent:
 # -- outcome --------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Declaration:
+    """A declaration as it ranks for the demonstrations (RR 4.9): fewer moves first, then the earlier time, then
+    fewer tokens held."""
+
     player: str
     moves: int
     time: float
@@ -149,6 +174,9 @@ class Declaration:
 
 
 class DemoResult(enum.Enum):
+    """How a demonstration went (RR 4.10): valid, wrong (target not reached, more moves than declared, or padded), or
+    reached below the minimum (RR 4.8)."""
+
     VALID = "valid"
     WRONG = "wrong"  # not reached, more moves than declared, or padded
     BELOW_MINIMUM = "below_minimum"
@@ -156,6 +184,10 @@ class DemoResult(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class RoundOutcome:
+    """A round adjudicated from its events: status and phase, the demonstration order and ties no rule separates,
+    each demonstration's result, who shows next, the winner or the void reason, the events refused with their codes,
+    and when the hourglass was turned."""
+
     status: RoundStatus
     phase: Phase
     order: tuple[Declaration, ...]  # demonstration order
@@ -297,12 +329,15 @@ def _tie_groups(order: Sequence[Declaration]) -> tuple[tuple[str, ...], ...]:
 
 # -- the token pile -------------------------------------------------------------------------------------------
 class PileStatus(enum.Enum):
+    """What the token pile allows next (RR 5.2): play on, place the robots again, or end the game."""
+
     CONTINUE = "continue"
     RESET_ROBOTS = "reset_robots"  # RR 5.2: every token left voided in a row, enough left: re-place robots
     NO_VALID_TOKEN = "no_valid_token"  # RR 5.2 / 6.2: the game ends
 
 
 def token_id(colour: str, symbol: str) -> str:
+    """A target token's id, ``colour-symbol`` (``red-circle``), as the pile lists it."""
     return f"{colour}-{symbol}"
 
 

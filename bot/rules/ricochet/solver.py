@@ -23,9 +23,11 @@ Techniques (the first ones shared by the strong solvers, fogleman/Ricochet and D
   depth below it has failed, that path is optimal and the last, most expensive depth is never searched;
 * per-board state (stops, rays, bound, crossed and blocker tables) cached across calls by board identity, then
   value, in least-recently-used caches of ``_BOARDS_MAX`` boards, so a call on a known board pays no table building;
-  the C engine's tables for a target are built by the C module (``tables()``, ~0.1 ms instead of ~2 ms in Python)
-  and an unbudgeted C call is one C function (``solve_position()``: it numbers the robots, searches and builds the
-  moves);
+  the C engine's state of a board is made once (``_fastsolve.Prepared``: the wall stops, the targets, and each
+  target's tables, built by the C module on its first call, ~0.1 ms instead of ~2 ms in Python), and an unbudgeted
+  call on a board seen before is one C call on it (issue 48): ``solve`` finds the board by identity with one dict
+  look-up and hands the ``Position`` itself to C, which reads it, numbers the robots, searches and builds the
+  ``SolveResult``;
 * this engine tests each move on its robot-free ray before computing the slide, and slides from a bit mask of the
   robots (docs/ricochet.md).
 
@@ -64,6 +66,8 @@ ProgressCallback = Callable[[int, int], None]
 
 
 class SolveStatus(enum.Enum):
+    """How a search ended: an optimal solution found, the budget spent first, or no solution within the search limit."""
+
     SOLVED = "solved"
     BUDGET_EXHAUSTED = "budget_exhausted"
     UNREACHABLE = "unreachable"
@@ -190,7 +194,7 @@ class _BoardData:
         "_toward",
         "_useful",
         "board",
-        "c_tables",
+        "prepared",
         "stops",
         "tables",
     )
@@ -206,7 +210,7 @@ class _BoardData:
         self._cell_rays: list[tuple[int, int, int, int]] = []
         self._corridors: dict[int, Corridors] = {}
         self._rays: tuple[tuple[int, ...], ...] = ()
-        self.c_tables: dict[Target, bytes] = {}  # per target of this board: fast.tables(); see _c_tables
+        self.prepared: Any = None  # the C engine's _fastsolve.Prepared of this board (see _prepared), once made
 
     def prepare(self, target_cell: int) -> None:
         """Build every table a search for ``target_cell`` reads (a game pays this once per board and target)."""
@@ -309,6 +313,10 @@ class _BoardData:
 
 
 class Corridors(NamedTuple):
+    """One target's masks for the pruning (see ``_crossed_and_blockers``): per cell, the cells the active robot's
+    shortest relaxed paths cross and the cells whose robot would stop them, the same for paths with one move to
+    spare, and all four with the rays packed for the C engine."""
+
     crossed: tuple[int, ...]
     blockers: tuple[int, ...]
     crossed1: tuple[int, ...]
@@ -390,8 +398,8 @@ def _pack(masks: tuple[int, ...]) -> bytes:
     return b"".join(((m >> (64 * w)) & word).to_bytes(8, sys.byteorder) for m in masks for w in range(4))
 
 
-_BOARDS: OrderedDict[int, _BoardData] = OrderedDict()  # by id(board): the entry holds the board, so the id
-# cannot be reused by another board while the entry exists
+_BOARDS: OrderedDict[int, tuple[Board, _BoardData]] = OrderedDict()  # by id(board): the entry holds the board, so
+# the id cannot be reused by another board while the entry exists
 _BOARDS_BY_VALUE: OrderedDict[Board, _BoardData] = OrderedDict()
 _BOARDS_MAX = 64  # boards kept (least recently used dropped first); each holds at most one table set per target
 _BOARDS_LOCK = threading.Lock()
@@ -400,15 +408,16 @@ _BOARDS_LOCK = threading.Lock()
 def _board_data(board: Board) -> _BoardData:
     """The cached state of ``board``: looked up by identity first (hashing a board costs microseconds; a board
     object reused across calls, as in a game, is found at once), then by value — the bot builds a new but equal
-    ``Board`` for every ``/rr`` command, which must not rebuild the per-target tables. A ``Board`` is a frozen
-    value (its walls, targets and block are tuples and frozensets), so an entry never goes stale; both maps are
-    least-recently-used caches of ``_BOARDS_MAX`` boards, updated under a lock (a hit by identity refreshes the
-    identity map only: refreshing the value map would hash the board)."""
+    ``Board`` for every ``/rr`` command, which must not rebuild the per-target tables (and is then found by identity
+    too). A ``Board`` is a frozen value (its walls, targets and block are tuples and frozensets), so an entry never
+    goes stale; both maps are least-recently-used caches of ``_BOARDS_MAX`` boards, updated under a lock (a hit by
+    identity refreshes the identity map only: refreshing the value map would hash the board). ``solve``'s per-call
+    path reads the identity map without the lock (one dict look-up) and refreshes nothing."""
     with _BOARDS_LOCK:
-        data = _BOARDS.get(id(board))
-        if data is not None and data.board is board:
+        hit = _BOARDS.get(id(board))
+        if hit is not None and hit[0] is board:
             _BOARDS.move_to_end(id(board))
-            return data
+            return hit[1]
         data = _BOARDS_BY_VALUE.get(board)
         if data is None:
             data = _BoardData(board)
@@ -417,24 +426,33 @@ def _board_data(board: Board) -> _BoardData:
                 _BOARDS_BY_VALUE.popitem(last=False)
         else:
             _BOARDS_BY_VALUE.move_to_end(board)
-        _BOARDS[id(board)] = data
+        _BOARDS[id(board)] = (board, data)
         _BOARDS.move_to_end(id(board))
         if len(_BOARDS) > _BOARDS_MAX:
             _BOARDS.popitem(last=False)
         return data
 
 
+def _prepared(fast: ModuleType, data: _BoardData) -> Any:
+    """The C engine's state of the board of ``data``, made once: its wall stops and targets, and each target's
+    tables (the bound table, then the rays and the corridor masks), built by the C module on the first call for that
+    target and kept. Its ``solve(position, max_moves)`` is the whole of an unbudgeted solve in one C call: it reads
+    the position, numbers the robots, searches and returns the finished ``SolveResult`` (or None for what it leaves
+    to the general path: a target that is not the board's, no robot of the target's colour)."""
+    if data.prepared is None:
+        data.prepared = fast.Prepared(
+            data.stops, data.board.targets, VORTEX_COLOUR, SolveResult, SolveStatus.SOLVED, SolveStatus.UNREACHABLE
+        )
+    return data.prepared
+
+
 def _c_tables(fast: ModuleType, board: Board, target: Target) -> tuple[_BoardData, bytes]:
-    """The board's cached state and the C engine's tables for ``target`` (its bound table, then the rays and the
-    corridor masks), built by the C module on the first call for that board and target and kept with the board.
-    Raises when the target is not one of the board's, so a table exists only for a real target of the board."""
+    """The board's cached state and the C engine's tables for ``target`` (kept by the board's ``Prepared``). Raises
+    when the target is not one of the board's, so a table exists only for a real target of the board."""
+    if target not in board.targets:
+        raise BoardError("target_not_on_board", list(target))
     data = _board_data(board)
-    got = data.c_tables.get(target)
-    if got is None:
-        if target not in board.targets:
-            raise BoardError("target_not_on_board", list(target))
-        got = data.c_tables[target] = fast.tables(data.stops, target.row * SIZE + target.col)
-    return data, got
+    return data, _prepared(fast, data).table(target.row * SIZE + target.col)
 
 
 def _prepare(board: Board, position: Position) -> tuple[list[str], list[int], int, list[int]]:
@@ -1019,6 +1037,13 @@ def solve(
     clock themselves. ``node_budget`` bounds the work deterministically. ``engine``: ``auto`` (C accelerator when
     built and no diagonals are active, else Python), ``python`` or ``c``.
     """
+    if time_budget is None and node_budget is None and progress is None and engine != "python":
+        # the per-call path: a board seen before (by identity) whose C state is made, one C call for the rest
+        hit = _BOARDS.get(id(board))
+        if hit is not None and hit[0] is board and hit[1].prepared is not None and not diagonal_variant:
+            result: SolveResult | None = hit[1].prepared.solve(position, max_moves)
+            if result is not None:
+                return result
     if time_budget is not None and clock is None:
         raise BoardError("time_budget_needs_clock", time_budget)
     fast = _use_fast(board, diagonal_variant, engine)
@@ -1049,36 +1074,33 @@ def _solve_fast(
     progress: ProgressCallback | None,
 ) -> SolveResult:
     """The C engine; under a budget the injected clock and the progress callback are called from inside it. Without
-    one the whole call is one C function on the cached tables of the board and target: it numbers the robots, searches
-    and builds the moves."""
+    one the whole call is one C function on the board's ``Prepared`` state (see ``_prepared``); the board is then
+    found by identity by the next call's per-call path in ``solve``."""
     data, tables = _c_tables(fast, board, position.target)
     if node_budget is None and deadline is None and progress is None:
-        colour = position.target.colour
-        status, moves, nodes, depth = fast.solve_position(
-            data.stops, tables, position.robots, None if colour == VORTEX_COLOUR else colour, max_moves
-        )
-        if status < 0:
-            raise BoardError("active_robot_missing", colour)
-    else:
-        colours, cells, target_cell, active = _prepare(board, position)
-        view = memoryview(tables)
-        limit = -1 if node_budget is None else node_budget
-        timer = clock if deadline is not None else None
-        status, path, nodes, depth = fast.solve(
-            view[: SIZE * SIZE],
-            data.stops,
-            view[SIZE * SIZE :],
-            cells,
-            target_cell,
-            active,
-            max_moves,
-            limit,
-            timer,
-            deadline or 0.0,
-            progress,
-        )
-        moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path) if status == 0 else None
+        done: SolveResult | None = data.prepared.solve(position, max_moves)
+        if done is not None:
+            return done
+        # what the C call leaves to this path (no robot of the target's colour, ...): _prepare raises it
+    colours, cells, target_cell, active = _prepare(board, position)
+    view = memoryview(tables)
+    limit = -1 if node_budget is None else node_budget
+    timer = clock if deadline is not None else None
+    status, path, nodes, depth = fast.solve(
+        view[: SIZE * SIZE],
+        data.stops,
+        view[SIZE * SIZE :],
+        cells,
+        target_cell,
+        active,
+        max_moves,
+        limit,
+        timer,
+        deadline or 0.0,
+        progress,
+    )
     if status == 0:
+        moves = tuple((colours[i], DIRECTIONS[d]) for i, d in path)
         return SolveResult(SolveStatus.SOLVED, moves, len(moves), len(moves), nodes, "c")
     if status == 1:
         return SolveResult(SolveStatus.UNREACHABLE, None, None, max_moves + 1, nodes, "c")
@@ -1101,6 +1123,12 @@ def exists_solution(
     call with ``max_moves = m - 1``."""
     if max_moves < 0:
         return False
+    if engine != "python" and not diagonal_variant:  # the per-call path of solve()
+        hit = _BOARDS.get(id(board))
+        if hit is not None and hit[0] is board and hit[1].prepared is not None:
+            result: SolveResult | None = hit[1].prepared.solve(position, max_moves)
+            if result is not None:
+                return result.status is SolveStatus.SOLVED
     fast = _use_fast(board, diagonal_variant, engine)
     if fast is not None:
         return _solve_fast(fast, board, position, max_moves, None, None, None, None).status is SolveStatus.SOLVED

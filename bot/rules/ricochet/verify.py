@@ -21,6 +21,8 @@ from bot.rules.ricochet.solver import exists_solution
 
 
 class VerifyCode(enum.Enum):
+    """A demonstration's verdict as a code: valid, or the first reason it is not (the comments name the article)."""
+
     VALID = "valid"
     NOT_REACHED = "not_reached"
     ABOVE_DECLARED = "above_declared"
@@ -32,6 +34,10 @@ class VerifyCode(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
+    """A demonstration replayed (RR 4.10): whether and when the target was first reached, the moves counted against
+    the minimum and the declaration, the padding found (moves that moved nothing, positions repeated), whether a
+    solution below the minimum exists, and every step."""
+
     reached: bool
     moves: int
     valid: bool

@@ -18,7 +18,7 @@ from bot.rules.ricochet.solver import (
     solve,
     void_below_minimum,
 )
-from tests.rules.ricochet._positions import benchmark_positions, hard_positions
+from tests.support.ricochet_positions import benchmark_positions, hard_positions
 
 FAST_LIMIT = 8  # pure-Python positions up to this optimum run in the default suite; the rest are @slow
 ALL = benchmark_positions()
@@ -56,7 +56,7 @@ def test_rr_min_0_the_python_solver_finds_the_plain_optimum_of_each_benchmark_po
 def test_rr_min_0_the_python_solver_finds_the_optimum_of_the_longer_benchmark_positions(
     name: str, board: Board, position: Position, spec: dict[str, Any]
 ) -> None:
-    # the 16-move 5-robot position takes about 4-5 minutes here (beyond the frozen reference engine)
+    # the 16-move 5-robot position takes about 4-5 minutes here (beyond the reference engine of commit 24d4ce1)
     _check(board, position, spec, "python")
 
 

@@ -18,7 +18,7 @@ from bot.rules.ricochet.solver import (
     exists_solution,
     solve,
 )
-from tests.rules.ricochet._positions import benchmark_positions, random_positions
+from tests.support.ricochet_positions import benchmark_positions, random_positions
 
 needs_c = pytest.mark.skipif(not accelerator_available(), reason="C accelerator not built")
 EIGHT_MOVE = "red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square"  # yellow alone needs 8 moves
@@ -85,7 +85,7 @@ def test_rr_min_1_void_checks_of_both_engines_agree_on_seededrandom_positions() 
 @pytest.mark.parametrize("engine", ["python", "c"])
 def test_rr_min_0_the_eight_move_yellow_position_is_solved_without_searching_its_last_depth(engine: str) -> None:
     """RR-MIN-0: yellow alone needs 8 moves; once depths 1-7 fail, the solo breadth-first path is optimal, so depth 8
-    (the most expensive) is never searched: well under the 45,081 nodes of the frozen reference engine's search."""
+    (the most expensive) is never searched: well under the 45,081 nodes of the reference engine (commit 24d4ce1)."""
     if engine == "c" and not accelerator_available():
         pytest.skip("C accelerator not built")
     board = Board.parse("1A2A3A4A")
@@ -142,27 +142,25 @@ def test_rr_min_0_the_c_engine_is_thread_safe_with_per_thread_tables() -> None:
 
 
 def _reference() -> Any:
-    """The solver before its pruning rules (benchmarks/rr_reference), with its own C build; None without one."""
-    import sys
-    from pathlib import Path
+    """The solver before its pruning rules: the engine of the reference revision of benchmarks/rr_solver.py, built
+    from that commit by benchmarks.rr_revisions (git archive, the C module compiled with setup.py's flags); the test
+    is skipped, with the reason, where git, the commit or a C compiler is missing."""
+    from benchmarks.rr_revisions import Unavailable, load
+    from benchmarks.rr_solver import REFERENCE
 
-    root = Path(__file__).resolve().parents[3] / "benchmarks"
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    import rr_reference
-
-    solver, fast = rr_reference.load()
-    return solver if fast is not None else None
+    try:
+        return load(REFERENCE).solver
+    except Unavailable as exc:
+        pytest.skip(f"the reference engine (commit {REFERENCE.short}, {REFERENCE.what}) cannot be built here: {exc}")
 
 
 @pytest.mark.slow
 @needs_c
-def test_rr_min_0_the_new_c_engine_matches_the_frozen_reference_engine_on_600_seeded_positions() -> None:
+def test_rr_min_0_the_new_c_engine_matches_the_reference_revisions_engine_on_600_seeded_positions() -> None:
     """RR-MIN-0: every pruning rule in the solver keeps the optimum: 600 seeded random positions (three boards,
-    4 and 5 robots, every target including the vortex) solved by the new C engine and by the frozen reference."""
+    4 and 5 robots, every target including the vortex) solved by the new C engine and by the reference engine (the
+    solver of the commit before issue 16, built from git)."""
     ref = _reference()
-    if ref is None:
-        pytest.skip("no C compiler for the reference engine")
     boards = [BOARD_A, BOARD_B, Board.parse("1C2C3C4C")]
     checked = 0
     for k, board in enumerate(boards):

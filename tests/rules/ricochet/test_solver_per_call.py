@@ -1,6 +1,7 @@
 """RR-MIN-0: the per-board and per-target caches of the solver (the C engine's tables built in C, the boards kept
 in a bounded least-recently-used cache) never return another board's or another target's data, stay bounded, and
-the tables built in C are the tables the Python code builds."""
+the tables built in C are the tables the Python code builds; issue 48: the per-call path (a known board's C state,
+the position handed straight to C) answers exactly what the general path answers."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.rules.ricochet import solver
 from bot.rules.ricochet.board import Board, BoardError, Position
 from bot.rules.ricochet.moves import replay
 from bot.rules.ricochet.solver import accelerator_available, solve
-from tests.rules.ricochet._positions import benchmark_positions, random_positions
+from tests.support.ricochet_positions import benchmark_positions, random_positions
 
 needs_c = pytest.mark.skipif(not accelerator_available(), reason="C accelerator not built")
 ENGINES = ["python", pytest.param("c", marks=needs_c)]
@@ -135,16 +136,31 @@ def test_the_c_tables_of_a_board_are_kept_per_target_and_only_for_its_targets() 
     for position in POSITIONS:
         solve(BASE, position, engine="c")
     data = solver._board_data(BASE)
-    assert set(data.c_tables) == {p.target for p in POSITIONS}
-    assert set(data.c_tables) <= set(BASE.targets)
+    built = set(data.prepared.built())
+    assert built == {p.target.row * 16 + p.target.col for p in POSITIONS}
+    assert built <= {t.row * 16 + t.col for t in BASE.targets}
     foreign = Position.parse("red@0.0,green@0.8,blue@0.2,yellow@15.2>0.5.red.circle")
+    for engine in ("c", "auto"):  # the board is known: the per-call path leaves the refusal to the general path
+        with pytest.raises(BoardError) as err:
+            solve(BASE, foreign, engine=engine)
+        assert err.value.code == "target_not_on_board"
+        with pytest.raises(BoardError) as err:
+            solver.exists_solution(BASE, foreign, 3, engine=engine)
+        assert err.value.code == "target_not_on_board"
+    assert 5 not in data.prepared.built()
+    # a target of another colour on one of the board's target cells is not the board's target either
+    t = BASE.targets[0]
+    other = next(c for c in ("red", "green", "blue", "yellow") if c != t.colour)
+    wrong = Position.parse(f"red@0.0,green@0.8,blue@0.2,yellow@15.2>{t.row}.{t.col}.{other}.{t.symbol}")
     with pytest.raises(BoardError) as err:
-        solve(BASE, foreign, engine="c")
+        solve(BASE, wrong, engine="c")
     assert err.value.code == "target_not_on_board"
-    assert foreign.target not in data.c_tables
     missing = Position.parse("red@2.11,green@0.8,blue@0.2>9.14.yellow.square")
     with pytest.raises(BoardError) as err:
         solve(BASE, missing, engine="c")
+    assert err.value.code == "active_robot_missing"
+    with pytest.raises(BoardError) as err:
+        solver.exists_solution(BASE, missing, 4, engine="c")
     assert err.value.code == "active_robot_missing"
 
 
@@ -157,3 +173,135 @@ def test_budgeted_and_unbudgeted_c_calls_give_the_same_answers() -> None:
         plain = solve(board, position, engine="c")
         budgeted = solve(board, position, engine="c", node_budget=10**9)
         assert (plain.status, plain.moves, plain.nodes) == (budgeted.status, budgeted.moves, budgeted.nodes)
+
+
+def _general(board: Board, position: Position, max_moves: int) -> solver.SolveResult:
+    """The general path's answer: a node budget no search reaches keeps the call off the per-call path."""
+    return solve(board, position, engine="c", max_moves=max_moves, node_budget=10**12)
+
+
+@needs_c
+def test_the_per_call_path_answers_exactly_what_the_general_path_answers() -> None:
+    """Issue 48 (Ricochet Robots per call): a call on a known board is one C call on the board's prepared state, the
+    position read in C and the result built there. On seeded positions of two boards (4 and 5 robots, every target,
+    the vortex included), a robot already on the target, and limits that leave positions unreachable, its results
+    equal the general path's field for field (status, moves, optimum, lower bound, nodes, engine), and so do
+    ``exists_solution``'s; the results it builds are ordinary ``SolveResult`` values (equal, hashable, frozen)."""
+    _forget_everything()
+    board_b = benchmark_positions()[-1][1]
+    cases = [
+        *((BASE, p) for p in random_positions(BASE, 40, 4, 4848)),
+        *((board_b, p) for p in random_positions(board_b, 15, 5, 4851)),
+    ]
+    t = next(t for t in BASE.targets if t.colour == "red")
+    on_target = Position.make({"red": (t.row, t.col), "green": (0, 8), "blue": (0, 2)}, list(t))
+    cases.append((BASE, on_target))  # solved in 0 moves
+    assert any(p.target.colour == "any" for _b, p in cases)
+    assert _general(BASE, on_target, 60).optimal_moves == 0
+    checked = 0
+    for board, position in cases:
+        solve(board, position, engine="c")  # the board becomes known (its C state made)
+        for limit in (60, 3):
+            general = _general(board, position, limit)
+            fast = solve(board, position, engine="c", max_moves=limit)
+            auto = solve(board, position, max_moves=limit)
+            assert fast == general == auto, (position.to_notation(), limit)
+            assert type(fast) is solver.SolveResult and hash(fast) == hash(general)
+            assert solver.exists_solution(board, position, limit, engine="c") == (
+                general.status is solver.SolveStatus.SOLVED
+            )
+            checked += 1
+    assert checked == 2 * len(cases)
+    result = solve(BASE, cases[0][1], engine="c")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.nodes = 0  # type: ignore[misc]
+    assert dataclasses.replace(result, engine="x").engine == "x"
+
+
+@needs_c
+def test_the_per_call_path_is_taken_only_for_an_unbudgeted_call_on_a_known_board() -> None:
+    """Issue 48: the per-call path serves a board seen before by identity (a new but equal board object is found by
+    value, then by identity from its next call on); a budget, a progress callback, the Python engine or the diagonal
+    variant take the general path."""
+    _forget_everything()
+    position = Position.parse("red@2.11,green@0.8,blue@0.2,yellow@15.2>9.14.yellow.square")
+    board = Board.parse("1A2A3A4A")
+    solve(board, position, engine="c")
+    data = solver._board_data(board)
+    calls: list[str] = []
+
+    class Spy:
+        def __init__(self, real: object) -> None:
+            self.real = real
+
+        def __getattr__(self, name: str) -> object:
+            calls.append(name)
+            return getattr(self.real, name)
+
+    data.prepared = Spy(data.prepared)
+    try:
+        assert solve(board, position, engine="c").optimal_moves == 8
+        assert calls == ["solve"]
+        again = Board.parse("1A2A3A4A")  # equal, not the same object: the same C state, found by value
+        assert solver._board_data(again) is data
+        calls.clear()
+        solve(again, position, engine="c")
+        assert calls == ["solve"]
+        for kwargs in (
+            {"engine": "c", "node_budget": 10**9},
+            {"engine": "c", "progress": lambda depth, nodes: None},
+            {"engine": "python", "max_moves": 3},
+            {"diagonal_variant": True, "max_moves": 3},  # no diagonals on this board: C, by the general path
+        ):
+            calls.clear()
+            solve(board, position, **kwargs)  # type: ignore[arg-type]
+            assert calls[:1] in ([], ["table"]), kwargs  # the general path asks for the target's tables first
+    finally:
+        data.prepared = data.prepared.real
+
+
+@needs_c
+def test_a_board_s_c_state_builds_a_target_s_tables_once_and_can_forget_them() -> None:
+    """Issue 48: the board's C state (``Prepared``) builds a target's tables on its first solve, keeps them (the
+    same bytes object after), and ``forget`` drops them, the next solve building them again (the benchmark's cold
+    target), with the same answer."""
+    _forget_everything()
+    position = POSITIONS[2]
+    cell = position.target.row * 16 + position.target.col
+    first = solve(BASE, position, engine="c")
+    prepared = solver._board_data(BASE).prepared
+    table = prepared.table(cell)
+    assert prepared.table(cell) is table and prepared.built() == (cell,)
+    prepared.forget(cell)
+    assert prepared.built() == ()
+    assert solve(BASE, position, engine="c") == first
+    assert prepared.built() == (cell,) and prepared.table(cell) == table and prepared.table(cell) is not table
+
+
+@needs_c
+def test_the_per_call_path_gives_the_answers_of_the_engine_before_it() -> None:
+    """Issue 48: the per-call path changed how a call reaches the C search, not the search: on seeded positions of
+    three boards (4 and 5 robots, the vortex included) and under a move limit, every answer (status, moves, optimum,
+    lower bound, nodes) equals the one of the engine before issue 48 (benchmarks/rr_solver.py's BEFORE_THIN_CALL,
+    built from its git commit); skipped, with the reason, where git, that commit or a C compiler is missing."""
+    from benchmarks.rr_revisions import Unavailable, load
+    from benchmarks.rr_solver import BEFORE_THIN_CALL
+
+    try:
+        before = load(BEFORE_THIN_CALL).solver
+    except Unavailable as exc:
+        pytest.skip(f"the engine of {BEFORE_THIN_CALL.short} cannot be built here: {exc}")
+    board_b = benchmark_positions()[-1][1]
+    cases = [
+        *((BASE, p) for p in random_positions(BASE, 60, 4, 4860)),
+        *((OTHER, p) for p in random_positions(OTHER, 20, 4, 4861)),
+        *((board_b, p) for p in random_positions(board_b, 15, 5, 4851)),
+    ]
+    assert any(p.target.colour == "any" for _b, p in cases)
+    for board, position in cases:
+        for limit in (60, 4):
+            now = solve(board, position, engine="c", max_moves=limit)
+            then = before.solve(board, position, engine="c", max_moves=limit)  # its own SolveResult class
+            fields = ("moves", "optimal_moves", "lower_bound", "nodes", "engine")
+            assert now.status.value == then.status.value, (position.to_notation(), limit)
+            assert [getattr(now, f) for f in fields] == [getattr(then, f) for f in fields], position.to_notation()
