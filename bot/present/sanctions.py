@@ -3,10 +3,11 @@ announcements share it."""
 
 from __future__ import annotations
 
+from bot.files.sheets import DataTable, csv_bytes, file_stem
 from bot.i18n import format_number, t
 from bot.present.markup import safe
 from bot.rules.sanctions import Proposal
-from bot.services.sanction_views import SanctionView
+from bot.services.sanction_views import SanctionList, SanctionView
 
 
 def kind_name(kind: str, locale: str) -> str:
@@ -64,3 +65,48 @@ def case_line(v: SanctionView, locale: str) -> str:
         where=where,
         status=status,
     )
+
+
+# The sanctions as a spreadsheet file (``/sanctions export``): codes, not sentences (a data file).
+CSV_COLUMNS = (
+    "case", "player", "infraction", "article", "kind", "proposed_kind", "offence", "consequence", "points", "round",
+    "table", "referee_id", "created_at", "revoked", "revoke_reason", "appeal_state", "details",
+)  # fmt: skip
+
+
+def sanctions_table(export: SanctionList) -> DataTable:
+    """The sanctions as a spreadsheet table — codes, not sentences (a data file): the CSV and the XLSX exports
+    both write these rows. Discord ids are text (a spreadsheet keeps 15 digits of a number)."""
+    rows = tuple(
+        (
+            v.case_number,
+            v.player_name,
+            v.infraction,
+            v.article,
+            v.kind,
+            v.proposed_kind,
+            v.offence,
+            v.consequence,
+            None if v.points is None else float(v.points),
+            v.round_number or None,
+            v.table_number or None,
+            str(v.referee_id),
+            v.created_at,
+            "yes" if v.revoked else None,
+            v.revoke_reason,
+            v.appeal_state,
+            v.details,
+        )
+        for v in export.sanctions
+    )
+    return DataTable("sanzioni", CSV_COLUMNS, rows)
+
+
+def sanctions_stem(export: SanctionList) -> str:
+    """``Coppa Italia`` → ``coppa-italia-sanzioni``: the file's name without its extension."""
+    return file_stem(export.tournament_name, "sanzioni")
+
+
+def sanctions_csv(export: SanctionList) -> tuple[str, bytes]:
+    """``(filename, bytes)``: ``;``-separated UTF-8 with BOM, text cells defused against formulas."""
+    return f"{sanctions_stem(export)}.csv", csv_bytes(sanctions_table(export))

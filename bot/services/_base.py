@@ -4,16 +4,17 @@ the audit), the clock and text validation helpers."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction, async_sessionmaker
 
 from bot.db import repo
 from bot.db.models import GuildConfig, Tournament
+from bot.db.repo.bound import Repositories
 from bot.errors import InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError
 from bot.rules.ruleset import Ruleset, load_ruleset
@@ -25,11 +26,28 @@ T = TypeVar("T")
 NO_SERVER = 0  # a token lookup's use case (a venue page, a report page): the token names the server
 
 
-class UseCase:
-    """One use case's unit of work, as :meth:`BaseService.run` opens it: the transaction (``session``), who acts
-    (``actor``; None for a read by server id), the server's configuration, the tournament it is about (found once,
-    its id an ``int``), that tournament's ruleset parsed once with its overrides, the clock, and the audit entry.
-    A method starts at its decision; what every use case needs before it lives here."""
+class Stored(Protocol):
+    id: int | None
+
+
+def id_of(row: Stored) -> int:
+    """A stored row's id, typed ``int`` (a row read from the database, or added and flushed, has one)."""
+    if row.id is None:  # pragma: no cover - a programming error: the row was never flushed
+        raise AssertionError(f"{type(row).__name__} is not stored yet")
+    return row.id
+
+
+R = TypeVar("R", bound=Stored)
+
+
+class UseCase(Repositories):
+    """One use case's unit of work, as :meth:`BaseService.run` opens it: the transaction, who acts (``actor``;
+    None for a read by server id), the server's configuration, the tournament it is about (found once, its id an
+    ``int``), that tournament's ruleset parsed once with its overrides (``rules``: the only way to a ruleset), the
+    clock, the audit entry, and the queries bound to this transaction and server, one attribute per area
+    (``await uc.sanctions.by_case(7)``, ``await uc.rounds.list_rounds(tournament_id=…)``; see
+    ``bot/db/repo/bound.py``). A method starts at its decision; what every use case needs before it lives here.
+    Helpers take ``uc``, never a session."""
 
     def __init__(
         self,
@@ -40,6 +58,7 @@ class UseCase:
         clock: Callable[[], datetime],
         tournament: Tournament | None,
     ) -> None:
+        super().__init__(session, guild_id)
         self.session = session
         self.guild_id = guild_id
         self.actor = actor
@@ -68,6 +87,70 @@ class UseCase:
             self._rules = load_ruleset(self.tournament.preset, self.tournament.overrides or None)
         return self._rules
 
+    def change_overrides(self, overrides: dict[str, Any]) -> Ruleset:
+        """Give the tournament new overrides: parsed first (a ``PresetError`` leaves everything as it was), then
+        stored on the tournament and become its ``rules``."""
+        rules = load_ruleset(self.tournament.preset, overrides or None)
+        self.tournament.overrides, self._rules = overrides, rules
+        return rules
+
+    def about(self, tournament: Tournament) -> UseCase:
+        """This transaction about ``tournament``: the use case itself when it is its own tournament, else the same
+        session, actor and clock about another one — a season's earlier evening, the tournament a venue token names
+        — in that tournament's server, its ruleset parsed once (``uc.about(t).rules``: the one way to another
+        tournament's ruleset)."""
+        if self._tournament is not None and tournament.id == self._tournament.id:
+            return self
+        same = tournament.guild_id == self.guild_id
+        return UseCase(self.session, tournament.guild_id, self.actor, self.config if same else None, self.clock,
+                       tournament)  # fmt: skip
+
+    def enter(self, tournament: Tournament) -> None:
+        """A use case opened without a server (``NO_SERVER``: a venue or report page, whose token names the
+        tournament) enters the tournament the token named: from here on its queries read that tournament's server,
+        and ``tournament`` and ``rules`` are that tournament's."""
+        if self.guild_id != NO_SERVER or self._tournament is not None:  # pragma: no cover - a programming error
+            raise AssertionError("this use case already has a server")
+        self.guild_id, self._tournament = tournament.guild_id, tournament
+        Repositories.__init__(self, self.session, tournament.guild_id)
+
+    def server(self, guild_id: int) -> Repositories:
+        """The queries of another server in this transaction (a maintenance read over every server's rows)."""
+        return Repositories(self.session, guild_id)
+
+    def add(self, row: object) -> None:
+        """Stage a new row in this transaction."""
+        self.session.add(row)
+
+    def add_all(self, rows: Iterable[object]) -> None:
+        self.session.add_all(rows)
+
+    async def insert(self, row: R) -> R:
+        """Add a row and flush it, so its id is known (``id_of(row)``)."""
+        self.session.add(row)
+        await self.session.flush()
+        return row
+
+    async def flush(self) -> None:
+        await self.session.flush()
+
+    async def delete(self, row: object) -> None:
+        await self.session.delete(row)
+
+    async def refresh(self, row: object) -> None:
+        await self.session.refresh(row)
+
+    async def get(self, model: type[R], row_id: int) -> R | None:
+        """The row of ``model`` with this id in this use case's server (another server's row is not found)."""
+        row = await self.session.get(model, row_id)
+        if row is None or (self.guild_id != NO_SERVER and getattr(row, "guild_id", self.guild_id) != self.guild_id):
+            return None
+        return row
+
+    def savepoint(self) -> AsyncSessionTransaction:
+        """A nested transaction (``async with uc.savepoint():``): what fails inside it is undone, the rest kept."""
+        return self.session.begin_nested()
+
     @property
     def user_id(self) -> int | None:
         return self.actor.user_id if self.actor is not None else None
@@ -83,8 +166,8 @@ class UseCase:
 
     async def audit(self, action: str, entity: str, entity_id: int | None, **details: Any) -> None:
         """The audit entry of what this use case did (who, when: the transaction's; what: ``details``)."""
-        await repo.add_audit(session=self.session, guild_id=self.guild_id, actor_id=self.user_id, action=action,
-                             entity=entity, entity_id=entity_id, details=details)  # fmt: skip
+        await self.guild.add_audit(actor_id=self.user_id, action=action, entity=entity, entity_id=entity_id,
+                                   details=details)  # fmt: skip
 
 
 class BaseService:
@@ -129,6 +212,10 @@ class BaseService:
             yield UseCase(session, guild_id, actor, config, self._clock, found)
 
 
+@overload
+def clean_text(value: str | None, *, field: str, max_len: int, required: Literal[True] = True) -> str: ...
+@overload
+def clean_text(value: str | None, *, field: str, max_len: int, required: bool) -> str | None: ...
 def clean_text(value: str | None, *, field: str, max_len: int, required: bool = True) -> str | None:
     """Unicode-normalise (NFC), drop invisible characters (zero-width, bidi overrides, controls), squash white space;
     refuse empty (when required) or over-long values, quoting the field. So ``Anna\u200b`` is ``Anna`` and meets the
@@ -162,11 +249,10 @@ class Spellings:
         }
 
     @classmethod
-    async def of(cls, session: AsyncSession, guild_id: int, tournament_id: int, *, but: int | None = None) -> Spellings:
-        """The tournament's spellings; ``but``: a registration whose own do not count (an edit may respell a club
-        or team nobody else has)."""
-        known = await repo.group_spellings(session=session, guild_id=guild_id, tournament_id=tournament_id, exclude=but)
-        return cls(known)
+    async def of(cls, uc: UseCase, *, but: int | None = None) -> Spellings:
+        """The use case's tournament's spellings; ``but``: a registration whose own do not count (an edit may
+        respell a club or team nobody else has)."""
+        return cls(await uc.registrations.group_spellings(tournament_id=uc.tournament_id, exclude=but))
 
     def spell(self, field: str, value: str | None) -> str | None:
         """``value`` as the tournament first wrote it (remembered, so a file's later rows follow its first)."""

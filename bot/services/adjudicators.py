@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 
-from bot.db import repo
-from bot.db.models import Tournament
 from bot.errors import InvalidInput, PermissionDenied
 from bot.rules.errors import RuleError, plain
 from bot.rules.jsondoc import DocumentError
@@ -31,11 +29,12 @@ from bot.rules.risiko import limits as limits_mod
 from bot.rules.risiko.config import BOXED_DICE, DiceRules, RisikoRules
 from bot.rules.risiko.scoring import ScoredSituation, score_situation, situation_document
 from bot.rules.rulebook import Article, cite
-from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService
+from bot.rules.ruleset import Ruleset, load_ruleset
+from bot.services._base import BaseService, UseCase
 from bot.services.access import Actor, StaffRole
 
 BOXED = "risiko-nostra-passione-2018"  # the rulebook that prints the boxed rules, for citations
+DEFAULT_RR = "ricochet-v3.3"  # Ricochet Robots' rules where the server has no tournament of it
 BATTLE_MAX = dice_mod.BATTLE_ARMIES_MAX
 
 
@@ -74,34 +73,50 @@ def scored_text(text: str, rules: RisikoRules) -> ScoredSituation:
     return score_situation(situation_document(text), rules, also_allowed=("preset",))
 
 
-async def latest_tournament(service: BaseService, guild_id: int, game: str) -> Tournament | None:
-    """The server's most recently created tournament of ``game``: whose preset an adjudicator applies by default."""
-    async with service.run(guild_id) as uc:
-        return await repo.latest_tournament_of_game(session=uc.session, guild_id=guild_id, game=game)
+def preset_rules(name: str) -> Ruleset:
+    """A preset's ruleset by name, without a tournament's overrides — one the user names, or the boxed rules: the one
+    place the adjudicators parse a ruleset that is not a use case's tournament's."""
+    return load_ruleset(name)
+
+
+def boxed_rules() -> RisikoRules:
+    """The boxed rules (cited from the NP rulebook, which prints them)."""
+    rules = preset_rules(BOXED).risiko
+    if rules is None:  # pragma: no cover - the boxed preset is RisiKo!'s
+        raise AssertionError(f"{BOXED} has no RisiKo! rules")
+    return rules
+
+
+async def allowed(uc: UseCase) -> None:
+    """Referees and organizers always; others only while no round of this server is being played."""
+    if uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER):
+        return
+    if await uc.rulebook.round_in_play():
+        raise PermissionDenied("error.adjudicator.live_round")
+
+
+async def latest_rules(uc: UseCase, game: str) -> tuple[str, Ruleset] | None:
+    """The preset and ruleset (overrides applied) of the server's most recently created tournament of ``game``:
+    whose rules an adjudicator applies by default."""
+    latest = await uc.rulebook.latest_tournament_of_game(game=game)
+    return None if latest is None else (latest.preset, uc.about(latest).rules)
 
 
 class AdjudicatorService(BaseService):
-    async def _allowed(self, actor: Actor) -> None:
-        """Referees and organizers always; others only while no round of this server is being played."""
+    async def _consult(self, actor: Actor, preset: str | None) -> tuple[str | None, RisikoRules | None]:
+        """Whether the actor may consult the engine now, then the RisiKo! rules it applies: the preset named, else
+        the server's latest RisiKo! tournament's (None: the boxed rules). One use case."""
         async with self.run(actor) as uc:
-            if uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER):
-                return
-            live = await repo.round_in_play(session=uc.session, guild_id=actor.guild_id)
-        if live:
-            raise PermissionDenied("error.adjudicator.live_round")
-
-    async def _preset(self, actor: Actor, preset: str | None) -> tuple[str | None, RisikoRules | None]:
-        if preset is not None:
-            if preset not in PRESET_NAMES:
-                raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
-            rules = load_ruleset(preset).risiko
-            if rules is None:
-                raise InvalidInput("error.adjudicator.not_risiko", preset=preset)
-            return preset, rules
-        latest = await latest_tournament(self, actor.guild_id, "risiko")
-        if latest is None:
-            return None, None
-        return latest.preset, load_ruleset(latest.preset, latest.overrides or None).risiko
+            await allowed(uc)
+            if preset is not None:
+                if preset not in PRESET_NAMES:
+                    raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
+                rules = preset_rules(preset).risiko
+                if rules is None:
+                    raise InvalidInput("error.adjudicator.not_risiko", preset=preset)
+                return preset, rules
+            latest = await latest_rules(uc, "risiko")
+            return (None, None) if latest is None else (latest[0], latest[1].risiko)
 
     @staticmethod
     def _cite(preset: str | None, engine: str) -> Article | None:
@@ -118,8 +133,7 @@ class AdjudicatorService(BaseService):
         defender_armies: int | None = None,
     ) -> Answer:
         """RK-DICE-1: one roll's losses; with the armies given, also whether the attack was allowed (FIRK §12-13)."""
-        await self._allowed(actor)
-        name, rules = await self._preset(actor, preset)
+        name, rules = await self._consult(actor, preset)
         dice_rules = rules.dice if rules else BOXED_DICE
         try:
             roll = dice_mod.resolve_roll(attacker, defender, dice_rules)
@@ -146,8 +160,7 @@ class AdjudicatorService(BaseService):
         defence_dice: int | None = None,
     ) -> Answer:
         """Exact odds: one roll of ``attack_dice`` against ``defence_dice``, or a whole battle of armies."""
-        await self._allowed(actor)
-        name, rules = await self._preset(actor, preset)
+        name, rules = await self._consult(actor, preset)
         dice_rules = rules.dice if rules else BOXED_DICE
         try:
             if attack_dice is not None and defence_dice is not None:
@@ -173,11 +186,9 @@ class AdjudicatorService(BaseService):
         self, actor: Actor, *, armies: int, spotted: bool, preset: str | None = None, current_limit: int | None = None
     ) -> Answer:
         """RK-LIM-1 / FIRK-LIM-1: armies to remove and the limit for the rest of the game."""
-        await self._allowed(actor)
-        name, rules = await self._preset(actor, preset)
+        name, rules = await self._consult(actor, preset)
         if rules is None:
-            name, rules = BOXED, load_ruleset(BOXED).risiko
-        assert rules is not None
+            name, rules = BOXED, boxed_rules()
         found = limits_mod.FoundBy.OTHER if spotted else limits_mod.FoundBy.SELF
         try:
             verdict = limits_mod.army_limit_check(armies, found, rules.limits, current_limit)
@@ -198,11 +209,9 @@ class AdjudicatorService(BaseService):
         exchange: int | None = None,
     ) -> Answer:
         """A set's value (boxed combinations and the preset's values), or a FIRK exchange by count (FIRK §14)."""
-        await self._allowed(actor)
-        name, rules = await self._preset(actor, preset)
+        name, rules = await self._consult(actor, preset)
         if rules is None:
-            name, rules = BOXED, load_ruleset(BOXED).risiko
-        assert rules is not None
+            name, rules = BOXED, boxed_rules()
         try:
             if rules.cards.mode == "exchange":
                 if in_hand is None:
@@ -241,11 +250,15 @@ class RicochetAdjudicator(BaseService):
     """``/rr verify`` and ``/rr solve``: the demonstration judged (RR 4.8, 4.10) and the optimal solution found."""
 
     async def _rules(self, actor: Actor) -> tuple[str, RicochetRules]:
-        latest = await latest_tournament(self, actor.guild_id, "ricochet")
-        name = latest.preset if latest else "ricochet-v3.3"
-        rules = load_ruleset(name, (latest.overrides or None) if latest else None).ricochet
-        assert rules is not None
-        return name, rules
+        """Whether the actor may consult the engine now (as the RisiKo! adjudicators), then the rules of the server's
+        latest Ricochet Robots tournament (overrides applied), else the rulebook's. One use case."""
+        async with self.run(actor) as uc:
+            await allowed(uc)
+            latest = await latest_rules(uc, "ricochet")
+        name, ruleset = latest if latest is not None else (DEFAULT_RR, preset_rules(DEFAULT_RR))
+        if ruleset.ricochet is None:  # pragma: no cover - a Ricochet Robots tournament has its rules
+            raise AssertionError(f"{name} has no Ricochet Robots rules")
+        return name, ruleset.ricochet
 
     @staticmethod
     def _position(
@@ -272,7 +285,6 @@ class RicochetAdjudicator(BaseService):
         moves: Sequence[tuple[str, str]],
         declared: int | None = None,
     ) -> RRAnswer:
-        await AdjudicatorService(self._sessionmaker, self._clock)._allowed(actor)
         name, rules = await self._rules(actor)
         board, position = self._position(quadrants, robots, target)
         try:
@@ -282,8 +294,10 @@ class RicochetAdjudicator(BaseService):
             )  # fmt: skip
         except RuleError as exc:
             raise InvalidInput("error.adjudicator.rr_moves", value=str(exc.value)[:80]) from None
-        article = cite(name, "bot.rules.ricochet.solver:void_below_minimum" if verdict.code.value == "below_minimum"
-                       else "bot.rules.ricochet.verify:verify")  # fmt: skip
+        void = verdict.code is rr_verify.VerifyCode.BELOW_MINIMUM
+        article = cite(
+            name, "bot.rules.ricochet.solver:void_below_minimum" if void else "bot.rules.ricochet.verify:verify"
+        )
         values: dict[str, object] = {"code": verdict.code.value, "valid": verdict.valid, "reached": verdict.reached,
                                      "moves": verdict.moves, "minimum": rules.minimum_moves,
                                      "void": verdict.void_below_minimum}  # fmt: skip
@@ -293,7 +307,6 @@ class RicochetAdjudicator(BaseService):
     async def solve(
         self, actor: Actor, *, quadrants: Sequence[str], robots: dict[str, tuple[int, int]], target: Sequence[object]
     ) -> RRAnswer:
-        await AdjudicatorService(self._sessionmaker, self._clock)._allowed(actor)
         name, rules = await self._rules(actor)
         board, position = self._position(quadrants, robots, target)
         result = await self._workers.compute(
@@ -325,9 +338,7 @@ class ScoringDesk(BaseService):
     ranked by the preset, with the tie-breaks explained — the same scoring as ``steward risiko score``."""
 
     async def score(self, actor: Actor, *, text: str, preset: str | None = None) -> ScoreAnswer:
-        desk = AdjudicatorService(self._sessionmaker, self._clock)
-        await desk._allowed(actor)
-        name, rules = await desk._preset(actor, preset)
+        name, rules = await AdjudicatorService(self._sessionmaker, self._clock)._consult(actor, preset)
         if name is None or rules is None:
             raise InvalidInput("error.rule.which_preset")
         try:

@@ -12,12 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
-from bot.db.models import GameTable, RefereeCall, Round, RoundStatus, Tournament
+from bot.db.models import GameTable, RefereeCall, Round, RoundStatus
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
-from bot.services._base import BaseService, UseCase, clean_text, retry_when_locked
+from bot.services._base import BaseService, UseCase, clean_text, id_of, retry_when_locked
 from bot.services.access import Actor, StaffRole
 
 NOTE_MAX = 200
@@ -50,16 +47,15 @@ class ClaimOutcome:
 
 
 class CallService(BaseService):
-    async def _view(self, session: AsyncSession, call: RefereeCall) -> CallView:
-        assert call.id is not None
-        t = await session.get(Tournament, call.tournament_id)
-        rnd = await session.get(Round, call.round_id) if call.round_id else None
-        table = await session.get(GameTable, call.table_id) if call.table_id else None
-        config = await repo.get_guild_config(session=session, guild_id=call.guild_id)
-        assert t is not None
+    @staticmethod
+    async def _view(uc: UseCase, call: RefereeCall) -> CallView:
+        """The call as the thread shows it (``uc``: about the call's tournament)."""
+        rnd = await uc.get(Round, call.round_id) if call.round_id else None
+        table = await uc.get(GameTable, call.table_id) if call.table_id else None
+        config = uc.config if uc.config is not None else await uc.guild.config()
         return CallView(
-            call_id=call.id,
-            tournament_name=t.name,
+            call_id=id_of(call),
+            tournament_name=uc.tournament.name,
             round_number=rnd.number if rnd else None,
             table_number=table.number if table else None,
             thread_id=table.thread_id if table else None,
@@ -87,81 +83,80 @@ class CallService(BaseService):
         self, actor: Actor, tournament: str | None, round_id: int | None, table: int | None, note: str | None
     ) -> CallOutcome:
         async with self.run(actor, tournament=tournament) as uc:
-            session = uc.session
-            t, rnd = await self._round(uc, round_id)
-            assert t.id is not None and rnd.id is not None
+            tuc, rnd = await self._round(uc, round_id)
+            t = tuc.tournament
             staff = uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER)
-            own = await self._own_table(session, t, rnd, actor.user_id)
+            own = await own_table(tuc, rnd, actor.user_id)
             if not staff:
                 if own is None:
                     raise PermissionDenied("error.call.not_seated", tournament=t.name)
                 if table is not None and table != own.number:
                     raise PermissionDenied("error.call.not_your_table", table=table, own=own.number)
-            if table is None and own is None:
+            if table is not None:
+                target = await self._table(tuc, rnd, table)
+            elif own is not None:
+                target = own
+            else:
                 raise InvalidInput("error.call.which_table")
-            target = own if table is None else await self._table(session, t, rnd, table)
-            assert target is not None and target.id is not None
-            await repo.lock_table(session=session, guild_id=actor.guild_id, table_id=target.id)
-            already = await repo.open_call_at_table(session=session, guild_id=actor.guild_id, table_id=target.id)
+            await uc.calls.lock_table(table_id=id_of(target))
+            already = await uc.calls.open_call_at_table(table_id=id_of(target))
             if already is not None:
-                return CallOutcome(await self._view(session, already), created=False)
-            call = RefereeCall(guild_id=actor.guild_id, tournament_id=t.id, round_id=rnd.id, table_id=target.id,
-                               caller_id=actor.user_id, note=note, created_at=uc.clock())  # fmt: skip
-            session.add(call)
-            await session.flush()
-            return CallOutcome(await self._view(session, call), created=True)
+                return CallOutcome(await self._view(tuc, already), created=False)
+            call = await uc.insert(RefereeCall(guild_id=actor.guild_id, tournament_id=tuc.tournament_id,
+                                               round_id=id_of(rnd), table_id=id_of(target), caller_id=actor.user_id,
+                                               note=note, created_at=uc.clock()))  # fmt: skip
+            return CallOutcome(await self._view(tuc, call), created=True)
 
-    async def _round(self, uc: UseCase, round_id: int | None) -> tuple[Tournament, Round]:
-        """The round being played: the button's own, or the use case's tournament's latest published one."""
-        session = uc.session
+    async def _round(self, uc: UseCase, round_id: int | None) -> tuple[UseCase, Round]:
+        """The round being played — the button's own, or the use case's tournament's latest published one — and the
+        use case about its tournament."""
         if round_id is not None:
-            rnd = await session.get(Round, round_id)
-            if rnd is None or rnd.guild_id != uc.guild_id:
+            rnd = await uc.get(Round, round_id)
+            t = await uc.tournaments.by_id(tournament_id=rnd.tournament_id) if rnd is not None else None
+            if rnd is None or t is None:
                 raise NotFound("error.call.no_such_table", table="?", tournament="?")
-            t = await session.get(Tournament, rnd.tournament_id)
-            assert t is not None
+            tuc = uc.about(t)
         else:
-            t = uc.tournament
-            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
-            rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
-            if rnd is None:
-                raise Conflict("error.call.no_round_in_play", tournament=t.name)
-        if rnd.status != RoundStatus.PUBLISHED.value:
-            raise Conflict("error.call.round_over", tournament=t.name, round=rnd.number)
-        return t, rnd
+            tuc = uc
+            rounds = await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+            found = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED), None)
+            if found is None:
+                raise Conflict("error.call.no_round_in_play", tournament=uc.tournament.name)
+            rnd = found
+        if rnd.status != RoundStatus.PUBLISHED:
+            raise Conflict("error.call.round_over", tournament=tuc.tournament.name, round=rnd.number)
+        return tuc, rnd
 
-    async def _own_table(self, session: AsyncSession, t: Tournament, rnd: Round, user_id: int) -> GameTable | None:
-        """The caller's table in the round, if they are seated in it."""
-        assert t.id is not None
-        reg = await repo.get_registration_for_user(session=session, guild_id=t.guild_id, tournament_id=t.id,
-                                                   user_id=user_id)  # fmt: skip
-        if reg is None or reg.id is None:
-            return None
-        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id or 0)
-        seats = await repo.list_seats_for_tables(session=session, guild_id=t.guild_id,
-                                                 table_ids=[x.id for x in tables if x.id is not None])  # fmt: skip
-        mine = {s.table_id for s in seats if s.registration_id == reg.id}
-        return next((x for x in tables if x.id in mine), None)
-
-    async def _table(self, session: AsyncSession, t: Tournament, rnd: Round, number: int) -> GameTable:
-        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id or 0)
+    @staticmethod
+    async def _table(uc: UseCase, rnd: Round, number: int) -> GameTable:
+        tables = await uc.rounds.list_tables(round_id=id_of(rnd))
         found = next((gt for gt in tables if gt.number == number), None)
         if found is None:
-            raise NotFound("error.call.no_such_table", table=number, tournament=t.name)
+            raise NotFound("error.call.no_such_table", table=number, tournament=uc.tournament.name)
         return found
 
     async def claim(self, actor: Actor, call_id: int) -> ClaimOutcome:
         """The first referee to claim the call takes it; later claims are told who did (one UPDATE, no race)."""
         async with self.run(actor, role=StaffRole.REFEREE) as uc:
-            session = uc.session
             if not 0 < call_id < 2**31:  # a forged button id: no row can have it
                 raise NotFound("error.call.not_found", call=call_id)
-            taken = await repo.claim_call(session=session, guild_id=actor.guild_id, call_id=call_id,
-                                          referee_id=actor.user_id, at=uc.clock())  # fmt: skip
-            call = await session.get(RefereeCall, call_id)
-            if call is None or call.guild_id != actor.guild_id:
+            taken = await uc.calls.claim_call(call_id=call_id, referee_id=actor.user_id, at=uc.clock())
+            call = await uc.get(RefereeCall, call_id)
+            t = await uc.tournaments.by_id(tournament_id=call.tournament_id) if call is not None else None
+            if call is None or t is None:
                 raise NotFound("error.call.not_found", call=call_id)
-            await session.refresh(call)
+            await uc.refresh(call)
             if not taken and call.claimed_by == actor.user_id:
                 raise Conflict("error.call.already_yours")
-            return ClaimOutcome(await self._view(session, call), taken)
+            return ClaimOutcome(await self._view(uc.about(t), call), taken)
+
+
+async def own_table(uc: UseCase, rnd: Round, user_id: int) -> GameTable | None:
+    """The player's table in the round, if they are seated in it (``uc``: about the round's tournament)."""
+    reg = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=user_id)
+    if reg is None:
+        return None
+    tables = await uc.rounds.list_tables(round_id=id_of(rnd))
+    seats = await uc.rounds.list_seats_for_tables(table_ids=[id_of(x) for x in tables])
+    mine = {s.table_id for s in seats if s.registration_id == reg.id}
+    return next((x for x in tables if x.id in mine), None)

@@ -16,22 +16,20 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
-from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus, Tournament
+from bot.db.models import CheckIn, CheckInStatus, Registration, RegistrationStatus, Round, RoundStatus
 from bot.errors import Conflict
 from bot.rules.lateness import Lateness, LatenessCode, judge_lateness, minutes_late
-from bot.rules.ruleset import load_ruleset
+from bot.rules.ruleset import Ruleset
 from bot.rules.sanctions import lateness_proposal
-from bot.services._base import BaseService, UseCase
+from bot.services._base import BaseService, UseCase, id_of
 from bot.services.access import STAFF, Actor
 from bot.services.latecomers import already_logged
 from bot.services.registrations import find_player
 from bot.services.sanctions import SanctionService
 
-PLAYING = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
-CHECKIN_ROUND_STATES = (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value)
+PLAYING = (RegistrationStatus.REGISTERED, RegistrationStatus.VALIDATED)
+CHECKIN_ROUND_STATES = (RoundStatus.PLANNED, RoundStatus.DRAWN, RoundStatus.PUBLISHED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,56 +48,67 @@ class CheckInView:
     case_number: int | None = None  # the lateness sanction logged on the referee's desk (/arrival)
 
 
-def judge(tournament: Tournament, late: int) -> tuple[str, Lateness]:
+def judge(rules: Ruleset, late: int) -> tuple[CheckInStatus, Lateness]:
     """Check-in status and the preset's lateness verdict (``bot.rules.lateness``) for ``late`` minutes."""
-    verdict = judge_lateness(load_ruleset(tournament.preset, tournament.overrides or None).lateness, late)
+    verdict = judge_lateness(rules.lateness, late)
     if not verdict.plays:
-        return CheckInStatus.FORFEIT.value, verdict
-    return (CheckInStatus.LATE.value if late > 0 else CheckInStatus.PRESENT.value), verdict
+        return CheckInStatus.FORFEIT, verdict
+    return (CheckInStatus.LATE if late > 0 else CheckInStatus.PRESENT), verdict
+
+
+async def current_round(uc: UseCase) -> Round:
+    """The tournament's current round (the lowest-numbered not closed), while it is open for check-in."""
+    t = uc.tournament
+    rnd = await uc.registrations.checkin_current_round(tournament_id=uc.tournament_id)
+    if rnd is None:
+        raise Conflict("error.no_current_round", tournament=t.name)
+    if rnd.status not in CHECKIN_ROUND_STATES:
+        raise Conflict("error.round_not_open_for_checkin", tournament=t.name, round=rnd.number)
+    return rnd
+
+
+async def own_registration(uc: UseCase) -> Registration:
+    """The acting player's entry in the use case's tournament, while they play in it."""
+    if uc.user_id is None:  # pragma: no cover - a programming error: a player's use case has someone acting
+        raise AssertionError("a check-in needs a player")
+    reg = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=uc.user_id)
+    if reg is None or reg.status not in PLAYING:
+        raise Conflict("error.not_playing", tournament=uc.tournament.name)
+    return reg
 
 
 class CheckInService(BaseService):
-    async def _round(self, session: AsyncSession, t: Tournament) -> Round:
-        assert t.id is not None
-        rnd = await repo.checkin_current_round(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        if rnd is None:
-            raise Conflict("error.no_current_round", tournament=t.name)
-        if rnd.status not in CHECKIN_ROUND_STATES:
-            raise Conflict("error.round_not_open_for_checkin", tournament=t.name, round=rnd.number)
-        return rnd
-
     async def _record(
         self,
         uc: UseCase,
         rnd: Round,
         reg: Registration,
         *,
-        status: str,
+        status: CheckInStatus,
         late: int,
         marked_by: int | None,
         action: str,
         verdict: Lateness | None,
         replace: bool,
     ) -> CheckInView:
-        assert rnd.id is not None and reg.id is not None
-        session, t = uc.session, uc.tournament
+        t = uc.tournament
         now = self._clock()
         quiet = (LatenessCode.ON_TIME, LatenessCode.RECORDED)
-        consequence = verdict.code.value if verdict is not None and verdict.code not in quiet else None
-        row = await repo.checkin_get(session=session, guild_id=t.guild_id, round_id=rnd.id, registration_id=reg.id)
+        consequence = verdict.code if verdict is not None and verdict.code not in quiet else None
+        row = await uc.registrations.checkin_get(round_id=id_of(rnd), registration_id=id_of(reg))
         before = None
         if row is not None:
-            if row.status == CheckInStatus.FORFEIT.value:
+            if row.status == CheckInStatus.FORFEIT:
                 raise Conflict("error.already_forfeited", name=reg.display_name, round=rnd.number)
             if not replace:
                 raise Conflict("error.already_checked_in", name=reg.display_name, round=rnd.number)
             before = row.status
         else:
-            row = CheckIn(guild_id=t.guild_id, round_id=rnd.id, registration_id=reg.id, checked_in_at=now)
+            row = CheckIn(guild_id=t.guild_id, round_id=id_of(rnd), registration_id=id_of(reg), checked_in_at=now)
         row.status, row.minutes_late, row.checked_in_at, row.marked_by = status, late, now, marked_by
         try:
-            async with session.begin_nested():  # a savepoint: a refused insert leaves the transaction usable
-                session.add(row)
+            async with uc.savepoint():  # a savepoint: a refused insert leaves the transaction usable
+                uc.add(row)
         except IntegrityError:  # the same check-in a moment ago (a double press): the database keeps one
             raise Conflict("error.already_checked_in", name=reg.display_name, round=rnd.number) from None
         await uc.audit(
@@ -129,23 +138,13 @@ class CheckInService(BaseService):
             verdict.limit_minutes if verdict and consequence else 0,
         )
 
-    async def _own_registration(self, session: AsyncSession, t: Tournament, user_id: int) -> Registration:
-        assert t.id is not None
-        reg = await repo.get_registration_for_user(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, user_id=user_id
-        )
-        if reg is None or reg.status not in PLAYING:
-            raise Conflict("error.not_playing", tournament=t.name)
-        return reg
-
     async def check_in(self, actor: Actor, *, tournament: str) -> CheckInView:
         """A player checks in for the current round (BOT-REG-4); minutes past the start are recorded."""
         async with self.run(actor, tournament=tournament) as uc:
-            t = uc.tournament
-            reg = await self._own_registration(uc.session, t, actor.user_id)
-            rnd = await self._round(uc.session, t)
+            reg = await own_registration(uc)
+            rnd = await current_round(uc)
             late = minutes_late(rnd.scheduled_start, uc.clock())
-            status, verdict = judge(t, late)
+            status, verdict = judge(uc.rules, late)
             return await self._record(
                 uc,
                 rnd,
@@ -161,13 +160,13 @@ class CheckInService(BaseService):
     async def forfeit(self, actor: Actor, *, tournament: str) -> CheckInView:
         """A player forfeits the current round's game (BOT-REG-3, RR 9.3): a ``forfeit`` check-in."""
         async with self.run(actor, tournament=tournament) as uc:
-            reg = await self._own_registration(uc.session, uc.tournament, actor.user_id)
-            rnd = await self._round(uc.session, uc.tournament)
+            reg = await own_registration(uc)
+            rnd = await current_round(uc)
             return await self._record(
                 uc,
                 rnd,
                 reg,
-                status=CheckInStatus.FORFEIT.value,
+                status=CheckInStatus.FORFEIT,
                 late=0,
                 marked_by=None,
                 action="checkin.forfeit",
@@ -180,13 +179,13 @@ class CheckInService(BaseService):
     ) -> CheckInView:
         """Staff mark a player arrived (organizer or referee; BOT-REG-4, RR-LATE-1, FIRK-LATE-1)."""
         async with self.run(actor, role=STAFF, tournament=tournament) as uc:
-            session, t = uc.session, uc.tournament
-            reg = await find_player(session, t, name=name, user_id=user_id)
+            t = uc.tournament
+            reg = await find_player(uc, name=name, user_id=user_id)
             if reg.status not in PLAYING:
                 raise Conflict("error.player_not_playing", name=reg.display_name, tournament=t.name)
-            rnd = await self._round(session, t)
+            rnd = await current_round(uc)
             late = minutes_late(rnd.scheduled_start, uc.clock())
-            status, verdict = judge(t, late)
+            status, verdict = judge(uc.rules, late)
             view = await self._record(
                 uc,
                 rnd,
@@ -201,9 +200,8 @@ class CheckInService(BaseService):
             # the preset's lateness sanction (RR warning or forfeit, FIRK cards or out, ARB replaced) is logged on
             # the referee's desk in the same transaction, with the server's next case number
             proposal = lateness_proposal(uc.rules, late)
-            assert reg.id is not None
-            if proposal is None or await already_logged(session, t, rnd, reg.id, proposal.kind):
+            if proposal is None or await already_logged(uc, rnd, id_of(reg), proposal.kind):
                 return view
             desk = SanctionService(self._sessionmaker, self._clock)
-            case = await desk.record_in(session, actor, t, reg, proposal, details=f"{late} min")
+            case = await desk.record_in(uc, reg, proposal, details=f"{late} min")
             return replace(view, case_number=case.case_number)

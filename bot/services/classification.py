@@ -12,12 +12,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
 from bot.db.documents import DrawDocument
-from bot.db.models import GameTable, Registration, RegistrationStatus, Round, RoundKind, RoundStatus, Tournament
-from bot.rules.ruleset import load_ruleset
+from bot.db.models import GameTable, Registration, RegistrationStatus, Round, RoundKind, RoundStatus
 from bot.rules.tournament.classification import (
     FinalClassification,
     StageSeat,
@@ -26,8 +22,10 @@ from bot.rules.tournament.classification import (
     classify_knockout,
     classify_standings,
 )
-from bot.services._base import BaseService
+from bot.services._base import BaseService, UseCase, id_of
 from bot.services.standings import StandingsService, StandingsView
+
+UNPLAYED = (RoundStatus.PLANNED, RoundStatus.DRAWN)  # a round not yet published: its tables may still change
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,103 +89,94 @@ def _stage_tables(
     group_of = {number: group.label for group in doc.groups for number in group.tables}
     out = []
     for gt in tables:
-        assert gt.id is not None
         stage_seats = []
-        for rid in seats.get(gt.id, []):
-            place, points = results.get((gt.id, rid), (None, None))
+        for rid in seats.get(id_of(gt), []):
+            place, points = results.get((id_of(gt), rid), (None, None))
             stage_seats.append(StageSeat(rid, place, points))
         out.append(StageTable(rnd.number, gt.number, tuple(stage_seats), group_of.get(gt.number, "all")))
     return out
 
 
-async def _phase_tables(session: AsyncSession, t: Tournament, rounds: Sequence[Round]) -> dict[int, list[StageTable]]:
+async def _phase_tables(uc: UseCase, rounds: Sequence[Round]) -> dict[int, list[StageTable]]:
     """The tables of ``rounds`` with their seats and results, by round id (three queries)."""
-    ids = [r.id for r in rounds if r.id is not None]
+    ids = [id_of(r) for r in rounds]
     if not ids:
         return {}
-    tables = await repo.list_tables_for_rounds(session=session, guild_id=t.guild_id, round_ids=ids)
-    table_ids = [gt.id for gt in tables if gt.id is not None]
+    tables = await uc.rounds.list_tables_for_rounds(round_ids=ids)
+    table_ids = [id_of(gt) for gt in tables]
     seats: dict[int, list[int]] = defaultdict(list)
-    for s in await repo.list_seats_for_tables(session=session, guild_id=t.guild_id, table_ids=table_ids):
+    for s in await uc.rounds.list_seats_for_tables(table_ids=table_ids):
         seats[s.table_id].append(s.registration_id)
     results = {
         (res.table_id, res.registration_id): (res.table_rank, res.table_points)
-        for res in await repo.list_results_for_tables(session=session, guild_id=t.guild_id, table_ids=table_ids)
+        for res in await uc.rounds.list_results_for_tables(table_ids=table_ids)
     }
     by_round: dict[int, list[GameTable]] = defaultdict(list)
     for gt in tables:
         by_round[gt.round_id].append(gt)
-    return {r.id: _stage_tables(r, by_round.get(r.id, []), seats, results) for r in rounds if r.id is not None}
+    return {id_of(r): _stage_tables(r, by_round.get(id_of(r), []), seats, results) for r in rounds}
 
 
 async def classify(
-    session: AsyncSession,
-    t: Tournament,
+    uc: UseCase,
     ranked: Sequence[tuple[int, int]],
     regs: dict[int, Registration],
     *,
     rounds_reported: int,
     unconfirmed: int,
 ) -> FinalClassification | None:
-    """The engine's final classification of ``t`` from its qualifying standings (``ranked``: each player best first
-    with their rank; ``rounds_reported`` rounds with results, ``unconfirmed`` tables not yet countersigned) — None
-    while there is none to show: before the semifinals are published, before a knockout's first round, or, without
-    a final phase, before the rounds foreseen are played and countersigned."""
-    rules = load_ruleset(t.preset, t.overrides or None).tournament
-    assert t.id is not None
-    expelled = {rid for rid, r in regs.items() if r.status == RegistrationStatus.DISQUALIFIED.value}
-    rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
+    """The engine's final classification of the use case's tournament from its qualifying standings (``ranked``:
+    each player best first with their rank; ``rounds_reported`` rounds with results, ``unconfirmed`` tables not yet
+    countersigned) — None while there is none to show: before the semifinals are published, before a knockout's first
+    round, or, without a final phase, before the rounds foreseen are played and countersigned."""
+    rules = uc.rules.tournament
+    expelled = {rid for rid, r in regs.items() if r.status == RegistrationStatus.DISQUALIFIED}
+    rounds = list(await uc.rounds.list_rounds(tournament_id=uc.tournament_id))
     if rules.knockout:
-        played = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.status != RoundStatus.PLANNED.value
-                  and r.status != RoundStatus.DRAWN.value]  # fmt: skip
+        played = [r for r in rounds if r.kind == RoundKind.QUALIFYING and r.status not in UNPLAYED]
         if not played:
             return None
-        tables = await _phase_tables(session, t, played)
-        by_round = [tables.get(r.id or 0, []) for r in played]
+        tables = await _phase_tables(uc, played)
+        by_round = [tables.get(id_of(r), []) for r in played]
         engine = DrawDocument.from_json(played[-1].draw_report).engine
         is_final = bool(((engine.extra.get("knockout") if engine is not None else None) or {}).get("final"))
         final_played = is_final and bool(by_round[-1]) and all(tb.played for tb in by_round[-1])
         return classify_knockout(by_round, players=list(regs), final_played=final_played, expelled=expelled,
                                  knockout_places=rules.knockout_places)  # fmt: skip
     if rules.semifinal_tables:
-        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
-        if semi is None or semi.status in (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value):
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL), None)
+        if semi is None or semi.status in UNPLAYED:
             return None
-        final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
-        if final is not None and final.status in (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value):
+        final = next((r for r in rounds if r.kind == RoundKind.FINAL), None)
+        if final is not None and final.status in UNPLAYED:
             final = None  # a final drawn but not published may still change: its players are not yet finalists
-        tables = await _phase_tables(session, t, [r for r in (semi, final) if r is not None])
+        tables = await _phase_tables(uc, [r for r in (semi, final) if r is not None])
         return classify_finals(
             ranked,
-            semifinals=tables.get(semi.id or 0, []),
-            finals=tables.get(final.id or 0, []) if final is not None else None,
+            semifinals=tables.get(id_of(semi), []),
+            finals=tables.get(id_of(final), []) if final is not None else None,
             direct_finalists=DrawDocument.from_json(semi.draw_report).direct_finalists,
             expelled=expelled,
             semifinal_places=rules.semifinal_places,
         )
     if rules.qualifying_rounds and rounds_reported >= rules.qualifying_rounds and not unconfirmed:
-        qualifying = [
-            r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.status != RoundStatus.PLANNED.value
-        ]
-        tables = await _phase_tables(session, t, qualifying)
+        qualifying = [r for r in rounds if r.kind == RoundKind.QUALIFYING and r.status != RoundStatus.PLANNED]
+        tables = await _phase_tables(uc, qualifying)
         if all(tb.played for tbs in tables.values() for tb in tbs):
             return classify_standings(ranked, complete=True)
     return None
 
 
 async def classification_in(
-    session: AsyncSession, t: Tournament, standings: StandingsService, view: StandingsView | None = None
+    uc: UseCase, standings: StandingsService, view: StandingsView | None = None
 ) -> ClassificationView | None:
-    """The final classification of ``t`` inside the caller's session, with names (None while there is none)."""
-    assert t.id is not None
-    view = view or await standings.compute_in(session, t)
-    regs = {
-        r.id: r
-        for r in await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        if r.id is not None
-    }
+    """The final classification of the use case's tournament inside its transaction, with names (None while there
+    is none)."""
+    t = uc.tournament
+    view = view or await standings.compute_in(uc)
+    regs = {id_of(r): r for r in await uc.registrations.listed(tournament_id=uc.tournament_id)}
     ranked = [(line.player_id, line.rank) for line in view.lines]
-    found = await classify(session, t, ranked, regs, rounds_reported=view.rounds, unconfirmed=view.unconfirmed_tables)
+    found = await classify(uc, ranked, regs, rounds_reported=view.rounds, unconfirmed=view.unconfirmed_tables)
     if found is None:
         return None
     points = {line.player_id: line.points for line in view.lines}
@@ -211,9 +200,11 @@ async def classification_in(
     blocks = tuple(
         OpenBlock(b.first, b.last, tuple(name(int(p)) for p in b.players), b.stage.value) for b in found.open
     )
-    rules = load_ruleset(t.preset, t.overrides or None).tournament
+    rules = uc.rules.tournament
     kind = "knockout" if rules.knockout else "finals" if rules.semifinal_tables else "standings"
-    return ClassificationView(t.id, t.name, t.preset, t.game, found.complete, tuple(lines), blocks, view, kind)
+    return ClassificationView(
+        uc.tournament_id, t.name, t.preset, t.game, found.complete, tuple(lines), blocks, view, kind
+    )
 
 
 class ClassificationService(BaseService):
@@ -222,4 +213,4 @@ class ClassificationService(BaseService):
     async def show(self, guild_id: int, tournament_name: str) -> ClassificationView | None:
         """The final classification of a tournament (None while there is none to show)."""
         async with self.run(guild_id, tournament=tournament_name) as uc:
-            return await classification_in(uc.session, uc.tournament, self.standings)
+            return await classification_in(uc, self.standings)

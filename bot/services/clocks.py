@@ -23,26 +23,16 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
-from bot.db.models import (
-    GameTable,
-    Registration,
-    ReminderKind,
-    Round,
-    RoundStatus,
-    ScheduledReminder,
-    TableClock,
-    Tournament,
-)
+from bot.db.models import GameTable, Registration, ReminderKind, Round, RoundStatus, ScheduledReminder, TableClock
 from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.rules import clock as rules_clock
 from bot.rules.clock import Announcement, ClockError, ClockRules, ClockState, Ending
 from bot.rules.errors import RuleError
 from bot.rules.risiko import endgame
 from bot.rules.risiko.endgame import EndState, Event
-from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, UseCase
+from bot.services._base import BaseService, UseCase, id_of
 from bot.services.access import Actor, StaffRole
+from bot.services.calls import own_table
 
 log = logging.getLogger(__name__)
 
@@ -93,13 +83,9 @@ def _state(row: TableClock) -> ClockState:
                       pauses=row.pauses)  # fmt: skip
 
 
-def _clock_rules(t: Tournament) -> tuple[ClockRules, Any]:
-    ruleset = load_ruleset(t.preset, t.overrides or None)
-    return ClockRules.of(ruleset), ruleset
-
-
-def _view(t: Tournament, rnd: Round, table: GameTable, row: TableClock, now: datetime) -> ClockView:
-    rules, _ = _clock_rules(t)
+def _view(uc: UseCase, rnd: Round, table: GameTable, row: TableClock, now: datetime) -> ClockView:
+    """A table's clock as the referee and the table see it (``uc``: about the tournament, whose ruleset times it)."""
+    t, rules = uc.tournament, ClockRules.of(uc.rules)
     state = _state(row)
     verdict = rules_clock.interruption_verdict(state, rules, now)
     tracker = EndState.parse(row.tracker) if row.tracker else None
@@ -120,17 +106,13 @@ def _view(t: Tournament, rnd: Round, table: GameTable, row: TableClock, now: dat
     )  # fmt: skip
 
 
-async def _cancel_calls(session: AsyncSession, table: GameTable, why: str) -> None:
-    assert table.id is not None
-    await repo.cancel_clock_calls(session=session, guild_id=table.guild_id, table_id=table.id, outcome=why)
+async def _cancel_calls(uc: UseCase, table: GameTable, why: str) -> None:
+    await uc.clocks.cancel_clock_calls(table_id=id_of(table), outcome=why)
 
 
-async def _plan_call(
-    session: AsyncSession, t: Tournament, table: GameTable, row: TableClock, now: datetime
-) -> ScheduledReminder | None:
+async def _plan_call(uc: UseCase, table: GameTable, row: TableClock, now: datetime) -> ScheduledReminder | None:
     """The clock's next call as a row: the time-up (not yet made) while running, the RR replay while paused."""
-    rules, _ = _clock_rules(t)
-    nxt = rules_clock.next_announcement(_state(row), rules)
+    nxt = rules_clock.next_announcement(_state(row), ClockRules.of(uc.rules))
     if nxt is None:
         return None
     call, due = nxt
@@ -138,14 +120,12 @@ async def _plan_call(
         return None  # the ending was already called
     channel = table.thread_id
     if channel is None:
-        config = await repo.get_guild_config(session=session, guild_id=t.guild_id)
+        config = uc.config if uc.config is not None else await uc.guild.config()
         channel = config.announcement_channel_id if config else None
-    reminder = ScheduledReminder(guild_id=t.guild_id, tournament_id=t.id, round_id=table.round_id, table_id=table.id,
-                                 kind=ReminderKind.CLOCK.value, call=call.value, channel_id=channel,
+    reminder = ScheduledReminder(guild_id=uc.guild_id, tournament_id=uc.tournament_id, round_id=table.round_id,
+                                 table_id=table.id, kind=ReminderKind.CLOCK, call=call.value, channel_id=channel,
                                  due_at=max(due, now), created_at=now)  # fmt: skip
-    session.add(reminder)
-    await session.flush()
-    return reminder
+    return await uc.insert(reminder)
 
 
 def _apply(
@@ -162,21 +142,22 @@ def _apply(
     return new, outcome, details
 
 
-async def clock_call(session: AsyncSession, reminder: ScheduledReminder, now: datetime) -> dict[str, Any] | None:
+async def clock_call(uc: UseCase | AsyncSession, reminder: ScheduledReminder, now: datetime) -> dict[str, Any] | None:
     """The runner's side of a clock call (inside its transaction): check the call still stands, record the time-up on
-    the clock and its tracker, and return what the message needs; None when the clock moved (dropped)."""
-    row = (
-        await repo.get_table_clock(session=session, guild_id=reminder.guild_id, table_id=reminder.table_id)
-        if reminder.table_id is not None
-        else None
-    )
-    table = await session.get(GameTable, reminder.table_id) if reminder.table_id else None
-    if row is None or table is None:
+    the clock and its tracker, and return what the message needs; None when the clock moved (dropped). ``uc``: the
+    runner's use case, or its raw transaction (``bot/services/deliveries.py`` reads a reminder before it knows its
+    server: the use case of the reminder's server is opened on it here)."""
+    if isinstance(uc, AsyncSession):
+        uc = UseCase(uc, reminder.guild_id, None, None, lambda: now, None)
+    if reminder.table_id is None:
         return None
-    rnd = await session.get(Round, table.round_id)
-    t = await session.get(Tournament, rnd.tournament_id) if rnd else None
-    assert rnd is not None and t is not None
-    rules, ruleset = _clock_rules(t)
+    row = await uc.clocks.get_table_clock(table_id=reminder.table_id)
+    found = await uc.reports.get_report_table_in_server(table_id=reminder.table_id) if row is not None else None
+    if row is None or found is None:
+        return None
+    table, rnd, t = found
+    tuc = uc.about(t)
+    rules, ruleset = ClockRules.of(tuc.rules), tuc.rules
     state = _state(row)
     details: dict[str, Any] = {"table_number": table.number, "round_number": rnd.number}
     if reminder.call == Announcement.RR_REPLAY.value:
@@ -207,29 +188,28 @@ class ClockService(BaseService):
     async def _where(self, uc: UseCase, table: int | None) -> tuple[Round, list[GameTable]]:
         """The tournament's published round and its tables (or table ``table``)."""
         t = uc.tournament
-        rounds = await repo.list_rounds(session=uc.session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
-        rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
-        if rnd is None or rnd.id is None:
+        rounds = await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+        rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED), None)
+        if rnd is None:
             raise Conflict("error.clock.no_published_round", tournament=t.name)
-        tables = list(await repo.list_tables(session=uc.session, guild_id=t.guild_id, round_id=rnd.id))
+        tables = list(await uc.rounds.list_tables(round_id=id_of(rnd)))
         if table is not None:
             tables = [x for x in tables if x.number == table]
             if not tables:
                 raise NotFound("error.call.no_such_table", table=table, tournament=t.name)
         return rnd, tables
 
-    async def _row(self, session: AsyncSession, table: GameTable, *, lock: bool = False) -> TableClock:
-        assert table.id is not None
-        row = await repo.get_table_clock(session=session, guild_id=table.guild_id, table_id=table.id, lock=lock)
+    @staticmethod
+    async def _row(uc: UseCase, table: GameTable, *, lock: bool = False) -> TableClock:
+        row = await uc.clocks.get_table_clock(table_id=id_of(table), lock=lock)
         if row is None:
             raise Conflict("error.clock.not_started", table=table.number)
         return row
 
-    async def _players(self, session: AsyncSession, table: GameTable) -> list[Registration]:
-        assert table.id is not None
-        seats = await repo.list_seats_for_tables(session=session, guild_id=table.guild_id, table_ids=[table.id])
-        regs = await repo.registrations_by_ids(session=session, guild_id=table.guild_id,
-                                               ids=[s.registration_id for s in seats])  # fmt: skip
+    @staticmethod
+    async def _players(uc: UseCase, table: GameTable) -> list[Registration]:
+        seats = await uc.rounds.list_seats_for_tables(table_ids=[id_of(table)])
+        regs = await uc.rounds.registrations_by_ids(ids=[s.registration_id for s in seats])
         return [regs[s.registration_id] for s in sorted(seats, key=lambda s: s.position) if s.registration_id in regs]
 
     async def start(
@@ -237,32 +217,31 @@ class ClockService(BaseService):
     ) -> StartReport:
         """Start one table's clock, or every table of the published round at once (``table`` None)."""
         async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
-            session, t, now = uc.session, uc.tournament, uc.clock()
+            t, now = uc.tournament, uc.clock()
             rnd, tables = await self._where(uc, table)
             ruleset = uc.rules
             rules = ClockRules.of(ruleset)
             started: list[ClockView] = []
             already: list[int] = []
             for gt in tables:
-                assert gt.id is not None
                 tracker = None
                 if ruleset.risiko is not None:
-                    names = [r.display_name for r in await self._players(session, gt)]
+                    names = [r.display_name for r in await self._players(uc, gt)]
                     if len(names) >= 2:
                         try:
                             tracker = endgame.start(names, ruleset.risiko.end, first if table is not None else None)
                         except RuleError as exc:
                             raise InvalidInput("error.clock.player_unknown", player=str(first)[:64]) from exc
-                row = TableClock(guild_id=t.guild_id, table_id=gt.id, started_at=now, started_by=actor.user_id,
+                row = TableClock(guild_id=t.guild_id, table_id=id_of(gt), started_at=now, started_by=actor.user_id,
                                  tracker=tracker.serialise() if tracker else None)  # fmt: skip
                 try:
-                    async with session.begin_nested():
-                        session.add(row)
+                    async with uc.savepoint():
+                        uc.add(row)
                 except IntegrityError:
                     already.append(gt.number)
                     continue
-                await _plan_call(session, t, gt, row, now)
-                started.append(_view(t, rnd, gt, row, now))
+                await _plan_call(uc, gt, row, now)
+                started.append(_view(uc, rnd, gt, row, now))
             if started:
                 await uc.audit("clock.start", "round", rnd.id, tables=[v.table_number for v in started],
                                ending=rules.ending.value)  # fmt: skip
@@ -280,39 +259,37 @@ class ClockService(BaseService):
 
     async def _pause_or_resume(self, actor: Actor, tournament: str, table: int, *, pausing: bool) -> ClockView:
         async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
-            session, t, now = uc.session, uc.tournament, uc.clock()
+            now = uc.clock()
             rnd, (gt,) = await self._where(uc, table)
-            row = await self._row(session, gt, lock=True)
+            row = await self._row(uc, gt, lock=True)
             if row.ended_at is not None:
                 raise Conflict("error.clock.ended", table=table)
             try:
                 new = rules_clock.pause(_state(row), now) if pausing else rules_clock.resume(_state(row), now)
             except ClockError as exc:
                 raise Conflict(f"error.clock.{exc.code}", table=table) from None
-            changed = await repo.set_clock_pause_if_unchanged(session=session, guild_id=gt.guild_id, clock=row,
-                                                              paused_at=new.paused_at,
-                                                              paused_seconds=new.paused_seconds,
-                                                              pauses=new.pauses)  # fmt: skip
+            changed = await uc.clocks.set_clock_pause_if_unchanged(clock=row, paused_at=new.paused_at,
+                                                                   paused_seconds=new.paused_seconds,
+                                                                   pauses=new.pauses)  # fmt: skip
             if not changed:  # another referee pressed first
                 raise Conflict("error.clock.clock_already_paused" if pausing else "error.clock.clock_not_paused",
                                table=table)  # fmt: skip
-            await session.refresh(row)
-            await _cancel_calls(session, gt, "clock_paused" if pausing else "clock_resumed")
-            await _plan_call(session, t, gt, row, now)
+            await uc.refresh(row)
+            await _cancel_calls(uc, gt, "clock_paused" if pausing else "clock_resumed")
+            await _plan_call(uc, gt, row, now)
             await uc.audit("clock.pause" if pausing else "clock.resume", "game_table", gt.id,
                            recovery_seconds=row.paused_seconds)  # fmt: skip
-            return _view(t, rnd, gt, row, now)
+            return _view(uc, rnd, gt, row, now)
 
     async def status(self, actor: Actor, *, tournament: str, table: int | None = None) -> list[ClockView]:
         """The clocks of the published round (or one table): time played, recovery, the ending's instant."""
         async with self.run(actor, tournament=tournament) as uc:
-            t, now = uc.tournament, uc.clock()
+            now = uc.clock()
             rnd, tables = await self._where(uc, table)
             tables = await self._readable(uc, rnd, tables, table)
-            rows = await repo.list_table_clocks(session=uc.session, guild_id=t.guild_id,
-                                                table_ids=[x.id for x in tables if x.id is not None])  # fmt: skip
+            rows = await uc.clocks.list_table_clocks(table_ids=[id_of(x) for x in tables])
             by_table = {r.table_id: r for r in rows}
-            views = [_view(t, rnd, gt, by_table[gt.id], now) for gt in tables if gt.id in by_table]
+            views = [_view(uc, rnd, gt, by_table[id_of(gt)], now) for gt in tables if gt.id in by_table]
             if table is not None and not views:
                 raise Conflict("error.clock.not_started", table=table)
             return views
@@ -322,26 +299,13 @@ class ClockService(BaseService):
         table only (the clock of another table is the referees' business); anyone else nothing."""
         if uc.has_role(StaffRole.REFEREE) or uc.has_role(StaffRole.ORGANIZER):
             return tables
-        assert uc.actor is not None
-        own = await self._own_table(uc.session, uc.actor, rnd)
+        own = await own_table(uc, rnd, uc.user_id) if uc.user_id is not None else None
         if own is None:
-            uc.require(StaffRole.REFEREE)  # neither staff nor seated: the role it takes
-        assert own is not None
+            uc.require(StaffRole.REFEREE)  # neither staff nor seated: the role it takes (refused here)
+            return tables  # pragma: no cover - require() refused: a member with the role is staff above
         if asked is not None and asked != own.number:
             raise PermissionDenied("error.clock.not_your_table", table=asked, own=own.number)
         return [own]
-
-    async def _own_table(self, session: AsyncSession, actor: Actor, rnd: Round) -> GameTable | None:
-        assert rnd.id is not None
-        reg = await repo.get_registration_for_user(session=session, guild_id=rnd.guild_id,
-                                                   tournament_id=rnd.tournament_id, user_id=actor.user_id)  # fmt: skip
-        if reg is None or reg.id is None:
-            return None
-        tables = await repo.list_tables(session=session, guild_id=rnd.guild_id, round_id=rnd.id)
-        seats = await repo.list_seats_for_tables(session=session, guild_id=rnd.guild_id,
-                                                 table_ids=[x.id for x in tables if x.id is not None])  # fmt: skip
-        mine = {s.table_id for s in seats if s.registration_id == reg.id}
-        return next((x for x in tables if x.id in mine), None)
 
     async def record(self, actor: Actor, *, tournament: str, table: int | None, event: dict[str, Any]) -> TrackerStep:
         """Record one event of the end of the game at ``table`` (default: the actor's own table) by a player of the
@@ -351,12 +315,12 @@ class ClockService(BaseService):
             if table is None:
                 raise InvalidInput("error.clock.which_table")
         async with self.run(actor, tournament=tournament) as uc:
-            session, t, now = uc.session, uc.tournament, uc.clock()
+            now = uc.clock()
             rnd, (gt,) = await self._where(uc, table)
-            players = await self._players(session, gt)
+            players = await self._players(uc, gt)
             if not uc.has_role(StaffRole.REFEREE) and actor.user_id not in {p.user_id for p in players}:
                 uc.require(StaffRole.REFEREE)
-            row = await self._row(session, gt, lock=True)
+            row = await self._row(uc, gt, lock=True)
             ruleset = uc.rules
             if row.tracker is None or ruleset.risiko is None:
                 raise Conflict("error.clock.no_tracker", table=table)
@@ -370,7 +334,7 @@ class ClockService(BaseService):
                 state, _, _ = endgame.step(state, Event("time_up"), rules.end)
                 row.time_up_at = row.time_up_at or now
                 time_up_recorded = True
-                await _cancel_calls(session, gt, "time_up_recorded")
+                await _cancel_calls(uc, gt, "time_up_recorded")
             wanted = dict(event)
             if wanted.get("event") != "time_up" and not wanted.get("player"):
                 wanted["player"] = endgame.expectation(state).get("player")
@@ -382,21 +346,19 @@ class ClockService(BaseService):
             row.tracker = state.serialise()
             if state.ended:
                 row.ended_at = now
-                await _cancel_calls(session, gt, "game_ended")
+                await _cancel_calls(uc, gt, "game_ended")
             await uc.audit("clock.event", "game_table", gt.id, event=parsed.serialise(), outcome=outcome.value)
-            await session.flush()
-            return TrackerStep(_view(t, rnd, gt, row, now), outcome.value, details, time_up_recorded)
+            await uc.flush()
+            return TrackerStep(_view(uc, rnd, gt, row, now), outcome.value, details, time_up_recorded)
 
     async def table_of(self, actor: Actor, *, tournament: str) -> int | None:
         """The actor's own table in the published round (a player recording from their table)."""
         async with self.run(actor, tournament=tournament) as uc:
-            session, guild_id, tid = uc.session, uc.tournament.guild_id, uc.tournament_id
-            reg = await repo.get_registration_for_user(session=session, guild_id=guild_id, tournament_id=tid,
-                                                       user_id=actor.user_id)  # fmt: skip
-            if reg is None or reg.id is None:
+            reg = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=actor.user_id)
+            if reg is None:
                 return None
-            found = await repo.seat_in_latest_round(session=session, guild_id=guild_id, tournament_id=tid,
-                                                    registration_id=reg.id, published_only=True)  # fmt: skip
+            found = await uc.rounds.seat_in_latest_round(tournament_id=uc.tournament_id, registration_id=id_of(reg),
+                                                         published_only=True)  # fmt: skip
             return found[1].number if found else None
 
 

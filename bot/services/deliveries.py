@@ -28,9 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
 from bot.db.models import (
     DmDelivery,
     Registration,
@@ -49,9 +47,9 @@ from bot.db.repo.reminders import Instant
 from bot.rules.clock import Announcement
 from bot.rules.risiko.endgame import EndState
 from bot.rules.schedule import CHECK_IN_LIST_OFFSET
-from bot.services._base import BaseService, retry_when_locked
+from bot.services._base import BaseService, UseCase, id_of, retry_when_locked
 from bot.services.clocks import clock_call
-from bot.services.schedules import config_of
+from bot.services.schedules import settings_of
 
 log = logging.getLogger(__name__)
 
@@ -111,11 +109,12 @@ class DeliveryService(BaseService):
         async with self._sessionmaker() as session:  # the runner's: every server by default, nobody acting
             return await reminders.pending_reminders(session=session, guild_id=guild_id, limit=limit)
 
-    def _now(self, session: AsyncSession) -> Instant:
+    def _now(self) -> Instant:
         """The instant due rows and leases are measured against. On PostgreSQL with the system clock (production)
         the database's ``now()``: runners on several machines then agree on what is due and whose lease ran out,
         whatever their own clocks say. A clock a test injects (or SQLite, one process) is the process's."""
-        if self._clock is utcnow and session.get_bind().dialect.name == "postgresql":
+        bind = self._sessionmaker.kw.get("bind")  # the engine every session of this service is made on
+        if self._clock is utcnow and bind is not None and bind.dialect.name == "postgresql":
             return reminders.database_now()
         return self._clock()
 
@@ -124,7 +123,7 @@ class DeliveryService(BaseService):
         saying so). Also reports the claims whose lease ran out — their process stopped before confirming — which a
         runner takes again (or, after ``MAX_ATTEMPTS``, gives up on). A claim within its lease is a live runner's."""
         async with self._sessionmaker() as session, session.begin():  # runner-wide: every server's rows
-            now = self._now(session)
+            now = self._now()
             late = await reminders.mark_late(session=session, due_before=now - LATE_GRACE)
             expired = await reminders.expired_claims(session=session, stale_before=now - lease)
         return Reconciled(
@@ -147,7 +146,7 @@ class DeliveryService(BaseService):
         async def attempt() -> tuple[int, int] | None:
             # runner-wide (any server's row), one short transaction per claim
             async with self._sessionmaker() as session, session.begin():
-                now = self._now(session)
+                now = self._now()
                 return await reminders.claim_reminder(session=session, worker=worker, now=now,
                                                       stale_before=now - lease, max_attempts=MAX_ATTEMPTS,
                                                       reminder_id=reminder_id)  # fmt: skip
@@ -167,7 +166,7 @@ class DeliveryService(BaseService):
         async def attempt() -> bool:
             async with self._sessionmaker() as session, session.begin():  # runner-wide: a lease, no server
                 return await reminders.renew_claim(session=session, reminder_id=reminder_id, worker=worker,
-                                                   now=self._now(session))  # fmt: skip
+                                                   now=self._now())  # fmt: skip
 
         return await retry_when_locked(attempt)
 
@@ -181,115 +180,103 @@ class DeliveryService(BaseService):
         async with self._sessionmaker() as session, session.begin():
             # locked (PostgreSQL): a runner taking the row over after an expired lease waits for this transaction
             row = await session.get(ScheduledReminder, reminder_id, with_for_update=True)
-            if row is None or row.status != ReminderStatus.CLAIMED.value or row.claimed_by != worker[:64]:
+            if row is None or row.status != ReminderStatus.CLAIMED or row.claimed_by != worker[:64]:
                 return None
-            locale, _, _ = await config_of(session, row.guild_id)
-            t = await session.get(Tournament, row.tournament_id) if row.tournament_id else None
-            rnd = await session.get(Round, row.round_id) if row.round_id else None
+            # the row's use case: its server (nobody acts: the audit's actor is None), about its tournament if any
+            uc = UseCase(session, row.guild_id, None, None, self._clock, None)
+            uc.config = await uc.guild.config()
+            t = await uc.get(Tournament, row.tournament_id) if row.tournament_id else None
+            uc = uc.about(t) if t is not None else uc
+            locale, _, _ = settings_of(uc.config)
+            rnd = await uc.get(Round, row.round_id) if row.round_id else None
             base: dict[str, Any] = {
                 "reminder_id": reminder_id, "guild_id": row.guild_id, "kind": row.kind, "locale": locale,
                 "due_at": row.due_at, "late": row.late, "channel_id": row.channel_id,
                 "tournament_name": t.name if t else None, "message": row.message, "image": row.image,
             }  # fmt: skip
-            if row.kind == ReminderKind.ROUND.value:
+            if row.kind == ReminderKind.ROUND:
                 if (
                     rnd is None
                     or rnd.scheduled_start is None
                     or rnd.scheduled_start <= now
-                    or rnd.status in (RoundStatus.CLOSED.value,)
+                    or rnd.status in (RoundStatus.CLOSED,)
                 ):
-                    row.status, row.outcome, row.delivered_at = ReminderStatus.DROPPED.value, "round_started", now
+                    row.status, row.outcome, row.delivered_at = ReminderStatus.DROPPED, "round_started", now
                     log.info("reminder %s dropped: its round had already started at %s", reminder_id,
                              rnd.scheduled_start if rnd else None)  # fmt: skip
-                    await repo.add_audit(session=session, guild_id=row.guild_id, actor_id=None,
-                                         action="schedule.dropped", entity="scheduled_reminder",
-                                         entity_id=reminder_id, details={"due_at": row.due_at.isoformat()})  # fmt: skip
+                    await uc.audit("schedule.dropped", "scheduled_reminder", reminder_id, due_at=row.due_at.isoformat())
                     return None
-                assert t is not None and t.id is not None and rnd.id is not None
-                players = await self._round_players(session, t, rnd)
-                targets = await self._dm_targets(session, t, reminder_id, players)
-                languages = await repo.member_locales(session=session, guild_id=row.guild_id, user_ids=targets)
+                players = await self._round_players(uc, rnd)
+                targets = await self._dm_targets(uc, reminder_id, players)
+                languages = await uc.members.member_locales(user_ids=targets)
                 base |= {
-                    "round_number": rnd.number, "round_id": rnd.id, "round_start": rnd.scheduled_start,
+                    "round_number": rnd.number, "round_id": id_of(rnd), "round_start": rnd.scheduled_start,
                     "offset_minutes": row.offset_minutes, "dm_user_ids": targets,
                     "dm_locales": tuple(sorted((u, x) for u, x in languages.items() if x in ("it", "en"))),
-                    "missing_check_ins": await self._missing(session, rnd, players)
+                    "missing_check_ins": await self._missing(uc, rnd, players)
                     if (row.offset_minutes or 0) <= CHECK_IN_LIST_OFFSET else (),
                 }  # fmt: skip
-            elif row.kind == ReminderKind.REGISTRATION_CLOSE.value:
+            elif row.kind == ReminderKind.REGISTRATION_CLOSE:
                 closed = False
-                if t is not None and t.status == TournamentStatus.REGISTRATION_OPEN.value:
-                    t.status, closed = TournamentStatus.REGISTRATION_CLOSED.value, True
-                    await repo.add_audit(session=session, guild_id=row.guild_id, actor_id=None,
-                                         action="tournament.registration_closed", entity="tournament",
-                                         entity_id=t.id, details={"deadline": row.due_at.isoformat(),
-                                                                  "reminder_id": reminder_id})  # fmt: skip
-                elif t is not None and t.id is not None and row.attempts > 1:
+                if t is not None and t.status == TournamentStatus.REGISTRATION_OPEN:
+                    t.status, closed = TournamentStatus.REGISTRATION_CLOSED, True
+                    await uc.audit("tournament.registration_closed", "tournament", t.id,
+                                   deadline=row.due_at.isoformat(), reminder_id=reminder_id)  # fmt: skip
+                elif t is not None and row.attempts > 1:
                     # the first attempt closed registration, then died before posting: say it now
-                    closed = await reminders.registration_closed_by(
-                        session=session, guild_id=row.guild_id, tournament_id=t.id, reminder_id=reminder_id
-                    )
+                    closed = await uc.reminders.registration_closed_by(tournament_id=id_of(t), reminder_id=reminder_id)
                 base["registration_closed"] = closed
-            elif row.kind == ReminderKind.CLOCK.value:
-                details = await self._clock_call(session, row, now)
+            elif row.kind == ReminderKind.CLOCK:
+                details = await self._clock_call(uc, row, now)
                 if details is None:
-                    row.status, row.outcome, row.delivered_at = ReminderStatus.DROPPED.value, "clock_moved", now
+                    row.status, row.outcome, row.delivered_at = ReminderStatus.DROPPED, "clock_moved", now
                     return None
                 base |= {"table_number": details.pop("table_number"), "round_number": details.pop("round_number"),
                          "call": row.call, "details": details}  # fmt: skip
             return Delivery(**base)
 
-    async def _clock_call(self, session: AsyncSession, row: ScheduledReminder, now: datetime) -> dict[str, Any] | None:
+    async def _clock_call(self, uc: UseCase, row: ScheduledReminder, now: datetime) -> dict[str, Any] | None:
         """The clock's call, also on a resend: the first attempt recorded the time-up on the clock (which makes
         ``clock_call`` see a call already made) and died before posting. Its time-up, recorded at or after this
         row fell due, is set aside for the check and put back, so the resend carries the same call."""
         if row.attempts > 1 and row.call != Announcement.RR_REPLAY.value:
-            clock = (
-                await repo.get_table_clock(session=session, guild_id=row.guild_id, table_id=row.table_id)
-                if row.table_id is not None
-                else None
-            )
+            clock = await uc.clocks.get_table_clock(table_id=row.table_id) if row.table_id is not None else None
             if clock is not None and clock.time_up_at is not None and clock.time_up_at >= row.due_at - LATE_GRACE:
                 first = clock.time_up_at
                 clock.time_up_at = None
-                details = await clock_call(session, row, now)
+                details = await clock_call(uc, row, now)
                 clock.time_up_at = first
                 if details is not None and clock.tracker and "current" not in details:
                     tracker = EndState.parse(clock.tracker)  # stepped to the time-up by the first attempt
                     if tracker.time_up and not tracker.ended:
                         details["current"] = tracker.players[tracker.current]
                 return details
-        return await clock_call(session, row, now)
+        return await clock_call(uc, row, now)
 
-    async def _round_players(self, session: AsyncSession, t: Tournament, rnd: Round) -> list[Registration]:
-        """Who the reminder is for: the players seated in the round once it is drawn, else the active entrants."""
-        assert t.id is not None and rnd.id is not None
-        tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id)
+    @staticmethod
+    async def _round_players(uc: UseCase, rnd: Round) -> list[Registration]:
+        """Who the reminder is for: the players seated in the round once it is drawn, else the active entrants of
+        the use case's tournament."""
+        tables = await uc.rounds.list_tables(round_id=id_of(rnd))
         if tables:
-            seats = await repo.list_seats_for_tables(
-                session=session, guild_id=t.guild_id, table_ids=[x.id for x in tables if x.id is not None]
-            )
-            regs = await repo.registrations_by_ids(
-                session=session, guild_id=t.guild_id, ids=[s.registration_id for s in seats]
-            )
+            seats = await uc.rounds.list_seats_for_tables(table_ids=[id_of(x) for x in tables])
+            regs = await uc.rounds.registrations_by_ids(ids=[s.registration_id for s in seats])
             return sorted(regs.values(), key=lambda r: r.display_name)
-        rows = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        active = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
+        rows = await uc.registrations.listed(tournament_id=uc.tournament_id)
+        active = (RegistrationStatus.REGISTERED, RegistrationStatus.VALIDATED)
         return sorted((r for r in rows if r.status in active), key=lambda r: r.display_name)
 
-    async def _dm_targets(
-        self, session: AsyncSession, t: Tournament, reminder_id: int, players: list[Registration]
-    ) -> tuple[int, ...]:
+    @staticmethod
+    async def _dm_targets(uc: UseCase, reminder_id: int, players: list[Registration]) -> tuple[int, ...]:
         """Players with a Discord account, less those already sent this reminder and those whose DMs Discord
         refused earlier in this tournament (they do not accept DMs: never retried in a loop)."""
-        skip = await repo.dm_user_ids_to_skip(session=session, guild_id=t.guild_id, tournament_id=t.id,
-                                              reminder_id=reminder_id, refused=DM_REFUSED)  # fmt: skip
+        skip = await uc.schedules.dm_user_ids_to_skip(tournament_id=uc.tournament_id, reminder_id=reminder_id,
+                                                      refused=DM_REFUSED)  # fmt: skip
         return tuple(sorted({r.user_id for r in players if r.user_id is not None and r.user_id not in skip}))
 
-    async def _missing(self, session: AsyncSession, rnd: Round, players: list[Registration]) -> tuple[str, ...]:
-        assert rnd.id is not None
-        checked = {c.registration_id for c in await repo.list_checkins(session=session, guild_id=rnd.guild_id,
-                                                                       round_id=rnd.id)}  # fmt: skip
+    @staticmethod
+    async def _missing(uc: UseCase, rnd: Round, players: list[Registration]) -> tuple[str, ...]:
+        checked = {c.registration_id for c in await uc.rounds.list_checkins(round_id=id_of(rnd))}
         return tuple(r.display_name for r in players if r.id not in checked)
 
     async def record_dm(self, reminder_id: int, user_id: int, *, ok: bool, error: str | None = None) -> bool:
@@ -313,4 +300,4 @@ class DeliveryService(BaseService):
         holding the claim confirms it: False (and nothing changes) for one whose lease ran out and was taken over."""
         async with self._sessionmaker() as session, session.begin():  # runner-wide: a confirmation, no server
             return await reminders.finish_claim(session=session, reminder_id=reminder_id, worker=worker,
-                                                now=self._now(session), outcome=outcome)  # fmt: skip
+                                                now=self._now(), outcome=outcome)  # fmt: skip

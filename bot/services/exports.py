@@ -12,14 +12,12 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from bot.db import repo
 from bot.db.documents import DrawDocument
-from bot.db.models import Registration, Round, RoundStatus, Tournament
+from bot.db.models import Registration, Round, RoundStatus
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.export import EXPORT_SCHEMA, iso
-from bot.services._base import BaseService
+from bot.services._base import BaseService, UseCase
 from bot.services.access import STAFF, Actor
 from bot.services.classification import classification_in
 from bot.services.standings import StandingsService
@@ -35,10 +33,9 @@ def _round_date(r: Round) -> str | None:
     return when.date().isoformat() if when is not None else None
 
 
-async def export_document(
-    session: AsyncSession, t: Tournament, standings: StandingsService, *, now: datetime
-) -> dict[str, Any]:
-    """The whole-tournament document of ``t`` (inside the caller's session)."""
+async def export_document(uc: UseCase, standings: StandingsService, *, now: datetime) -> dict[str, Any]:
+    """The whole-tournament document of the use case's tournament (inside its transaction)."""
+    session, t = uc.session, uc.tournament
     assert t.id is not None
     rules = load_ruleset(t.preset, t.overrides or None).tournament
     regs = [r for r in await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)]
@@ -144,8 +141,8 @@ async def export_document(
                 sanction["appeal"][key] = value
         sanctions_out.append(sanction)
 
-    view = await standings.compute_in(session, t)
-    final = await classification_in(session, t, standings, view)
+    view = await standings.compute_in(uc)
+    final = await classification_in(uc, standings, view)
     players_out = []
     for reg in sorted(regs, key=_doc_id):
         player: dict[str, Any] = {"id": _doc_id(reg), "name": reg.display_name, "status": reg.status}
@@ -203,7 +200,7 @@ async def export_document(
 def _rounds_foreseen(qualifying: int, semifinal_tables: int, rounds: list[Round]) -> int:
     """The rounds the tournament plays in all: its qualifying rounds and, with a final phase, the semifinals and
     the final; 0 when the preset fixes no number (the rounds played are then the count)."""
-    played = [r for r in rounds if r.status != RoundStatus.PLANNED.value]
+    played = [r for r in rounds if r.status != RoundStatus.PLANNED]
     if not qualifying:
         return len(played)
     return qualifying + (2 if semifinal_tables else 0)
@@ -215,9 +212,9 @@ class ExportService(BaseService):
     async def tournament(self, actor: Actor, *, tournament: str) -> dict[str, Any]:
         """The whole-tournament export (organizers and referees: it holds the sanctions)."""
         async with self.run(actor, role=STAFF, tournament=tournament) as uc:
-            return await export_document(uc.session, uc.tournament, self.standings, now=uc.clock())
+            return await export_document(uc, self.standings, now=uc.clock())
 
     async def by_name(self, guild_id: int, *, tournament: str) -> dict[str, Any]:
         """The same document read by server id (the demo and the command line, which act as the organizer)."""
         async with self.run(guild_id, tournament=tournament) as uc:
-            return await export_document(uc.session, uc.tournament, self.standings, now=uc.clock())
+            return await export_document(uc, self.standings, now=uc.clock())

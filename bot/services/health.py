@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 
 from bot.db.migrate import revisions
-from bot.db.repo import health as queries
 from bot.services._base import BaseService
 
 NOWHERE = 0  # no server: the checks read no server's rows
@@ -18,7 +17,7 @@ class HealthService(BaseService):
     async def database(self) -> None:
         """A trivial query; raises the driver's error when the database does not answer."""
         async with self.run(NOWHERE) as uc:
-            await queries.ping(session=uc.session)
+            await uc.health.ping()
 
     async def head(self) -> str | None:
         """The newest revision of the migration scripts (read from disk once, off the event loop)."""
@@ -31,7 +30,7 @@ class HealthService(BaseService):
         """None when the database's revision is the scripts' head, else what differs (revision ids only)."""
         head = await self.head()
         async with self.run(NOWHERE) as uc:
-            current = await queries.schema_revision(session=uc.session)
+            current = await uc.health.schema_revision()
         if current == head:
             return None
         return f"database at {current or 'no revision'}, code at {head}"

@@ -17,13 +17,17 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from bot.db import repo
 from bot.db.models import (
+    AppealState,
     GameTable,
     Registration,
+    RegistrationStatus,
     Round,
+    RoundKind,
+    RoundStatus,
     Sanction,
     Seat,
+    SeatOutcome,
     TableResult,
     Tournament,
     TournamentStatus,
@@ -34,7 +38,7 @@ from bot.rules.presets import PRESET_NAMES
 from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.documents import BadDocument
 from bot.rules.tournament.export import ExportDocument, read_export
-from bot.services._base import BaseService, clean_text
+from bot.services._base import BaseService, clean_text, id_of
 from bot.services.access import Actor, StaffRole
 from bot.services.modulo_reader import ModuloError, modulo_document
 
@@ -97,14 +101,15 @@ class ImportService(BaseService):
     async def _write(self, actor: Actor, export: ExportDocument, name: str | None) -> ImportView:
         info = export.tournament
         title = clean_text(name or info.name, field="name", max_len=100)
-        assert title is not None
         try:
             load_ruleset(info.preset, info.overrides or None)
         except (KeyError, ValueError) as exc:
             raise InvalidInput("error.import.bad_document", detail=f"tournament.preset: {str(exc)[:200]}") from None
+        unknown = next((s.appeal.state for s in export.sanctions if s.appeal.state not in set(AppealState)), None)
+        if unknown is not None:  # the export's schema takes any short word here; the database, only a state
+            raise InvalidInput("error.import.bad_document", detail=f"sanctions.appeal.state: {unknown[:40]}")
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            if await repo.get_tournament_by_name(session=session, guild_id=uc.guild_id, name=title) is not None:
+            if await uc.tournaments.by_name(title) is not None:
                 raise Conflict("error.import.name_taken", name=title)
             t = Tournament(
                 guild_id=uc.guild_id,
@@ -112,25 +117,23 @@ class ImportService(BaseService):
                 game=info.game,
                 preset=info.preset,
                 overrides=dict(info.overrides),
-                status=TournamentStatus.FINISHED.value,
+                status=TournamentStatus.FINISHED,
                 created_by=actor.user_id,
                 publishing=dict(info.publishing) if info.publishing else None,
             )
-            session.add(t)
             try:
-                await session.flush()
+                tid = id_of(await uc.insert(t))
             except IntegrityError:
                 raise Conflict("error.import.name_taken", name=title) from None
-            assert t.id is not None
             reg_of: dict[int, int] = {}
             for p in export.players:
                 reg = Registration(
                     guild_id=uc.guild_id,
-                    tournament_id=t.id,
+                    tournament_id=tid,
                     display_name=p.name,
                     club=p.club,
                     team=p.team,
-                    status=p.status,
+                    status=RegistrationStatus(p.status),
                     family_group=p.family_group,
                     previous_rank=p.previous_rank,
                     first_name=p.first_name,
@@ -140,33 +143,27 @@ class ImportService(BaseService):
                     region=p.region,
                     source_id=p.id,
                 )
-                session.add(reg)
-                await session.flush()
-                assert reg.id is not None
-                reg_of[p.id] = reg.id
+                reg_of[p.id] = id_of(await uc.insert(reg))
             tables_written = 0
             round_of: dict[int, int] = {}
             table_of: dict[tuple[int, int], int] = {}
             for r in sorted(export.rounds, key=lambda x: x.number):
                 rnd = Round(
                     guild_id=uc.guild_id,
-                    tournament_id=t.id,
+                    tournament_id=tid,
                     number=r.number,
-                    kind=r.kind,
-                    status=r.status,
+                    kind=RoundKind(r.kind),
+                    status=RoundStatus(r.status),
                     draw_seed=r.seed,
                     draw_report=dict(r.draw) if r.draw else None,
                     published_at=_day(r.date),
                 )
-                session.add(rnd)
-                await session.flush()
-                assert rnd.id is not None
-                round_of[r.number] = rnd.id
+                round_id = round_of[r.number] = id_of(await uc.insert(rnd))
                 for table in sorted(r.tables, key=lambda x: x.number):
                     report = table.report
                     gt = GameTable(
                         guild_id=uc.guild_id,
-                        round_id=rnd.id,
+                        round_id=round_id,
                         number=table.number,
                         size=table.size,
                         note=table.note,
@@ -175,24 +172,23 @@ class ImportService(BaseService):
                         countersigned_at=_when(report.countersigned_at),
                         locked=report.locked,
                     )
-                    session.add(gt)
-                    await session.flush()
-                    assert gt.id is not None
-                    table_of[(r.number, table.number)] = gt.id
+                    table_id = table_of[(r.number, table.number)] = id_of(await uc.insert(gt))
                     for position, pid in enumerate(table.seats, start=1):
-                        session.add(
-                            Seat(guild_id=uc.guild_id, table_id=gt.id, registration_id=reg_of[pid], position=position)
+                        uc.add(
+                            Seat(
+                                guild_id=uc.guild_id, table_id=table_id, registration_id=reg_of[pid], position=position
+                            )
                         )
                     for res in report.results:
-                        session.add(
+                        uc.add(
                             TableResult(
                                 guild_id=uc.guild_id,
-                                table_id=gt.id,
+                                table_id=table_id,
                                 registration_id=reg_of[res.player],
                                 table_points=res.table_points,
                                 table_rank=res.rank,
                                 tournament_points=res.tournament_points,
-                                outcome=res.outcome,
+                                outcome=SeatOutcome(res.outcome),
                                 points_adjustment=float(res.adjustment),
                                 signed_at=_when(res.signed_at),
                                 tiebreak=res.tiebreak,
@@ -201,17 +197,17 @@ class ImportService(BaseService):
                         )
                     tables_written += 1
             for s in export.sanctions:  # the server's own case numbers: a case number is unique in a server
-                case = await repo.sanction_allocate_case_number(session=session, guild_id=uc.guild_id)
+                case = await uc.sanctions.allocate_case_number()
                 if case is None:
                     raise Conflict("error.import.no_server_setup")
-                session.add(
+                uc.add(
                     Sanction(
                         guild_id=uc.guild_id,
                         case_number=case,
                         kind=s.kind,
                         article=s.article,
                         registration_id=reg_of[s.player],
-                        tournament_id=t.id,
+                        tournament_id=tid,
                         round_id=round_of.get(s.round) if s.round else None,
                         table_id=table_of.get((s.round, s.table)) if s.round and s.table else None,
                         referee_id=actor.user_id or 0,
@@ -222,7 +218,7 @@ class ImportService(BaseService):
                         points=s.points,
                         revoked_at=_when(s.revoked_at),
                         revoke_reason=s.revoke_reason,
-                        appeal_state=s.appeal.state,
+                        appeal_state=AppealState(s.appeal.state),
                         appeal_reason=s.appeal.reason,
                         appealed_at=_when(s.appeal.appealed_at),
                         appeal_decided_at=_when(s.appeal.decided_at),
@@ -230,11 +226,11 @@ class ImportService(BaseService):
                         created_at=_when(s.created_at) or uc.clock(),
                     )
                 )
-            await session.flush()
+            await uc.flush()
             await uc.audit(
                 "tournament.import",
                 "tournament",
-                t.id,
+                tid,
                 tournament=title,
                 players=len(reg_of),
                 rounds=len(round_of),

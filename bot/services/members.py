@@ -16,7 +16,6 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db import repo
 from bot.services._base import BaseService, retry_when_locked
 from bot.workers import Workers
 
@@ -50,8 +49,7 @@ class MemberService(BaseService):
 
         async def attempt() -> bool:
             async with self.run(guild_id) as uc:
-                return await repo.set_member_locale(session=uc.session, guild_id=guild_id, user_id=user_id,
-                                                    locale=locale, now=uc.clock())  # fmt: skip
+                return await uc.members.set_member_locale(user_id=user_id, locale=locale, now=uc.clock())
 
         written = await retry_when_locked(attempt)
         self._remembered(guild_id, user_id, locale)
@@ -87,9 +85,7 @@ class MemberService(BaseService):
                 async with self.run(guild_id) as uc:
                     count = 0
                     for user_id, locale in members:
-                        count += await repo.set_member_locale(
-                            session=uc.session, guild_id=guild_id, user_id=user_id, locale=locale, now=uc.clock()
-                        )
+                        count += await uc.members.set_member_locale(user_id=user_id, locale=locale, now=uc.clock())
                     return count
 
             written += await retry_when_locked(attempt)  # a failure leaves them noted for the next flush
@@ -106,13 +102,13 @@ class MemberService(BaseService):
         if noted is not None:  # noted here, not yet written (it stays noted until its write commits)
             return noted
         async with self.run(guild_id) as uc:
-            stored = await repo.member_locale(session=uc.session, guild_id=guild_id, user_id=user_id)
+            stored = await uc.members.member_locale(user_id=user_id)
         return stored if stored in LOCALES else default
 
     async def locales(self, guild_id: int, user_ids: Iterable[int], *, default: str) -> dict[int, str]:
         """:meth:`locale` for several members at once."""
         ids = list(user_ids)
         async with self.run(guild_id) as uc:
-            stored = await repo.member_locales(session=uc.session, guild_id=guild_id, user_ids=ids)
+            stored = await uc.members.member_locales(user_ids=ids)
         stored |= {u: self._pending[(guild_id, u)] for u in ids if (guild_id, u) in self._pending}
         return {u: stored[u] if stored.get(u) in LOCALES else default for u in ids}

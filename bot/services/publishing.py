@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from bot.db import repo
 from bot.db.models import Registration
 from bot.errors import Conflict, InvalidInput
 from bot.rules.tournament.export import read_export
@@ -116,7 +115,7 @@ class PublishingService(BaseService):
                     current["type"] = chosen
                 current.setdefault("type", DEFAULT_TYPE)
                 t.publishing = current
-            await uc.session.flush()
+            await uc.flush()
             await uc.audit(
                 "publishing.settings", "tournament", uc.tournament_id, tournament=t.name, publishing=t.publishing
             )
@@ -140,16 +139,14 @@ class PublishingService(BaseService):
             raise InvalidInput("error.nothing_to_change")
         role = StaffRole.ORGANIZER if player is not None else None
         async with self.run(actor, role=role, tournament=tournament, lock=True) as uc:
-            session, t = uc.session, uc.tournament
+            t = uc.tournament
             if player is None:  # your own identity: you need an entry of your own
-                own = await repo.get_registration_for_user(
-                    session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id, user_id=actor.user_id
-                )
+                own = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=actor.user_id)
                 if own is None:
                     raise Conflict("error.not_registered", tournament=t.name)
                 reg = own
             else:
-                reg = await find_player(session, t, name=player, user_id=None)
+                reg = await find_player(uc, name=player, user_id=None)
             for attr, value, fld, limit in (
                 ("first_name", first_name, "first_name", NAME_MAX),
                 ("surname", surname, "surname", NAME_MAX),
@@ -165,10 +162,8 @@ class PublishingService(BaseService):
                 if not 0 <= national_id < 2**53:
                     raise InvalidInput("error.publishing.national_id", value=national_id)
                 reg.national_id = national_id or None
-            await session.flush()
-            others = list(
-                await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
-            )
+            await uc.flush()
+            others = list(await uc.registrations.listed(tournament_id=uc.tournament_id))
             await uc.audit("publishing.identity", "registration", reg.id, tournament=t.name)
             return IdentityView(
                 reg.display_name,
@@ -186,7 +181,7 @@ class PublishingService(BaseService):
             t = uc.tournament
             if t.game != "risiko":
                 raise Conflict("error.publishing.not_risiko")
-            document = await export_document(uc.session, t, self.standings, now=uc.clock())
+            document = await export_document(uc, self.standings, now=uc.clock())
             export = read_export(document)
             return _publishing_view(t.name, t.publishing), modulo_problems(export, ModuloOptions(type=""))
 

@@ -8,12 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus, RoundKind, RoundStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.services._base import BaseService, Spellings, UseCase, clean_text
+from bot.services._base import BaseService, Spellings, UseCase, clean_text, id_of
 from bot.services.access import Actor, StaffRole
 
 NAME_MAX = 64
@@ -22,8 +20,8 @@ TEAM_MAX = 64
 FAMILY_MAX = 64
 
 # Tournament states in which the player list may still change by staff hand.
-EDITABLE_STATES = (TournamentStatus.REGISTRATION_OPEN.value, TournamentStatus.REGISTRATION_CLOSED.value)
-HOLDS_A_PLACE = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
+EDITABLE_STATES = (TournamentStatus.REGISTRATION_OPEN, TournamentStatus.REGISTRATION_CLOSED)
+HOLDS_A_PLACE = (RegistrationStatus.REGISTERED, RegistrationStatus.VALIDATED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,79 +67,62 @@ class WithdrawalOutcome:
 
 
 def _view(r: Registration) -> RegistrationView:
-    assert r.id is not None
-    return RegistrationView(r.id, r.user_id, r.display_name, r.club, r.team, r.status, r.family_group)
+    return RegistrationView(id_of(r), r.user_id, r.display_name, r.club, r.team, r.status, r.family_group)
 
 
-async def promote_from_waitlist(
-    session: AsyncSession, tournament: Tournament, *, now: datetime, actor_id: int | None
-) -> Registration | None:
-    """BOT-REG-2: when the tournament has a free place, the first waitlisted player takes it."""
-    assert tournament.id is not None
+async def promote_from_waitlist(uc: UseCase, *, now: datetime) -> Registration | None:
+    """BOT-REG-2: when the use case's tournament has a free place, the first waitlisted player takes it."""
+    tournament, tid = uc.tournament, uc.tournament_id
     if tournament.status not in EDITABLE_STATES:
         return None
-    active = await repo.count_active_registrations(
-        session=session, guild_id=tournament.guild_id, tournament_id=tournament.id
-    )
+    active = await uc.registrations.count_active(tournament_id=tid)
     if tournament.cap is not None and active >= tournament.cap:
         return None
-    nxt = await repo.first_waitlisted_registration(
-        session=session, guild_id=tournament.guild_id, tournament_id=tournament.id
-    )
+    nxt = await uc.registrations.first_waitlisted_registration(tournament_id=tid)
     if nxt is None:
         return None
     # Once the list is validated (registration closed), a promoted player joins the validated list.
-    if tournament.status == TournamentStatus.REGISTRATION_CLOSED.value:
-        nxt.status, nxt.validated_at = RegistrationStatus.VALIDATED.value, now
+    if tournament.status == TournamentStatus.REGISTRATION_CLOSED:
+        nxt.status, nxt.validated_at = RegistrationStatus.VALIDATED, now
     else:
-        nxt.status = RegistrationStatus.REGISTERED.value
-    await session.flush()
-    await repo.add_audit(
-        session=session,
-        guild_id=tournament.guild_id,
-        actor_id=actor_id,
-        action="registration.promote",
-        entity="registration",
-        entity_id=nxt.id,
-        details={"tournament": tournament.name, "name": nxt.display_name, "status": nxt.status},
-    )
+        nxt.status = RegistrationStatus.REGISTERED
+    await uc.flush()
+    await uc.audit("registration.promote", "registration", nxt.id, tournament=tournament.name,
+                   name=nxt.display_name, status=nxt.status)  # fmt: skip
     return nxt
 
 
-async def find_player(session: AsyncSession, t: Tournament, *, name: str | None, user_id: int | None) -> Registration:
-    """A registration of ``t`` by Discord user or by name (withdrawn players are found only by user)."""
-    assert t.id is not None
+async def find_player(uc: UseCase, *, name: str | None, user_id: int | None) -> Registration:
+    """A registration of the use case's tournament by Discord user or by name (withdrawn players are found only by
+    user)."""
+    tid = uc.tournament_id
     reg: Registration | None = None
     if user_id is not None:
-        reg = await repo.get_registration_for_user(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, user_id=user_id
-        )
+        reg = await uc.registrations.for_user(tournament_id=tid, user_id=user_id)
     elif name is not None and name.strip():
-        reg = await repo.get_registration_by_name(
-            session=session, guild_id=t.guild_id, tournament_id=t.id, display_name=name
-        )
+        reg = await uc.registrations.by_name(tournament_id=tid, display_name=name)
     if reg is None:
         shown = (name or "").strip()[:64] or (f"<@{user_id}>" if user_id else "?")
-        raise NotFound("error.player_not_found", name=shown, tournament=t.name)
+        raise NotFound("error.player_not_found", name=shown, tournament=uc.tournament.name)
     return reg
 
 
-def staff_status(t: Tournament, waitlisted: bool, *, list_validated: bool = True) -> str:
+def staff_status(t: Tournament, waitlisted: bool, *, list_validated: bool = True) -> RegistrationStatus:
     """Staff additions (and late entries) skip the deadline; once registration has closed they join the list as it
     stands: validated when it was validated (``list_validated``: a draw takes the validated players only when there
     are some), registered otherwise."""
     if waitlisted:
-        return RegistrationStatus.WAITLISTED.value
-    if list_validated and t.status in (TournamentStatus.REGISTRATION_CLOSED.value, TournamentStatus.RUNNING.value):
-        return RegistrationStatus.VALIDATED.value
-    return RegistrationStatus.REGISTERED.value
+        return RegistrationStatus.WAITLISTED
+    if list_validated and t.status in (TournamentStatus.REGISTRATION_CLOSED, TournamentStatus.RUNNING):
+        return RegistrationStatus.VALIDATED
+    return RegistrationStatus.REGISTERED
 
 
-async def list_is_validated(session: AsyncSession, t: Tournament) -> bool:
-    """Whether any player of ``t`` is validated (then the draws take the validated players only)."""
-    assert t.id is not None
-    counts = await repo.registration_counts(session=session, guild_id=t.guild_id, tournament_id=t.id)
-    return counts.get(RegistrationStatus.VALIDATED.value, 0) > 0
+async def list_is_validated(uc: UseCase) -> bool:
+    """Whether any player of the use case's tournament is validated (then the draws take the validated players
+    only)."""
+    counts = await uc.registrations.counts(tournament_id=uc.tournament_id)
+    return counts.get(RegistrationStatus.VALIDATED, 0) > 0
 
 
 async def late_entry_round(uc: UseCase) -> int | None:
@@ -149,15 +130,12 @@ async def late_entry_round(uc: UseCase) -> int | None:
     round a player entering now would play first, while the preset still takes entries (``open``: a qualifying
     round is still to be drawn; a round K: up to round K); None when it does not (or registration is simply open)."""
     t, rules = uc.tournament, uc.rules.tournament
-    if rules.late_entry == "closed" or t.status not in (
-        TournamentStatus.REGISTRATION_CLOSED.value,
-        TournamentStatus.RUNNING.value,
-    ):
+    if rules.late_entry == "closed" or t.status not in (TournamentStatus.REGISTRATION_CLOSED, TournamentStatus.RUNNING):
         return None
-    rounds = await repo.list_rounds(session=uc.session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
-    if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+    rounds = await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+    if any(r.kind != RoundKind.QUALIFYING for r in rounds):
         return None  # the final phase has begun: the qualification is over
-    drawn = sum(1 for r in rounds if r.status != RoundStatus.PLANNED.value)
+    drawn = sum(1 for r in rounds if r.status != RoundStatus.PLANNED)
     return drawn + 1 if rules.late_entry_allowed(drawn) else None
 
 
@@ -175,45 +153,39 @@ class RegistrationService(BaseService):
         name = clean_text(display_name, field="name", max_len=NAME_MAX)
         club_name = clean_text(club, field="club", max_len=CLUB_MAX, required=False)
         team_name = clean_text(team, field="team", max_len=TEAM_MAX, required=False)
-        assert name is not None
         now = self._clock()
         # The refusals that need no lock first; the tournament's lock last, held only for the count and the write
         # (a rush of hundreds queues for as short a time as possible), and the state checked again under it.
         async with self.run(actor, role=StaffRole.PLAYER, tournament=tournament) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            t, tid = uc.tournament, uc.tournament_id
             await self._open_for_entries(uc, now)
-            clash = await repo.get_registration_by_name(
-                session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=name
-            )
+            clash = await uc.registrations.by_name(tournament_id=tid, display_name=name)
             if clash is not None and clash.user_id != actor.user_id:
                 raise Conflict("error.name_taken", name=name)
-            await repo.lock_tournament(session=session, guild_id=actor.guild_id, name=tournament)
-            await session.refresh(t)
+            await uc.tournaments.lock(name=tournament)
+            await uc.refresh(t)
             late = await self._open_for_entries(uc, now)
-            existing = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id
-            )
-            if existing is not None and existing.status not in (RegistrationStatus.WITHDRAWN.value,):
+            existing = await uc.registrations.for_user(tournament_id=tid, user_id=actor.user_id)
+            if existing is not None and existing.status != RegistrationStatus.WITHDRAWN:
                 raise Conflict("error.already_registered", tournament=t.name, status=existing.status)
-            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
+            active = await uc.registrations.count_active(tournament_id=tid)
             waitlisted = t.cap is not None and active >= t.cap
             status = RegistrationStatus.WAITLISTED if waitlisted else RegistrationStatus.REGISTERED
             if late is not None:
-                validated = await list_is_validated(session, t)
-                status = RegistrationStatus(staff_status(t, waitlisted, list_validated=validated))
-            spellings = await Spellings.of(session, actor.guild_id, tid)
+                status = staff_status(t, waitlisted, list_validated=await list_is_validated(uc))
+            spellings = await Spellings.of(uc)
             club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             try:
-                async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
+                async with uc.savepoint():  # a refused write leaves the transaction usable
                     if existing is None:
                         reg = Registration(guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id,
-                                           display_name=name, club=club_name, team=team_name, status=status.value,
+                                           display_name=name, club=club_name, team=team_name, status=status,
                                            registered_at=now)  # fmt: skip
-                        session.add(reg)
+                        uc.add(reg)
                     else:  # a withdrawn player comes back
                         reg = existing
                         reg.display_name, reg.club, reg.team = name, club_name, team_name
-                        reg.status, reg.registered_at, reg.withdrawn_at = status.value, now, None
+                        reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
                     if status is RegistrationStatus.VALIDATED:
                         reg.validated_at = now
             except IntegrityError as exc:  # a simultaneous registration won: the database's constraint says which
@@ -235,7 +207,7 @@ class RegistrationService(BaseService):
         """Refuses an entry the tournament no longer takes; a late entry (issue 47) returns the first round the
         player can play (the registration deadline was for the start: a late entry is after it by definition)."""
         t = uc.tournament
-        if t.status != TournamentStatus.REGISTRATION_OPEN.value:
+        if t.status != TournamentStatus.REGISTRATION_OPEN:
             late = await late_entry_round(uc)
             if late is None:
                 raise Conflict("error.registration_closed", tournament=t.name)
@@ -247,7 +219,7 @@ class RegistrationService(BaseService):
     async def list_players(self, guild_id: int, *, tournament: str) -> PlayerList:
         async with self.run(guild_id, tournament=tournament) as uc:
             t = uc.tournament
-            rows = await repo.list_registrations(session=uc.session, guild_id=guild_id, tournament_id=uc.tournament_id)
+            rows = await uc.registrations.listed(tournament_id=uc.tournament_id)
             players = tuple(_view(r) for r in rows)
             counts = Counter(p.status for p in players)
             teams = Counter(p.team for p in players if p.team and p.status in HOLDS_A_PLACE)
@@ -257,15 +229,15 @@ class RegistrationService(BaseService):
     async def player_names(self, guild_id: int, *, tournament: str, prefix: str = "", limit: int = 25) -> list[str]:
         """Names of the players still in the tournament, for autocomplete."""
         async with self.run(guild_id) as uc:  # an unknown tournament: no names, not an error
-            t = await repo.get_tournament_by_name(session=uc.session, guild_id=guild_id, name=tournament)
-            if t is None or t.id is None:
+            t = await uc.tournaments.by_name(tournament)
+            if t is None:
                 return []
-            rows = await repo.list_registrations(session=uc.session, guild_id=guild_id, tournament_id=t.id)
+            rows = await uc.registrations.listed(tournament_id=id_of(t))
             needle = prefix.strip().lower()
             return [
                 r.display_name
                 for r in rows
-                if r.status != RegistrationStatus.WITHDRAWN.value and needle in r.display_name.lower()
+                if r.status != RegistrationStatus.WITHDRAWN and needle in r.display_name.lower()
             ][:limit]
 
     async def withdraw(self, actor: Actor, *, tournament: str) -> WithdrawalOutcome:
@@ -273,14 +245,12 @@ class RegistrationService(BaseService):
         now = self._clock()
         async with self.run(actor, tournament=tournament, lock=True) as uc:
             t = uc.tournament
-            reg = await repo.get_registration_for_user(
-                session=uc.session, guild_id=actor.guild_id, tournament_id=uc.tournament_id, user_id=actor.user_id
-            )
-            if reg is None or reg.status == RegistrationStatus.WITHDRAWN.value:
+            reg = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=actor.user_id)
+            if reg is None or reg.status == RegistrationStatus.WITHDRAWN:
                 raise Conflict("error.not_registered", tournament=t.name)
-            if reg.status == RegistrationStatus.DISQUALIFIED.value:
+            if reg.status == RegistrationStatus.DISQUALIFIED:
                 raise Conflict("error.player_disqualified", name=reg.display_name)
-            if t.status in (TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value):
+            if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
                 raise Conflict("error.tournament_over", tournament=t.name)
             return await self._leave(uc, reg, now=now, action="registration.withdraw")
 
@@ -293,23 +263,21 @@ class RegistrationService(BaseService):
         action: str,
         delete_if_unused: bool = False,
     ) -> WithdrawalOutcome:
-        session, t = uc.session, uc.tournament
+        t = uc.tournament
         before = reg.status
         view_before = _view(reg)
         deleted = False
-        if delete_if_unused and not await repo.registration_is_referenced(
-            session=session, guild_id=uc.guild_id, registration_id=view_before.id
-        ):
-            await repo.registration_delete(session=session, guild_id=uc.guild_id, registration=reg)
+        if delete_if_unused and not await uc.registrations.is_referenced(registration_id=view_before.id):
+            await uc.registrations.delete(registration=reg)
             deleted = True
         else:
-            reg.status, reg.withdrawn_at = RegistrationStatus.WITHDRAWN.value, now
-        await session.flush()
+            reg.status, reg.withdrawn_at = RegistrationStatus.WITHDRAWN, now
+        await uc.flush()
         await uc.audit(action, "registration", view_before.id, tournament=t.name, name=view_before.display_name,
                        before=before, deleted=deleted)  # fmt: skip
         promoted = None
         if before in HOLDS_A_PLACE:
-            promoted = await promote_from_waitlist(session, t, now=now, actor_id=uc.user_id)
+            promoted = await promote_from_waitlist(uc, now=now)
         shown = view_before if deleted else _view(reg)
         return WithdrawalOutcome(shown, t.name, _view(promoted) if promoted else None, deleted)
 
@@ -329,40 +297,35 @@ class RegistrationService(BaseService):
         club_name = clean_text(club, field="club", max_len=CLUB_MAX, required=False)
         team_name = clean_text(team, field="team", max_len=TEAM_MAX, required=False)
         family = clean_text(family_group, field="family", max_len=FAMILY_MAX, required=False)
-        assert name is not None
         now = self._clock()
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            t, tid = uc.tournament, uc.tournament_id
             late = await late_entry_round(uc)
             if t.status not in EDITABLE_STATES and late is None:
                 raise Conflict("error.tournament_started", tournament=t.name)
             existing = None
             if user_id is not None:
-                existing = await repo.get_registration_for_user(
-                    session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=user_id
-                )
-                if existing is not None and existing.status != RegistrationStatus.WITHDRAWN.value:
+                existing = await uc.registrations.for_user(tournament_id=tid, user_id=user_id)
+                if existing is not None and existing.status != RegistrationStatus.WITHDRAWN:
                     raise Conflict("error.member_already_registered", name=existing.display_name, tournament=t.name)
-            clash = await repo.get_registration_by_name(
-                session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=name
-            )
+            clash = await uc.registrations.by_name(tournament_id=tid, display_name=name)
             if clash is not None:
                 raise Conflict("error.name_taken", name=name)
-            active = await repo.count_active_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
+            active = await uc.registrations.count_active(tournament_id=tid)
             waitlisted = t.cap is not None and active >= t.cap
-            status = staff_status(t, waitlisted, list_validated=await list_is_validated(session, t))
-            spellings = await Spellings.of(session, actor.guild_id, tid)
+            status = staff_status(t, waitlisted, list_validated=await list_is_validated(uc))
+            spellings = await Spellings.of(uc)
             club_name, team_name = spellings.spell("club", club_name), spellings.spell("team", team_name)
             family = spellings.spell("family_group", family)
             try:
-                async with session.begin_nested():  # a savepoint: a refused write leaves the transaction usable
+                async with uc.savepoint():  # a refused write leaves the transaction usable
                     reg = existing or Registration(
                         guild_id=actor.guild_id, tournament_id=tid, user_id=user_id, display_name=name
                     )
                     reg.display_name, reg.club, reg.team, reg.family_group = name, club_name, team_name, family
                     reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
-                    reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
-                    session.add(reg)
+                    reg.validated_at = now if status == RegistrationStatus.VALIDATED else None
+                    uc.add(reg)
             except IntegrityError as exc:
                 raise entry_conflict(exc, t.name, name) from None
             await uc.audit("registration.add", "registration", reg.id, tournament=t.name, name=name, user_id=user_id,
@@ -376,8 +339,8 @@ class RegistrationService(BaseService):
         """An organizer removes a player: deleted if never seated or checked in, else recorded as withdrawn."""
         now = self._clock()
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
-            reg = await find_player(uc.session, uc.tournament, name=name, user_id=user_id)
-            if reg.status == RegistrationStatus.WITHDRAWN.value:
+            reg = await find_player(uc, name=name, user_id=user_id)
+            if reg.status == RegistrationStatus.WITHDRAWN:
                 raise Conflict("error.player_already_withdrawn", name=reg.display_name)
             return await self._leave(uc, reg, now=now, action="registration.remove", delete_if_unused=True)
 
@@ -407,19 +370,17 @@ class RegistrationService(BaseService):
             if value is not None:
                 changes[attr] = None if value.strip() == "-" else clean_text(value, field=fld, max_len=limit)
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            reg = await find_player(session, t, name=player, user_id=None)
+            t, tid = uc.tournament, uc.tournament_id
+            reg = await find_player(uc, name=player, user_id=None)
             if new_name is not None and new_name.lower() != reg.display_name.lower():
-                clash = await repo.get_registration_by_name(
-                    session=session, guild_id=actor.guild_id, tournament_id=tid, display_name=new_name
-                )
+                clash = await uc.registrations.by_name(tournament_id=tid, display_name=new_name)
                 if clash is not None:
                     raise Conflict("error.name_taken", name=new_name)
-            spellings = await Spellings.of(session, actor.guild_id, tid, but=reg.id)
+            spellings = await Spellings.of(uc, but=reg.id)
             changes = {attr: spellings.spell(attr, value) for attr, value in changes.items()}
             before = {"name": reg.display_name, "club": reg.club, "team": reg.team, "family": reg.family_group}
             try:
-                async with session.begin_nested():  # a savepoint: a refused rename leaves the transaction usable
+                async with uc.savepoint():  # a refused rename leaves the transaction usable
                     if new_name is not None:
                         reg.display_name = new_name
                     for attr, value in changes.items():

@@ -17,11 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
 from bot.db.models import GameTable, Registration, Seat, TableResult
 from bot.errors import Conflict
+from bot.services._base import UseCase, id_of
 from bot.services.report_views import ReportView
 
 
@@ -85,34 +83,31 @@ def result_json(r: TableResult) -> dict[str, Any]:
 
 
 async def drop_unseated(
-    session: AsyncSession, seats: Sequence[tuple[Seat, Registration]], rows: Sequence[TableResult]
+    uc: UseCase, seats: Sequence[tuple[Seat, Registration]], rows: Sequence[TableResult]
 ) -> list[dict[str, Any]]:
     """Delete the lines of players not seated at the table (the caller holds its lock); what went, for the audit."""
     seated = {s.registration_id for s, _ in seats}
     gone = [r for r in rows if r.registration_id not in seated]
     for row in gone:
-        await session.delete(row)
+        await uc.delete(row)
     if gone:
-        await session.flush()
+        await uc.flush()
     return [result_json(r) for r in gone]
 
 
-async def repair_table(
-    session: AsyncSession, table: GameTable, round_number: int
-) -> tuple[RepairedTable, dict[str, Any]] | None:
+async def repair_table(uc: UseCase, table: GameTable, round_number: int) -> tuple[RepairedTable, dict[str, Any]] | None:
     """Make one table consistent (the caller holds its lock): the lines of players no longer seated go; when the
     report then lacks a seated player, its signatures, countersignature and lock go too — it was signed as another
     seating — and it waits for a referee's correction. None: nothing to repair. Else what was done, and the audit's
     details."""
-    assert table.id is not None
-    seats = await repo.list_report_seats(session=session, guild_id=table.guild_id, table_id=table.id)
-    rows = list(await repo.list_report_results(session=session, guild_id=table.guild_id, table_id=table.id))
+    seats = await uc.reports.list_report_seats(table_id=id_of(table))
+    rows = list(await uc.reports.list_report_results(table_id=id_of(table)))
     seated = {s.registration_id for s, _ in seats}
     gone_ids = [r.registration_id for r in rows if r.registration_id not in seated]
     if not gone_ids:
         return None
-    names = await repo.registrations_by_ids(session=session, guild_id=table.guild_id, ids=gone_ids)
-    dropped = await drop_unseated(session, seats, rows)
+    names = await uc.rounds.registrations_by_ids(ids=gone_ids)
+    dropped = await drop_unseated(uc, seats, rows)
     kept = {r.registration_id for r in rows if r.registration_id in seated}
     missing = tuple(reg.display_name for _, reg in seats if reg.id not in kept)
     was_locked = table.locked
@@ -123,7 +118,7 @@ async def repair_table(
         table.locked, table.countersigned_by, table.countersigned_at = False, None, None
         if not kept:  # nothing of the report is left: the table has not reported
             table.final_situation, table.reported_by, table.reported_at = None, None, None
-    await session.flush()
+    await uc.flush()
     done = RepairedTable(
         round_number,
         table.number,

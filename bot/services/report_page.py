@@ -20,7 +20,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.db import repo
 from bot.db.documents import TableSituation
 from bot.db.models import Registration, RoundStatus, Seat
 from bot.errors import InvalidInput, UserFacingError
@@ -37,11 +36,12 @@ from bot.rules.risiko.situation_draft import (
     typed_values,
     uses_objectives,
 )
-from bot.rules.ruleset import Ruleset, load_ruleset
+from bot.rules.ruleset import Ruleset
 from bot.rules.sanctions import TableAdjustment
-from bot.services._base import NO_SERVER, BaseService
+from bot.rules.tournament.rescore import Player, ReportError, score_situation
+from bot.services._base import NO_SERVER, BaseService, id_of
 from bot.services.access import STAFF, Actor, StaffRole
-from bot.services.report_lines import _id, _score_situation, table_adjustments
+from bot.services.report_lines import players_of, report_refusal, table_adjustments
 from bot.services.reports import ReportService, ReportStamp, ReportView
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ class TablePage:
     ruleset: Ruleset
     adjustments: Mapping[int, TableAdjustment]
     stamp: ReportStamp
-    rows: tuple[tuple[Seat, Registration], ...]  # the seats as read (the scoring reads ids and names from them)
+    players: tuple[Player, ...]  # the seats as read: registration ids and names (what the scoring reads)
     thread_id: int | None = None  # the table's thread, where the bot posts what the page entered
     stored: tuple[SituationDraft, int] | None = None  # the draft stored for this table and its version
 
@@ -142,7 +142,7 @@ class ReportPageService(BaseService):
     """The report pages' use cases. ``listeners`` are told of every report the page enters (the bot posts it in the
     table's thread, for the players to sign)."""
 
-    reports: ReportService | None = None  # set by ``Services``: the page submits through the report service
+    reports: ReportService  # set by ``Services``: the page submits through the report service
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -158,38 +158,38 @@ class ReportPageService(BaseService):
         if table_id > 2**31 - 1:
             return None
         async with self.run(NO_SERVER) as uc:  # the token names the server: none is known before it
-            session = uc.session
-            row = await repo.get_report_page_table(session=session, table_id=table_id)
+            row = await uc.reports.get_report_page_table(table_id=table_id)
             if row is None:
                 return None
             table, rnd, t = row
-            if t.venue_token is None or not hmac.compare_digest(page_mac(t.venue_token, table_id, _id(rnd)), mac):
+            if t.venue_token is None or not hmac.compare_digest(page_mac(t.venue_token, table_id, id_of(rnd)), mac):
                 return None
-            if rnd.status == RoundStatus.CLOSED.value:
+            if rnd.status == RoundStatus.CLOSED:
                 raise PageClosed
-            if rnd.status != RoundStatus.PUBLISHED.value:
+            if rnd.status != RoundStatus.PUBLISHED:
                 return None
-            guild_id = table.guild_id
+            tuc = uc.about(t)  # the table's tournament, in its server
+            guild_id = tuc.guild_id
             situation = TableSituation.from_json(table.final_situation)
-            seats = await repo.list_report_seats(session=session, guild_id=guild_id, table_id=table_id)
-            results = await repo.list_report_results(session=session, guild_id=guild_id, table_id=table_id)
-            config = await repo.get_guild_config(session=session, guild_id=guild_id)
-            adjustments = await table_adjustments(session, guild_id, t, table_id)
-            kept = await repo.get_report_draft(session=session, table_id=table_id)
+            seats = await tuc.reports.list_report_seats(table_id=table_id)
+            results = await tuc.reports.list_report_results(table_id=table_id)
+            config = await tuc.guild.config()
+            adjustments = await table_adjustments(tuc, table, seats)
+            kept = await tuc.reports.get_report_draft(table_id=table_id)
+            ruleset = tuc.rules
             stored = None
-            if kept is not None and (kept.round_id, kept.number, kept.guild_id) == (_id(rnd), table.number, guild_id):
+            if kept is not None and (kept.round_id, kept.number, kept.guild_id) == (id_of(rnd), table.number, guild_id):
                 stored = (SituationDraft.from_json(kept.draft), kept.version)
             elif situation is not None and situation.kind in ENTERED:  # nothing typed here yet: the report entered
-                stored = (_entered(situation, seats, t.preset, t.overrides), 1)
+                stored = (_entered(situation, seats, ruleset), 1)
         view = await self._report_view(guild_id, table_id)  # the report as /report shows it (its own read)
-        ruleset = load_ruleset(t.preset, t.overrides or None)
         reported = situation is not None and situation.kind in ENTERED
         status = "locked" if table.locked else ("entered" if reported else "open")
         return TablePage(
             token=token,
             guild_id=guild_id,
             table_id=table_id,
-            round_id=_id(rnd),
+            round_id=id_of(rnd),
             round_number=rnd.number,
             round_kind=rnd.kind,
             table_number=table.number,
@@ -199,53 +199,48 @@ class ReportPageService(BaseService):
             status=status,
             report_kind=situation.kind if reported and situation is not None else None,
             signed=sum(1 for r in results if r.signed_at is not None),
-            seats=tuple(PageSeat(i, _id(reg), reg.display_name) for i, (_, reg) in enumerate(seats)),
+            seats=tuple(PageSeat(i, id_of(reg), reg.display_name) for i, (_, reg) in enumerate(seats)),
             ruleset=ruleset,
             adjustments=adjustments,
             stamp=ReportStamp.of(view),
-            rows=tuple(seats),
+            players=tuple(players_of(seats)),
             thread_id=table.thread_id,
             stored=stored,
         )
 
     async def _report_view(self, guild_id: int, table_id: int) -> ReportView:
-        assert self.reports is not None, "Services sets the report service"
         return await self.reports.view(guild_id, table_id)
 
     async def links(self, actor: Actor, round_id: int) -> dict[int, str]:
         """The report pages' tokens of a round's tables by table number (the publication posts them in the tables'
         threads). A tournament without a venue token gets one (the same as ``/venue link`` would make)."""
         async with self.run(actor, role=STAFF) as uc:
-            rows = await repo.list_report_page_tables(session=uc.session, guild_id=actor.guild_id, round_id=round_id)
+            rows = await uc.reports.list_report_page_tables(round_id=round_id)
             out: dict[int, str] = {}
             for table, rnd, t in rows:
                 token = t.venue_token
                 if token is None:
-                    token = await repo.venue_token_set_if_missing(
-                        session=uc.session, guild_id=actor.guild_id, tournament_id=_id(t)
-                    )
-                out[table.number] = page_token(token, _id(table), _id(rnd))
+                    token = await uc.venue.token_set_if_missing(tournament_id=id_of(t))
+                out[table.number] = page_token(token, id_of(table), id_of(rnd))
             return out
 
     async def link_for_player(self, actor: Actor, table_id: int) -> tuple[int, int, str]:
         """The report page of a table the actor is seated at (a referee: any table of the server): the round's
         number, the table's and the token. Refused once the round is closed or before it is published."""
         async with self.run(actor) as uc:
-            row = await repo.get_report_page_table(session=uc.session, table_id=table_id)
-            if row is None or row[0].guild_id != actor.guild_id:
+            row = await uc.reports.get_report_table_in_server(table_id=table_id) if 0 < table_id < 2**31 else None
+            if row is None:
                 raise InvalidInput("error.report_page.no_table")
             table, rnd, t = row
-            seats = await repo.list_report_seats(session=uc.session, guild_id=actor.guild_id, table_id=table_id)
+            seats = await uc.reports.list_report_seats(table_id=table_id)
             if not uc.has_role(StaffRole.REFEREE) and actor.user_id not in {r.user_id for _, r in seats}:
                 uc.require(StaffRole.REFEREE)
-            if rnd.status != RoundStatus.PUBLISHED.value:
+            if rnd.status != RoundStatus.PUBLISHED:
                 raise InvalidInput("error.report_page.round_not_open", round=rnd.number)
             token = t.venue_token
             if token is None:
-                token = await repo.venue_token_set_if_missing(
-                    session=uc.session, guild_id=actor.guild_id, tournament_id=_id(t)
-                )
-            return rnd.number, table.number, page_token(token, table_id, _id(rnd))
+                token = await uc.venue.token_set_if_missing(tournament_id=id_of(t))
+            return rnd.number, table.number, page_token(token, table_id, id_of(rnd))
 
     # ------------------------------------------------------------------------------------------ the draft
     async def save_drafts(self, drafts: Sequence[tuple[TablePage, SituationDraft, int]]) -> None:
@@ -254,7 +249,7 @@ class ReportPageService(BaseService):
             return
         rows = [(p.guild_id, p.table_id, p.round_id, p.table_number, d.as_json(), v) for p, d, v in drafts]
         async with self.run(NO_SERVER) as uc:
-            await repo.put_report_drafts(session=uc.session, drafts=rows, when=uc.clock())
+            await uc.reports.put_report_drafts(drafts=rows, when=uc.clock())
 
     def preview(self, page: TablePage, draft: SituationDraft) -> Preview:
         """The draft scored as a submission would score it (CPU: the web layer runs it off the event loop)."""
@@ -267,9 +262,9 @@ class ReportPageService(BaseService):
             return Preview(figures, problems, (), None)
         doc = draft_document(draft, [s.name for s in page.seats], rules)
         try:
-            lines, _ = _score_situation(page.ruleset, page.rows, doc, None, page.adjustments)
-        except UserFacingError as exc:
-            return Preview(figures, problems, (), exc)
+            lines, _ = score_situation(page.ruleset, page.players, doc, None, page.adjustments)
+        except ReportError as exc:
+            return Preview(figures, problems, (), report_refusal(exc))
         seat_of = {s.registration_id: s.seat for s in page.seats}
         scores = tuple(
             sorted(
@@ -282,7 +277,6 @@ class ReportPageService(BaseService):
     async def submit(self, page: TablePage, draft: SituationDraft, kind: str) -> ReportView:
         """The draft entered as the table's report: the final situation (``kind`` "situation") or the typed values
         ("points"), through the report service, against the table as the page last read it."""
-        assert self.reports is not None, "Services sets the report service"
         if kind == "situation":
             rules = page.risiko
             if rules is None:
@@ -303,17 +297,15 @@ class ReportPageService(BaseService):
         return view
 
 
-def _entered(
-    situation: TableSituation, seats: Sequence[tuple[Seat, Registration]], preset: str, overrides: Any
-) -> SituationDraft:
+def _entered(situation: TableSituation, seats: Sequence[tuple[Seat, Registration]], ruleset: Ruleset) -> SituationDraft:
     """The draft of the report already entered: its final situation, or its typed values (a number, ``r``, ``sq``)."""
     names = [reg.display_name for _, reg in seats]
     if situation.kind == "situation":
-        rules = load_ruleset(preset, overrides or None).risiko
+        rules = ruleset.risiko
         if rules is None:
             return SituationDraft()
         return draft_from_situation(situation.input.get("situation"), names, rules.board)
-    seat_of = {_id(reg): seat for seat, (_, reg) in enumerate(seats)}
+    seat_of = {id_of(reg): seat for seat, (_, reg) in enumerate(seats)}
     points: dict[int, str] = {}
     for entry in situation.input.get("entries") or ():
         seat = seat_of.get(int(entry.get("registration_id", 0)))

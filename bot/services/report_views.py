@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.db.documents import TableSituation
-from bot.db.models import SeatOutcome, Tournament
+from bot.db.models import SeatOutcome
 from bot.rules.errors import RuleError
 from bot.rules.risiko.scoring import parse_situation
-from bot.rules.ruleset import load_ruleset
+from bot.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class ReportView:
     @property
     def must_sign(self) -> tuple[SeatLine, ...]:
         """Seats whose signature is required: the players who played the game to its end."""
-        return tuple(s for s in self.seats if s.outcome == SeatOutcome.PLAYED.value)
+        return tuple(s for s in self.seats if s.outcome == SeatOutcome.PLAYED)
 
     @property
     def pending(self) -> tuple[SeatLine, ...]:
@@ -135,9 +135,10 @@ class MyGamesView:
         return tuple(g for g in self.games if g.reported and not g.signed and not g.locked)
 
 
-def map_owners(t: Tournament, situation: TableSituation) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
-    """The territories each player held at the end, read back from the stored situation (for the map image)."""
-    rules = load_ruleset(t.preset, t.overrides or None).risiko
+def map_owners(ruleset: Ruleset, situation: TableSituation) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    """The territories each player held at the end, read back from the stored situation (for the map image), on the
+    board of the table's tournament's ruleset."""
+    rules = ruleset.risiko
     doc = situation.input.get("situation")
     if rules is None or doc is None:
         return ()
@@ -150,7 +151,8 @@ def map_owners(t: Tournament, situation: TableSituation) -> tuple[tuple[str, tup
 
 
 def map_scores(situation: TableSituation) -> tuple[MapScore, ...]:
-    """The engine's explanation stored with the situation (``report_lines._score_situation``), player by player."""
+    """The engine's explanation stored with the situation (``bot.rules.tournament.rescore.score_situation``), player
+    by player."""
     out = []
     for entry in situation.input.get("explanation") or ():
         if not isinstance(entry, Mapping):

@@ -22,25 +22,20 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
-from bot.db.documents import DrawDocument, TableSituation, TieBreakNote
-from bot.db.models import GameTable, Round, RoundStatus, SeatOutcome, TableResult, Tournament
+from bot.db.documents import TableSituation, TieBreakNote
+from bot.db.models import GameTable, Round, RoundStatus, SeatOutcome, TableResult
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, clean_text, retry_when_locked, tournament_or_404
+from bot.rules.tournament.rescore import Line
+from bot.services._base import BaseService, UseCase, clean_text, id_of, retry_when_locked
 from bot.services.access import Actor, StaffRole
 from bot.services.report_integrity import RepairView, ReportStamp, drop_unseated, repair_table, result_json
 from bot.services.report_lines import (
-    _id,
-    _Line,
-    _parse_points,
-    _score_situation,
-    _special_points,
-    apply_adjustments,
-    lines_from_entries,
+    parse_points,
+    situation_lines,
+    special_of,
     table_adjustments,
+    typed_lines,
+    write_line,
 )
 from bot.services.report_views import (  # re-exported: the cogs and tests import them from here
     NOTE_MAX,
@@ -64,60 +59,58 @@ __all__ = [
 ROW_ID_MAX = 2**31 - 1  # the largest id of an INTEGER primary key on PostgreSQL
 PAGE_USER_ID = 0  # who entered a report through the table's report page: the page, no member (audited "via page")
 
+# A table found: the table, its round, and the use case about its tournament (its ruleset, its queries)
+Found = tuple[GameTable, Round, UseCase]
+
 
 class ReportService(BaseService):
     # ---------------------------------------------------------------------------------------------- reading
     async def sheet(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """The table's report as it stands; only a referee or a player of the table may open it for entry."""
         async with self.run(actor) as uc:
-            session = uc.session
-            table, rnd, tournament_name = await self._resolve(session, actor.guild_id, ref)
+            table, rnd, tuc = await self._resolve(uc, ref)
             _require_published(rnd)
-            seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=_id(table))
+            seats = await uc.reports.list_report_seats(table_id=id_of(table))
             referee = uc.has_role(StaffRole.REFEREE)
             if not referee and actor.user_id not in {r.user_id for _, r in seats}:
                 uc.require(StaffRole.REFEREE)
             if table.locked:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
-            return await self._view(session, actor.guild_id, table, rnd, tournament_name)
+            return await self._view(tuc, table, rnd)
 
     async def correction_sheet(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """The table's report for a referee's correction form (locked tables included)."""
         async with self.run(actor, role=StaffRole.REFEREE) as uc:
-            table, rnd, tournament_name = await self._resolve(uc.session, actor.guild_id, ref)
-            return await self._view(uc.session, actor.guild_id, table, rnd, tournament_name)
+            table, rnd, tuc = await self._resolve(uc, ref)
+            return await self._view(tuc, table, rnd)
 
     async def lookup(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """Anyone in the server may read a table's report."""
         async with self.run(actor) as uc:
-            table, rnd, tournament_name = await self._resolve(uc.session, actor.guild_id, ref)
-            return await self._view(uc.session, actor.guild_id, table, rnd, tournament_name)
+            table, rnd, tuc = await self._resolve(uc, ref)
+            return await self._view(tuc, table, rnd)
 
     async def view(self, guild_id: int, table_id: int) -> ReportView:
         async with self.run(guild_id) as uc:
-            table, rnd, name = await self._resolve(uc.session, guild_id, table_id)
-            return await self._view(uc.session, guild_id, table, rnd, name)
+            table, rnd, tuc = await self._resolve(uc, table_id)
+            return await self._view(tuc, table, rnd)
 
     async def my_games(self, actor: Actor, tournament: str) -> MyGamesView:
         """The actor's tables in a tournament: points, ranks and the signatures still pending."""
         async with self.run(actor, tournament=tournament) as uc:
-            session, t = uc.session, uc.tournament
-            reg = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=uc.tournament_id, user_id=actor.user_id
-            )
+            t = uc.tournament
+            reg = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=actor.user_id)
             if reg is None:
                 raise NotFound("error.report.not_registered", tournament=t.name)
             games: list[MyGame] = []
-            for rnd, table in await repo.list_report_tables_for_registration(
-                session=session, guild_id=actor.guild_id, registration_id=_id(reg)
-            ):
-                view = await self._view(session, actor.guild_id, table, rnd, t.name)
+            for rnd, table in await uc.reports.list_report_tables_for_registration(registration_id=id_of(reg)):
+                view = await self._view(uc, table, rnd)
                 mine = next(s for s in view.seats if s.registration_id == reg.id)
                 games.append(
                     MyGame(
                         round_number=rnd.number,
                         table_number=table.number,
-                        table_id=_id(table),
+                        table_id=id_of(table),
                         opponents=tuple(s.name for s in view.seats if s.registration_id != reg.id),
                         table_points=mine.table_points,
                         rank=mine.rank,
@@ -201,11 +194,10 @@ class ReportService(BaseService):
         elif (early := seen.refusal(arrived)) is not None:
             raise early  # the table already changed since the form: no need to wait for its lock to say so
         async with self.run(actor) as uc:  # the table is found before its tournament, the role decided after
-            session = uc.session
-            table, rnd, tournament_name = await self._locked(session, actor.guild_id, arrived.table_id)
-            tournament = await tournament_or_404(session, actor.guild_id, tournament_name)
+            table, rnd, tuc = await self._locked(uc, arrived.table_id)
+            table_id = id_of(table)
             _require_published(rnd)
-            seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=_id(table))
+            seats = await uc.reports.list_report_seats(table_id=table_id)
             if not seats:
                 raise Conflict("error.report.no_seats", table=table.number)
             referee = uc.has_role(StaffRole.REFEREE)
@@ -213,47 +205,40 @@ class ReportService(BaseService):
                 uc.require(StaffRole.REFEREE)
             if table.locked and not correcting:
                 raise Conflict("error.report.locked_use_correct" if referee else "error.report.locked")
-            seating = {_id(r) for _, r in seats}
-            as_now = ReportStamp.of(await self._view(session, actor.guild_id, table, rnd, tournament_name))
+            seating = {id_of(r) for _, r in seats}
+            as_now = ReportStamp.of(await self._view(tuc, table, rnd))
             if (refusal := seen.refusal(as_now)) is not None:  # a /replace, or another report, got the lock first
                 raise refusal
-            ruleset = load_ruleset(tournament.preset, tournament.overrides or None)  # parsed once per use case
-            preset = ruleset.preset
-            special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
+            ruleset = tuc.rules  # parsed once per use case
+            special = special_of(rnd, table)
             if situation is not None:
-                if preset.game != "risiko":
+                if ruleset.game != "risiko":
                     raise InvalidInput("error.report.situation_risiko_only")
                 kind = "situation"
-                adjustments = await table_adjustments(session, actor.guild_id, tournament, _id(table))
-                lines, stored = _score_situation(ruleset, seats, situation, rng, adjustments)
-                lines = _special_points(ruleset.tournament, special, lines)
+                adjusted = await table_adjustments(tuc, table, seats)
+                lines, stored = situation_lines(ruleset, seats, situation, rng, adjusted, special)
             else:
-                assert points is not None
-                entries = _parse_points(seats, points)
-                adjustments = await table_adjustments(session, actor.guild_id, tournament, _id(table))
-                kind, lines = lines_from_entries(ruleset, seats, apply_adjustments(entries, adjustments), special)
+                if points is None:  # pragma: no cover - the public methods give one or the other
+                    raise InvalidInput("error.report.nothing_entered")
+                entries = parse_points(seats, points)
+                adjusted = await table_adjustments(tuc, table, seats)
+                kind, lines = typed_lines(ruleset, seats, entries, adjusted, special)
                 stored = {
                     "entries": [
                         {"registration_id": rid, "outcome": outcome, "value": value} for rid, outcome, value in entries
                     ]
                 }
-            rows = await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table))
+            rows = await uc.reports.list_report_results(table_id=table_id)
             before = [result_json(r) for r in rows]
-            dropped = await drop_unseated(session, seats, rows)  # a result belongs to a seated player
+            dropped = await drop_unseated(uc, seats, rows)  # a result belongs to a seated player
             existing = {r.registration_id: r for r in rows if r.registration_id in seating}
             now = uc.clock()
             for line in lines:
                 row = existing.get(line.registration_id)
                 if row is None:
-                    row = TableResult(
-                        guild_id=actor.guild_id, table_id=_id(table), registration_id=line.registration_id
-                    )
-                    session.add(row)
-                row.table_points = line.table_points
-                row.table_rank = line.rank
-                row.tournament_points = line.tournament_points
-                row.outcome = line.outcome
-                row.tiebreak = TieBreakNote.from_json(line.tiebreak).to_json()
+                    row = TableResult(guild_id=actor.guild_id, table_id=table_id, registration_id=line.registration_id)
+                    uc.add(row)
+                write_line(row, line)
                 row.entered_by = actor.user_id
                 if not table.locked:
                     row.signed_at = None  # a new report must be signed again
@@ -264,7 +249,7 @@ class ReportService(BaseService):
             if not table.locked:
                 table.countersigned_by = None
                 table.countersigned_at = None
-            await session.flush()
+            await uc.flush()
             after = [_line_dict(x) for x in lines]
             details: dict[str, Any] = {"round": rnd.number, "table": table.number, "kind": kind, "after": after}
             if dropped:
@@ -274,7 +259,7 @@ class ReportService(BaseService):
             if correcting:
                 details |= {"before": before, "reason": reason, "locked": table.locked}
             await uc.audit("report.correct" if correcting else "report.enter", "game_table", table.id, **details)
-            return await self._view(session, actor.guild_id, table, rnd, tournament_name)
+            return await self._view(tuc, table, rnd)
 
     # ------------------------------------------------------------------------------------------ signatures
     async def sign(self, actor: Actor, table_id: int) -> SignOutcome:
@@ -283,29 +268,22 @@ class ReportService(BaseService):
 
     async def _sign(self, actor: Actor, table_id: int) -> SignOutcome:
         async with self.run(actor) as uc:
-            session = uc.session
-            table, rnd, name = await self._locked(session, actor.guild_id, table_id)
-            seats = await repo.list_report_seats(session=session, guild_id=actor.guild_id, table_id=table_id)
+            table, rnd, tuc = await self._locked(uc, table_id)
+            seats = await uc.reports.list_report_seats(table_id=table_id)
             mine = next((r for _, r in seats if r.user_id == actor.user_id), None)
             if mine is None:
                 raise Conflict("error.report.not_at_table", table=table.number, round=rnd.number)
-            results = {
-                r.registration_id: r
-                for r in await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=table_id)
-            }
-            row = results.get(_id(mine))
+            results = {r.registration_id: r for r in await uc.reports.list_report_results(table_id=table_id)}
+            row = results.get(id_of(mine))
             if row is None or row.tournament_points is None:
                 raise Conflict("error.report.nothing_to_sign", table=table.number)
             already = row.signed_at is not None or table.locked
             if not already:
-                assert row.id is not None
-                already = not await repo.mark_result_signed(
-                    session=session, guild_id=actor.guild_id, result_id=row.id, when=uc.clock()
-                )
+                already = not await uc.reports.mark_result_signed(result_id=id_of(row), when=uc.clock())
             if not already:
                 await uc.audit("report.sign", "game_table", table_id, registration_id=mine.id, round=rnd.number,
                                table=table.number)  # fmt: skip
-            return SignOutcome(await self._view(session, actor.guild_id, table, rnd, name), already)
+            return SignOutcome(await self._view(tuc, table, rnd), already)
 
     async def countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
         """A referee countersigns once every player has signed; the table and its rows lock (idempotent, so a
@@ -315,9 +293,8 @@ class ReportService(BaseService):
     async def _countersign(self, actor: Actor, ref: TableRef | int) -> ReportView:
         table_id = await self._table_id(actor, ref)
         async with self.run(actor, role=StaffRole.REFEREE) as uc:
-            session = uc.session
-            table, rnd, name = await self._locked(session, actor.guild_id, table_id)
-            view = await self._view(session, actor.guild_id, table, rnd, name)
+            table, rnd, tuc = await self._locked(uc, table_id)
+            view = await self._view(tuc, table, rnd)
             if table.locked:
                 return view
             if not view.reported:
@@ -328,26 +305,25 @@ class ReportService(BaseService):
             table.countersigned_by = actor.user_id
             table.countersigned_at = now
             table.locked = True
-            for row in await repo.list_report_results(session=session, guild_id=actor.guild_id, table_id=_id(table)):
+            for row in await uc.reports.list_report_results(table_id=id_of(table)):
                 row.locked = True
-            await session.flush()
+            await uc.flush()
             await uc.audit("report.countersign", "game_table", table.id, round=rnd.number, table=table.number)
-            return await self._view(session, actor.guild_id, table, rnd, name)
+            return await self._view(tuc, table, rnd)
 
     async def note_table(self, actor: Actor, ref: TableRef, text: str) -> TableNote:
         """A referee writes (or, with "-", clears) the note of a table: FIRK §9 lets the referee set special rules
         for three players plus the "morto"; the note is shown with the table and posted in its thread."""
         cleaned = clean_text(text, field="note", max_len=NOTE_MAX)
-        assert cleaned is not None
         async with self.run(actor, role=StaffRole.REFEREE) as uc:
-            table, rnd, name = await self._resolve(uc.session, actor.guild_id, ref)
+            table, rnd, tuc = await self._resolve(uc, ref)
             before = table.note
             table.note = None if cleaned == "-" else cleaned
-            await uc.session.flush()
+            await uc.flush()
             await uc.audit("table.note", "game_table", table.id, round=rnd.number, table=table.number, before=before,
                            after=table.note)  # fmt: skip
-            special = DrawDocument.from_json(rnd.draw_report).special_tables.get(table.number)
-            return TableNote(name, rnd.number, table.number, table.note, special, table.thread_id)
+            return TableNote(tuc.tournament.name, rnd.number, table.number, table.note, special_of(rnd, table),
+                             table.thread_id)  # fmt: skip
 
     # ---------------------------------------------------------------------------------------------- repair
     async def repair(
@@ -361,14 +337,12 @@ class ReportService(BaseService):
         async with self.run(actor, role=StaffRole.HEAD_REFEREE, tournament=tournament) as uc:  # which tables
             only = None
             if table is not None:
-                only, _, _ = await self._resolve(uc.session, actor.guild_id, TableRef(tournament, table, round))
-            elif round is not None and not await repo.get_report_round(
-                session=uc.session, guild_id=actor.guild_id, tournament_id=uc.tournament_id, number=round
+                only, _, _ = await self._resolve(uc, TableRef(tournament, table, round))
+            elif round is not None and not await uc.reports.get_report_round(
+                tournament_id=uc.tournament_id, number=round
             ):
                 raise NotFound("error.report.no_round", tournament=uc.tournament.name, round=round)
-            found = await repo.list_unseated_results(
-                session=uc.session,
-                guild_id=actor.guild_id,
+            found = await uc.reports.list_unseated_results(
                 tournament_id=uc.tournament_id,
                 round_number=round,
                 table_id=only.id if only is not None else None,
@@ -377,10 +351,10 @@ class ReportService(BaseService):
         async with self.run(actor, role=StaffRole.HEAD_REFEREE, tournament=tournament) as uc:
             done = []
             for table_id in sorted(rounds):  # one order for every locker of several tables
-                await repo.lock_report_table(session=uc.session, guild_id=actor.guild_id, table_id=table_id)
+                await uc.reports.lock_report_table(table_id=table_id)
             for table_id in sorted(rounds, key=lambda i: (rounds[i], i)):
-                row = await repo.get_report_table_by_id(session=uc.session, guild_id=actor.guild_id, table_id=table_id)
-                fixed = await repair_table(uc.session, row, rounds[table_id]) if row is not None else None
+                row = await uc.reports.get_report_table_by_id(table_id=table_id)
+                fixed = await repair_table(uc, row, rounds[table_id]) if row is not None else None
                 if fixed is not None:
                     await uc.audit("report.repair", "game_table", table_id, tournament=uc.tournament.name, **fixed[1])
                     done.append(fixed[0])
@@ -390,70 +364,62 @@ class ReportService(BaseService):
     async def _stamp(self, actor: Actor, ref: TableRef | int) -> ReportStamp:
         """The table ``ref`` names, and its seats and report as they are now (a read before the locked write)."""
         async with self.run(actor) as uc:
-            table, rnd, name = await self._resolve(uc.session, actor.guild_id, ref)
-            return ReportStamp.of(await self._view(uc.session, actor.guild_id, table, rnd, name))
+            table, rnd, tuc = await self._resolve(uc, ref)
+            return ReportStamp.of(await self._view(tuc, table, rnd))
 
     async def _table_id(self, actor: Actor, ref: TableRef | int) -> int:
         """The id of the table ``ref`` names (a read before the locked write: the lock is taken by id)."""
         if isinstance(ref, int):
             return ref
         async with self.run(actor) as uc:
-            return _id((await self._resolve(uc.session, actor.guild_id, ref))[0])
+            return id_of((await self._resolve(uc, ref))[0])
 
-    async def _locked(self, session: AsyncSession, guild_id: int, table_id: int) -> tuple[GameTable, Round, str]:
+    async def _locked(self, uc: UseCase, table_id: int) -> Found:
         """The table's row lock, first in the transaction (a report write, a signature, a replacement: one at a
         time per table), then the table read as it now is."""
-        if not 0 < table_id <= ROW_ID_MAX or not await repo.lock_report_table(
-            session=session, guild_id=guild_id, table_id=table_id
-        ):
+        if not 0 < table_id <= ROW_ID_MAX or not await uc.reports.lock_report_table(table_id=table_id):
             raise NotFound("error.report.table_gone")
-        return await self._resolve(session, guild_id, table_id)
+        return await self._resolve(uc, table_id)
 
-    async def _resolve(self, session: AsyncSession, guild_id: int, ref: TableRef | int) -> tuple[GameTable, Round, str]:
+    async def _resolve(self, uc: UseCase, ref: TableRef | int) -> Found:
+        """The table ``ref`` names (a button's id, or a tournament, round and number), its round, and the use case
+        about its tournament."""
         if isinstance(ref, int):
             # a button's id comes back from Discord as typed there: one outside the ids a row can have is a forgery
-            table = (
-                await repo.get_report_table_by_id(session=session, guild_id=guild_id, table_id=ref)
-                if 0 < ref <= ROW_ID_MAX
-                else None
-            )
-            if table is None:
+            found = await uc.reports.get_report_table_in_server(table_id=ref) if 0 < ref <= ROW_ID_MAX else None
+            if found is None:
                 raise NotFound("error.report.table_gone")
-            rnd = await session.get(Round, table.round_id)
-            assert rnd is not None and rnd.guild_id == guild_id
-            tournament = await _tournament_name(session, guild_id, rnd.tournament_id)
-            return table, rnd, tournament
-        t = await tournament_or_404(session, guild_id, ref.tournament)
-        found = await repo.get_report_round(session=session, guild_id=guild_id, tournament_id=_id(t), number=ref.round)
-        if found is None:
-            raise NotFound("error.report.no_round", tournament=t.name, round=ref.round or "-")
-        table = await repo.get_report_table(session=session, guild_id=guild_id, round_id=_id(found), number=ref.table)
-        if table is None:
-            raise NotFound("error.report.no_table", table=ref.table, round=found.number)
-        return table, found, t.name
+            table, rnd, t = found
+            return table, rnd, uc.about(t)
+        tournament = await uc.tournaments.by_name(name=ref.tournament)
+        if tournament is None:
+            raise NotFound("error.tournament_not_found", name=ref.tournament.strip()[:100])
+        at_round = await uc.reports.get_report_round(tournament_id=id_of(tournament), number=ref.round)
+        if at_round is None:
+            raise NotFound("error.report.no_round", tournament=tournament.name, round=ref.round or "-")
+        at_table = await uc.reports.get_report_table(round_id=id_of(at_round), number=ref.table)
+        if at_table is None:
+            raise NotFound("error.report.no_table", table=ref.table, round=at_round.number)
+        return at_table, at_round, uc.about(tournament)
 
-    async def _view(
-        self, session: AsyncSession, guild_id: int, table: GameTable, rnd: Round, tournament_name: str
-    ) -> ReportView:
-        seats = await repo.list_report_seats(session=session, guild_id=guild_id, table_id=_id(table))
-        results = {
-            r.registration_id: r
-            for r in await repo.list_report_results(session=session, guild_id=guild_id, table_id=_id(table))
-        }
-        t = await tournament_or_404(session, guild_id, tournament_name)
+    async def _view(self, uc: UseCase, table: GameTable, rnd: Round) -> ReportView:
+        """The table's report as it stands (``uc``: the use case about the table's tournament)."""
+        t = uc.tournament
+        seats = await uc.reports.list_report_seats(table_id=id_of(table))
+        results = {r.registration_id: r for r in await uc.reports.list_report_results(table_id=id_of(table))}
         lines = []
         for _, reg in seats:
-            row = results.get(_id(reg))
+            row = results.get(id_of(reg))
             lines.append(
                 SeatLine(
-                    registration_id=_id(reg),
+                    registration_id=id_of(reg),
                     user_id=reg.user_id,
                     name=reg.display_name,
                     club=reg.club,
                     table_points=row.table_points if row else None,
                     rank=row.table_rank if row else None,
                     tournament_points=row.tournament_points if row else None,
-                    outcome=row.outcome if row else SeatOutcome.PLAYED.value,
+                    outcome=row.outcome if row else SeatOutcome.PLAYED,
                     signed=bool(row and row.signed_at is not None),
                     decided_by=TieBreakNote.from_json(row.tiebreak).decided_by if row else None,
                 )
@@ -461,8 +427,8 @@ class ReportService(BaseService):
         situation = TableSituation.from_json(table.final_situation)
         kind = situation.kind if results and situation else None
         return ReportView(
-            table_id=_id(table),
-            tournament_name=tournament_name,
+            table_id=id_of(table),
+            tournament_name=t.name,
             game=t.game,
             preset=t.preset,
             round_number=rnd.number,
@@ -472,7 +438,7 @@ class ReportService(BaseService):
             reported_by=table.reported_by,
             countersigned_by=table.countersigned_by,
             locked=table.locked,
-            map_owners=map_owners(t, situation) if kind == "situation" and situation else (),
+            map_owners=map_owners(uc.rules, situation) if kind == "situation" and situation else (),
             map_scores=map_scores(situation) if kind == "situation" and situation else (),
         )
 
@@ -480,17 +446,11 @@ class ReportService(BaseService):
 def _require_published(rnd: Round) -> None:
     """A report is written only for a published round: a draft's tables may still be swapped, moved or redrawn, and
     a result must only ever belong to a player seated at its table (issue 40, finding 3)."""
-    if rnd.status in (RoundStatus.PLANNED.value, RoundStatus.DRAWN.value):
+    if rnd.status in (RoundStatus.PLANNED, RoundStatus.DRAWN):
         raise Conflict("error.report.round_not_published", round=rnd.number)
 
 
-async def _tournament_name(session: AsyncSession, guild_id: int, tournament_id: int) -> str:
-    t = await session.get(Tournament, tournament_id)
-    assert t is not None and t.guild_id == guild_id
-    return t.name
-
-
-def _line_dict(x: _Line) -> dict[str, Any]:
+def _line_dict(x: Line) -> dict[str, Any]:
     return {
         "registration_id": x.registration_id,
         "table_points": x.table_points,

@@ -1,29 +1,25 @@
 """The player list as a CSV file or an Excel workbook (BOT-REG-1): organizers import players (a file with
-a bad row imports nothing); organizers and referees export the list for spreadsheets (formula-safe, see
-``players_csv`` and ``sheets``)."""
+a bad row imports nothing, read by ``bot.files.players``); organizers and referees read the list for spreadsheets
+(``RosterView``: ``bot.present.roster`` writes the file)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
 from bot.db.models import Registration, RegistrationStatus
 from bot.errors import Conflict, InvalidInput
-from bot.rules.text import name_key
-from bot.services._base import BaseService, Spellings
-from bot.services.access import STAFF, Actor, StaffRole
-from bot.services.players_csv import (
+from bot.files.players import (
     CsvPlayer,
     RowProblem,
     parse_players_csv,
     parse_players_xlsx,
-    players_table,
 )
+from bot.rules.text import name_key
+from bot.services._base import BaseService, Spellings, UseCase
+from bot.services.access import STAFF, Actor, StaffRole
 from bot.services.registrations import EDITABLE_STATES, HOLDS_A_PLACE, staff_status
-from bot.services.sheets import TableExport, csv_bytes, file_stem
 
 CSV_MAX_BYTES = 512 * 1024
 
@@ -41,11 +37,18 @@ class ImportOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class CsvExport:
+class RosterView:
+    """A tournament's players as the spreadsheet lists them: the import's own columns, each entry's status, and
+    whether the identity columns (the national ranking's) are filled in (a tournament set up for publishing)."""
+
     tournament_name: str
-    filename: str
-    data: bytes
-    rows: int
+    players: tuple[CsvPlayer, ...]
+    statuses: tuple[str, ...]
+    identity: bool
+
+    @property
+    def rows(self) -> int:
+        return len(self.players)
 
 
 FLUSH_EVERY = 200  # rows written per flush of an import
@@ -62,13 +65,13 @@ class RosterService(BaseService):
         now = self._clock()
         # the tournament's lock first: the cap
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
+            t, tid = uc.tournament, uc.tournament_id
             if t.status not in EDITABLE_STATES:
                 raise Conflict("error.tournament_started", tournament=t.name)
             if parsed.problems:
                 return ImportOutcome(t.name, 0, 0, parsed.problems, parsed.rows)
-            existing = await repo.list_registrations(session=session, guild_id=actor.guild_id, tournament_id=tid)
-            live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN.value]
+            existing = await uc.registrations.listed(tournament_id=tid)
+            live = [r for r in existing if r.status != RegistrationStatus.WITHDRAWN]
             names = {name_key(r.display_name) for r in live}
             by_user = {r.user_id: r for r in existing if r.user_id is not None}
             problems: list[RowProblem] = []
@@ -76,14 +79,15 @@ class RosterService(BaseService):
                 if name_key(p.name) in names:
                     problems.append(RowProblem(p.line, "csv.error.name_taken", {"name": p.name}))
                 old = by_user.get(p.user_id) if p.user_id is not None else None
-                if old is not None and old.status != RegistrationStatus.WITHDRAWN.value:
+                if old is not None and old.status != RegistrationStatus.WITHDRAWN:
                     problems.append(RowProblem(p.line, "csv.error.already_registered", {"name": old.display_name}))
             if problems:
                 return ImportOutcome(t.name, 0, 0, tuple(problems), parsed.rows)
             active = sum(1 for r in live if r.status in HOLDS_A_PLACE)
-            validated = any(r.status == RegistrationStatus.VALIDATED.value for r in live)
+            validated = any(r.status == RegistrationStatus.VALIDATED for r in live)
             waitlisted = 0
-            spellings = await Spellings.of(session, actor.guild_id, tid)
+            spellings = await Spellings.of(uc)
+            pending = 0
             for p in parsed.players:
                 full = t.cap is not None and active >= t.cap
                 status = staff_status(t, full, list_validated=validated)
@@ -98,29 +102,29 @@ class RosterService(BaseService):
                     if getattr(p, attr) is not None:
                         setattr(reg, attr, getattr(p, attr))
                 reg.status, reg.registered_at, reg.withdrawn_at = status, now, None
-                reg.validated_at = now if status == RegistrationStatus.VALIDATED.value else None
-                session.add(reg)
-                if len(session.new) >= FLUSH_EVERY:  # the ORM's work in slices: the loop breathes between them
-                    await self._flush(session, t.name)
-            await self._flush(session, t.name)
+                reg.validated_at = now if status == RegistrationStatus.VALIDATED else None
+                uc.add(reg)
+                pending += 1
+                if pending >= FLUSH_EVERY:  # the ORM's work in slices: the loop breathes between them
+                    await self._flush(uc, t.name)
+                    pending = 0
+            await self._flush(uc, t.name)
             await uc.audit("registration.import", "tournament", tid, tournament=t.name, rows=len(parsed.players),
                            waitlisted=waitlisted)  # fmt: skip
             return ImportOutcome(t.name, len(parsed.players), waitlisted, (), parsed.rows)
 
     @staticmethod
-    async def _flush(session: AsyncSession, tournament: str) -> None:
+    async def _flush(uc: UseCase, tournament: str) -> None:
         try:
-            await session.flush()
+            await uc.flush()
         except IntegrityError:  # a player registered the same name or account while the file was read
             raise Conflict("error.roster_changed", tournament=tournament) from None
 
-    async def export(self, actor: Actor, *, tournament: str) -> TableExport:
-        """The player list as a table for spreadsheets (organizers and referees): the import's own columns."""
+    async def export(self, actor: Actor, *, tournament: str) -> RosterView:
+        """The player list for spreadsheets (organizers and referees): the import's own columns."""
         async with self.run(actor, role=STAFF, tournament=tournament) as uc:
-            t = uc.tournament
-            rows = await repo.list_registrations(session=uc.session, guild_id=actor.guild_id,
-                                                 tournament_id=uc.tournament_id)  # fmt: skip
-            players = [
+            rows = await uc.registrations.listed(tournament_id=uc.tournament_id)
+            players = tuple(
                 CsvPlayer(
                     r.display_name,
                     r.club,
@@ -135,11 +139,6 @@ class RosterService(BaseService):
                     r.region,
                 )
                 for r in rows
-            ]
-            table = players_table(players, [r.status for r in rows], identity=t.publishing is not None)
-            return TableExport(t.name, file_stem(t.name, "giocatori"), table)
-
-    async def export_csv(self, actor: Actor, *, tournament: str) -> CsvExport:
-        """The player list as a CSV file for spreadsheets (organizers and referees)."""
-        export = await self.export(actor, tournament=tournament)
-        return CsvExport(export.tournament_name, f"{export.stem}.csv", csv_bytes(export.table), export.rows)
+            )
+            return RosterView(uc.tournament.name, players, tuple(str(r.status) for r in rows),
+                              uc.tournament.publishing is not None)  # fmt: skip

@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from bot.db import repo
 from bot.db.models import RoundStatus
 from bot.errors import InvalidInput, NotFound
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.rulebook import Article
 from bot.rules.rulebook.search import QUERY_MAX, SearchError, search
-from bot.services._base import BaseService
+from bot.services._base import BaseService, id_of
 from bot.services.access import Actor, StaffRole
 
 SEARCH_BUDGET = 10.0  # seconds; a search takes milliseconds
@@ -36,7 +35,7 @@ class RulebookService(BaseService):
         async with self.run(guild_id, tournament=tournament) as uc:
             if tournament is not None:
                 return uc.tournament.preset
-            latest = await repo.latest_open_tournament(session=uc.session, guild_id=guild_id)
+            latest = await uc.rulebook.latest_open_tournament()
         if latest is None:
             raise InvalidInput("error.rule.which_preset")
         return latest.preset
@@ -55,13 +54,10 @@ class RulebookService(BaseService):
     async def table_thread(self, actor: Actor, *, tournament: str, table: int) -> int:
         """The thread of ``table`` in the tournament's latest published round, for a referee posting an answer."""
         async with self.run(actor, role=StaffRole.REFEREE, tournament=tournament) as uc:
-            session, t = uc.session, uc.tournament
-            rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
-            rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED.value), None)
-            tables = (
-                await repo.list_tables(session=session, guild_id=t.guild_id, round_id=rnd.id) if rnd and rnd.id else []
-            )
+            rounds = await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+            rnd = next((r for r in reversed(rounds) if r.status == RoundStatus.PUBLISHED), None)
+            tables = await uc.rounds.list_tables(round_id=id_of(rnd)) if rnd is not None else []
             found = next((x for x in tables if x.number == table), None)
             if found is None or found.thread_id is None:
-                raise NotFound("error.call.no_such_table", table=table, tournament=t.name)
+                raise NotFound("error.call.no_such_table", table=table, tournament=uc.tournament.name)
             return found.thread_id

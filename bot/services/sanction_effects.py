@@ -1,21 +1,18 @@
 """What a sanction does beyond its row, and how it is undone: standings or table points, a disqualification of the
 player, a table's result re-scored. Called by the desk when a sanction is recorded, revoked, annulled or changed on
-appeal, so each consequence has one implementation."""
+appeal, so each consequence has one implementation. ``uc``: the use case about the sanction's tournament."""
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
-from bot.db.models import GameTable, Registration, RegistrationStatus, Sanction, Tournament
+from bot.db.models import GameTable, Registration, RegistrationStatus, Sanction
 from bot.errors import InvalidInput
-from bot.rules.ruleset import Ruleset
 from bot.rules.sanctions import Consequence, SanctionError, consequence_of, infraction
 from bot.rules.sanctions import Proposal as RuleProposal
+from bot.services._base import UseCase, id_of
 from bot.services.report_lines import rescore_table
 from bot.services.sanction_views import CHANGES_THE_TABLE
 
-TABLE_CHANGING = frozenset(c.value for c in CHANGES_THE_TABLE)
+TABLE_CHANGING = frozenset(CHANGES_THE_TABLE)
 
 
 def sanction_points(
@@ -34,62 +31,56 @@ def sanction_points(
     return proposal.standing_points or None
 
 
-async def disqualify(session: AsyncSession, s: Sanction, reg: Registration) -> None:
+def disqualify(s: Sanction, reg: Registration) -> None:
     """A disqualification takes the player out of the tournament (later draws, the finals); the status it replaces
     is kept on the sanction, to be given back when it is revoked or annulled."""
-    if reg.status != RegistrationStatus.DISQUALIFIED.value:
+    if reg.status != RegistrationStatus.DISQUALIFIED:
         s.previous_status = reg.status
-        reg.status = RegistrationStatus.DISQUALIFIED.value
+        reg.status = RegistrationStatus.DISQUALIFIED
 
 
-async def undo(session: AsyncSession, s: Sanction) -> None:
-    """Undo what the sanction applied: a disqualification gives the player back their earlier status."""
-    if s.consequence != Consequence.DISQUALIFIED.value or s.previous_status is None:
+async def undo(uc: UseCase, s: Sanction, reg: Registration) -> None:
+    """Undo what the sanction applied: a disqualification gives the player back their earlier status (unless
+    another disqualification of theirs is still in force)."""
+    if s.consequence != Consequence.DISQUALIFIED or s.previous_status is None:
         return
-    reg = await session.get(Registration, s.registration_id)
-    assert reg is not None and reg.id is not None
-    others = await repo.sanction_list(
-        session=session, guild_id=s.guild_id, tournament_id=s.tournament_id, registration_id=reg.id
-    )
-    still = any(o.active and o.id != s.id and o.consequence == Consequence.DISQUALIFIED.value for o in others)
-    if not still and reg.status == RegistrationStatus.DISQUALIFIED.value:
+    others = await uc.sanctions.sanction_list(tournament_id=s.tournament_id, registration_id=id_of(reg))
+    still = any(o.active and o.id != s.id and o.consequence == Consequence.DISQUALIFIED for o in others)
+    if not still and reg.status == RegistrationStatus.DISQUALIFIED:
         reg.status = s.previous_status
 
 
-async def rescore_if_needed(session: AsyncSession, s: Sanction, *, also_if: str | None = None) -> None:
+async def rescore_if_needed(uc: UseCase, s: Sanction, *, also_if: str | None = None) -> None:
     """A sanction that changes a table's result (last of the game, out of the game, table points, a
     disqualification) re-scores the table's report at once, so the standings follow the sanction, its revoke, its
     annulment or its change (``also_if``: the consequence it had before)."""
     if s.table_id is None or not ({s.consequence, also_if} & TABLE_CHANGING):
         return
-    table = await session.get(GameTable, s.table_id)
-    t = await session.get(Tournament, s.tournament_id)
-    assert table is not None and t is not None
-    await rescore_table(session, table, t)
+    table = await uc.get(GameTable, s.table_id)
+    if table is not None:
+        await rescore_table(uc, table)
 
 
-async def change_kind(session: AsyncSession, s: Sanction, ruleset: Ruleset, kind: str, points: float | None) -> None:
+async def change_kind(uc: UseCase, s: Sanction, reg: Registration, kind: str, points: float | None) -> None:
     """The head referee changed the sanction on appeal (RR 11, BOT-SAN-3): its consequence follows the new kind —
     a disqualification applied or lifted, standings or table points as the new kind takes them — and the table is
     re-scored when the old or the new consequence changes its result."""
     before = s.consequence
-    await undo(session, s)
+    await undo(uc, s, reg)
     new = consequence_of(kind)
     standing = 0.0
     if s.infraction:
         try:
-            standing = infraction(ruleset, s.infraction).standing_points
+            standing = infraction(uc.rules, s.infraction).standing_points
         except SanctionError:  # a lateness case: no standings points of its own
             standing = 0.0
-    kept = abs(s.points) if s.points is not None and new.value == before else None
+    kept = abs(s.points) if s.points is not None and new == before else None
     stand_in = RuleProposal(
         s.infraction or "", s.article or "", s.offence, kind, new, 0, True, standing_points=standing
     )
     s.points = sanction_points(new, stand_in, kind, points if points is not None else kept)
-    s.kind, s.consequence = kind, new.value
+    s.kind, s.consequence = kind, new
     if new is Consequence.DISQUALIFIED:
-        reg = await session.get(Registration, s.registration_id)
-        assert reg is not None
-        await disqualify(session, s, reg)
-    await session.flush()
-    await rescore_if_needed(session, s, also_if=before)
+        disqualify(s, reg)
+    await uc.flush()
+    await rescore_if_needed(uc, s, also_if=before)

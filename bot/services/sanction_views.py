@@ -3,15 +3,13 @@ codes, not sentences (a data file for spreadsheets), text cells defused against 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.rules.sanctions import Consequence
 from bot.rules.sanctions import Proposal as RuleProposal
-from bot.services.sheets import DataTable, csv_bytes
 
-# These consequences change the table's result: a typed report is scored again at once (report_lines).
+# These consequences change the table's result: the report is scored again at once (bot.rules.tournament.rescore).
 CHANGES_THE_TABLE = (
     Consequence.LAST_OF_GAME,
     Consequence.EXPELLED_FROM_GAME,
@@ -52,7 +50,7 @@ class SanctionView:
 
     @property
     def changes_the_table(self) -> bool:
-        return self.consequence in {c.value for c in CHANGES_THE_TABLE}
+        return self.consequence in CHANGES_THE_TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,52 +62,12 @@ class ProposalView:
 
 
 @dataclass(frozen=True, slots=True)
-class SanctionsExport:
+class SanctionList:
+    """A tournament's sanctions for spreadsheets (referees): ``bot.present.sanctions`` writes the file."""
+
     tournament_name: str
-    filename: str
-    data: bytes
-    rows: int
+    sanctions: tuple[SanctionView, ...]
 
-
-def sanctions_filename(name: str) -> str:
-    safe = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")[:60] or "torneo"
-    return f"{safe}-sanzioni.csv"
-
-
-CSV_COLUMNS = (
-    "case", "player", "infraction", "article", "kind", "proposed_kind", "offence", "consequence", "points", "round",
-    "table", "referee_id", "created_at", "revoked", "revoke_reason", "appeal_state", "details",
-)  # fmt: skip
-
-
-def sanctions_table(views: Sequence[SanctionView]) -> DataTable:
-    """The sanctions as a spreadsheet table — codes, not sentences (a data file): the CSV and the XLSX exports
-    both write these rows. Discord ids are text (a spreadsheet keeps 15 digits of a number)."""
-    rows = tuple(
-        (
-            v.case_number,
-            v.player_name,
-            v.infraction,
-            v.article,
-            v.kind,
-            v.proposed_kind,
-            v.offence,
-            v.consequence,
-            None if v.points is None else float(v.points),
-            v.round_number or None,
-            v.table_number or None,
-            str(v.referee_id),
-            v.created_at,
-            "yes" if v.revoked else None,
-            v.revoke_reason,
-            v.appeal_state,
-            v.details,
-        )
-        for v in views
-    )
-    return DataTable("sanzioni", CSV_COLUMNS, rows)
-
-
-def sanctions_csv(views: Sequence[SanctionView]) -> bytes:
-    """``;``-separated UTF-8 with BOM; codes, not sentences (a data file); text cells defused against formulas."""
-    return csv_bytes(sanctions_table(views))
+    @property
+    def rows(self) -> int:
+        return len(self.sanctions)

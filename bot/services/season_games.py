@@ -13,7 +13,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.db import repo
 from bot.db.models import (
     SeasonGame,
     SeasonGamePlayer,
@@ -21,7 +20,6 @@ from bot.db.models import (
     tournament_key,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
-from bot.rules.ruleset import load_ruleset
 from bot.rules.season import (
     OneOffEntry,
     OneOffGame,
@@ -32,7 +30,7 @@ from bot.rules.season import (
     parse_place_points,
 )
 from bot.rules.tournament.model import TournamentError
-from bot.services._base import BaseService, clean_text
+from bot.services._base import BaseService, clean_text, id_of
 from bot.services.access import Actor, StaffRole
 from bot.services.season_views import (
     PLAYER_NAME_MAX,
@@ -43,6 +41,7 @@ from bot.services.season_views import (
     scheme_of,
     scheme_view,
     season_or_404,
+    season_rules,
 )
 
 
@@ -92,11 +91,9 @@ class SeasonGameService(BaseService):
         if (places is not None or one_off is not None) and event_type is None:
             raise InvalidInput("error.season.event_type_needed")
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            found = await season_or_404(session, actor.guild_id, season)
-            assert found.id is not None
-            await repo.lock_season(session=session, guild_id=actor.guild_id, season_id=found.id)
-            links = await repo.season_tournaments(session=session, guild_id=actor.guild_id, season_id=found.id)
+            found = await season_or_404(uc, season)
+            await uc.seasons.lock_season(season_id=id_of(found))
+            links = await uc.seasons.tournaments(season_id=id_of(found))
             scheme = scheme_of(found) or PointScheme()
             try:
                 name = event_type_key(event_type) if event_type is not None else None
@@ -122,7 +119,7 @@ class SeasonGameService(BaseService):
             changed = scheme.to_data() != (found.scheme or None)
             if changed:
                 found.scheme = scheme.to_data()
-                session.add(found)
+                uc.add(found)
                 await uc.audit("season.scheme", "season", found.id, scheme=found.scheme)
             return scheme_view(found, scheme, links)
 
@@ -130,14 +127,12 @@ class SeasonGameService(BaseService):
         """Give a tournament of the season its event type in the season's scheme (organizers); ``"-"`` clears it
         (the tournament then gives points per game only)."""
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            found = await season_or_404(session, actor.guild_id, season)
-            assert found.id is not None
-            await repo.lock_season(session=session, guild_id=actor.guild_id, season_id=found.id)
+            found = await season_or_404(uc, season)
+            await uc.seasons.lock_season(season_id=id_of(found))
             scheme = scheme_of(found)
             if scheme is None:
                 raise Conflict("error.season.no_scheme", season=found.name)
-            links = await repo.season_tournaments(session=session, guild_id=actor.guild_id, season_id=found.id)
+            links = await uc.seasons.tournaments(season_id=id_of(found))
             link = next((link for link, t in links if t.name_key == tournament_key(tournament)), None)
             if link is None:
                 raise NotFound("error.season.not_in_season", tournament=tournament.strip()[:100], season=found.name)
@@ -152,14 +147,14 @@ class SeasonGameService(BaseService):
                                        known=", ".join(scheme.event_types) or "—")  # fmt: skip
             if link.event_type != name:
                 link.event_type = name
-                session.add(link)
+                uc.add(link)
                 await uc.audit("season.event_type", "season", found.id, tournament=link.tournament_id, event_type=name)
             return scheme_view(found, scheme, links)
 
     async def event_types(self, guild_id: int, *, season: str) -> tuple[str, ...]:
         """The event types of the season's scheme (autocompletion; none without a scheme)."""
         async with self.run(guild_id) as uc:
-            scheme = scheme_of(await season_or_404(uc.session, guild_id, season))
+            scheme = scheme_of(await season_or_404(uc, season))
             return scheme.event_types if scheme is not None else ()
 
     async def record_game(
@@ -170,20 +165,19 @@ class SeasonGameService(BaseService):
         earlier one-off game; a name the season does not know is refused unless ``newcomers`` (a typo must not make
         a new player); a member is their Discord account. The season needs a point scheme."""
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            found = await season_or_404(session, actor.guild_id, season)
-            assert found.id is not None
-            await repo.lock_season(session=session, guild_id=actor.guild_id, season_id=found.id)
+            found = await season_or_404(uc, season)
+            season_id = id_of(found)
+            await uc.seasons.lock_season(season_id=season_id)
             scheme = scheme_of(found)
             if scheme is None:
                 raise Conflict("error.season.no_scheme", season=found.name)
             known: dict[str, tuple[str, str, int | None]] = {}  # name key → (season key, name, user id)
             accounts: dict[int, str] = {}  # user id → name
-            for reg in await repo.season_registrations(session=session, guild_id=actor.guild_id, season_id=found.id):
+            for reg in await uc.seasons.registrations(season_id=season_id):
                 known[registration_key(reg.display_name)] = (player_key(reg), reg.display_name, reg.user_id)
                 if reg.user_id is not None:
                     accounts[reg.user_id] = reg.display_name
-            before = await repo.season_games(session=session, guild_id=actor.guild_id, season_id=found.id)
+            before = await uc.seasons.games(season_id=season_id)
             for _, rows in before:
                 for gp in rows:
                     known.setdefault(gp.name_key, (game_player_key(gp), gp.display_name, gp.user_id))
@@ -196,13 +190,11 @@ class SeasonGameService(BaseService):
                 if p.user_id is not None:
                     name = accounts.get(p.user_id) or clean_text(p.name or str(p.user_id), field="player",
                                                                  max_len=PLAYER_NAME_MAX)  # fmt: skip
-                    assert name is not None
                     if p.user_id not in accounts:
                         new.append(name)
                     resolved.append((f"u:{p.user_id}", name, p.user_id, p))
                     continue
                 typed = clean_text(p.name, field="player", max_len=PLAYER_NAME_MAX)
-                assert typed is not None
                 hit = known.get(registration_key(typed))
                 if hit is not None:
                     resolved.append((hit[0], hit[1], hit[2], p))
@@ -214,26 +206,23 @@ class SeasonGameService(BaseService):
             if unknown:
                 raise InvalidInput("error.season.game_unknown_players", names=tuple(n[:60] for n in unknown[:20]),
                                    season=found.name)  # fmt: skip
-            number = await repo.season_next_game_number(session=session, guild_id=actor.guild_id, season_id=found.id)
+            number = await uc.seasons.next_game_number(season_id=season_id)
             entries = tuple(OneOffEntry(key, p.place, p.table_points) for key, _, _, p in resolved)
             game = OneOffGame(entries, label=f"#{number}")
             try:
                 game.validated()
-                gives = compute_season([], rules=load_ruleset(found.preset).season, scheme=scheme, games=[game])
+                gives = compute_season([], rules=season_rules(found).season, scheme=scheme, games=[game])
             except TournamentError as exc:
                 raise _invalid(exc) from None
-            links = await repo.season_tournaments(session=session, guild_id=actor.guild_id, season_id=found.id)
-            row = SeasonGame(guild_id=actor.guild_id, season_id=found.id, number=number,
-                             given_at=links[-1][1].id if links else None, recorded_by=actor.user_id,
-                             created_at=uc.clock())  # fmt: skip
-            session.add(row)
-            await session.flush()
-            assert row.id is not None
+            links = await uc.seasons.tournaments(season_id=season_id)
+            row = await uc.insert(SeasonGame(guild_id=actor.guild_id, season_id=season_id, number=number,
+                                             given_at=links[-1][1].id if links else None, recorded_by=actor.user_id,
+                                             created_at=uc.clock()))  # fmt: skip
             for key, name, user_id, p in resolved:
                 name_key = key[2:] if key.startswith("n:") else registration_key(name)
-                session.add(SeasonGamePlayer(guild_id=actor.guild_id, game_id=row.id, user_id=user_id,
-                                             display_name=name, name_key=name_key, place=p.place,
-                                             table_points=p.table_points))  # fmt: skip
+                uc.add(SeasonGamePlayer(guild_id=actor.guild_id, game_id=id_of(row), user_id=user_id,
+                                        display_name=name, name_key=name_key, place=p.place,
+                                        table_points=p.table_points))  # fmt: skip
             await uc.audit("season.game", "season", found.id, number=number,
                            players=[[name, p.place] for _, name, _, p in resolved])  # fmt: skip
             points = {r.player: r.one_off_points for r in gives.rows}
@@ -244,18 +233,15 @@ class SeasonGameService(BaseService):
     async def void_game(self, actor: Actor, *, season: str, number: int) -> GameView:
         """Void a one-off game of the season (organizers): it stays in the log, counting nothing."""
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            found = await season_or_404(session, actor.guild_id, season)
-            assert found.id is not None
-            await repo.lock_season(session=session, guild_id=actor.guild_id, season_id=found.id)
-            game = await repo.season_game_by_number(session=session, guild_id=actor.guild_id, season_id=found.id,
-                                                    number=number)  # fmt: skip
+            found = await season_or_404(uc, season)
+            await uc.seasons.lock_season(season_id=id_of(found))
+            game = await uc.seasons.game_by_number(season_id=id_of(found), number=number)
             if game is None:
                 raise NotFound("error.season.game_not_found", number=number, season=found.name)
             if game.voided_at is not None:
                 raise Conflict("error.season.game_voided", number=number, season=found.name)
             game.voided_at, game.voided_by = uc.clock(), actor.user_id
-            session.add(game)
+            uc.add(game)
             await uc.audit("season.game_void", "season", found.id, number=number)
             return GameView(found.name, number, (), (), (), voided=True)
 

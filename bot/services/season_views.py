@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
 from bot.db.models import Registration, Season, SeasonGamePlayer, SeasonTournament, Tournament, registration_key
 from bot.errors import NotFound
+from bot.rules.ruleset import Ruleset, load_ruleset
 from bot.rules.season import PointScheme
+from bot.services._base import UseCase
 
 PLAYER_NAME_MAX = 64
 REMOVE = "-"  # ``places`` / ``event_type``: remove the event type, clear the tournament's type
@@ -43,12 +42,17 @@ def scheme_of(season: Season) -> PointScheme | None:
     return PointScheme.from_data(season.scheme) if season.scheme else None
 
 
-async def season_or_404(session: AsyncSession, guild_id: int, name: str) -> Season:
-    """The season of that name in the server, or the user's "no such season"."""
-    season = await repo.get_season_by_name(session=session, guild_id=guild_id, name=name)
-    if season is None or season.id is None:
+async def season_or_404(uc: UseCase, name: str) -> Season:
+    """The season of that name in the use case's server, or the user's "no such season"."""
+    season = await uc.seasons.get_season_by_name(name=name)
+    if season is None:
         raise NotFound("error.season.not_found", name=name.strip()[:100])
     return season
+
+
+def season_rules(season: Season) -> Ruleset:
+    """The ruleset of the season's preset (a season has no overrides: its tournaments' own are theirs)."""
+    return load_ruleset(season.preset)
 
 
 def scheme_view(

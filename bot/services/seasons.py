@@ -21,9 +21,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
 from bot.db.models import (
     Registration,
     RoundKind,
@@ -33,10 +31,9 @@ from bot.db.models import (
     Tournament,
     tournament_key,
 )
-from bot.errors import Conflict, InvalidInput, NotFound
+from bot.errors import Conflict, InvalidInput, NotFound, PermissionDenied
 from bot.rules.errors import refusal_params
 from bot.rules.presets import PRESET_NAMES
-from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import infractions
 from bot.rules.season import (
     OneOffEntry,
@@ -47,7 +44,7 @@ from bot.rules.season import (
 from bot.rules.season import SeasonTournament as RankedTournament
 from bot.rules.tournament.model import PlayerId, TournamentError
 from bot.rules.tournament.standings import GameResult, Standings
-from bot.services._base import BaseService, clean_text, tournament_or_404
+from bot.services._base import BaseService, UseCase, clean_text, id_of
 from bot.services.access import Actor, StaffRole
 from bot.services.classification import classify
 from bot.services.sanction_places import sanctioned_player
@@ -60,11 +57,12 @@ from bot.services.season_views import (
     scheme_of,
     scheme_view,
     season_or_404,
+    season_rules,
 )
 from bot.services.standings import EngineStandings, StandingsService
 
 NAME_MAX = 100
-ALL_ROUNDS = tuple(k.value for k in RoundKind)  # NP: every board of the tournament counts for the project
+ALL_ROUNDS = tuple(RoundKind)  # NP: every board of the tournament counts for the project
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +157,11 @@ def _keyed(
     return RankedTournament(name, games, replace(standings, rows=rows, decisions=()), final)
 
 
-async def _final_places(session: AsyncSession, t: Tournament, engine: EngineStandings) -> dict[int, int]:
-    """Each player's place in the tournament's final classification, once it is complete (else none: the standings
-    give the places)."""
+async def _final_places(uc: UseCase, engine: EngineStandings) -> dict[int, int]:
+    """Each player's place in the use case's tournament's final classification, once it is complete (else none: the
+    standings give the places)."""
     ranked = [(int(row.player), row.rank) for row in engine.standings.rows]
-    found = await classify(session, t, ranked, engine.registrations, unconfirmed=engine.unconfirmed_tables,
+    found = await classify(uc, ranked, engine.registrations, unconfirmed=engine.unconfirmed_tables,
                            rounds_reported=len({res.round for res in engine.results}))  # fmt: skip
     if found is None or not found.complete:
         return {}
@@ -185,33 +183,30 @@ class SeasonService(BaseService):
     standings: StandingsService  # set by Services: each tournament's engine standings
     desk: SanctionService  # set by Services: a sanction given to the season is a case of the referee's desk
 
-    async def _season(self, session: AsyncSession, guild_id: int, name: str) -> Season:
-        return await season_or_404(session, guild_id, name)
-
-    async def _info(self, session: AsyncSession, season: Season, attached: str | None = None) -> SeasonInfo:
-        assert season.id is not None
-        links = await repo.season_tournaments(session=session, guild_id=season.guild_id, season_id=season.id)
+    @staticmethod
+    async def _info(uc: UseCase, season: Season, attached: str | None = None) -> SeasonInfo:
+        links = await uc.seasons.tournaments(season_id=id_of(season))
         return SeasonInfo(season.name, season.preset, tuple(t.name for _, t in links), attached)
 
-    async def _attach(self, session: AsyncSession, season: Season, t: Tournament) -> None:
+    @staticmethod
+    async def _attach(uc: UseCase, season: Season, t: Tournament) -> None:
         """Put ``t`` last in ``season`` (the caller holds the season's lock)."""
-        assert season.id is not None and t.id is not None
+        season_id, tid = id_of(season), id_of(t)
         if t.preset != season.preset:
             raise Conflict("error.season.other_preset", tournament=t.name, preset=t.preset, season=season.name,
                            season_preset=season.preset)  # fmt: skip
-        found = await repo.season_of_tournament(session=session, guild_id=season.guild_id, tournament_id=t.id)
+        found = await uc.seasons.of_tournament(tournament_id=tid)
         if found is not None:
             raise Conflict("error.season.already_in", tournament=t.name, season=found[0].name)
-        position = await repo.season_next_position(session=session, guild_id=season.guild_id, season_id=season.id)
-        link = SeasonTournament(guild_id=season.guild_id, season_id=season.id, tournament_id=t.id, position=position)
+        position = await uc.seasons.next_position(season_id=season_id)
+        link = SeasonTournament(guild_id=season.guild_id, season_id=season_id, tournament_id=tid, position=position)
         try:
             # the row is added inside the savepoint: added before, it was flushed as the savepoint opened, outside
             # it, and a constraint's refusal aborted the whole transaction ("something went wrong" on PostgreSQL)
-            async with session.begin_nested():
-                session.add(link)
-                await session.flush()
+            async with uc.savepoint():
+                await uc.insert(link)
         except IntegrityError:  # another season took the tournament meanwhile (one season each: a constraint)
-            taken = await repo.season_of_tournament(session=session, guild_id=season.guild_id, tournament_id=t.id)
+            taken = await uc.seasons.of_tournament(tournament_id=tid)
             other = taken[0].name if taken is not None else "—"
             raise Conflict("error.season.already_in", tournament=t.name, season=other) from None
 
@@ -222,72 +217,67 @@ class SeasonService(BaseService):
     ) -> SeasonInfo:
         """A new season (organizers) of ``preset``, or of ``tournament``'s preset, that tournament attached first."""
         clean = clean_text(name, field="name", max_len=NAME_MAX)
-        assert clean is not None
         if preset is not None and preset not in PRESET_NAMES:
             raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
-        async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            first = await tournament_or_404(session, actor.guild_id, tournament) if tournament else None
+        async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament or None) as uc:
+            first = uc.tournament if tournament else None
             chosen = preset or (first.preset if first is not None else None)
             if chosen is None:
                 raise InvalidInput("error.season.preset_needed")
-            if await repo.get_season_by_name(session=session, guild_id=actor.guild_id, name=clean):
+            if await uc.seasons.get_season_by_name(name=clean):
                 raise Conflict("error.season.exists", name=clean)
             season = Season(guild_id=actor.guild_id, name=clean, name_key=tournament_key(clean), preset=chosen,
                             created_by=actor.user_id, created_at=uc.clock())  # fmt: skip
-            session.add(season)
             try:
-                async with session.begin_nested():
-                    await session.flush()
+                async with uc.savepoint():  # the row added inside it: a refusal leaves the transaction usable
+                    await uc.insert(season)
             except IntegrityError:  # a concurrent create with the same name won the race
                 raise Conflict("error.season.exists", name=clean) from None
             if first is not None:
-                await self._attach(session, season, first)
+                await self._attach(uc, season, first)
             await uc.audit("season.create", "season", season.id, name=clean, preset=chosen,
                            tournament=first.name if first else None)  # fmt: skip
-            return await self._info(session, season, first.name if first else None)
+            return await self._info(uc, season, first.name if first else None)
 
     async def attach(self, actor: Actor, *, season: str, tournament: str) -> SeasonInfo:
         """Put a tournament of the season's preset last in the season (organizers); one season per tournament."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
-            session = uc.session
-            found = await self._season(session, actor.guild_id, season)
-            assert found.id is not None
-            await repo.lock_season(session=session, guild_id=actor.guild_id, season_id=found.id)
-            await self._attach(session, found, uc.tournament)
+            found = await season_or_404(uc, season)
+            await uc.seasons.lock_season(season_id=id_of(found))
+            await self._attach(uc, found, uc.tournament)
             await uc.audit("season.attach", "season", found.id, tournament=uc.tournament.name)
-            return await self._info(session, found, uc.tournament.name)
+            return await self._info(uc, found, uc.tournament.name)
 
     async def names(self, guild_id: int, *, name_prefix: str = "", limit: int = 25) -> tuple[str, ...]:
         """The server's seasons whose name contains ``name_prefix``, newest first (autocompletion)."""
         async with self.run(guild_id) as uc:
-            found = await repo.list_seasons(session=uc.session, guild_id=guild_id, name_prefix=name_prefix, limit=limit)
+            found = await uc.seasons.list_seasons(name_prefix=name_prefix, limit=limit)
             return tuple(s.name for s in found)
 
     async def show(self, guild_id: int, season: str) -> SeasonView:
         """The season's ranking: each tournament's points, the season's deductions, ties explained (anyone)."""
         async with self.run(guild_id) as uc:
-            session = uc.session
-            found = await self._season(session, guild_id, season)
-            assert found.id is not None
-            rules = load_ruleset(found.preset).season
+            found = await season_or_404(uc, season)
+            season_id = id_of(found)
+            rules = season_rules(found).season
             scheme = scheme_of(found)
-            kinds = ALL_ROUNDS if rules.project else (RoundKind.QUALIFYING.value,)
+            kinds = ALL_ROUNDS if rules.project else (RoundKind.QUALIFYING,)
             ranked: list[RankedTournament] = []
             names: dict[str, str] = {}
             clubs: dict[str, str | None] = {}
             users: dict[str, int | None] = {}
             unconfirmed = 0
-            links = await repo.season_tournaments(session=session, guild_id=guild_id, season_id=found.id)
+            links = await uc.seasons.tournaments(season_id=season_id)
             for link, t in links:
-                engine = await self.standings.engine(session, t, kinds=kinds)
+                evening = uc.about(t)
+                engine = await self.standings.engine(evening, kinds=kinds)
                 keys = _keys_of(engine.registrations)
                 for rid, reg in engine.registrations.items():  # the latest tournament's name and club win
                     names[keys[rid]], clubs[keys[rid]], users[keys[rid]] = reg.display_name, reg.club, reg.user_id
-                places = await _final_places(session, t, engine) if rules.place == "classification" else {}
+                places = await _final_places(evening, engine) if rules.place == "classification" else {}
                 results = engine.results
                 if scheme is not None and not rules.project:  # a game is every table: semifinals and final too
-                    every = await self.standings.engine(session, t, kinds=ALL_ROUNDS)
+                    every = await self.standings.engine(evening, kinds=ALL_ROUNDS)
                     results, unconfirmed = every.results, unconfirmed + every.unconfirmed_tables
                 else:
                     unconfirmed += engine.unconfirmed_tables
@@ -295,7 +285,7 @@ class SeasonService(BaseService):
                 ranked.append(replace(keyed, event_type=link.event_type) if scheme is not None else keyed)
             by_id = {t.id: t.name for _, t in links}
             games: list[OneOffGame] = []
-            for game, players in await repo.season_games(session=session, guild_id=guild_id, season_id=found.id):
+            for game, players in await uc.seasons.games(season_id=season_id):
                 for gp in players:
                     key = game_player_key(gp)
                     names.setdefault(key, gp.display_name)
@@ -305,7 +295,7 @@ class SeasonService(BaseService):
                 games.append(OneOffGame(entries, by_id.get(game.given_at), f"#{game.number}"))
             deductions: list[SeasonDeduction] = []
             penalties: list[SeasonPenalty] = []
-            for given_to, s, reg in await repo.season_sanctions(session=session, guild_id=guild_id, season_id=found.id):
+            for given_to, s, reg in await uc.seasons.sanctions(season_id=season_id):
                 if not s.active or not s.points:
                     continue
                 key = player_key(reg)
@@ -368,8 +358,8 @@ class SeasonService(BaseService):
     async def season_infractions(self, guild_id: int, *, season: str) -> tuple[str, ...]:
         """The infractions of the season's preset whose sanction takes standings points (FIRK: −7, −25)."""
         async with self.run(guild_id) as uc:
-            found = await self._season(uc.session, guild_id, season)
-            return tuple(i.code for i in infractions(load_ruleset(found.preset)) if i.standing_points)
+            found = await season_or_404(uc, season)
+            return tuple(i.code for i in infractions(season_rules(found)) if i.standing_points)
 
     async def sanction(
         self,
@@ -388,34 +378,34 @@ class SeasonService(BaseService):
         tournament of the season the player is registered in — and it costs that tournament's standings nothing."""
         note = checked_details(details)
         async with self.run(actor) as uc:
-            session = uc.session
-            case = await repo.sanction_allocate_case_number(session=session, guild_id=actor.guild_id)
+            # the case number first: the server row's lock then serialises concurrent sanctions of this server
+            case = await uc.sanctions.allocate_case_number()
             uc.require(StaffRole.REFEREE)
-            assert case is not None  # the role check needs the server's row
-            found = await self._season(session, actor.guild_id, season)
-            assert found.id is not None
-            links = await repo.season_tournaments(session=session, guild_id=actor.guild_id, season_id=found.id)
+            if case is None:  # pragma: no cover - require() refuses a server without its row first
+                raise PermissionDenied("error.permission_unmapped", role=StaffRole.REFEREE)
+            found = await season_or_404(uc, season)
+            links = await uc.seasons.tournaments(season_id=id_of(found))
             if not links:
                 raise Conflict("error.season.empty", season=found.name)
-            rules = load_ruleset(found.preset)
-            points = next((i.standing_points for i in infractions(rules) if i.code == infraction), None)
+            points = next((i.standing_points for i in infractions(season_rules(found)) if i.code == infraction), None)
             if not points:
                 raise InvalidInput("error.season.no_standing_points", infraction=infraction[:48], season=found.name)
-            target = await self._case_tournament(session, found, [t for _, t in links], tournament, player, user_id)
+            target = await self._case_tournament(uc, found, [t for _, t in links], tournament, player, user_id)
             view = await self.desk.record_request(
-                session, actor, case, tournament=target.name, player=player, user_id=user_id, infraction=infraction,
-                kind=None, points=None, cards_in_hand=0, details=note, round_number=None, table=None,
+                uc, case, tournament=target.name, player=player, user_id=user_id, infraction=infraction, kind=None,
+                points=None, cards_in_hand=0, details=note, round_number=None, table=None,
             )  # fmt: skip
-            s = await repo.sanction_by_case(session=session, guild_id=actor.guild_id, case_number=case)
-            assert s is not None and s.id is not None
-            session.add(SeasonSanction(guild_id=actor.guild_id, season_id=found.id, sanction_id=s.id,
-                                       given_at=links[-1][1].id, created_at=uc.clock()))  # fmt: skip
+            s = await uc.sanctions.by_case(case)
+            if s is None:  # pragma: no cover - recorded just above, in this transaction
+                raise NotFound("error.sanction.not_found", case=case)
+            uc.add(SeasonSanction(guild_id=actor.guild_id, season_id=id_of(found), sanction_id=id_of(s),
+                                  given_at=links[-1][1].id, created_at=uc.clock()))  # fmt: skip
             await uc.audit("season.sanction", "season", found.id, case=case, infraction=infraction)
             return SeasonSanctionView(found.name, view)
 
+    @staticmethod
     async def _case_tournament(
-        self,
-        session: AsyncSession,
+        uc: UseCase,
         season: Season,
         tournaments: Sequence[Tournament],
         name: str | None,
@@ -431,7 +421,7 @@ class SeasonService(BaseService):
             return chosen
         for t in reversed(tournaments):
             try:
-                await sanctioned_player(session, t, player, user_id)
+                await sanctioned_player(uc.about(t), player, user_id)
             except NotFound:
                 continue
             return t
@@ -439,20 +429,20 @@ class SeasonService(BaseService):
 
 
 async def previous_tournament_ranking(
-    session: AsyncSession, t: Tournament, players: Sequence[Registration], standings: StandingsService
+    uc: UseCase, players: Sequence[Registration], standings: StandingsService
 ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """FIRK §6 (FIRK-SEED-1): round 1 follows the final standings of the previous tournament. For a tournament of a
-    season: the previous tournament of the season's general classification, best first, as ``players``'
-    registration ids with each one's rank there (newcomers are left for the planner to seat after them); None when
-    the tournament is first in its season, or in none."""
-    assert t.id is not None
-    earlier = await repo.tournaments_before_in_season(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    """FIRK §6 (FIRK-SEED-1): round 1 follows the final standings of the previous tournament. For the use case's
+    tournament, of a season: the previous tournament of the season's general classification, best first, as
+    ``players``' registration ids with each one's rank there (newcomers are left for the planner to seat after them);
+    None when the tournament is first in its season, or in none."""
+    earlier = await uc.seasons.tournaments_before_in_season(tournament_id=uc.tournament_id)
     if not earlier:
         return None
-    before = await standings.engine(session, earlier[-1])
-    here = {player_key(r): r.id for r in players if r.id is not None}
+    previous = uc.about(earlier[-1])
+    before = await standings.engine(previous)
+    here = {player_key(r): id_of(r) for r in players}
     keys = _keys_of(before.registrations)
-    final = await _final_places(session, earlier[-1], before)  # its final classification, when it has one
+    final = await _final_places(previous, before)  # its final classification, when it has one
     rows = sorted(before.standings.rows, key=lambda row: final.get(int(row.player), row.rank)) if final else list(
         before.standings.rows)  # fmt: skip
     ranking: list[int] = []

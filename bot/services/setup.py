@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.db import repo
 from bot.db.models import GuildConfig
 from bot.errors import InvalidInput
 from bot.services._base import BaseService
@@ -39,13 +38,12 @@ class SetupService(BaseService):
         if locale not in ("it", "en"):
             raise InvalidInput("error.out_of_range", field="locale", min="it", max="en", value=locale[:8])
         async with self.run(actor) as uc:  # the configuration is made first, then the role checked against it
-            config = uc.config = await repo.get_or_create_guild_config(session=uc.session, guild_id=actor.guild_id,
-                                                                       locale=locale)  # fmt: skip
+            config = uc.config = await uc.guild.config_or_create(locale=locale)
             uc.require(StaffRole.ADMIN)
             before = config.locale
             config.locale = locale
             config.updated_at = uc.clock()
-            await uc.session.flush()
+            await uc.flush()
             await uc.audit("setup.locale", "guild_config", config.id, before=before, after=locale)
             return _view(config)
 
@@ -63,9 +61,7 @@ class SetupService(BaseService):
         """Map the server's Discord roles to the steward's roles. Server administrators only. A new server's
         language for public messages is ``server_locale`` (Discord's server language), not the administrator's."""
         async with self.run(actor) as uc:  # the configuration is made first, then the role checked against it
-            config = uc.config = await repo.get_or_create_guild_config(
-                session=uc.session, guild_id=actor.guild_id, locale=server_locale or actor.locale
-            )
+            config = uc.config = await uc.guild.config_or_create(locale=server_locale or actor.locale)
             uc.require(StaffRole.ADMIN)
             before = _view(config)
             config.organizer_role_id = organizer_role_id
@@ -75,7 +71,7 @@ class SetupService(BaseService):
             if announcement_channel_id is not None:
                 config.announcement_channel_id = announcement_channel_id
             config.updated_at = uc.clock()
-            await uc.session.flush()
+            await uc.flush()
             after = _view(config)
             await uc.audit("setup.roles", "guild_config", config.id, before=_roles(before), after=_roles(after))
             return after

@@ -6,7 +6,9 @@ for a forfeited game (FIRK-WD-1), the preset's tie-breakers with the decisions i
 standings where the preset has teams (NP-TAB-1). This service only gathers the rows, maps registrations to
 engine player ids and back, and turns the engine's codes into a view the cogs translate.
 
-Other services (``bot.services.rounds`` seeding the semifinals) call :meth:`StandingsService.compute`.
+Other use cases (``bot.services.rounds`` seeding the semifinals, a season's ranking) call
+:meth:`StandingsService.compute_in` and :meth:`StandingsService.engine` with their own use case (``uc.about(t)``
+for another tournament of theirs).
 """
 
 from __future__ import annotations
@@ -16,13 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
-from bot.db.models import Registration, RegistrationStatus, RoundKind, SeatOutcome, Tournament
+from bot.db.models import Registration, RegistrationStatus, RoundKind, SeatOutcome
 from bot.errors import InvalidInput
 from bot.rules.errors import refusal_params
-from bot.rules.ruleset import load_ruleset
 from bot.rules.sanctions import Consequence
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.standings import (
@@ -33,13 +31,13 @@ from bot.rules.tournament.standings import (
     TableEntry,
     compute_standings,
 )
-from bot.services._base import BaseService
+from bot.services._base import BaseService, UseCase, id_of
 
 OUTCOME_TO_ENTRY = {
-    SeatOutcome.PLAYED.value: EntryStatus.PLAYED,
-    SeatOutcome.WITHDRAWN.value: EntryStatus.FORFEIT,
-    SeatOutcome.FORFEIT.value: EntryStatus.FORFEIT,
-    SeatOutcome.DISQUALIFIED.value: EntryStatus.DISQUALIFIED,
+    SeatOutcome.PLAYED: EntryStatus.PLAYED,
+    SeatOutcome.WITHDRAWN: EntryStatus.FORFEIT,
+    SeatOutcome.FORFEIT: EntryStatus.FORFEIT,
+    SeatOutcome.DISQUALIFIED: EntryStatus.DISQUALIFIED,
 }
 
 
@@ -150,37 +148,31 @@ class EngineStandings:
 
 class StandingsService(BaseService):
     async def compute(
-        self, guild_id: int, tournament_name: str, *, kinds: Sequence[str] = (RoundKind.QUALIFYING.value,)
+        self, guild_id: int, tournament_name: str, *, kinds: Sequence[str] = (RoundKind.QUALIFYING,)
     ) -> StandingsView:
         """Standings of a tournament from its reported tables (qualifying rounds by default), each line with its
         rank before the latest round (the movement the standings image shows)."""
         async with self.run(guild_id, tournament=tournament_name) as uc:
-            session, tournament = uc.session, uc.tournament
-            view = await self.compute_in(session, tournament, kinds=kinds)
+            view = await self.compute_in(uc, kinds=kinds)
             if view.last_round is None or view.rounds < 2:
                 return view
-            before = await self.compute_in(session, tournament, kinds=kinds, before_round=view.last_round)
+            before = await self.compute_in(uc, kinds=kinds, before_round=view.last_round)
             ranks = {line.player_id: line.rank for line in before.lines}
             lines = tuple(replace(line, previous_rank=ranks.get(line.player_id)) for line in view.lines)
             return replace(view, lines=lines)
 
-    async def _sanction_deductions(
-        self, session: AsyncSession, tournament: Tournament, before_round: int | None
-    ) -> list[Deduction]:
+    @staticmethod
+    async def _sanction_deductions(uc: UseCase, before_round: int | None) -> list[Deduction]:
         """Standings points of the sanctions in force (FIRK −7 for disturbing a table, −25 for a deliberate
         over-placement, BOT-SAN-2); a revoked or annulled sanction costs nothing."""
-        assert tournament.id is not None
-        rounds = {
-            r.id: r.number
-            for r in await repo.list_rounds(session=session, guild_id=tournament.guild_id, tournament_id=tournament.id)
-        }
+        tid = uc.tournament_id
+        rounds = {r.id: r.number for r in await uc.rounds.list_rounds(tournament_id=tid)}
         out = []
-        to_season = await repo.season_given_sanction_ids(
-            session=session, guild_id=tournament.guild_id, tournament_id=tournament.id
-        )  # FIRK penalità 4 "a livello annuale": the season's ranking takes those points instead
-        for s in await repo.sanction_list(session=session, guild_id=tournament.guild_id, tournament_id=tournament.id):
+        # FIRK penalità 4 "a livello annuale": the season's ranking takes those points instead
+        to_season = await uc.seasons.given_sanction_ids(tournament_id=tid)
+        for s in await uc.sanctions.sanction_list(tournament_id=tid):
             number = rounds.get(s.round_id) if s.round_id is not None else None
-            if not s.active or not s.points or s.consequence == Consequence.TABLE_POINTS.value or s.id in to_season:
+            if not s.active or not s.points or s.consequence == Consequence.TABLE_POINTS or s.id in to_season:
                 continue
             if before_round is not None and number is not None and number >= before_round:
                 continue
@@ -188,26 +180,14 @@ class StandingsService(BaseService):
         return out
 
     async def engine(
-        self,
-        session: AsyncSession,
-        tournament: Tournament,
-        *,
-        kinds: Sequence[str] = (RoundKind.QUALIFYING.value,),
-        before_round: int | None = None,
+        self, uc: UseCase, *, kinds: Sequence[str] = (RoundKind.QUALIFYING,), before_round: int | None = None
     ) -> EngineStandings:
-        """The engine's standings of a tournament inside the caller's session, with the results they were computed
-        from (a season counts NP's boards one by one) and the registrations their player ids are."""
-        guild_id = tournament.guild_id
-        assert tournament.id is not None
-        registrations = {
-            r.id: r
-            for r in await repo.list_registrations(session=session, guild_id=guild_id, tournament_id=tournament.id)
-            if r.id is not None
-        }
-        rows = await repo.list_standings_results(
-            session=session, guild_id=guild_id, tournament_id=tournament.id, kinds=list(kinds)
-        )
-        rules = load_ruleset(tournament.preset, tournament.overrides or None).tournament
+        """The engine's standings of the use case's tournament inside its transaction, with the results they were
+        computed from (a season counts NP's boards one by one) and the registrations their player ids are."""
+        tid = uc.tournament_id
+        registrations = {id_of(r): r for r in await uc.registrations.listed(tournament_id=tid)}
+        rows = await uc.reports.list_standings_results(tournament_id=tid, kinds=list(kinds))
+        rules = uc.rules.tournament
         by_table: dict[tuple[int, int], list[TableEntry]] = defaultdict(list)
         deductions: list[Deduction] = []
         unconfirmed: set[int] = set()
@@ -233,15 +213,13 @@ class StandingsService(BaseService):
             )
             if result.points_adjustment:
                 deductions.append(Deduction(pid, -result.points_adjustment, "adjustment", seat.round_number))
-        deductions += await self._sanction_deductions(session, tournament, before_round)
+        deductions += await self._sanction_deductions(uc, before_round)
         results = [GameResult(r, tb, tuple(entries)) for (r, tb), entries in sorted(by_table.items())]
         withdrawn = {
-            rid for rid, r in registrations.items() if r.status == RegistrationStatus.WITHDRAWN.value and rid in players
+            rid for rid, r in registrations.items() if r.status == RegistrationStatus.WITHDRAWN and rid in players
         }
         disqualified = {
-            rid
-            for rid, r in registrations.items()
-            if r.status == RegistrationStatus.DISQUALIFIED.value and rid in players
+            rid for rid, r in registrations.items() if r.status == RegistrationStatus.DISQUALIFIED and rid in players
         }
         teams: dict[int | str, str] | None = None
         if rules.teams:
@@ -264,18 +242,13 @@ class StandingsService(BaseService):
         return EngineStandings(tuple(results), standings, registrations, tuple(deductions), len(unconfirmed))
 
     async def compute_in(
-        self,
-        session: AsyncSession,
-        tournament: Tournament,
-        *,
-        kinds: Sequence[str] = (RoundKind.QUALIFYING.value,),
-        before_round: int | None = None,
+        self, uc: UseCase, *, kinds: Sequence[str] = (RoundKind.QUALIFYING,), before_round: int | None = None
     ) -> StandingsView:
-        """The standings inside a use case's own session (one session per use case: the draw and the finals call
-        this inside their transaction); ``before_round``: only the rounds numbered below it (the standings a draw
-        of that round is made from)."""
-        rules = load_ruleset(tournament.preset, tournament.overrides or None).tournament
-        found = await self.engine(session, tournament, kinds=kinds, before_round=before_round)
+        """The standings of the use case's tournament inside its transaction (the draw and the finals call this
+        inside theirs); ``before_round``: only the rounds numbered below it (the standings a draw of that round is
+        made from)."""
+        tournament, rules = uc.tournament, uc.rules.tournament
+        found = await self.engine(uc, kinds=kinds, before_round=before_round)
         registrations, standings, deductions = found.registrations, found.standings, found.deductions
         rounds = {r.round for r in found.results}
 
@@ -316,9 +289,8 @@ class StandingsService(BaseService):
             TeamLine(rank=tr.rank, team=tr.team, points=tr.points, names=tuple(name(p) for p in tr.players))
             for tr in standings.teams
         )
-        assert tournament.id is not None
         return StandingsView(
-            tournament_id=tournament.id,
+            tournament_id=uc.tournament_id,
             tournament_name=tournament.name,
             preset=tournament.preset,
             game=tournament.game,

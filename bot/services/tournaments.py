@@ -9,15 +9,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db import repo
 from bot.db.models import RegistrationStatus, RoundKind, RoundStatus, Tournament, TournamentStatus
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.jsondoc import DocumentError, NotJson, loads_bounded
 from bot.rules.presets import PRESET_NAMES, PresetError, PresetFieldError, UnknownOverrideKey
-from bot.rules.ruleset import load_ruleset
-from bot.services._base import BaseService, clean_text, document_refusal
+from bot.rules.ruleset import Ruleset, load_ruleset
+from bot.services._base import BaseService, UseCase, clean_text, document_refusal, id_of
 from bot.services.access import STAFF, Actor, StaffRole
 from bot.services.schedules import plan_registration_close, server_instant
 
@@ -111,11 +109,11 @@ def creation_stamp(created_at: datetime) -> int:
     return (created_at - EPOCH) // timedelta(microseconds=1)
 
 
-def _view(t: Tournament) -> TournamentView:
-    assert t.id is not None
-    rules = load_ruleset(t.preset, t.overrides or None).tournament
+def _view(t: Tournament, ruleset: Ruleset) -> TournamentView:
+    """``t`` as users see it, with its ruleset's format (``uc.rules``, or ``uc.about(t).rules``)."""
+    rules = ruleset.tournament
     return TournamentView(
-        id=t.id,
+        id=id_of(t),
         name=t.name,
         game=t.game,
         preset=t.preset,
@@ -158,7 +156,6 @@ class TournamentService(BaseService):
         ``qualifying_rounds`` (0 … 20, 0: not fixed) the number of qualifying rounds, the preset's otherwise. Both
         are stored as the JSON overrides are (and win over the same field typed there)."""
         clean_name = clean_text(name, field="name", max_len=NAME_MAX)
-        assert clean_name is not None
         if preset not in PRESET_NAMES:
             raise InvalidInput("error.unknown_preset", preset=preset[:64], known=", ".join(PRESET_NAMES))
         if format is not None:
@@ -167,39 +164,37 @@ class TournamentService(BaseService):
             _check_qualifying_rounds(qualifying_rounds)
             overrides = _with_tournament_setting(overrides, "qualifying_rounds", qualifying_rounds)
         try:  # every section parsed with its engine's own checks: a bad override is refused now, not weeks later
-            loaded = load_ruleset(preset, overrides).preset
+            ruleset = load_ruleset(preset, overrides)  # not stored yet: no use case has it
         except PresetError as exc:
             raise _preset_refusal(exc) from None
         if cap is not None and not 2 <= cap <= CAP_MAX:
             raise InvalidInput("error.out_of_range", field="cap", min=2, max=CAP_MAX, value=cap)
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
             if registration_deadline is not None:  # naive: the server's wall clock
-                registration_deadline = await server_instant(session, actor.guild_id, registration_deadline)
+                registration_deadline = server_instant(uc.config, registration_deadline)
                 if registration_deadline <= uc.clock():
                     raise InvalidInput("error.deadline_in_past")
-            if await repo.get_tournament_by_name(session=session, guild_id=actor.guild_id, name=clean_name):
+            if await uc.tournaments.by_name(clean_name):
                 raise Conflict("error.tournament_exists", name=clean_name)
             tournament = Tournament(
                 guild_id=actor.guild_id,
                 name=clean_name,
-                game=loaded.game,
+                game=ruleset.preset.game,
                 preset=preset,
                 overrides=dict(overrides or {}),
-                status=TournamentStatus.REGISTRATION_OPEN.value,
+                status=TournamentStatus.REGISTRATION_OPEN,
                 registration_deadline=registration_deadline,
                 cap=cap,
                 created_by=actor.user_id,
                 created_at=uc.clock(),
             )
-            session.add(tournament)
             try:
-                await session.flush()
+                await uc.insert(tournament)
             except IntegrityError:  # a concurrent create with the same name won the race
                 raise Conflict("error.tournament_exists", name=clean_name) from None
-            await plan_registration_close(session, tournament, uc.clock(), actor.user_id)
+            await plan_registration_close(uc, tournament, uc.clock())
             await uc.audit("tournament.create", "tournament", tournament.id, name=clean_name, preset=preset, cap=cap)
-            return _view(tournament)
+            return _view(tournament, ruleset)
 
     async def edit(self, actor: Actor, name: str, *, qualifying_rounds: int | None = None) -> TournamentView:
         """Change a tournament's settings (organizers): ``qualifying_rounds`` (0 … 20, 0: not fixed), stored as a
@@ -209,54 +204,53 @@ class TournamentService(BaseService):
         _check_qualifying_rounds(qualifying_rounds)
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=name, lock=True) as uc:
             t = uc.tournament
-            rounds = await repo.list_rounds(session=uc.session, guild_id=t.guild_id, tournament_id=uc.tournament_id)
-            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+            rounds = await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+            if any(r.kind != RoundKind.QUALIFYING for r in rounds):
                 raise Conflict("error.round_after_finals", tournament=t.name)
-            drawn = sum(1 for r in rounds if r.status != RoundStatus.PLANNED.value)
+            drawn = sum(1 for r in rounds if r.status != RoundStatus.PLANNED)
             if 0 < qualifying_rounds < drawn:
                 raise Conflict("error.tournament.qualifying_rounds_drawn", tournament=t.name, count=drawn,
                                value=qualifying_rounds)  # fmt: skip
-            before = load_ruleset(t.preset, t.overrides or None).tournament.qualifying_rounds
+            before = uc.rules.tournament.qualifying_rounds
             overrides = _with_tournament_setting(t.overrides, "qualifying_rounds", qualifying_rounds)
             try:
-                load_ruleset(t.preset, overrides)
+                uc.change_overrides(overrides)
             except PresetError as exc:  # pragma: no cover - the range above is what the preset accepts
                 raise _preset_refusal(exc) from None
-            t.overrides = overrides
-            await uc.session.flush()
+            await uc.flush()
             await uc.audit("tournament.edit", "tournament", t.id, name=t.name,
                            qualifying_rounds={"before": before, "after": qualifying_rounds})  # fmt: skip
-            return _view(t)
+            return _view(t, uc.rules)
 
     async def get(self, guild_id: int, name: str) -> TournamentView:
         async with self.run(guild_id, tournament=name) as uc:
-            return _view(uc.tournament)
+            return _view(uc.tournament, uc.rules)
 
     async def list(self, guild_id: int, *, name_prefix: str = "", limit: int = 25) -> list[TournamentView]:
         async with self.run(guild_id) as uc:
-            rows = await repo.list_tournaments(session=uc.session, guild_id=guild_id, name_prefix=name_prefix,
-                                               limit=limit)  # fmt: skip
-            return [_view(t) for t in rows]
+            rows = await uc.tournaments.listed(name_prefix=name_prefix, limit=limit)
+            return [_view(t, uc.about(t).rules) for t in rows]
 
     async def show(self, guild_id: int, name: str) -> TournamentDetail:
         """A tournament with its registration counts per status and its rounds."""
         async with self.run(guild_id, tournament=name) as uc:
-            session, tid = uc.session, uc.tournament_id
-            counts = await repo.registration_counts(session=session, guild_id=guild_id, tournament_id=tid)
-            rounds = await repo.registration_rounds(session=session, guild_id=guild_id, tournament_id=tid)
-            current = await repo.checkin_current_round(session=session, guild_id=guild_id, tournament_id=tid)
-            return TournamentDetail(_view(uc.tournament), counts, len(rounds), current.number if current else None)
+            tid = uc.tournament_id
+            counts = await uc.registrations.counts(tournament_id=tid)
+            rounds = await uc.registrations.rounds(tournament_id=tid)
+            current = await uc.registrations.checkin_current_round(tournament_id=tid)
+            return TournamentDetail(_view(uc.tournament, uc.rules), counts, len(rounds),
+                                    current.number if current else None)  # fmt: skip
 
     async def close_registration(self, actor: Actor, name: str) -> TournamentView:
         """Close registration (organizers): /register is refused from now on (BOT-REG-1)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=name) as uc:
             t = uc.tournament
-            if t.status != TournamentStatus.REGISTRATION_OPEN.value:
+            if t.status != TournamentStatus.REGISTRATION_OPEN:
                 raise Conflict("error.registration_not_open", tournament=t.name, status=t.status)
-            t.status = TournamentStatus.REGISTRATION_CLOSED.value
-            await uc.session.flush()
+            t.status = TournamentStatus.REGISTRATION_CLOSED
+            await uc.flush()
             await uc.audit("tournament.close", "tournament", t.id, name=t.name)
-            return _view(t)
+            return _view(t, uc.rules)
 
     async def validate(self, actor: Actor, name: str) -> ValidationReport:
         """Validate the list by the deadline (organizer or referee; BOT-REG-2, ARB 4).
@@ -266,32 +260,31 @@ class TournamentService(BaseService):
         """
         async with self.run(actor, role=STAFF, tournament=name) as uc:
             t, now = uc.tournament, uc.clock()
-            if t.status not in (TournamentStatus.REGISTRATION_OPEN.value, TournamentStatus.REGISTRATION_CLOSED.value):
+            if t.status not in (TournamentStatus.REGISTRATION_OPEN, TournamentStatus.REGISTRATION_CLOSED):
                 raise Conflict("error.tournament_started", tournament=t.name)
-            rows = await repo.list_registrations(session=uc.session, guild_id=actor.guild_id,
-                                                 tournament_id=uc.tournament_id)  # fmt: skip
+            rows = await uc.registrations.listed(tournament_id=uc.tournament_id)
             validated = already = waitlisted = 0
             late: list[str] = []
             deadline = t.registration_deadline
             for r in rows:
-                if r.status == RegistrationStatus.VALIDATED.value:
+                if r.status == RegistrationStatus.VALIDATED:
                     already += 1
-                elif r.status == RegistrationStatus.WAITLISTED.value:
+                elif r.status == RegistrationStatus.WAITLISTED:
                     waitlisted += 1
-                elif r.status == RegistrationStatus.REGISTERED.value:
+                elif r.status == RegistrationStatus.REGISTERED:
                     if deadline is not None and r.registered_at > deadline:
-                        r.status, r.withdrawn_at = RegistrationStatus.WITHDRAWN.value, now
+                        r.status, r.withdrawn_at = RegistrationStatus.WITHDRAWN, now
                         late.append(r.display_name)
                     else:
-                        r.status, r.validated_at = RegistrationStatus.VALIDATED.value, now
+                        r.status, r.validated_at = RegistrationStatus.VALIDATED, now
                         validated += 1
             if validated + already == 0:
                 raise Conflict("error.nobody_to_validate", tournament=t.name)
-            t.status = TournamentStatus.REGISTRATION_CLOSED.value
-            await uc.session.flush()
+            t.status = TournamentStatus.REGISTRATION_CLOSED
+            await uc.flush()
             await uc.audit("tournament.validate", "tournament", t.id, validated=validated, already=already, late=late,
                            waitlisted=waitlisted)  # fmt: skip
-            return ValidationReport(_view(t), validated, already, tuple(late), waitlisted)
+            return ValidationReport(_view(t, uc.rules), validated, already, tuple(late), waitlisted)
 
     # ----------------------------------------------------------------------------- deleting a test tournament
 
@@ -299,7 +292,7 @@ class TournamentService(BaseService):
         """What deleting ``name`` would remove (organizers), shown before the Confirm button; refused at once when
         the tournament has results (it stays in the history)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=name) as uc:
-            return await _deletable(uc.session, uc.tournament)
+            return await _deletable(uc)
 
     async def delete(self, actor: Actor, tournament_id: int, stamp: int) -> TournamentDeletion:
         """Delete a tournament with no results and every row of it (organizers; the Confirm button).
@@ -313,9 +306,7 @@ class TournamentService(BaseService):
         is already gone. ``stamp`` (:func:`creation_stamp`) must be the tournament's: a Confirm left over from a
         deleted tournament never deletes a later one that got its id."""
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:  # the role first, and the name the id has now
-            found = await repo.tournament_by_id(
-                session=uc.session, guild_id=actor.guild_id, tournament_id=tournament_id
-            )
+            found = await uc.tournaments.by_id(tournament_id)
         if found is None or creation_stamp(found.created_at) != stamp:
             raise NotFound("error.tournament.already_deleted")
         try:
@@ -323,11 +314,10 @@ class TournamentService(BaseService):
                 t = uc.tournament
                 if t.id != tournament_id or creation_stamp(t.created_at) != stamp:  # another one made since
                     raise NotFound("error.tournament.already_deleted")
-                facts = await _deletable(uc.session, t)
-                instead = await _season_date_before(uc.session, t)
-                removed = await repo.delete_tournament_rows(session=uc.session, guild_id=actor.guild_id,
-                                                            tournament_id=tournament_id, name=t.name,
-                                                            given_at_instead=instead)  # fmt: skip
+                facts = await _deletable(uc)
+                instead = await _season_date_before(uc)
+                removed = await uc.tournaments.delete_tournament_rows(tournament_id=tournament_id, name=t.name,
+                                                                      given_at_instead=instead)  # fmt: skip
                 await uc.audit("tournament.delete", "tournament", tournament_id, name=t.name, preset=t.preset,
                                registrations=facts.registrations, rounds=facts.rounds, tables=facts.tables,
                                rows=removed)  # fmt: skip
@@ -338,20 +328,19 @@ class TournamentService(BaseService):
             raise
 
 
-async def _deletable(session: AsyncSession, t: Tournament) -> TournamentDeletion:
-    """``t``'s size, or the refusal of a tournament with results (issue 44)."""
-    assert t.id is not None
-    results = await repo.tournament_results(session=session, guild_id=t.guild_id, tournament_id=t.id)
+async def _deletable(uc: UseCase) -> TournamentDeletion:
+    """The use case's tournament's size, or the refusal of a tournament with results (issue 44)."""
+    t, tid = uc.tournament, uc.tournament_id
+    results = await uc.tournaments.results(tid)
     if results.any:
         raise Conflict("error.tournament.has_results", tournament=t.name, tables=results.reported_tables,
                        sanctions=results.sanctions)  # fmt: skip
-    registrations, rounds, tables = await repo.tournament_size(session=session, guild_id=t.guild_id, tournament_id=t.id)
-    return TournamentDeletion(t.id, t.name, registrations, rounds, tables, creation_stamp(t.created_at))
+    registrations, rounds, tables = await uc.tournaments.size(tid)
+    return TournamentDeletion(tid, t.name, registrations, rounds, tables, creation_stamp(t.created_at))
 
 
-async def _season_date_before(session: AsyncSession, t: Tournament) -> int | None:
-    """The season's tournament just before ``t`` (what is dated at ``t`` is dated there once ``t`` is gone); None
-    when ``t`` is first in its season, or in none."""
-    assert t.id is not None
-    earlier = await repo.tournaments_before_in_season(session=session, guild_id=t.guild_id, tournament_id=t.id)
+async def _season_date_before(uc: UseCase) -> int | None:
+    """The season's tournament just before the use case's (what is dated at it is dated there once it is gone);
+    None when it is first in its season, or in none."""
+    earlier = await uc.seasons.tournaments_before_in_season(tournament_id=uc.tournament_id)
     return earlier[-1].id if earlier else None

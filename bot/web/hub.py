@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.i18n import LOCALES
-from bot.services.venue import VenueService, VenueSnapshot
+from bot.services.venue import VenueService
 from bot.web.pages import words
 from bot.web.tokens import REFRESH_SECONDS as TOKEN_REFRESH_SECONDS
 from bot.web.tokens import TokenBook
+from bot.web.venue_data import VenueSnapshot, snapshot_of
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,8 @@ class VenueHub:
 
     async def _build(self, token: str) -> VenueSnapshot | None:
         self.builds += 1
-        return await self.venue.snapshot(token)
+        page = await self.venue.page(token)
+        return snapshot_of(page) if page is not None else None
 
     def _trim(self) -> None:
         if len(self._pages) <= MAX_PAGES:

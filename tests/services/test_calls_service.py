@@ -14,15 +14,7 @@ from bot.db.models import RefereeCall, Round, RoundStatus
 from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
-from tests.services.test_reports_fixtures import (
-    GUILD,
-    ORGANIZER,
-    OUTSIDER,
-    REFEREE,
-    REFEREE_ROLE,
-    build_tournament,
-    player,
-)
+from tests.support.reports_fixtures import GUILD, ORGANIZER, OUTSIDER, REFEREE, REFEREE_ROLE, build_tournament, player
 
 
 async def test_bot_rul_2_one_claim_wins_among_a_hundred_concurrent_ones(services: Services):

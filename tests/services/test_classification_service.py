@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.db.models import Round, RoundKind
 from bot.services import Services
 from bot.services.seasons import previous_tournament_ranking
-from tests.services.test_rounds import (
+from tests.support.rounds import (
     GUILD,
     ORGANIZER,
     play_two_rounds,
@@ -18,6 +18,7 @@ from tests.services.test_rounds import (
     setup_knockout,
     setup_tournament,
 )
+from tests.support.venue import venue_snapshot
 
 
 async def final_played(services: Services, order: list[int] | None = None) -> tuple[dict[int, list[int]], list[int]]:
@@ -85,7 +86,7 @@ async def test_before_the_semifinals_there_is_no_classification_yet(services: Se
 async def test_bot_std_1_the_venue_page_shows_the_champion_and_each_final_place(services: Services):
     _, finish = await final_played(services)
     link = await services.venue.link(ORGANIZER, tournament="Coppa")
-    snap = await services.venue.snapshot(link.token)
+    snap = await venue_snapshot(services, link.token)
     assert snap is not None
     block = snap.data["classification"]
     assert block["complete"] and block["format"] == "finals" and not block["open"]
@@ -139,13 +140,11 @@ async def test_a_season_reads_a_tournament_s_place_from_its_final_classification
     await services.seasons.attach(ORGANIZER, season=season.name, tournament="Coppa")
     await setup_tournament(services, 0, name="Seconda")
     await services.seasons.attach(ORGANIZER, season=season.name, tournament="Seconda")
-    async with services.sessionmaker() as session:
-        from bot.db.models import Registration, Tournament
-
-        second = (await session.execute(select(Tournament).where(Tournament.name == "Seconda"))).scalar_one()
-        first = (await session.execute(select(Tournament).where(Tournament.name == "Coppa"))).scalar_one()
-        regs = (await session.execute(select(Registration).where(Registration.tournament_id == first.id))).scalars()
-        carried = await previous_tournament_ranking(session, second, list(regs), services.standings)
+    async with services.standings.run(GUILD, tournament="Seconda") as uc:  # the use case of the later tournament
+        first = await uc.tournaments.by_name("Coppa")
+        assert first is not None and first.id is not None
+        regs = await uc.registrations.listed(tournament_id=first.id)
+        carried = await previous_tournament_ranking(uc, list(regs), services.standings)
     assert carried is not None
     ranking, ranks = carried
     assert list(ranking[:4]) == finish and list(ranks[:4]) == [1, 2, 3, 4]

@@ -15,7 +15,7 @@ from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import GUILD, REFEREE, REFEREE_ROLE, build_tournament, player
+from tests.support.reports_fixtures import GUILD, REFEREE, REFEREE_ROLE, build_tournament, player
 
 FOUR = [["Anna", "Bruno", "Carla", "Dario"]]
 
@@ -199,7 +199,7 @@ async def test_rr_int_1_a_pause_over_four_hours_is_called_a_replay_and_a_shorter
 async def test_bot_role_1_clock_status_is_the_staff_s_and_a_player_reads_their_own_table_only(services: Services):
     """`/clock status` and `/endgame status`: referees and organizers read every table; a seated player their own
     table only (asked for another, refused); a member who plays nothing here is refused."""
-    from tests.services.test_reports_fixtures import ORGANIZER, OUTSIDER
+    from tests.support.reports_fixtures import ORGANIZER, OUTSIDER
 
     b = await build_tournament(services, rounds={1: [FOUR[0], ["Elio", "Fabio", "Gino", "Ugo"]]})
     await services.clocks.start(REFEREE, tournament=b.name)

@@ -19,7 +19,7 @@ from bot.services import Services
 from bot.services.deliveries import LEASE, MAX_ATTEMPTS
 from bot.settings import normalise_database_url
 from tests.conftest import POSTGRES_URL, FakeClock
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
+from tests.support.reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
 
 T = datetime(2026, 12, 5, 18, 0, tzinfo=UTC)
 

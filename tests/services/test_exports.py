@@ -20,14 +20,8 @@ from bot.rules.tournament.modulo import ModuloOptions
 from bot.services import Services
 from bot.services.access import Actor
 from bot.tools.export import verify_document
-from tests.modulo_contract import check
-from tests.services.test_rounds import (
-    GUILD,
-    ORGANIZER,
-    REF_ROLE,
-    setup_knockout,
-    setup_tournament,
-)
+from tests.support.modulo_contract import check
+from tests.support.rounds import GUILD, ORGANIZER, REF_ROLE, setup_knockout, setup_tournament
 
 REFEREE = Actor(guild_id=GUILD, user_id=3, role_ids=frozenset({REF_ROLE}))
 SURNAMES = ["Rossi", "Bianchi", "Verdi", "Neri", "Gallo", "Conti", "Greco", "Costa", "Ricci", "Marino"]
@@ -287,7 +281,8 @@ async def test_a_modulo_workbook_round_trips_through_import(services: Services, 
 
 
 async def test_the_roster_import_reads_identity_columns_and_a_publishing_tournament_exports_them(services: Services):
-    from bot.services.players_csv import IDENTITY_HEADER
+    from bot.files.players import IDENTITY_HEADER
+    from bot.present.roster import roster_table
 
     await setup_tournament(services, 0)
     await services.publishing.settings(ORGANIZER, tournament="Coppa", organiser="ROMA [Il Gufo]")
@@ -298,7 +293,7 @@ async def test_the_roster_import_reads_identity_columns_and_a_publishing_tournam
     )
     outcome = await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=data, workbook=False)
     assert outcome.imported == 2 and not outcome.problems
-    table = (await services.roster.export(ORGANIZER, tournament="Coppa")).table
+    table = roster_table(await services.roster.export(ORGANIZER, tournament="Coppa"))
     assert table.header[-5:] == IDENTITY_HEADER
     rows = {row[0]: row[-5:] for row in table.rows}
     assert rows == {"Anna R.": ("Anna", "Rossi", "03/04/1990", "12345", "LAZIO"),

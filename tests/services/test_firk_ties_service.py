@@ -9,15 +9,7 @@ from sqlalchemy import select
 from bot.db.models import TableResult
 from bot.services import Services
 from bot.services.reports import TableRef
-from tests.services.test_rounds import (
-    GUILD,
-    ORGANIZER,
-    PLAYER,
-    _stay_home,
-    firk_alike_round_1,
-    setup_tournament,
-    steward_draw,
-)
+from tests.support.rounds import GUILD, ORGANIZER, PLAYER, firk_alike_round_1, setup_tournament, stay_home, steward_draw
 
 PREVIOUS = (1, 2, 3, 4, 4, 4, 7, 8, 9, 10, 11, 12)  # typed previous ranks: three share 4th place
 
@@ -59,7 +51,7 @@ async def test_firk_size_1_9_a_sitter_level_at_4th_in_the_general_classification
     lines = await _level_at_4th_after_round_1(services)
     firsts = [p for p, rank in lines if rank == 1]
     fourths = [p for p, rank in lines if rank == 4]
-    await _stay_home(services, [fourths[2], *(p for p, rank in lines if rank > 4)])
+    await stay_home(services, [fourths[2], *(p for p, rank in lines if rank > 4)])
     before = await services.standings.compute(GUILD, "Coppa")
     view = await services.rounds.draw(ORGANIZER, tournament="Coppa")
     tables = [[s.registration_id for s in t.seats] for t in view.tables]

@@ -14,7 +14,7 @@ from bot.db.models import Registration, RegistrationStatus, Round, RoundStatus
 from bot.errors import Conflict, NotFound
 from bot.services import Services
 from bot.services.access import Actor
-from tests.services.test_rounds import GUILD, ORGANIZER, report_all, setup_tournament
+from tests.support.rounds import GUILD, ORGANIZER, report_all, setup_tournament
 
 
 def member(user_id: int) -> Actor:

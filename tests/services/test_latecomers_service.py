@@ -12,7 +12,7 @@ from bot.errors import Conflict, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
 from tests.conftest import FakeClock
-from tests.services.test_rounds import GUILD, ORGANIZER, REF_ROLE, setup_tournament
+from tests.support.rounds import GUILD, ORGANIZER, REF_ROLE, setup_tournament
 
 REFEREE = Actor(guild_id=GUILD, user_id=77, role_ids=frozenset({REF_ROLE}))
 

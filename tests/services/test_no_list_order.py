@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.services import Services
-from tests.services.test_reports_fixtures import GUILD, REFEREE, build_tournament, player
+from tests.support.reports_fixtures import GUILD, REFEREE, build_tournament, player
 
 FIRST = ["Anna", "Bruno", "Carla", "Dario", "Elio", "Fabio", "Gino", "Ilaria", "Luca", "Marta", "Nino", "Olga", "Pia",
          "Rino", "Sara", "Tino"]  # fmt: skip

@@ -10,10 +10,11 @@ from sqlalchemy import func, select
 
 from bot.db.models import AuditLog, Registration
 from bot.errors import Conflict, InvalidInput, PermissionDenied
+from bot.files.players import CsvPlayer, parse_players_csv, serialise_players_csv
+from bot.present.roster import roster_csv
 from bot.rules.text import visible_text
 from bot.services import Services
 from bot.services.access import Actor
-from bot.services.players_csv import CsvPlayer, parse_players_csv, serialise_players_csv
 
 GUILD = 111
 ORG_ROLE, REF_ROLE, HEAD_ROLE = 9001, 9002, 9003
@@ -192,7 +193,7 @@ async def test_bot_role_1_only_organizers_import_and_staff_export(services: Serv
     with pytest.raises(PermissionDenied):
         await services.roster.import_csv(REFEREE, tournament="Coppa", data=ENGLISH)
     with pytest.raises(PermissionDenied):
-        await services.roster.export_csv(Actor(guild_id=GUILD, user_id=50), tournament="Coppa")
+        await services.roster.export(Actor(guild_id=GUILD, user_id=50), tournament="Coppa")
     assert await count(services) == 0
     with pytest.raises(InvalidInput) as big:
         await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=b"x" * (600 * 1024))
@@ -202,11 +203,12 @@ async def test_bot_role_1_only_organizers_import_and_staff_export(services: Serv
 async def test_bot_reg_1_export_is_an_italian_spreadsheet_that_imports_back(services: Services):
     await setup(services)
     await services.roster.import_csv(ORGANIZER, tournament="Coppa", data=ITALIAN)
-    export = await services.roster.export_csv(REFEREE, tournament="Coppa")
-    assert export.filename == "coppa-giocatori.csv" and export.rows == 3
-    assert export.data.startswith("\ufeffnome;club;squadra;famiglia;discord id;stato\r\n".encode())
-    assert "Milano; centro" in export.data.decode("utf-8-sig")
-    again = parse_players_csv(export.data)
+    export = await services.roster.export(REFEREE, tournament="Coppa")
+    filename, data = roster_csv(export)
+    assert filename == "coppa-giocatori.csv" and export.rows == 3
+    assert data.startswith("\ufeffnome;club;squadra;famiglia;discord id;stato\r\n".encode())
+    assert "Milano; centro" in data.decode("utf-8-sig")
+    again = parse_players_csv(data)
     assert [p.name for p in again.players] == ["Anna Rossi", "Bruno Bianchi", "Carla Rossi"]
 
 

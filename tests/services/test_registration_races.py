@@ -12,7 +12,7 @@ from bot.db.models import Registration, Tournament
 from bot.errors import Conflict, UserFacingError
 from bot.services import Services
 from bot.services.access import Actor
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, build_tournament
+from tests.support.reports_fixtures import GUILD, ORGANIZER, build_tournament
 
 
 def member(user_id: int) -> Actor:
@@ -123,7 +123,7 @@ async def test_a_registration_racing_a_roster_import_on_one_account_gets_a_clean
 
 
 async def test_a_double_check_in_keeps_one_and_answers_both_cleanly(services: Services):
-    from tests.services.test_reports_fixtures import player as as_player
+    from tests.support.reports_fixtures import player as as_player
 
     b = await build_tournament(services, name="Coppa Doppia", rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
     async with services.sessionmaker() as session, session.begin():
@@ -164,15 +164,15 @@ async def test_a_sign_that_meets_a_locked_database_is_retried_and_never_lost(ser
     retried as a whole and the signature is stored."""
     from sqlalchemy.exc import OperationalError
 
-    from bot.db import repo
+    from bot.db.repo import reports as report_queries
     from bot.services.reports import TableRef
-    from tests.services.test_reports_fixtures import REFEREE, player
+    from tests.support.reports_fixtures import REFEREE, player
 
     b = await build_tournament(services, name="Coppa Firme", rounds={1: [["Anna", "Bruno", "Carla", "Dario"]]})
     await services.reports.enter_points(REFEREE, TableRef(b.name, 1, 1), {
         b.registrations["Anna"]: "70", b.registrations["Bruno"]: "50", b.registrations["Carla"]: "30",
         b.registrations["Dario"]: "10"})  # fmt: skip
-    real = repo.mark_result_signed
+    real = report_queries.mark_result_signed  # what ``uc.reports.mark_result_signed`` calls
     failures = {"left": 2}
 
     async def flaky(**kwargs):  # type: ignore[no-untyped-def]
@@ -181,7 +181,7 @@ async def test_a_sign_that_meets_a_locked_database_is_retried_and_never_lost(ser
             raise OperationalError("UPDATE table_result", {}, Exception("database is locked"))
         return await real(**kwargs)
 
-    monkeypatch.setattr(repo, "mark_result_signed", flaky)
+    monkeypatch.setattr(report_queries, "mark_result_signed", flaky)
     outcome = await services.reports.sign(player(b.users["Anna"]), b.tables[(1, 1)])
     assert not outcome.already_signed and failures["left"] == 0
     view = await services.reports.view(GUILD, b.tables[(1, 1)])

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.db import repo
 from bot.db.models import (
     AuditLog,
     CheckIn,
@@ -27,11 +26,12 @@ from bot.db.models import (
     Seat,
     TableResult,
 )
+from bot.db.repo import reports as report_queries  # what ``uc.reports`` calls: the interleavings hold there
 from bot.errors import Conflict, NotFound, PermissionDenied, UserFacingError
 from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import ReportStamp, TableRef
-from tests.services.test_reports_fixtures import (
+from tests.support.reports_fixtures import (
     GUILD,
     HEAD_ROLE,
     ORGANIZER,
@@ -67,8 +67,8 @@ def _held(name: str, real: Callable[..., Awaitable[Any]]) -> Callable[..., Await
 
 @pytest.fixture
 def interleave(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(repo, "list_report_seats", _held("seats", repo.list_report_seats))
-    monkeypatch.setattr(repo, "list_report_results", _held("results", repo.list_report_results))
+    monkeypatch.setattr(report_queries, "list_report_seats", _held("seats", report_queries.list_report_seats))
+    monkeypatch.setattr(report_queries, "list_report_results", _held("results", report_queries.list_report_results))
 
 
 async def _with_hold(name: str, nth: int, delay: float, work: Awaitable[Any]) -> Any:

@@ -16,7 +16,7 @@ from bot.rules.risiko.situation_draft import SituationDraft, apply_edit
 from bot.rules.ruleset import load_ruleset
 from bot.services import Services
 from bot.services.report_page import PageClosed, TablePage, page_token
-from tests.services.test_reports_fixtures import GUILD, REFEREE, build_tournament, player, results_of
+from tests.support.reports_fixtures import GUILD, REFEREE, build_tournament, player, results_of
 from tests.web.report_situations import edits, situation_document
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -75,7 +75,7 @@ async def test_issue_42_the_link_dies_with_the_venue_link_and_says_closed_with_i
     with pytest.raises(PageClosed):
         await services.report_pages.open(token)
     b2, token2, _ = await opened(services, name="Coppa Due")  # another tournament of the server
-    from tests.services.test_reports_fixtures import ORGANIZER
+    from tests.support.reports_fixtures import ORGANIZER
 
     await services.venue.revoke(ORGANIZER, tournament=b2.name)
     assert await services.report_pages.open(token2) is None

@@ -16,7 +16,7 @@ from bot.i18n import format_number
 from bot.services import Services
 from bot.services.report_lines import parse_entry
 from bot.services.reports import TableRef
-from tests.services.test_reports_fixtures import (
+from tests.support.reports_fixtures import (
     GUILD,
     OUTSIDER,
     REFEREE,

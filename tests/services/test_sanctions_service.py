@@ -12,10 +12,11 @@ from sqlalchemy import select
 from bot.cogs.standings.commands import standings_text
 from bot.db.models import AuditLog, Registration, RegistrationStatus, Sanction, SeatOutcome
 from bot.errors import Conflict, InvalidInput, PermissionDenied
+from bot.present.sanctions import sanctions_csv
 from bot.services import Services
 from bot.services.access import Actor
-from tests.services.test_reports_fixtures import GUILD, HEAD_ROLE, ORGANIZER, REFEREE, build_tournament, player
 from tests.services.test_standings_service import put_results
+from tests.support.reports_fixtures import GUILD, HEAD_ROLE, ORGANIZER, REFEREE, build_tournament, player
 
 HEAD = Actor(guild_id=GUILD, user_id=43, display_name="Capo", role_ids=frozenset({HEAD_ROLE}))
 ROUNDS = {1: [["Anna", "Bruno", "Carla", "Dario"]]}
@@ -109,8 +110,9 @@ async def test_bot_san_1_an_override_is_kept_and_the_record_is_the_player_s_own_
     assert await services.sanctions.record_of(REFEREE, tournament=b.name, player="Anna") == ()
     with pytest.raises(PermissionDenied):  # only the sanctioned player appeals
         await services.sanctions.appeal(player(b.users["Anna"]), case_number=1, reason="per lei")
-    export = await services.sanctions.export_csv(REFEREE, tournament=b.name)
-    rows = export.data.decode("utf-8-sig").splitlines()
+    filename, data = sanctions_csv(await services.sanctions.export(REFEREE, tournament=b.name))
+    assert filename.endswith("-sanzioni.csv")
+    rows = data.decode("utf-8-sig").splitlines()
     assert rows[0].startswith("case;player;infraction") and rows[1].startswith(
         "1;Carla;misconduct;RR 13.1;last_of_game"
     )
@@ -150,9 +152,9 @@ async def test_bot_san_1_case_numbers_are_unique_per_server_under_50_concurrent_
 
 async def test_bot_san_2_a_disqualified_player_is_out_of_the_next_draw_and_the_finals(services: Services):
     """RR-SAN-1 / ARB 26: a disqualification removes the player from later draws and from the finals' ranking."""
-    from tests.services.test_rounds import GUILD as ROUNDS_GUILD
-    from tests.services.test_rounds import ORGANIZER as ORG
-    from tests.services.test_rounds import REF_ROLE, report_all, setup_tournament
+    from tests.support.rounds import GUILD as ROUNDS_GUILD
+    from tests.support.rounds import ORGANIZER as ORG
+    from tests.support.rounds import REF_ROLE, report_all, setup_tournament
 
     referee = Actor(guild_id=ROUNDS_GUILD, user_id=77, role_ids=frozenset({REF_ROLE}))
     await setup_tournament(services, 16)
@@ -236,9 +238,9 @@ async def test_rk_wd_1_out_of_the_game_rescores_a_final_situation_with_the_playe
 
 async def test_tour_fin_1_bot_san_2_a_semifinal_winner_disqualified_is_replaced_by_the_chain(services: Services):
     """A disqualification on the desk takes the player out of the final: the replacement chain fills the seat."""
-    from tests.services.test_rounds import GUILD as ROUNDS_GUILD
-    from tests.services.test_rounds import ORGANIZER as ORG
-    from tests.services.test_rounds import REF_ROLE, semis_played
+    from tests.support.rounds import GUILD as ROUNDS_GUILD
+    from tests.support.rounds import ORGANIZER as ORG
+    from tests.support.rounds import REF_ROLE, semis_played
 
     semi, orders = await semis_played(services)
     names = {s.registration_id: s.name for t in semi.tables for s in t.seats}

@@ -16,7 +16,7 @@ from bot.errors import Conflict, InvalidInput, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
+from tests.support.reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
 
 START = datetime(2026, 12, 5, 21, 0)  # Rome wall clock: 20:00 UTC
 START_UTC = datetime(2026, 12, 5, 20, 0, tzinfo=UTC)

@@ -14,14 +14,14 @@ import pytest
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import select
 
-from bot.db import repo
 from bot.db.models import AuditLog, SeasonTournament
+from bot.db.repo import seasons as season_queries  # what ``uc.seasons`` calls
 from bot.errors import UserFacingError
 from bot.services import Services
 from bot.services.access import Actor
 from bot.services.races import is_concurrent_change
 from bot.services.reports import ReportStamp
-from tests.services.test_reports_fixtures import GUILD, REFEREE, build_tournament, player, results_of
+from tests.support.reports_fixtures import GUILD, REFEREE, build_tournament, player, results_of
 
 FOUR = {1: [["Anna", "Bruno", "Carla", "Dario"]]}
 SUBMISSIONS = 200
@@ -119,7 +119,8 @@ async def test_finding_7_two_simultaneous_season_attaches_of_one_tournament_answ
     for season in ("Anno", "Altro"):
         await services.seasons.create(SEASON_ORGANIZER, name=season, preset="risiko-firk-1")
     arrived: list[int] = []
-    monkeypatch.setattr(repo, "season_of_tournament", _both_checked(repo.season_of_tournament, arrived, 2))
+    monkeypatch.setattr(season_queries, "season_of_tournament",
+                        _both_checked(season_queries.season_of_tournament, arrived, 2))  # fmt: skip
     outcomes = await asyncio.gather(
         *(_outcome(services.seasons.attach(SEASON_ORGANIZER, season=s, tournament="Tappa")) for s in ("Anno", "Altro"))
     )

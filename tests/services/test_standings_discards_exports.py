@@ -18,8 +18,8 @@ from bot.present.exports import export_file
 from bot.present.standings import STANDINGS_COLUMNS, standings_csv, standings_table
 from bot.services import Services
 from bot.services.standings import StandingLine, StandingsView
-from tests.services.test_reports_fixtures import GUILD, build_tournament
 from tests.services.test_standings_service import put_results
+from tests.support.reports_fixtures import GUILD, build_tournament
 
 # each player's table points evening by evening (None: absent); the preset counts them as tournament points
 EVENINGS: dict[str, list[float | None]] = {

@@ -8,7 +8,7 @@ from bot.db.models import GameTable, Registration, RegistrationStatus, SeatOutco
 from bot.errors import NotFound
 from bot.present.standings import standings_csv, standings_image, standings_render_data
 from bot.services import Services
-from tests.services.test_reports_fixtures import GUILD, build_tournament
+from tests.support.reports_fixtures import GUILD, build_tournament
 
 
 async def put_results(services: Services, table_id: int, lines: list[tuple[int, float, int, float, str]]) -> None:

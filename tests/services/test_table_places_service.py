@@ -14,7 +14,7 @@ import pytest
 from bot.cli import main
 from bot.db.models import Tournament
 from bot.services import Services
-from tests.services.test_reports_fixtures import GUILD, REFEREE, build_tournament
+from tests.support.reports_fixtures import GUILD, REFEREE, build_tournament
 
 UFF = "risiko-ufficiali-2018"
 IN_PLAY = {

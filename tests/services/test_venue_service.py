@@ -12,14 +12,8 @@ from bot.errors import NotFound, PermissionDenied
 from bot.services import Services
 from bot.services.access import Actor
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import (
-    GUILD,
-    ORGANIZER,
-    ORGANIZER_ROLE,
-    REFEREE,
-    build_tournament,
-    player,
-)
+from tests.support.reports_fixtures import GUILD, ORGANIZER, ORGANIZER_ROLE, REFEREE, build_tournament, player
+from tests.support.venue import venue_snapshot
 
 TWO = {1: [["Anna", "Bruno", "Carla", "Dario"], ["Elio", "Fabio", "Gino", "<script>alert(1)</script>"]]}
 OTHER_GUILD = 888_000_000_000_002
@@ -29,7 +23,7 @@ OTHER_ORGANIZER = Actor(guild_id=OTHER_GUILD, user_id=41, display_name="Org", ro
 async def test_the_snapshot_shows_the_round_s_tables_seats_and_clubs_and_no_discord_id(services: Services):
     b = await build_tournament(services, rounds=TWO, clubs={"Anna": "Lupi", "Elio": "@everyone"})
     link = await services.venue.link(ORGANIZER, tournament=b.name)
-    snap = await services.venue.snapshot(link.token)
+    snap = await venue_snapshot(services, link.token)
     assert snap is not None and snap.tournament_id == b.tournament_id
     data = snap.data
     assert data["tournament"]["name"] == "Coppa Test"
@@ -52,11 +46,11 @@ async def test_a_wrong_or_revoked_token_finds_nothing_and_the_new_one_does(servi
     assert await services.venue.link(ORGANIZER, tournament=b.name) == old  # the link is stable until revoked
     assert len(old.token) >= 32
     for wrong in ("", "x", old.token[:-1], old.token + "x", str(b.tournament_id), old.token.upper()):
-        assert await services.venue.snapshot(wrong) is None
+        assert await venue_snapshot(services, wrong) is None
     new = await services.venue.revoke(ORGANIZER, tournament=b.name)
     assert new.token != old.token and new.tournament_name == b.name
-    assert await services.venue.snapshot(old.token) is None
-    snap = await services.venue.snapshot(new.token)
+    assert await venue_snapshot(services, old.token) is None
+    snap = await venue_snapshot(services, new.token)
     assert snap is not None and snap.tournament_id == b.tournament_id
 
 
@@ -75,11 +69,11 @@ async def test_another_server_s_tournament_of_the_same_name_is_its_own_page(serv
     mine = await services.venue.link(ORGANIZER, tournament=ours.name)
     other = await services.venue.link(OTHER_ORGANIZER, tournament=theirs.name)
     assert mine.token != other.token
-    snap = await services.venue.snapshot(other.token)
+    snap = await venue_snapshot(services, other.token)
     assert snap is not None and snap.tournament_id == theirs.tournament_id
     assert [s["name"] for s in snap.data["round"]["tables"][0]["seats"]] == ["Zeno", "Yuri", "Xena", "Walt"]
     await services.venue.revoke(OTHER_ORGANIZER, tournament=theirs.name)  # their revoke leaves ours alone
-    assert await services.venue.snapshot(mine.token) is not None
+    assert await venue_snapshot(services, mine.token) is not None
     with pytest.raises(NotFound):  # an organizer of another server cannot reach ours by name
         await services.venue.link(OTHER_ORGANIZER, tournament="Inesistente")
 
@@ -97,7 +91,7 @@ async def test_the_change_counter_moves_with_a_signature_and_a_pause_and_the_sna
     clock.advance(minutes=5)
     started = (await services.venue.versions([GUILD]))[GUILD]
     assert started > before
-    snap = await services.venue.snapshot(token)
+    snap = await venue_snapshot(services, token)
     assert snap is not None and snap.version == started
     running, paused = (t["clock"] for t in snap.data["round"]["tables"])
     assert running["status"] == "running" and running["remaining_seconds"] is None  # the page counts down
@@ -113,21 +107,21 @@ async def test_the_change_counter_moves_with_a_signature_and_a_pause_and_the_sna
     await services.reports.sign(player(b.users["Anna"]), table_id)
     signed = (await services.venue.versions([GUILD]))[GUILD]
     assert signed > started
-    snap = await services.venue.snapshot(token)
+    snap = await venue_snapshot(services, token)
     assert snap is not None
     report = snap.data["round"]["tables"][0]["report"]
     assert report == {"status": "entered", "signed": 1, "seats": 4}
     assert snap.data["round"]["tables"][0]["seats"][0]["result"]["rank"] == 1
     for n in ("Bruno", "Carla", "Dario"):
         await services.reports.sign(player(b.users[n]), table_id)
-    snap = await services.venue.snapshot(token)
+    snap = await venue_snapshot(services, token)
     assert snap is not None and snap.data["round"]["tables"][0]["report"]["status"] == "signed"
     assert [line["name"] for line in snap.data["standings"]["lines"]][:1] == ["Anna"]
     await services.reports.countersign(REFEREE, table_id)
-    snap = await services.venue.snapshot(token)
+    snap = await venue_snapshot(services, token)
     assert snap is not None and snap.data["round"]["tables"][0]["report"]["status"] == "countersigned"
     clock.advance(minutes=120)
-    snap = await services.venue.snapshot(token)
+    snap = await venue_snapshot(services, token)
     assert snap is not None and snap.data["round"]["tables"][0]["clock"]["status"] == "time_up"
 
 
@@ -150,7 +144,7 @@ async def test_a_tournament_of_a_season_carries_the_season_s_ranking_as_season_s
     await services.tournaments.create(s.ORGANIZER, name="Fuori stagione", preset=firk)
 
     token = (await services.venue.link(s.ORGANIZER, tournament="Serata 2")).token
-    snap = await services.venue.snapshot(token)
+    snap = await venue_snapshot(services, token)
     assert snap is not None
     season = snap.data["season"]
     view = await services.seasons.show(s.GUILD, "Anno 2026")
@@ -169,10 +163,10 @@ async def test_a_tournament_of_a_season_carries_the_season_s_ranking_as_season_s
     assert "user_id" not in text and str(s.GUILD) not in text
     assert not any(str(1000 + i) in text for i in range(len(s.NAMES)))  # the players' Discord ids
 
-    first = await services.venue.snapshot((await services.venue.link(s.ORGANIZER, tournament="Serata 1")).token)
+    first = await venue_snapshot(services, (await services.venue.link(s.ORGANIZER, tournament="Serata 1")).token)
     assert first is not None and first.data["season"]["current"] == 0
     assert first.data["season"]["lines"] == season["lines"]  # the season's ranking, whichever evening's page
-    alone = await services.venue.snapshot((await services.venue.link(s.ORGANIZER, tournament="Fuori stagione")).token)
+    alone = await venue_snapshot(services, (await services.venue.link(s.ORGANIZER, tournament="Fuori stagione")).token)
     assert alone is not None and alone.data["season"] is None
 
     # a sanction given to the season's ranking moves the server's counter: the page is rebuilt with it
@@ -181,7 +175,7 @@ async def test_a_tournament_of_a_season_carries_the_season_s_ranking_as_season_s
     await services.seasons.sanction(s.REFEREE, season="Anno 2026", infraction="disturbing_table", player=None,
                                     user_id=1000 + 5)  # fmt: skip
     assert (await services.venue.versions([s.GUILD]))[s.GUILD] > before
-    after = await services.venue.snapshot(token)
+    after = await venue_snapshot(services, token)
     assert after is not None
     moved = next(x for x in after.data["season"]["lines"] if x["name"] == "Fabio")
     assert moved["deductions"] == 7.0 and moved["points"] == pytest.approx(fabio["points"] - 7)

@@ -13,10 +13,10 @@ from openpyxl import Workbook, load_workbook
 from sqlalchemy import func, select
 
 from bot.db.models import Registration
+from bot.files.players import MAX_ROWS, parse_players_csv, parse_players_xlsx
+from bot.files.sheets import read_xlsx_rows
 from bot.i18n import t
 from bot.services import Services
-from bot.services.players_csv import MAX_ROWS, parse_players_csv, parse_players_xlsx
-from bot.services.sheets import read_xlsx_rows
 from tests.services.test_registration_csv import ORGANIZER, setup
 
 

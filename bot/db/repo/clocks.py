@@ -68,8 +68,8 @@ async def cancel_clock_calls(*, session: AsyncSession, guild_id: int, table_id: 
         .where(
             col(ScheduledReminder.guild_id) == guild_id,
             col(ScheduledReminder.table_id) == table_id,
-            col(ScheduledReminder.kind) == ReminderKind.CLOCK.value,
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+            col(ScheduledReminder.kind) == ReminderKind.CLOCK,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING,
         )
-        .values(status=ReminderStatus.CANCELLED.value, outcome=outcome)
+        .values(status=ReminderStatus.CANCELLED, outcome=outcome)
     )

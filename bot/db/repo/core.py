@@ -19,7 +19,7 @@ from bot.db.models import (
     tournament_key,
 )
 
-ACTIVE_REGISTRATION = (RegistrationStatus.REGISTERED.value, RegistrationStatus.VALIDATED.value)
+ACTIVE_REGISTRATION = (RegistrationStatus.REGISTERED, RegistrationStatus.VALIDATED)
 
 
 async def get_guild_config(*, session: AsyncSession, guild_id: int) -> GuildConfig | None:
@@ -75,7 +75,7 @@ async def get_registration_by_name(
             Registration.guild_id == guild_id,
             Registration.tournament_id == tournament_id,
             Registration.name_key == registration_key(display_name),
-            col(Registration.status).in_((*ACTIVE_REGISTRATION, RegistrationStatus.WAITLISTED.value)),
+            col(Registration.status).in_((*ACTIVE_REGISTRATION, RegistrationStatus.WAITLISTED)),
         )
     )
     return result.scalars().first()

@@ -66,7 +66,7 @@ async def first_waitlisted_registration(
         .where(
             Registration.guild_id == guild_id,
             Registration.tournament_id == tournament_id,
-            Registration.status == RegistrationStatus.WAITLISTED.value,
+            Registration.status == RegistrationStatus.WAITLISTED,
         )
         .order_by(col(Registration.registered_at), col(Registration.id))
         .limit(1)
@@ -110,7 +110,7 @@ async def checkin_current_round(*, session: AsyncSession, guild_id: int, tournam
         .where(
             Round.guild_id == guild_id,
             Round.tournament_id == tournament_id,
-            Round.status != RoundStatus.CLOSED.value,
+            Round.status != RoundStatus.CLOSED,
         )
         .order_by(col(Round.number))
         .limit(1)

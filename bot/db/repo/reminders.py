@@ -43,7 +43,7 @@ async def pending_reminders(
 ) -> list[tuple[int, datetime]]:
     """Pending rows as (id, due_at), of one server or (``guild_id`` None) of every one, soonest first."""
     query = select(col(ScheduledReminder.id), col(ScheduledReminder.due_at)).where(
-        col(ScheduledReminder.status) == ReminderStatus.PENDING.value
+        col(ScheduledReminder.status) == ReminderStatus.PENDING
     )
     if guild_id is not None:
         query = query.where(col(ScheduledReminder.guild_id) == guild_id)
@@ -55,9 +55,9 @@ def _claimable(now: Instant, stale_before: Instant, max_attempts: int) -> Column
     """Due and waiting, or taken by a process whose lease ran out (it died, or lost the database) while it still may
     be tried again."""
     return or_(
-        and_(col(ScheduledReminder.status) == ReminderStatus.PENDING.value, col(ScheduledReminder.due_at) <= now),
+        and_(col(ScheduledReminder.status) == ReminderStatus.PENDING, col(ScheduledReminder.due_at) <= now),
         and_(
-            col(ScheduledReminder.status) == ReminderStatus.CLAIMED.value,
+            col(ScheduledReminder.status) == ReminderStatus.CLAIMED,
             or_(col(ScheduledReminder.claimed_at).is_(None), col(ScheduledReminder.claimed_at) < stale_before),
             col(ScheduledReminder.attempts) < max_attempts,
         ),
@@ -87,7 +87,7 @@ async def claim_reminder(
         update(ScheduledReminder)
         .where(col(ScheduledReminder.id) == pick.with_for_update(skip_locked=True).scalar_subquery(), claimable)
         .values(
-            status=ReminderStatus.CLAIMED.value,
+            status=ReminderStatus.CLAIMED,
             claimed_at=now,
             claimed_by=worker[:64],
             attempts=col(ScheduledReminder.attempts) + 1,
@@ -106,7 +106,7 @@ async def renew_claim(*, session: AsyncSession, reminder_id: int, worker: str, n
         update(ScheduledReminder)
         .where(
             col(ScheduledReminder.id) == reminder_id,
-            col(ScheduledReminder.status) == ReminderStatus.CLAIMED.value,
+            col(ScheduledReminder.status) == ReminderStatus.CLAIMED,
             col(ScheduledReminder.claimed_by) == worker[:64],
         )
         .values(claimed_at=now)
@@ -123,10 +123,10 @@ async def finish_claim(
         update(ScheduledReminder)
         .where(
             col(ScheduledReminder.id) == reminder_id,
-            col(ScheduledReminder.status) == ReminderStatus.CLAIMED.value,
+            col(ScheduledReminder.status) == ReminderStatus.CLAIMED,
             col(ScheduledReminder.claimed_by) == worker[:64],
         )
-        .values(status=ReminderStatus.DELIVERED.value, delivered_at=now, outcome=outcome[:200] if outcome else None)
+        .values(status=ReminderStatus.DELIVERED, delivered_at=now, outcome=outcome[:200] if outcome else None)
         .returning(col(ScheduledReminder.id))
     )
     return done.first() is not None
@@ -137,7 +137,7 @@ async def mark_late(*, session: AsyncSession, due_before: Instant) -> int:
     marked = await session.execute(
         update(ScheduledReminder)
         .where(
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING,
             col(ScheduledReminder.due_at) < due_before,
             col(ScheduledReminder.late).is_(False),
         )
@@ -153,7 +153,7 @@ async def expired_claims(*, session: AsyncSession, stale_before: Instant) -> Seq
     rows = await session.execute(
         select(col(ScheduledReminder.id), col(ScheduledReminder.attempts))
         .where(
-            col(ScheduledReminder.status) == ReminderStatus.CLAIMED.value,
+            col(ScheduledReminder.status) == ReminderStatus.CLAIMED,
             or_(col(ScheduledReminder.claimed_at).is_(None), col(ScheduledReminder.claimed_at) < stale_before),
         )
         .order_by(col(ScheduledReminder.due_at), col(ScheduledReminder.id))

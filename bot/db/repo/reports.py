@@ -23,6 +23,7 @@ __all__ = [
     "get_report_round",
     "get_report_table",
     "get_report_table_by_id",
+    "get_report_table_in_server",
     "list_report_page_tables",
     "list_report_results",
     "list_report_seats",
@@ -46,7 +47,7 @@ async def get_report_round(
         stmt = stmt.where(Round.number == number)
     else:
         has_tables = select(GameTable.id).where(GameTable.guild_id == guild_id, GameTable.round_id == Round.id).exists()
-        shown = col(Round.status).in_((RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value))
+        shown = col(Round.status).in_((RoundStatus.PUBLISHED, RoundStatus.CLOSED))
         stmt = stmt.where(has_tables, shown).order_by(col(Round.number).desc())
     result = await session.execute(stmt.limit(1))
     return result.scalars().first()
@@ -74,6 +75,20 @@ async def get_report_page_table(*, session: AsyncSession, table_id: int) -> tupl
         .join(Round, col(Round.id) == col(GameTable.round_id))
         .join(Tournament, col(Tournament.id) == col(Round.tournament_id))
         .where(col(GameTable.id) == table_id)
+    )
+    row = result.first()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+async def get_report_table_in_server(
+    *, session: AsyncSession, guild_id: int, table_id: int
+) -> tuple[GameTable, Round, Tournament] | None:
+    """A table of this server with its round and tournament, by the table's id (a button's, a report page's)."""
+    result = await session.execute(
+        select(GameTable, Round, Tournament)
+        .join(Round, col(Round.id) == col(GameTable.round_id))
+        .join(Tournament, col(Tournament.id) == col(Round.tournament_id))
+        .where(col(GameTable.id) == table_id, col(GameTable.guild_id) == guild_id, col(Round.guild_id) == guild_id)
     )
     row = result.first()
     return None if row is None else (row[0], row[1], row[2])

@@ -175,6 +175,6 @@ async def seat_in_latest_round(
         .limit(1)
     )
     if published_only:
-        query = query.where(col(Round.status).in_((RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)))
+        query = query.where(col(Round.status).in_((RoundStatus.PUBLISHED, RoundStatus.CLOSED)))
     row = (await session.execute(query)).first()
     return None if row is None else (row[0], row[1])

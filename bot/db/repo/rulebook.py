@@ -19,7 +19,7 @@ async def latest_open_tournament(*, session: AsyncSession, guild_id: int) -> Tou
         select(Tournament)
         .where(
             col(Tournament.guild_id) == guild_id,
-            col(Tournament.status).not_in([TournamentStatus.FINISHED.value, TournamentStatus.CANCELLED.value]),
+            col(Tournament.status).not_in([TournamentStatus.FINISHED, TournamentStatus.CANCELLED]),
         )
         .order_by(col(Tournament.created_at).desc(), col(Tournament.id).desc())
         .limit(1)
@@ -43,7 +43,7 @@ async def round_in_play(*, session: AsyncSession, guild_id: int) -> bool:
     """Whether a round of the server is being played (published, not yet closed)."""
     result = await session.execute(
         select(col(Round.id))
-        .where(col(Round.guild_id) == guild_id, col(Round.status) == RoundStatus.PUBLISHED.value)
+        .where(col(Round.guild_id) == guild_id, col(Round.status) == RoundStatus.PUBLISHED)
         .limit(1)
     )
     return result.first() is not None

@@ -7,17 +7,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
+from sqlalchemy import select as sa_select
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col, select
 
-from bot.db.models import AppealState, GuildConfig, Sanction, SanctionProposal
+from bot.db.models import (
+    AppealState,
+    GameTable,
+    GuildConfig,
+    Registration,
+    Round,
+    Sanction,
+    SanctionProposal,
+    Tournament,
+)
 
 __all__ = [
     "sanction_allocate_case_number",
     "sanction_appeal_once",
     "sanction_by_case",
+    "sanction_cases",
     "sanction_count_offences",
     "sanction_decide_once",
     "sanction_list",
@@ -45,6 +57,32 @@ async def sanction_by_case(*, session: AsyncSession, guild_id: int, case_number:
         select(Sanction).where(col(Sanction.guild_id) == guild_id, col(Sanction.case_number) == case_number)
     )
     return result.scalar_one_or_none()
+
+
+class SanctionCase(NamedTuple):
+    """A sanction with what its view names: the tournament, the player, and the round and table it belongs to."""
+
+    sanction: Sanction
+    tournament: Tournament
+    registration: Registration
+    round: Round | None
+    table: GameTable | None
+
+
+async def sanction_cases(*, session: AsyncSession, guild_id: int, sanction_ids: Sequence[int]) -> list[SanctionCase]:
+    """These sanctions with their tournament, player, round and table, in one query, by case number."""
+    if not sanction_ids:
+        return []
+    result = await session.execute(
+        sa_select(Sanction, Tournament, Registration, Round, GameTable)
+        .join(Tournament, col(Tournament.id) == col(Sanction.tournament_id))
+        .join(Registration, col(Registration.id) == col(Sanction.registration_id))
+        .outerjoin(Round, col(Round.id) == col(Sanction.round_id))
+        .outerjoin(GameTable, col(GameTable.id) == col(Sanction.table_id))
+        .where(col(Sanction.guild_id) == guild_id, col(Sanction.id).in_(list(sanction_ids)))
+        .order_by(col(Sanction.case_number))
+    )
+    return [SanctionCase(s, t, r, rnd, table) for s, t, r, rnd, table in result.all()]
 
 
 async def sanction_count_offences(
@@ -101,7 +139,7 @@ async def sanction_revoke_once(
             col(Sanction.guild_id) == guild_id,
             col(Sanction.case_number) == case_number,
             col(Sanction.revoked_at).is_(None),
-            col(Sanction.appeal_state).in_((AppealState.NONE.value, AppealState.PENDING.value)),
+            col(Sanction.appeal_state).in_((AppealState.NONE, AppealState.PENDING)),
         )
         .values(revoked_at=at, revoked_by=by, revoke_reason=reason)
         .returning(col(Sanction.id))
@@ -119,16 +157,23 @@ async def sanction_appeal_once(
             col(Sanction.guild_id) == guild_id,
             col(Sanction.case_number) == case_number,
             col(Sanction.revoked_at).is_(None),
-            col(Sanction.appeal_state) == AppealState.NONE.value,
+            col(Sanction.appeal_state) == AppealState.NONE,
         )
-        .values(appeal_state=AppealState.PENDING.value, appeal_reason=reason, appealed_at=at)
+        .values(appeal_state=AppealState.PENDING, appeal_reason=reason, appealed_at=at)
         .returning(col(Sanction.id))
     )
     return result.first() is not None
 
 
 async def sanction_decide_once(
-    *, session: AsyncSession, guild_id: int, case_number: int, state: str, note: str | None, by: int, at: datetime
+    *,
+    session: AsyncSession,
+    guild_id: int,
+    case_number: int,
+    state: AppealState,
+    note: str | None,
+    by: int,
+    at: datetime,
 ) -> bool:
     """Decide a pending appeal of a case not revoked meanwhile; False when there was none."""
     result = await session.execute(
@@ -137,7 +182,7 @@ async def sanction_decide_once(
             col(Sanction.guild_id) == guild_id,
             col(Sanction.case_number) == case_number,
             col(Sanction.revoked_at).is_(None),
-            col(Sanction.appeal_state) == AppealState.PENDING.value,
+            col(Sanction.appeal_state) == AppealState.PENDING,
         )
         .values(appeal_state=state, appeal_note=note, appeal_decided_by=by, appeal_decided_at=at)
         .returning(col(Sanction.id))

@@ -22,8 +22,8 @@ __all__ = [
     "recent_reminders",
 ]
 
-_OPEN = (ReminderStatus.PENDING.value, ReminderStatus.CLAIMED.value)
-_DONE = (ReminderStatus.DELIVERED.value, ReminderStatus.DROPPED.value)
+_OPEN = (ReminderStatus.PENDING, ReminderStatus.CLAIMED)
+_DONE = (ReminderStatus.DELIVERED, ReminderStatus.DROPPED)
 
 
 async def cancel_round_reminders(*, session: AsyncSession, guild_id: int, round_id: int, outcome: str) -> None:
@@ -33,10 +33,10 @@ async def cancel_round_reminders(*, session: AsyncSession, guild_id: int, round_
         .where(
             col(ScheduledReminder.guild_id) == guild_id,
             col(ScheduledReminder.round_id) == round_id,
-            col(ScheduledReminder.kind) == ReminderKind.ROUND.value,
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+            col(ScheduledReminder.kind) == ReminderKind.ROUND,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING,
         )
-        .values(status=ReminderStatus.CANCELLED.value, outcome=outcome)
+        .values(status=ReminderStatus.CANCELLED, outcome=outcome)
     )
 
 
@@ -47,10 +47,10 @@ async def cancel_registration_close(*, session: AsyncSession, guild_id: int, tou
         .where(
             col(ScheduledReminder.guild_id) == guild_id,
             col(ScheduledReminder.tournament_id) == tournament_id,
-            col(ScheduledReminder.kind) == ReminderKind.REGISTRATION_CLOSE.value,
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+            col(ScheduledReminder.kind) == ReminderKind.REGISTRATION_CLOSE,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING,
         )
-        .values(status=ReminderStatus.CANCELLED.value, outcome=outcome)
+        .values(status=ReminderStatus.CANCELLED, outcome=outcome)
     )
 
 
@@ -61,9 +61,9 @@ async def cancel_pending_reminder(*, session: AsyncSession, guild_id: int, remin
         .where(
             col(ScheduledReminder.id) == reminder_id,
             col(ScheduledReminder.guild_id) == guild_id,
-            col(ScheduledReminder.status) == ReminderStatus.PENDING.value,
+            col(ScheduledReminder.status) == ReminderStatus.PENDING,
         )
-        .values(status=ReminderStatus.CANCELLED.value, outcome=outcome)
+        .values(status=ReminderStatus.CANCELLED, outcome=outcome)
         .returning(col(ScheduledReminder.id))
     )
     return done.first() is not None

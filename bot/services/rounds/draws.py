@@ -5,21 +5,18 @@ BOT-TAB-1, TOUR-SIZE-1, TOUR-R1-1, TOUR-R2-1, FIRK-SIZE-1: the planner (bot.rule
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db import repo
 from bot.db.documents import DrawDocument, EngineReport, TableSituation, TieBreakNote
 from bot.db.models import Round, RoundKind, RoundStatus, TableResult
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.model import TournamentError
 from bot.rules.tournament.planner import SIT_OUT, DrawRequest, PlannedDraw, plan_draw, special_table_points
-from bot.services._base import BaseService, UseCase
+from bot.services._base import UseCase, id_of
 from bot.services.access import Actor, StaffRole
 from bot.services.rounds.reading import (
     closed_or_published,
@@ -29,27 +26,14 @@ from bot.services.rounds.reading import (
     pick_round,
     round_view,
 )
-from bot.services.rounds.views import MyTable, RoundView, new_seed
+from bot.services.rounds.seeded import SeededRoundsService
+from bot.services.rounds.views import MyTable, RoundView
 from bot.services.schedules import plan_round_reminders, planned_round, server_instant
-from bot.services.standings import StandingsService
-from bot.workers import Workers
 
 
-class RoundDraws(BaseService):
+class RoundDraws(SeededRoundsService):
     """The qualifying rounds' draws: plan a round, draw it (and again), replay or export a draw, show a round or
     one's table, close a round."""
-
-    def __init__(
-        self,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        clock: Callable[[], datetime],
-        seed_source: Callable[[], int] = new_seed,
-        workers: Workers | None = None,
-    ) -> None:
-        super().__init__(sessionmaker, clock, workers)
-        # Where draw seeds come from: the OS by default; the demo and tests inject a seeded source.
-        self._seed_source = seed_source
-        self._standings = StandingsService(sessionmaker, clock, workers=self._workers)
 
     # ------------------------------------------------------------------------------------ plan and close
 
@@ -59,79 +43,75 @@ class RoundDraws(BaseService):
         ``/schedule round``): a start already set is kept. The demo and the command line may give one (a naive
         ``start`` is the server's wall clock); its reminders are planned with it (BOT-SCH-1)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
-            session, t = uc.session, uc.tournament
+            t = uc.tournament
             if start is not None:  # naive: the server's wall clock
-                start = await server_instant(session, t.guild_id, start)
+                start = server_instant(uc.config, start)
                 if start <= uc.clock():
                     raise InvalidInput("error.round_start_in_past")
-            r = await planned_round(session, t, uc.clock())
+            r = await planned_round(uc, uc.clock())
             if start is not None:
                 r.scheduled_start = start
-                await session.flush()
-                await plan_round_reminders(session, t, r, uc.clock(), actor.user_id)
+                await uc.flush()
+                await plan_round_reminders(uc, r, uc.clock())
             await uc.audit("round.plan", "round", r.id, tournament=t.name, number=r.number,
                            start=start.isoformat() if start else None)  # fmt: skip
-            return await round_view(session, t, r)
+            return await round_view(uc, r)
 
     async def close(self, actor: Actor, *, tournament: str) -> RoundView:
         """Close the oldest published round once every table has its result (check-ins move to the next)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
-            session, t = uc.session, uc.tournament
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=uc.tournament_id))
-            r = next((x for x in rounds if x.status == RoundStatus.PUBLISHED.value), None)
-            if r is None or r.id is None:
+            t = uc.tournament
+            rounds = list(await uc.rounds.list_rounds(tournament_id=uc.tournament_id))
+            r = next((x for x in rounds if x.status == RoundStatus.PUBLISHED), None)
+            if r is None:
                 raise Conflict("error.round_nothing_to_close", tournament=t.name)
-            tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
-            results = await repo.list_results_for_tables(
-                session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-            )
+            tables = await uc.rounds.list_tables(round_id=id_of(r))
+            results = await uc.rounds.list_results_for_tables(table_ids=[id_of(gt) for gt in tables])
             reported = {res.table_id for res in results if res.table_rank is not None}
             missing = [f"{r.number}/{gt.number}" for gt in tables if gt.id not in reported]
             if missing:
                 raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
-            r.status = RoundStatus.CLOSED.value
-            await session.flush()
+            r.status = RoundStatus.CLOSED
+            await uc.flush()
             await uc.audit("round.close", "round", r.id, tournament=t.name, number=r.number)
-            return await round_view(session, t, r)
+            return await round_view(uc, r)
 
     # ------------------------------------------------------------------------------------------- the draw
 
     async def draw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
         """Draw the next qualifying round (organizer): tables and seats stored, status ``drawn`` (BOT-TAB-1)."""
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
-            if any(r.kind != RoundKind.QUALIFYING.value for r in rounds):
+            t, tid = uc.tournament, uc.tournament_id
+            rounds = list(await uc.rounds.list_rounds(tournament_id=tid))
+            if any(r.kind != RoundKind.QUALIFYING for r in rounds):
                 raise Conflict("error.round_after_finals", tournament=t.name)
             if number is None:
-                planned = [r for r in rounds if r.status == RoundStatus.PLANNED.value]
+                planned = [r for r in rounds if r.status == RoundStatus.PLANNED]
                 number = planned[0].number if planned else (rounds[-1].number + 1 if rounds else 1)
             if number < 1 or number > (max((r.number for r in rounds), default=0) + 1):
                 raise InvalidInput(
                     "error.round_gap", number=number, next=max((r.number for r in rounds), default=0) + 1
                 )
             existing = next((r for r in rounds if r.number == number), None)
-            if existing is not None and existing.status != RoundStatus.PLANNED.value:
+            if existing is not None and existing.status != RoundStatus.PLANNED:
                 raise Conflict("error.round_already_drawn", number=number, status=existing.status)
             before = [r for r in rounds if r.number < number]
             if before and not closed_or_published(before[-1]):
                 raise Conflict("error.round_previous_not_published", number=before[-1].number)
-            players = await participants(session, t, existing)
-            inputs, missing = await draw_inputs(session, t, rounds, number, players, self._standings)
+            players = await participants(uc, existing)
+            inputs, missing = await draw_inputs(uc, rounds, number, players, self._standings)
             seed = self._seed_source()
             computed = await self._compute(inputs, seed)
             if existing is None:
                 existing = Round(guild_id=t.guild_id, tournament_id=tid, number=number, created_at=uc.clock())
-                session.add(existing)
                 try:
-                    await session.flush()
+                    await uc.insert(existing)
                 except IntegrityError:
                     raise Conflict("error.round_already_drawn", number=number, status="drawn") from None
-            assert existing.id is not None
             await self._save_draw(uc, existing, inputs, computed, seed, missing)
             await uc.audit("round.draw", "round", existing.id, tournament=t.name, number=number, seed=seed,
                            players=len(players))  # fmt: skip
-            return await round_view(session, t, existing)
+            return await round_view(uc, existing)
 
     async def redraw(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
         """Draw a drawn-but-unpublished qualifying round again with a new seed (BOT-TAB-2).
@@ -140,32 +120,30 @@ class RoundDraws(BaseService):
         because the draw it meant to replace is gone — nobody is left looking at tables that
         no longer exist."""
         async with self.run(actor.guild_id, tournament=tournament) as seen_uc:  # what the presser saw, unlocked
-            seen = {r.id: r.draw_seed for r in await repo.list_rounds(session=seen_uc.session, guild_id=actor.guild_id,
-                                                                      tournament_id=seen_uc.tournament_id)}  # fmt: skip
+            seen = {r.id: r.draw_seed for r in await seen_uc.rounds.list_rounds(tournament_id=seen_uc.tournament_id)}
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            r = await pick_round(session, t, number, (RoundStatus.DRAWN.value,))
+            t, tid = uc.tournament, uc.tournament_id
+            r = await pick_round(uc, number, (RoundStatus.DRAWN,))
             if r.id in seen and seen[r.id] != r.draw_seed:
                 raise Conflict("error.round_changed_meanwhile", number=r.number)
-            if r.status != RoundStatus.DRAWN.value:
+            if r.status != RoundStatus.DRAWN:
                 raise Conflict(
-                    "error.round_not_drawn" if r.status == "planned" else "error.round_already_published",
+                    "error.round_not_drawn" if r.status == RoundStatus.PLANNED else "error.round_already_published",
                     number=r.number,
                 )
-            if r.kind != RoundKind.QUALIFYING.value:
+            if r.kind != RoundKind.QUALIFYING:
                 raise Conflict("error.round_redraw_kind", number=r.number)
-            assert r.id is not None
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
-            players = await participants(session, t, r)
-            inputs, missing = await draw_inputs(session, t, rounds, r.number, players, self._standings)
+            rounds = list(await uc.rounds.list_rounds(tournament_id=tid))
+            players = await participants(uc, r)
+            inputs, missing = await draw_inputs(uc, rounds, r.number, players, self._standings)
             old_seed = r.draw_seed
             seed = self._seed_source()
             computed = await self._compute(inputs, seed)
-            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=r.id)
+            await uc.rounds.delete_round_tables(round_id=id_of(r))
             await self._save_draw(uc, r, inputs, computed, seed, missing)
             await uc.audit("round.redraw", "round", r.id, tournament=t.name, number=r.number, old_seed=old_seed,
                            seed=seed)  # fmt: skip
-            return await round_view(session, t, r)
+            return await round_view(uc, r)
 
     async def _compute(self, request: DrawRequest, seed: int) -> PlannedDraw:
         try:
@@ -185,18 +163,15 @@ class RoundDraws(BaseService):
     async def _store_draw(
         self, uc: UseCase, r: Round, request: DrawRequest, planned: PlannedDraw, seed: int, missing: int
     ) -> None:
-        assert r.id is not None
         rules = uc.rules.tournament
-        await repo.add_tables(
-            session=uc.session,
-            guild_id=uc.tournament.guild_id,
-            round_id=r.id,
+        await uc.rounds.add_tables(
+            round_id=id_of(r),
             tables=[[int(x) for x in table] for table in planned.tables],
             dummy_tables=planned.dummy_tables,
             dummy_size=rules.table_size,
         )
         engine = EngineReport.from_json(planned.report)
-        r.kind = RoundKind.QUALIFYING.value
+        r.kind = RoundKind.QUALIFYING
         r.draw_seed = seed
         r.draw_report = DrawDocument(
             kind=engine.kind,
@@ -209,8 +184,8 @@ class RoundDraws(BaseService):
             results_missing=missing,
             special_tables=dict(planned.special),
         ).to_json()
-        r.status = RoundStatus.DRAWN.value
-        await uc.session.flush()
+        r.status = RoundStatus.DRAWN
+        await uc.flush()
         await self._score_sit_out(uc, r, planned, rules)
 
     async def _score_sit_out(self, uc: UseCase, r: Round, planned: PlannedDraw, rules: TournamentRules) -> None:
@@ -218,23 +193,20 @@ class RoundDraws(BaseService):
         result is written (and locked) with the draw, so the standings count it like any other table. A rank the
         sitter shares with others (level players) holds the places they share: 4th with two more covers the 5th."""
         number = next((n for n, kind in planned.special.items() if kind == SIT_OUT), None)
-        if number is None or r.id is None:
+        if number is None:
             return
-        session, t = uc.session, uc.tournament
         player = int(planned.tables[number - 1][0])
-        view = await self._standings.compute_in(session, t, before_round=r.number)
+        view = await self._standings.compute_in(uc, before_round=r.number)
         overall = next((line.rank for line in view.lines if line.player_id == player), len(view.lines) + 1)
         shared = sum(1 for line in view.lines if line.rank == overall) or 1
         (points,) = special_table_points(rules, SIT_OUT, 1, overall_rank=overall, shared=shared) or (0.0,)
         entered = {"overall_rank": overall} | ({"shared": shared} if shared > 1 else {})
-        table = next(gt for gt in await repo.list_tables(session=session, guild_id=t.guild_id, round_id=r.id)
-                     if gt.number == number)  # fmt: skip
-        assert table.id is not None
+        table = next(gt for gt in await uc.rounds.list_tables(round_id=id_of(r)) if gt.number == number)
         now = uc.clock()
-        session.add(
+        uc.add(
             TableResult(
-                guild_id=t.guild_id,
-                table_id=table.id,
+                guild_id=uc.tournament.guild_id,
+                table_id=id_of(table),
                 registration_id=player,
                 table_points=None,
                 table_rank=1,
@@ -247,15 +219,14 @@ class RoundDraws(BaseService):
         table.locked = True
         table.final_situation = TableSituation(SIT_OUT, {**entered, "points": points}).to_json()
         table.reported_at = now
-        await session.flush()
+        await uc.flush()
 
     async def replay_draw(self, guild_id: int, *, tournament: str, number: int) -> tuple[tuple[int, ...], ...]:
         """Re-run the planner with the stored seed on the round's published request: the tables it gives."""
         async with self.run(guild_id, tournament=tournament) as uc:
-            r = await pick_round(uc.session, uc.tournament, number, ())
-            request = _request_of(r)
-            assert r.draw_seed is not None
-            planned = await self._compute(request, r.draw_seed)
+            r = await pick_round(uc, number, ())
+            request, seed = _request_of(r)
+            planned = await self._compute(request, seed)
             return tuple(tuple(int(p) for p in table) for table in planned.tables)
 
     async def export_inputs(self, guild_id: int, *, tournament: str, number: int) -> dict[str, Any]:
@@ -263,7 +234,7 @@ class RoundDraws(BaseService):
         ``steward draw --seed <the round's seed>`` on it runs the same planner on the same inputs and prints the
         tables the bot drew — for every preset and round (the document is what the bot drew from)."""
         async with self.run(guild_id, tournament=tournament) as uc:
-            r = await pick_round(uc.session, uc.tournament, number, ())
+            r = await pick_round(uc, number, ())
             return _stored_request(r)
 
     # ------------------------------------------------------------------------------------------ preview
@@ -271,48 +242,45 @@ class RoundDraws(BaseService):
     async def show(self, actor: Actor, *, tournament: str, number: int | None = None) -> RoundView:
         """A round's tables. Players see published rounds only; organizers also the drawn preview."""
         async with self.run(actor, tournament=tournament) as uc:
-            visible: tuple[str, ...] = (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
+            visible: tuple[RoundStatus, ...] = (RoundStatus.PUBLISHED, RoundStatus.CLOSED)
             if uc.has_role(StaffRole.ORGANIZER):
-                visible = (RoundStatus.DRAWN.value, *visible)
-            r = await pick_round(uc.session, uc.tournament, number, visible)
+                visible = (RoundStatus.DRAWN, *visible)
+            r = await pick_round(uc, number, visible)
             if r.status not in visible:
                 raise NotFound(
-                    "error.round_not_published" if r.status == "drawn" else "error.round_not_drawn", number=r.number
+                    "error.round_not_published" if r.status == RoundStatus.DRAWN else "error.round_not_drawn",
+                    number=r.number,
                 )
-            return await round_view(uc.session, uc.tournament, r)
+            return await round_view(uc, r)
 
     async def my_table(self, actor: Actor, *, tournament: str) -> MyTable:
         """The actor's table in the latest published round of the tournament."""
         async with self.run(actor, tournament=tournament) as uc:
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            reg = await repo.get_registration_for_user(
-                session=session, guild_id=actor.guild_id, tournament_id=tid, user_id=actor.user_id
-            )
-            if reg is None or reg.id is None:
+            t, tid = uc.tournament, uc.tournament_id
+            reg = await uc.registrations.for_user(tournament_id=tid, user_id=actor.user_id)
+            if reg is None:
                 raise NotFound("error.round_not_registered", tournament=t.name)
-            found = await repo.seat_in_latest_round(
-                session=session, guild_id=actor.guild_id, tournament_id=tid, registration_id=reg.id,
-                published_only=True,
-            )  # fmt: skip
+            found = await uc.rounds.seat_in_latest_round(tournament_id=tid, registration_id=id_of(reg),
+                                                         published_only=True)  # fmt: skip
             if found is not None:
-                view = await round_view(session, t, found[0], only=found[1])
-                table = view.table_of(reg.id)
+                view = await round_view(uc, found[0], only=found[1])
+                table = view.table_of(id_of(reg))
                 if table is not None:
-                    return MyTable(view, table, reg.id)
+                    return MyTable(view, table, id_of(reg))
             raise NotFound("error.round_no_table", tournament=t.name)
 
 
-def _request_of(r: Round) -> DrawRequest:
-    """The planner request a drawn qualifying round was drawn from (what ``replay_draw`` runs again)."""
+def _request_of(r: Round) -> tuple[DrawRequest, int]:
+    """The planner request a drawn qualifying round was drawn from and its seed (what ``replay_draw`` runs again)."""
     stored = DrawDocument.from_json(r.draw_report).request
-    if r.draw_seed is None or r.kind != RoundKind.QUALIFYING.value or not stored:
+    if r.draw_seed is None or r.kind != RoundKind.QUALIFYING or not stored:
         raise Conflict("error.round_not_drawn", number=r.number)
-    return DrawRequest.from_json(stored)
+    return DrawRequest.from_json(stored), r.draw_seed
 
 
 def _stored_request(r: Round) -> dict[str, Any]:
     """A drawn round's stored planner request (what ``export_inputs`` gives)."""
     stored = DrawDocument.from_json(r.draw_report).request
-    if not stored or r.status == RoundStatus.PLANNED.value:
+    if not stored or r.status == RoundStatus.PLANNED:
         raise Conflict("error.round_not_drawn", number=r.number)
     return dict(stored)

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
-from bot.db import repo
 from bot.db.documents import DrawDocument, FinalsGroup
-from bot.db.models import Registration, RegistrationStatus, Round, RoundKind, RoundStatus, Tournament
+from bot.db.models import Registration, RegistrationStatus, Round, RoundKind, RoundStatus
 from bot.errors import Conflict, InvalidInput
 from bot.rules.tournament.config import MAX_DIRECT_FINALISTS
 from bot.rules.tournament.model import PlayerId, TournamentError
@@ -22,7 +18,7 @@ from bot.rules.tournament.planner import (
     semifinal_tables_after_direct_decline,
 )
 from bot.rules.tournament.standings import best_single_games
-from bot.services._base import BaseService, UseCase
+from bot.services._base import UseCase, id_of
 from bot.services.access import Actor, StaffRole
 from bot.services.rounds.reading import (
     closed_or_published,
@@ -34,26 +30,13 @@ from bot.services.rounds.reading import (
     seated,
     tables_of,
 )
-from bot.services.rounds.views import DeclineView, RoundView, new_seed
-from bot.services.standings import StandingsService
-from bot.workers import Workers
+from bot.services.rounds.seeded import SeededRoundsService
+from bot.services.rounds.views import DeclineView, RoundView
 
 
-class RoundFinals(BaseService):
+class RoundFinals(SeededRoundsService):
     """The semifinals and the final: seeded from the qualifying standings, composed from the semifinal results,
     recomposed on a decline."""
-
-    def __init__(
-        self,
-        sessionmaker: async_sessionmaker[AsyncSession],
-        clock: Callable[[], datetime],
-        seed_source: Callable[[], int] = new_seed,
-        workers: Workers | None = None,
-    ) -> None:
-        super().__init__(sessionmaker, clock, workers)
-        # Where draw seeds come from: the OS by default; the demo and tests inject a seeded source.
-        self._seed_source = seed_source
-        self._standings = StandingsService(sessionmaker, clock, workers=self._workers)
 
     # ------------------------------------------------------------------------------------ semifinals/final
 
@@ -67,7 +50,7 @@ class RoundFinals(BaseService):
             return await self._seed_semifinals(uc, tables, tie_order)
 
     async def _seed_semifinals(self, uc: UseCase, tables: int | None, tie_order: Sequence[str] = ()) -> RoundView:
-        session, t, tid = uc.session, uc.tournament, uc.tournament_id
+        t = uc.tournament
         rules = uc.rules.tournament
         count = tables or rules.semifinal_tables
         if count == 0:
@@ -75,25 +58,25 @@ class RoundFinals(BaseService):
         fewest = 4 - MAX_DIRECT_FINALISTS if rules.final_size == 4 else 3
         if not fewest <= count <= 4 or rules.direct_for(count) > MAX_DIRECT_FINALISTS:
             raise InvalidInput("error.out_of_range", field="tables", min=fewest, max=4, value=count)
-        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
-        if any(r.kind == RoundKind.FINAL.value for r in rounds):
+        rounds = list(await uc.rounds.list_rounds(tournament_id=uc.tournament_id))
+        if any(r.kind == RoundKind.FINAL for r in rounds):
             raise Conflict("error.round_final_exists", tournament=t.name)
-        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
-        if semi is not None and semi.status != RoundStatus.DRAWN.value:
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL), None)
+        if semi is not None and semi.status != RoundStatus.DRAWN:
             raise Conflict("error.round_already_published", number=semi.number)
-        pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and not closed_or_published(r)]
+        pending = [r for r in rounds if r.kind == RoundKind.QUALIFYING and not closed_or_published(r)]
         if pending:
             raise Conflict("error.round_previous_not_published", number=pending[0].number)
         declined = list(DrawDocument.from_json(semi.draw_report).declined) if semi else []
-        ranked = await qualifying_ranks(session, t, self._standings)
+        ranked = await qualifying_ranks(uc, self._standings)
         field = [p for p, _ in ranked]
-        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=field)
+        regs = await uc.rounds.registrations_by_ids(ids=field)
         clubs: dict[PlayerId, str | None] = {i: regs[i].club for i in field}
-        order = tuple(_player_id(find_player(regs, n)) for n in tie_order)
+        order = tuple(id_of(find_player(regs, n)) for n in tie_order)
         seed = self._seed_source()
         rescue: tuple[tuple[int, float, int], ...] = ()
         if rules.repechage != "none":  # each ranked player's best single game and games played (issue 47)
-            found = await self._standings.engine(session, t)
+            found = await self._standings.engine(uc)
             ranked_ids = set(field)
             rescue = tuple((int(p), best, n) for p, best, n in best_single_games(found.results) if p in ranked_ids)
         request = FinalsRequest("semifinal", t.preset, dict(t.overrides or {}), tuple(field), clubs, count,
@@ -108,23 +91,9 @@ class RoundFinals(BaseService):
             ranking = _with_cut(ranking, tie.tied, tie.order)
         cut = next((tie for tie in ties if tie.boundary == "cut"), None)
         all_tables = [tuple(int(p) for p in x) for x in planned_tables]
-        if semi is None:
-            semi = Round(
-                guild_id=t.guild_id,
-                tournament_id=tid,
-                number=max((r.number for r in rounds), default=0) + 1,
-                kind=RoundKind.SEMIFINAL.value,
-                created_at=uc.clock(),
-            )
-            session.add(semi)
-            await session.flush()
-        else:
-            assert semi.id is not None
-            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=semi.id)
-        assert semi.id is not None
-        await repo.add_tables(session=session, guild_id=t.guild_id, round_id=semi.id, tables=all_tables)
+        semi = await _set_up(uc, semi, RoundKind.SEMIFINAL, rounds, all_tables)
         semi.draw_seed = seed
-        semi.status = RoundStatus.DRAWN.value
+        semi.status = RoundStatus.DRAWN
         semi.draw_report = DrawDocument(
             kind="semifinal",
             seed=seed,
@@ -135,11 +104,11 @@ class RoundFinals(BaseService):
             request=request.to_json(),  # the export: steward draw --seed reproduces these tables
             ties=tuple(tie.to_json() for tie in ties),
         ).to_json()
-        await session.flush()
+        await uc.flush()
         await uc.audit("round.semifinals", "round", semi.id, tournament=t.name, number=semi.number, seed=seed,
                        tables=count, groups=len(groups), cut=cut.to_json() if cut is not None else None,
                        ties=len(ties))  # fmt: skip
-        return await round_view(session, t, semi)
+        return await round_view(uc, semi)
 
     async def compose_final(self, actor: Actor, *, tournament: str, tie_order: Sequence[str] = ()) -> RoundView:
         """The final from the semifinal results, with the replacement chain for declines (TOUR-FIN-1). Players the
@@ -158,46 +127,45 @@ class RoundFinals(BaseService):
         marks it for re-publication (a new announcement and thread; the cog tells the player who declined).
         """
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament, lock=True) as uc:  # one at a time
-            session, t, tid = uc.session, uc.tournament, uc.tournament_id
-            rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
-            semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
-            final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
+            t = uc.tournament
+            rounds = list(await uc.rounds.list_rounds(tournament_id=uc.tournament_id))
+            semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL), None)
+            final = next((r for r in rounds if r.kind == RoundKind.FINAL), None)
             if semi is None:
                 raise Conflict("error.round_no_semifinal_round", tournament=t.name)
-            _, _, regs = await seated(session, t, semi)
+            _, _, regs = await seated(uc, semi)
             doc = DrawDocument.from_json(semi.draw_report)
             directs = list(doc.direct_finalists)
-            regs.update(await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=directs))
+            regs.update(await uc.rounds.registrations_by_ids(ids=directs))
             reg = find_player(regs, player)
-            assert reg.id is not None
-            if final is None and semi.status == RoundStatus.DRAWN.value and reg.id in directs:
-                semi.draw_report = replace(doc, declined=(*doc.declined, reg.id)).to_json()
-                await session.flush()
-                await uc.audit("round.decline", "round", semi.id, tournament=t.name, player=reg.id,
+            reg_id = id_of(reg)
+            if final is None and semi.status == RoundStatus.DRAWN and reg_id in directs:
+                semi.draw_report = replace(doc, declined=(*doc.declined, reg_id)).to_json()
+                await uc.flush()
+                await uc.audit("round.decline", "round", semi.id, tournament=t.name, player=reg_id,
                                before_semifinals=True)  # fmt: skip
-                field = len(await qualifying_ranking(session, t, self._standings))
+                field = len(await qualifying_ranking(uc, self._standings))
                 tables = semifinal_tables_after_direct_decline(uc.rules.tournament, field, doc.semifinal_tables or 4)
                 view = await self._seed_semifinals(uc, tables)
                 return DeclineView(view, reg.display_name, reg.user_id, republish=False)
             if final is None:
-                if semi.status == RoundStatus.DRAWN.value:
+                if semi.status == RoundStatus.DRAWN:
                     raise Conflict("error.round_previous_not_published", number=semi.number)
-                if reg.id in doc.declined:
+                if reg_id in doc.declined:
                     raise Conflict("error.round_already_declined")
-                semi.draw_report = replace(doc, declined=(*doc.declined, reg.id)).to_json()
-                await session.flush()
-                await uc.audit("round.decline", "round", semi.id, tournament=t.name, player=reg.id, before_final=True)
+                semi.draw_report = replace(doc, declined=(*doc.declined, reg_id)).to_json()
+                await uc.flush()
+                await uc.audit("round.decline", "round", semi.id, tournament=t.name, player=reg_id, before_final=True)
                 try:
                     view = await self._compose_final(uc, add_declined=None)
                 except Conflict as exc:
                     if exc.key != "error.round_results_missing":
                         raise
-                    view = await round_view(session, t, semi)  # recorded: the final is composed with it later
+                    view = await round_view(uc, semi)  # recorded: the final is composed with it later
                 return DeclineView(view, reg.display_name, reg.user_id, republish=False)
-            published = final.status == RoundStatus.PUBLISHED.value
-            assert final.id is not None
-            old_tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id)
-            view = await self._compose_final(uc, add_declined=reg.id)
+            published = final.status == RoundStatus.PUBLISHED
+            old_tables = await uc.rounds.list_tables(round_id=id_of(final))
+            view = await self._compose_final(uc, add_declined=reg_id)
             old_threads = tuple(gt.thread_id for gt in old_tables if gt.thread_id is not None) if published else ()
             return DeclineView(view, reg.display_name, reg.user_id, republish=published,
                                superseded_threads=old_threads)  # fmt: skip
@@ -205,32 +173,29 @@ class RoundFinals(BaseService):
     async def _compose_final(
         self, uc: UseCase, *, add_declined: int | None, tie_order: Sequence[str] | None = None
     ) -> RoundView:
-        session, t, tid = uc.session, uc.tournament, uc.tournament_id
+        t = uc.tournament
         rules = uc.rules.tournament
-        rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=tid))
-        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL.value), None)
-        final = next((r for r in rounds if r.kind == RoundKind.FINAL.value), None)
+        rounds = list(await uc.rounds.list_rounds(tournament_id=uc.tournament_id))
+        semi = next((r for r in rounds if r.kind == RoundKind.SEMIFINAL), None)
+        final = next((r for r in rounds if r.kind == RoundKind.FINAL), None)
         if semi is None:
             raise Conflict("error.round_no_semifinal_round", tournament=t.name)
         if not closed_or_published(semi):
             raise Conflict("error.round_previous_not_published", number=semi.number)
         republish = False
-        if final is not None and final.status != RoundStatus.DRAWN.value:
+        if final is not None and final.status != RoundStatus.DRAWN:
             # TOUR-FIN-1 at every moment: a published final not yet played is recomposed on a decline
-            played = await _final_played(session, t, final)
-            if add_declined is None or final.status != RoundStatus.PUBLISHED.value or played:
+            played = await _final_played(uc, final)
+            if add_declined is None or final.status != RoundStatus.PUBLISHED or played:
                 raise Conflict(
                     "error.round_final_played" if played else "error.round_already_published", number=final.number
                 )
             republish = True
         if final is None and add_declined is not None:
             raise Conflict("error.round_no_final", tournament=t.name)
-        assert semi.id is not None
-        by_round, by_table = await tables_of(session, t.guild_id, [semi.id])
-        semi_tables = by_round.get(semi.id, [])
-        results = await repo.list_results_for_tables(
-            session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in semi_tables if gt.id is not None]
-        )
+        by_round, by_table = await tables_of(uc, [id_of(semi)])
+        semi_tables = by_round.get(id_of(semi), [])
+        results = await uc.rounds.list_results_for_tables(table_ids=[id_of(gt) for gt in semi_tables])
         table_ranks: dict[int, dict[int, int]] = defaultdict(dict)
         for res in results:
             if res.table_rank is not None:
@@ -238,15 +203,15 @@ class RoundFinals(BaseService):
         missing = [
             str(gt.number)
             for gt in semi_tables
-            if len(table_ranks.get(gt.id or 0, {})) < len(by_table.get(gt.id or 0, []))
+            if len(table_ranks.get(id_of(gt), {})) < len(by_table.get(id_of(gt), []))
         ]
         if missing:
             raise Conflict("error.round_results_missing", tables=", ".join(missing))
         orders: dict[int, list[int]] = {}
         places: dict[int, list[int]] = {}
         for gt in semi_tables:  # each table's places; players sharing one are ordered by the engine, not the seats
-            r_of = table_ranks[gt.id or 0]
-            at_table = sorted((r_of[s.registration_id], s.registration_id) for s in by_table.get(gt.id or 0, []))
+            r_of = table_ranks[id_of(gt)]
+            at_table = sorted((r_of[s.registration_id], s.registration_id) for s in by_table.get(id_of(gt), []))
             orders[gt.number], places[gt.number] = [p for _, p in at_table], [place for place, _ in at_table]
         semi_doc = DrawDocument.from_json(semi.draw_report)
         declined = list(DrawDocument.from_json(final.draw_report).declined) if final else []
@@ -260,17 +225,15 @@ class RoundFinals(BaseService):
             declined.append(add_declined)
         # a finalist disqualified on the referee's desk (BOT-SAN-2) is replaced by the chain, like a decline
         everyone = sorted({p for o in orders.values() for p in o} | set(semi_doc.direct_finalists))
-        regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=everyone)
-        declined += [
-            p for p in everyone if regs[p].status == RegistrationStatus.DISQUALIFIED.value and p not in declined
-        ]
-        ranked = await qualifying_ranks(session, t, self._standings)
+        regs = await uc.rounds.registrations_by_ids(ids=everyone)
+        declined += [p for p in everyone if regs[p].status == RegistrationStatus.DISQUALIFIED and p not in declined]
+        ranked = await qualifying_ranks(uc, self._standings)
         standings = [p for p, _ in ranked]
         if tie_order is None:  # a recomposition after a decline keeps the organizer's earlier order of level players
             previous = DrawDocument.from_json(final.draw_report).request if final is not None else None
             kept = tuple((previous or {}).get("tie_order") or ())
         else:
-            kept = tuple(_player_id(find_player(regs, n)) for n in tie_order)
+            kept = tuple(id_of(find_player(regs, n)) for n in tie_order)
 
         def request_with(order: tuple[int, ...]) -> FinalsRequest:
             return FinalsRequest(
@@ -312,25 +275,11 @@ class RoundFinals(BaseService):
         short = next((x for x in final_tables if len(x) < fewest), None)
         if short is not None:  # the chain is exhausted: a final nobody can play is refused, nothing is recorded
             raise Conflict("error.round_final_too_few", count=len(short), minimum=fewest)
-        if final is None:
-            final = Round(
-                guild_id=t.guild_id,
-                tournament_id=tid,
-                number=max((r.number for r in rounds), default=0) + 1,
-                kind=RoundKind.FINAL.value,
-                created_at=uc.clock(),
-            )
-            session.add(final)
-            await session.flush()
-        else:
-            assert final.id is not None
-            await repo.delete_round_tables(session=session, guild_id=t.guild_id, round_id=final.id)
-        assert final.id is not None
-        await repo.add_tables(session=session, guild_id=t.guild_id, round_id=final.id, tables=final_tables)
+        final = await _set_up(uc, final, RoundKind.FINAL, rounds, final_tables)
         if republish:  # the new final table is announced again, with its own thread (the cog re-publishes)
             final.announcement_message_id = None
         else:
-            final.status = RoundStatus.DRAWN.value
+            final.status = RoundStatus.DRAWN
         final.draw_report = DrawDocument(
             kind="final",
             seed=semi.draw_seed,
@@ -340,34 +289,42 @@ class RoundFinals(BaseService):
             request=request.to_json(),
             ties=tuple(tie.to_json() for tie in ties),
         ).to_json()
-        await session.flush()
+        await uc.flush()
         await uc.audit("round.decline" if add_declined is not None else "round.final", "round", final.id,
                        tournament=t.name, number=final.number, declined=declined, player=add_declined,
                        republish=republish)  # fmt: skip
-        return await round_view(session, t, final)
+        return await round_view(uc, final)
 
     async def ranking(self, guild_id: int, *, tournament: str) -> list[int]:
         """Registration ids of the active players, best first, by the standings after the qualifying rounds."""
         async with self.run(guild_id, tournament=tournament) as uc:
-            return await qualifying_ranking(uc.session, uc.tournament, self._standings)
+            return await qualifying_ranking(uc, self._standings)
 
 
-async def _final_played(session: AsyncSession, t: Tournament, final: Round) -> bool:
+async def _set_up(
+    uc: UseCase, found: Round | None, kind: RoundKind, rounds: Sequence[Round], tables: Sequence[Sequence[int]]
+) -> Round:
+    """The semifinals' or the final's round with these tables (the one set-up of both): a new round after the last
+    one when there is none yet, else the round found with its earlier tables replaced."""
+    if found is None:
+        number = max((r.number for r in rounds), default=0) + 1
+        found = await uc.insert(Round(guild_id=uc.tournament.guild_id, tournament_id=uc.tournament_id, number=number,
+                                      kind=kind, created_at=uc.clock()))  # fmt: skip
+    else:
+        await uc.rounds.delete_round_tables(round_id=id_of(found))
+    await uc.rounds.add_tables(round_id=id_of(found), tables=tables)
+    return found
+
+
+async def _final_played(uc: UseCase, final: Round) -> bool:
     """Whether any result of the final is in (then a decline can no longer change it). The final's tables are
     locked first, in id order, as a report write locks its table: a report being written finishes and is seen
     here, and none starts on a table this recomposition may delete (issue 40, finding 3)."""
-    tables = await repo.list_tables(session=session, guild_id=t.guild_id, round_id=final.id or 0)
-    for table_id in sorted(gt.id for gt in tables if gt.id is not None):
-        await repo.lock_report_table(session=session, guild_id=t.guild_id, table_id=table_id)
-    results = await repo.list_results_for_tables(
-        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-    )
+    tables = await uc.rounds.list_tables(round_id=id_of(final))
+    for table_id in sorted(id_of(gt) for gt in tables):
+        await uc.reports.lock_report_table(table_id=table_id)
+    results = await uc.rounds.list_results_for_tables(table_ids=[id_of(gt) for gt in tables])
     return any(res.table_rank is not None for res in results) or any(gt.locked for gt in tables)
-
-
-def _player_id(reg: Registration) -> int:
-    assert reg.id is not None
-    return reg.id
 
 
 def _with_cut(ranking: list[int], tied: Sequence[PlayerId], decided: Sequence[PlayerId]) -> list[int]:

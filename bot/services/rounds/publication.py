@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.db import repo
 from bot.db.models import RoundStatus
 from bot.errors import Conflict, NotFound
 from bot.services._base import BaseService
@@ -23,20 +22,20 @@ class RoundPublication(BaseService):
         effects that failed (announcement, table threads) can be retried.
         """
         async with self.run(actor, role=StaffRole.ORGANIZER, tournament=tournament) as uc:
-            session, t = uc.session, uc.tournament
-            r = await pick_round(session, t, number, (RoundStatus.DRAWN.value, RoundStatus.PUBLISHED.value))
-            if r.status == RoundStatus.PLANNED.value:
+            r = await pick_round(uc, number, (RoundStatus.DRAWN, RoundStatus.PUBLISHED))
+            if r.status == RoundStatus.PLANNED:
                 raise Conflict("error.round_not_drawn", number=r.number)
-            if r.status == RoundStatus.CLOSED.value:
+            if r.status == RoundStatus.CLOSED:
                 raise Conflict("error.round_closed", number=r.number)
-            first = r.status == RoundStatus.DRAWN.value
+            first = r.status == RoundStatus.DRAWN
             if first:
-                r.status = RoundStatus.PUBLISHED.value
+                r.status = RoundStatus.PUBLISHED
                 r.published_at = uc.clock()
-                await session.flush()
-                await uc.audit("round.publish", "round", r.id, tournament=t.name, number=r.number, seed=r.draw_seed)
+                await uc.flush()
+                await uc.audit("round.publish", "round", r.id, tournament=uc.tournament.name, number=r.number,
+                               seed=r.draw_seed)  # fmt: skip
             channel = uc.config.announcement_channel_id if uc.config else None
-            return PublishJob(await round_view(session, t, r), channel, first)
+            return PublishJob(await round_view(uc, r), channel, first)
 
     async def remember_publication(
         self,
@@ -53,14 +52,13 @@ class RoundPublication(BaseService):
         table's thread is being made (``thread_intents``: now), the thread, the ping of a table's players in it — so
         a publish run again after a crash does what is missing and nothing twice."""
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
+            r = await uc.rounds.get_round_by_id(round_id=round_id)
             if r is None:
                 return
             if announcement_message_id is not None and r.announcement_message_id is None:
                 r.announcement_message_id = announcement_message_id
             if thread_ids or thread_intents or pinged:
-                for gt in await repo.list_tables(session=session, guild_id=actor.guild_id, round_id=round_id):
+                for gt in await uc.rounds.list_tables(round_id=round_id):
                     if thread_ids and gt.number in thread_ids and gt.thread_id is None:
                         gt.thread_id = thread_ids[gt.number]
                     if gt.number in thread_intents and gt.thread_id is None:
@@ -79,16 +77,14 @@ class RoundPublication(BaseService):
     ) -> None:
         """Store what the Discord side of a publication achieved: the announcement and each table's thread."""
         async with self.run(actor, role=StaffRole.ORGANIZER) as uc:
-            session = uc.session
-            r = await repo.get_round_by_id(session=session, guild_id=actor.guild_id, round_id=round_id)
+            r = await uc.rounds.get_round_by_id(round_id=round_id)
             if r is None:
                 raise NotFound("error.round_none", tournament="?")
             if announcement_message_id is not None:
                 r.announcement_message_id = announcement_message_id
-            tables = await repo.list_tables(session=session, guild_id=actor.guild_id, round_id=round_id)
-            for gt in tables:
+            for gt in await uc.rounds.list_tables(round_id=round_id):
                 if gt.number in thread_ids:
                     gt.thread_id = thread_ids[gt.number]
-            await session.flush()
+            await uc.flush()
             await uc.audit("round.publish.discord", "round", r.id, announcement_message_id=announcement_message_id,
                            threads={str(k): v for k, v in thread_ids.items()}, failures=list(failures))  # fmt: skip

@@ -1,6 +1,6 @@
 """What the rounds use cases read, shared as plain functions: a round as users see it, who plays it, its history
 and the planner's inputs, the standings the finals follow, a round picked by number — each inside the caller's
-session (nothing here commits) — and the refusals the tournament engine's errors become."""
+use case, about its tournament (nothing here commits) — and the refusals the tournament engine's errors become."""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.db import repo
 from bot.db.documents import DrawDocument
 from bot.db.models import (
     CheckInStatus,
@@ -21,16 +18,13 @@ from bot.db.models import (
     RoundKind,
     RoundStatus,
     Seat,
-    Tournament,
 )
 from bot.errors import Conflict, InvalidInput, NotFound
 from bot.rules.errors import refusal_params
-from bot.rules.ruleset import load_ruleset
-from bot.rules.tournament.config import TournamentRules
 from bot.rules.tournament.cut import canonical, resolve_ties
 from bot.rules.tournament.model import Player, TournamentError
 from bot.rules.tournament.planner import DrawRequest
-from bot.services._base import clean_text
+from bot.services._base import UseCase, clean_text, id_of
 from bot.services.rounds.knockout import knockout_refusal, knockout_view
 from bot.services.rounds.views import (
     CutView,
@@ -69,12 +63,8 @@ def engine_error(exc: TournamentError) -> Conflict:
     return Conflict("error.round_engine", **refusal_params(exc))
 
 
-def _rules(t: Tournament) -> TournamentRules:
-    return load_ruleset(t.preset, t.overrides or None).tournament
-
-
 def closed_or_published(r: Round) -> bool:
-    return r.status in (RoundStatus.PUBLISHED.value, RoundStatus.CLOSED.value)
+    return r.status in (RoundStatus.PUBLISHED, RoundStatus.CLOSED)
 
 
 def _pairs_of_groups(groups: Mapping[str, list[int]]) -> tuple[tuple[int, int], ...]:
@@ -106,39 +96,31 @@ def _cut_view(cut: Mapping[str, Any], name: Callable[[Any], str]) -> CutView:
 # ------------------------------------------------------------------------------------------ tables and seats
 
 
-async def tables_of(
-    session: AsyncSession, guild_id: int, round_ids: Sequence[int]
-) -> tuple[dict[int, list[GameTable]], dict[int, list[Seat]]]:
+async def tables_of(uc: UseCase, round_ids: Sequence[int]) -> tuple[dict[int, list[GameTable]], dict[int, list[Seat]]]:
     """The tables of ``round_ids`` by round, and their seats by table (two queries)."""
-    tables = await repo.list_tables_for_rounds(session=session, guild_id=guild_id, round_ids=round_ids)
+    tables = await uc.rounds.list_tables_for_rounds(round_ids=round_ids)
     by_round: dict[int, list[GameTable]] = defaultdict(list)
     for gt in tables:
         by_round[gt.round_id].append(gt)
-    seats = await repo.list_seats_for_tables(
-        session=session, guild_id=guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-    )
+    seats = await uc.rounds.list_seats_for_tables(table_ids=[id_of(gt) for gt in tables])
     by_table: dict[int, list[Seat]] = defaultdict(list)
     for s in seats:
         by_table[s.table_id].append(s)
     return by_round, by_table
 
 
-async def seated(
-    session: AsyncSession, t: Tournament, r: Round
-) -> tuple[list[GameTable], dict[int, list[Seat]], dict[int, Registration]]:
+async def seated(uc: UseCase, r: Round) -> tuple[list[GameTable], dict[int, list[Seat]], dict[int, Registration]]:
     """A round's tables, their seats by table and the seated players by registration id."""
-    assert r.id is not None
-    by_round, by_table = await tables_of(session, t.guild_id, [r.id])
-    tables = by_round.get(r.id, [])
+    by_round, by_table = await tables_of(uc, [id_of(r)])
+    tables = by_round.get(id_of(r), [])
     ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
-    regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=ids)
+    regs = await uc.rounds.registrations_by_ids(ids=ids)
     return tables, by_table, regs
 
 
 def find_player(regs: Mapping[int, Registration], name: str) -> Registration:
     """The player of ``regs`` called ``name`` (case and spacing aside), or "not seated"."""
     cleaned = clean_text(name, field="player", max_len=64)
-    assert cleaned is not None
     key = _player_key(cleaned)
     for reg in regs.values():
         if _player_key(reg.display_name) == key:
@@ -146,21 +128,20 @@ def find_player(regs: Mapping[int, Registration], name: str) -> Registration:
     raise InvalidInput("error.round_player_not_seated", name=cleaned)
 
 
-async def pick_round(session: AsyncSession, t: Tournament, number: int | None, statuses: Sequence[str]) -> Round:
+async def pick_round(uc: UseCase, number: int | None, statuses: Sequence[RoundStatus]) -> Round:
     """Round ``number``; without one, the latest round in one of ``statuses`` (else the latest round)."""
-    assert t.id is not None
     if number is not None:
-        r = await repo.get_round(session=session, guild_id=t.guild_id, tournament_id=t.id, number=number)
+        r = await uc.rounds.get_round(tournament_id=uc.tournament_id, number=number)
         if r is None:
-            raise NotFound("error.round_not_found", number=number, tournament=t.name)
+            raise NotFound("error.round_not_found", number=number, tournament=uc.tournament.name)
         return r
-    rounds = await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
+    rounds = await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
     chosen = [r for r in rounds if r.status in statuses]
     if chosen:
         return chosen[-1]
     if rounds:
         return rounds[-1]
-    raise NotFound("error.round_none", tournament=t.name)
+    raise NotFound("error.round_none", tournament=uc.tournament.name)
 
 
 # ------------------------------------------------------------------------------------------- the round view
@@ -171,26 +152,25 @@ def _repechage_view(rescued: Mapping[str, Any], name: Callable[[Any], str], min_
                          float(rescued.get("points", 0.0)), int(rescued.get("games", 0)), min_games)  # fmt: skip
 
 
-async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameTable | None = None) -> RoundView:
-    """The round as users see it; with ``only``, that one table (what /my-table needs: loading every seat and
-    registration of a 300-player round for each of 300 simultaneous calls was too slow)."""
-    assert r.id is not None and t.id is not None
-    if only is not None and only.id is not None:
-        seats_of = await repo.list_seats_for_tables(session=session, guild_id=t.guild_id, table_ids=[only.id])
-        by_round: dict[int, list[GameTable]] = {r.id: [only]}
-        by_table: dict[int, list[Seat]] = {only.id: list(seats_of)}
+async def round_view(uc: UseCase, r: Round, only: GameTable | None = None) -> RoundView:
+    """A round of the use case's tournament as users see it; with ``only``, that one table (what /my-table needs:
+    loading every seat and registration of a 300-player round for each of 300 simultaneous calls was too slow)."""
+    t, round_id = uc.tournament, id_of(r)
+    if only is not None:
+        seats_of = await uc.rounds.list_seats_for_tables(table_ids=[id_of(only)])
+        by_round: dict[int, list[GameTable]] = {round_id: [only]}
+        by_table: dict[int, list[Seat]] = {id_of(only): list(seats_of)}
     else:
-        by_round, by_table = await tables_of(session, t.guild_id, [r.id])
+        by_round, by_table = await tables_of(uc, [round_id])
     reg_ids = sorted({s.registration_id for seats in by_table.values() for s in seats})
     doc = DrawDocument.from_json(r.draw_report)
     cut_ids = [int(p) for tie in doc.ties for p in tie.get("tied", [])]
     rescued = next((g.repechage for g in doc.groups if g.repechage), None)
     extra_ids = [*doc.declined, *doc.direct_finalists, *cut_ids, *([int(rescued["player"])] if rescued else [])]
-    regs = await repo.registrations_by_ids(session=session, guild_id=t.guild_id, ids=[*reg_ids, *extra_ids])
+    regs = await uc.rounds.registrations_by_ids(ids=[*reg_ids, *extra_ids])
     group_of = {number: group.label for group in doc.groups for number in group.tables}
     tables: list[TableView] = []
-    for gt in by_round.get(r.id, []):
-        assert gt.id is not None
+    for gt in by_round.get(round_id, []):
         seats = tuple(
             SeatView(
                 s.registration_id,
@@ -200,7 +180,7 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
                 s.position,
                 regs[s.registration_id].team,
             )
-            for s in sorted(by_table.get(gt.id, []), key=lambda s: s.position)
+            for s in sorted(by_table.get(id_of(gt), []), key=lambda s: s.position)
         )
         label = group_of.get(gt.number)
         tables.append(
@@ -239,18 +219,18 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
     if stored.get("plan"):  # a drawn knockout round: the plan it was drawn with
         plan = tuple((int(k["players"]), tuple(int(x) for x in k["tables"])) for k in stored["plan"])
         knockout = KnockoutView(plan[0][0], plan, final_size=int(stored.get("final_size", 0)))
-    elif r.status == RoundStatus.PLANNED.value and r.kind == RoundKind.QUALIFYING.value:
-        rules = _rules(t)
+    elif r.status == RoundStatus.PLANNED and r.kind == RoundKind.QUALIFYING:
+        rules = uc.rules.tournament
         if rules.knockout:
             try:
-                knockout = knockout_view(rules, len(await participants(session, t, r)))
+                knockout = knockout_view(rules, len(await participants(uc, r)))
             except Conflict:  # the previous round's results are not all in yet
                 knockout = None
     return RoundView(
-        tournament_id=t.id,
+        tournament_id=uc.tournament_id,
         tournament_name=t.name,
         game=t.game,
-        round_id=r.id,
+        round_id=round_id,
         number=r.number,
         kind=r.kind,
         status=r.status,
@@ -261,17 +241,17 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
         discord_event_id=r.discord_event_id,
         tables=tuple(tables),
         report=report_view(doc, r.draw_seed) if doc.engine is not None else None,
-        direct_finalists=directs if r.kind == RoundKind.SEMIFINAL.value else (),
-        repechage=_repechage_view(rescued, name, _rules(t).repechage_min_games)
-        if rescued and r.kind == RoundKind.SEMIFINAL.value
+        direct_finalists=directs if r.kind == RoundKind.SEMIFINAL else (),
+        repechage=_repechage_view(rescued, name, uc.rules.tournament.repechage_min_games)
+        if rescued and r.kind == RoundKind.SEMIFINAL
         else None,
-        final_seats=final_seats if r.kind == RoundKind.FINAL.value else (),
+        final_seats=final_seats if r.kind == RoundKind.FINAL else (),
         declined=tuple(name(x) for x in doc.declined),
         unfilled=sum(g.unfilled for g in doc.groups),
-        cut=_cut_view(doc.cut, name) if r.kind == RoundKind.SEMIFINAL.value and doc.cut else None,
+        cut=_cut_view(doc.cut, name) if r.kind == RoundKind.SEMIFINAL and doc.cut else None,
         ties=tuple(_cut_view(tie, name) for tie in doc.ties),
         club_pairs=(sum(g.club_pairs for g in doc.groups), sum(g.club_pairs_plain for g in doc.groups))
-        if r.kind == RoundKind.SEMIFINAL.value and doc.groups
+        if r.kind == RoundKind.SEMIFINAL and doc.groups
         else None,
         knockout=knockout,
     )
@@ -280,29 +260,27 @@ async def round_view(session: AsyncSession, t: Tournament, r: Round, only: GameT
 # ------------------------------------------------------------------------------------ who plays and the draw
 
 
-async def participants(session: AsyncSession, t: Tournament, round_row: Round | None) -> list[Registration]:
+async def participants(uc: UseCase, round_row: Round | None) -> list[Registration]:
     """Validated players (registered ones when nobody was validated), minus forfeits of this round. In a knockout
     (NP-FMT-1) from round 2 on: the winner of each table of the previous round."""
-    assert t.id is not None
-    regs = await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)
-    validated = [r for r in regs if r.status == RegistrationStatus.VALIDATED.value]
-    pool = validated or [r for r in regs if r.status == RegistrationStatus.REGISTERED.value]
+    regs = await uc.registrations.listed(tournament_id=uc.tournament_id)
+    validated = [r for r in regs if r.status == RegistrationStatus.VALIDATED]
+    pool = validated or [r for r in regs if r.status == RegistrationStatus.REGISTERED]
     out: set[int] = set()
     if round_row is not None and round_row.id is not None:
-        checkins = await repo.list_checkins(session=session, guild_id=t.guild_id, round_id=round_row.id)
-        out = {c.registration_id for c in checkins if c.status == CheckInStatus.FORFEIT.value}
+        checkins = await uc.rounds.list_checkins(round_id=round_row.id)
+        out = {c.registration_id for c in checkins if c.status == CheckInStatus.FORFEIT}
         pool = [r for r in pool if r.id not in out]
-    if _rules(t).knockout:
+    if uc.rules.tournament.knockout:
         number = round_row.number if round_row is not None else None
-        advancing = await knockout_advancing(session, t, regs, number, out)
+        advancing = await knockout_advancing(uc, regs, number, out)
         if advancing is not None:
             pool = advancing
-    return sorted(pool, key=lambda r: r.id or 0)
+    return sorted(pool, key=id_of)
 
 
 async def knockout_advancing(
-    session: AsyncSession,
-    t: Tournament,
+    uc: UseCase,
     regs: Sequence[Registration],
     number: int | None,
     forfeits: set[int],
@@ -314,38 +292,35 @@ async def knockout_advancing(
     the best 3rd…, as ARB 5 recovers a final's seat), so the plan's table count holds. None before the first
     round; refused while a table has no result or a shared first. Runners-up level on place and table points across
     the last seat to fill are ordered by a lot drawn with the previous round's published seed, never by their ids."""
-    assert t.id is not None
     rounds = [
-        r for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        if r.kind == RoundKind.QUALIFYING.value and (number is None or r.number < number) and r.id
+        r for r in await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+        if r.kind == RoundKind.QUALIFYING and (number is None or r.number < number)
     ]  # fmt: skip
     if not rounds:
         return None
     last = rounds[-1]
     engine = DrawDocument.from_json(last.draw_report).engine
     if engine is not None and (engine.extra.get("knockout") or {}).get("final"):
-        raise Conflict("error.knockout_over", tournament=t.name)
-    by_round, by_table = await tables_of(session, t.guild_id, [last.id or 0])
-    tables = by_round.get(last.id or 0, [])
-    results = await repo.list_results_for_tables(
-        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-    )
+        raise Conflict("error.knockout_over", tournament=uc.tournament.name)
+    by_round, by_table = await tables_of(uc, [id_of(last)])
+    tables = by_round.get(id_of(last), [])
+    results = await uc.rounds.list_results_for_tables(table_ids=[id_of(gt) for gt in tables])
     rank: dict[tuple[int, int], int] = {
         (res.table_id, res.registration_id): res.table_rank for res in results if res.table_rank is not None
     }
     points = {(res.table_id, res.registration_id): res.table_points or 0.0 for res in results}
-    active = {RegistrationStatus.VALIDATED.value, RegistrationStatus.REGISTERED.value}
+    active = {RegistrationStatus.VALIDATED, RegistrationStatus.REGISTERED}
     by_id = {r.id: r for r in regs}
     advancing: list[Registration] = []
     runners_up: list[tuple[int, float, int]] = []  # (place, -table points, id) of everyone eligible not first
     empty_tables = 0
     missing: list[str] = []
     for gt in tables:
-        seats = by_table.get(gt.id or 0, [])
+        seats = by_table.get(id_of(gt), [])
         ranked = sorted(
-            (rank[(gt.id or 0, s.registration_id)], s.registration_id)
+            (rank[(id_of(gt), s.registration_id)], s.registration_id)
             for s in seats
-            if (gt.id or 0, s.registration_id) in rank
+            if (id_of(gt), s.registration_id) in rank
         )
         if len(ranked) < len(seats):
             missing.append(f"{last.number}/{gt.number}")
@@ -360,7 +335,7 @@ async def knockout_advancing(
         if len(eligible) > 1 and eligible[0][0] == eligible[1][0]:
             raise Conflict("error.knockout_tied_winner", table=gt.number, round=last.number)
         advancing.append(by_id[eligible[0][1]])
-        runners_up += [(place, -points.get((gt.id or 0, rid), 0.0), rid) for place, rid in eligible[1:]]
+        runners_up += [(place, -points.get((id_of(gt), rid), 0.0), rid) for place, rid in eligible[1:]]
     if missing:
         raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
     if empty_tables:  # the best runners-up; level ones across the last seat: the previous round's published lot
@@ -374,33 +349,31 @@ async def knockout_advancing(
 
 
 async def history(
-    session: AsyncSession, t: Tournament, rounds: Sequence[Round], before: int, large: int
+    uc: UseCase, rounds: Sequence[Round], before: int, large: int
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int]:
     """Earlier qualifying rounds, the whole history (TOUR-R2-1 from round 2 on): every table (repeat
     pairs), every table's winner (TableResult rank 1) and every 5-player-table player of every earlier round;
     also how many of the last round's tables lack results."""
-    earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING.value and r.number < before and r.id]
+    earlier = [r for r in rounds if r.kind == RoundKind.QUALIFYING and r.number < before]
     if not earlier:
         return (), (), (), 0
-    by_round, by_table = await tables_of(session, t.guild_id, [r.id for r in earlier if r.id])
+    by_round, by_table = await tables_of(uc, [id_of(r) for r in earlier])
     previous: list[tuple[int, ...]] = []
     for r in earlier:
-        for gt in by_round.get(r.id or 0, []):
-            previous.append(tuple(s.registration_id for s in by_table.get(gt.id or 0, [])))
-    every_table = [gt for r in earlier for gt in by_round.get(r.id or 0, [])]
-    results = await repo.list_results_for_tables(
-        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in every_table if gt.id is not None]
-    )
+        for gt in by_round.get(id_of(r), []):
+            previous.append(tuple(s.registration_id for s in by_table.get(id_of(gt), [])))
+    every_table = [gt for r in earlier for gt in by_round.get(id_of(r), [])]
+    results = await uc.rounds.list_results_for_tables(table_ids=[id_of(gt) for gt in every_table])
     winners = tuple(sorted({res.registration_id for res in results if res.table_rank == 1}))
     reported = {res.table_id for res in results if res.table_rank is not None}
-    missing = sum(1 for gt in by_round.get(earlier[-1].id or 0, []) if gt.id not in reported)
+    missing = sum(1 for gt in by_round.get(id_of(earlier[-1]), []) if gt.id not in reported)
     five = tuple(
         sorted(
             {
                 s.registration_id
                 for gt in every_table
-                for s in by_table.get(gt.id or 0, [])
-                if len(by_table.get(gt.id or 0, [])) >= large
+                for s in by_table.get(id_of(gt), [])
+                if len(by_table.get(id_of(gt), [])) >= large
             }
         )
     )
@@ -408,8 +381,7 @@ async def history(
 
 
 async def draw_inputs(
-    session: AsyncSession,
-    t: Tournament,
+    uc: UseCase,
     rounds: Sequence[Round],
     number: int,
     players: Sequence[Registration],
@@ -417,27 +389,27 @@ async def draw_inputs(
 ) -> tuple[DrawRequest, int]:
     """The planner's request for round ``number`` (also the round's published export) and how many tables of
     the previous round still lack a result."""
-    rules = _rules(t)
-    previous, winners, five, missing = await history(session, t, rounds, number, rules.large_table_size)
+    t, rules = uc.tournament, uc.rules.tournament
+    previous, winners, five, missing = await history(uc, rounds, number, rules.large_table_size)
     families: dict[str, list[int]] = defaultdict(list)
     for r in players:
-        if r.family_group and r.id is not None:
-            families[r.family_group.strip().lower()].append(r.id)
+        if r.family_group:
+            families[r.family_group.strip().lower()].append(id_of(r))
     ranking: tuple[int, ...] = ()
     ranks: tuple[int, ...] = ()
     first = rules.seeded_round1 and number == 1
-    carried = await previous_tournament_ranking(session, t, players, standings) if first else None
+    carried = await previous_tournament_ranking(uc, players, standings) if first else None
     if carried is not None:  # FIRK-SEED-1: the season's previous tournament
         ranking, ranks = carried
     elif first:  # FIRK-SEED-1: the previous tournament's ranks, as typed — players typed with one rank are level
         # (the planner's lot seats them where a table boundary cuts them); no rank typed: a newcomer, after everyone
-        typed = sorted((r.previous_rank, r.id) for r in players if r.id is not None and r.previous_rank is not None)
+        typed = sorted((r.previous_rank, id_of(r)) for r in players if r.previous_rank is not None)
         ranking = tuple(rid for _, rid in typed)
         ranks = tuple(rank for rank, _ in typed)
     elif (rules.seeded_round1 or rules.later_round_tables == "standings") and previous:
         # FIRK §9 last round, reading 8 (seated by rank), reading 4: the standings before this round, with
         # each line's rank so that the planner sees who is level
-        view = await standings.compute_in(session, t, before_round=number)
+        view = await standings.compute_in(uc, before_round=number)
         present = {r.id for r in players}
         lines = [line for line in view.lines if line.player_id in present]
         ranking = tuple(line.player_id for line in lines)
@@ -445,9 +417,9 @@ async def draw_inputs(
     request = DrawRequest(
         preset=t.preset,
         round_no=number,
-        players=tuple(Player(r.id, r.club, r.team) for r in players if r.id is not None),
+        players=tuple(Player(id_of(r), r.club, r.team) for r in players),
         overrides=dict(t.overrides or {}),
-        names={r.id: r.display_name for r in players if r.id is not None},
+        names={id_of(r): r.display_name for r in players},
         previous_tables=previous,
         winners=winners,
         five_table_players=five,
@@ -461,12 +433,12 @@ async def draw_inputs(
 # ---------------------------------------------------------------------------------------------- standings
 
 
-async def qualifying_ranking(session: AsyncSession, t: Tournament, standings: StandingsService) -> list[int]:
+async def qualifying_ranking(uc: UseCase, standings: StandingsService) -> list[int]:
     """The active players after the qualifying rounds, best first (see :func:`qualifying_ranks`)."""
-    return [p for p, _ in await qualifying_ranks(session, t, standings)]
+    return [p for p, _ in await qualifying_ranks(uc, standings)]
 
 
-async def qualifying_ranks(session: AsyncSession, t: Tournament, standings: StandingsService) -> list[tuple[int, int]]:
+async def qualifying_ranks(uc: UseCase, standings: StandingsService) -> list[tuple[int, int]]:
     """The standings after the qualifying rounds (ARB art. 5: semifinals and the final's recoveries use
     them), active players best first; refused while a published qualifying table has no result.
 
@@ -474,22 +446,19 @@ async def qualifying_ranks(session: AsyncSession, t: Tournament, standings: Stan
     the preset's tie-breakers over the stored TableResults of the qualifying rounds); with each player, their
     rank — players the tie-breakers leave level share it (a tie across a cut is decided by the semifinals' draw).
     """
-    assert t.id is not None
     rounds = [
         r
-        for r in await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id)
-        if r.kind == RoundKind.QUALIFYING.value and closed_or_published(r) and r.id
+        for r in await uc.rounds.list_rounds(tournament_id=uc.tournament_id)
+        if r.kind == RoundKind.QUALIFYING and closed_or_published(r)
     ]
     if not rounds:
-        raise Conflict("error.round_no_results", tournament=t.name)
-    by_round, _ = await tables_of(session, t.guild_id, [r.id for r in rounds if r.id])
-    tables = [gt for r in rounds for gt in by_round.get(r.id or 0, [])]
-    results = await repo.list_results_for_tables(
-        session=session, guild_id=t.guild_id, table_ids=[gt.id for gt in tables if gt.id is not None]
-    )
+        raise Conflict("error.round_no_results", tournament=uc.tournament.name)
+    by_round, _ = await tables_of(uc, [id_of(r) for r in rounds])
+    tables = [gt for r in rounds for gt in by_round.get(id_of(r), [])]
+    results = await uc.rounds.list_results_for_tables(table_ids=[id_of(gt) for gt in tables])
     reported = {res.table_id for res in results if res.table_rank is not None}
-    missing = [f"{r.number}/{gt.number}" for r in rounds for gt in by_round.get(r.id or 0, []) if gt.id not in reported]
+    missing = [f"{r.number}/{gt.number}" for r in rounds for gt in by_round.get(id_of(r), []) if gt.id not in reported]
     if missing:
         raise Conflict("error.round_results_missing", tables=", ".join(missing[:20]))
-    view = await standings.compute_in(session, t)
+    view = await standings.compute_in(uc)
     return [(line.player_id, line.rank) for line in view.lines if line.standing == "active"]

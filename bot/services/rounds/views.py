@@ -230,9 +230,9 @@ def report_view(doc: DrawDocument, seed: int | None) -> DrawReportView:
     unchanged = current == dict(engine.criteria)
     if all(line.value <= line.lower_bound for line in lines):
         proof = "bound"
-    elif unchanged and engine.optimality == Optimality.PROVEN_BY_SEARCH.value:
+    elif unchanged and engine.optimality == Optimality.PROVEN_BY_SEARCH:
         proof = "search"
-    elif unchanged and engine.optimality == Optimality.OPTIMAL_FOR_CINQUISTI.value:
+    elif unchanged and engine.optimality == Optimality.OPTIMAL_FOR_CINQUISTI:
         proof = "cinquisti"
     else:
         proof = ""

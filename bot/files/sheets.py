@@ -4,9 +4,9 @@ and as XLSX by ``bot.present.xlsx`` — the same rows for both, so the two files
 A ``DataTable`` holds plain cells: ``str``, ``int``, ``float``, ``date``/``datetime`` or ``None`` (empty). The CSV
 writer keeps the house format of every existing export: ``;`` separator, UTF-8 with a byte-order mark (Excel),
 CRLF, and every text cell that a spreadsheet would run as a formula quoted with a leading apostrophe
-(``players_csv.defuse_formula``); numbers are written by the caller's formatter (the standings' decimal comma in
+(``bot.files.players.defuse_formula``); numbers are written by the caller's formatter (the standings' decimal comma in
 Italian) or plainly. ``read_xlsx_rows`` reads an organizer's untrusted workbook into the rows the CSV parser
-checks (``players_csv.parse_players_xlsx``).
+checks (``bot.files.players.parse_players_xlsx``).
 """
 
 from __future__ import annotations
@@ -39,19 +39,6 @@ class DataTable:
     title: str  # the sheet's name (the XLSX tab)
     header: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TableExport:
-    """An export before it is a file: the cog writes ``table`` as CSV or XLSX and names it ``stem`` + extension."""
-
-    tournament_name: str
-    stem: str
-    table: DataTable
-
-    @property
-    def rows(self) -> int:
-        return len(self.table.rows)
 
 
 def file_stem(name: str, suffix: str, *, limit: int = 60, fallback: str = "torneo") -> str:

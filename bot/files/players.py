@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from bot.files.sheets import Cell, DataTable, SheetRefused, csv_bytes, defuse_formula, read_xlsx_rows
 from bot.rules.text import visible_text
-from bot.services.sheets import Cell, DataTable, SheetRefused, csv_bytes, defuse_formula, read_xlsx_rows
 
 NAME_MAX = 64
 TEXT_MAX = 64
