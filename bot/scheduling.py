@@ -274,7 +274,7 @@ class Runner:
         confirmed by ``finish`` right after it, so a crash leaves at most one message made but unrecorded — sent
         again within lease + sweep with the same nonce, while Discord still answers it with the message it made."""
         problems: list[str] = []
-        if d.kind == ReminderKind.REGISTRATION_CLOSE.value and not d.registration_closed:
+        if d.kind == ReminderKind.REGISTRATION_CLOSE and not d.registration_closed:
             return ["already_closed"]
         text = delivery_text(d)
         texts = {d.locale: text}  # each DM in its reader's language (the server's for a player never seen)
@@ -323,7 +323,7 @@ class Runner:
 
     async def _image(self, d: Delivery) -> list[discord.File]:
         """The announcement's image: the published round's tables or the standings (rendered off the loop)."""
-        if d.kind != ReminderKind.ANNOUNCEMENT.value or d.image is None or d.tournament_name is None:
+        if d.kind != ReminderKind.ANNOUNCEMENT or d.image is None or d.tournament_name is None:
             return []
         reader = Actor(guild_id=d.guild_id, user_id=0, locale=d.locale)  # reads what any player may read
         try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -63,28 +62,6 @@ def one_heavy_call(interaction: discord.Interaction[Any]) -> AbstractAsyncContex
     """Around a command's heavy calculation: one per member at a time (a second is refused at once, so one member
     cannot fill the workers everybody shares)."""
     return bot_of(interaction).services.workers.for_user(interaction.guild_id or 0, interaction.user.id)
-
-
-def parse_local_datetime(text: str | None) -> datetime | None:
-    """'2026-12-05 21:00' → that naive wall-clock time (the services read it in the server's time zone, refusing
-    the hour daylight saving time skips or repeats); empty → None; anything else → InvalidInput."""
-    if text is None or not text.strip():
-        return None
-    value = text.strip()
-    for fmt in ("%Y-%m-%d %H:%M", "%d/%m/%Y %H:%M", "%Y-%m-%dT%H:%M"):
-        try:
-            return datetime.strptime(value, fmt)
-        except ValueError:
-            continue
-    raise InvalidInput("error.bad_datetime", value=value[:40])
-
-
-def required_local_datetime(text: str) -> datetime:
-    """Like :func:`parse_local_datetime` for an option that must hold a time: blank is refused too."""
-    value = parse_local_datetime(text)
-    if value is None:
-        raise InvalidInput("error.bad_datetime", value=text[:40])
-    return value
 
 
 def embed(title: str, description: str = "") -> discord.Embed:

@@ -20,8 +20,8 @@ NAME_MAX = 100  # tournament names
 PLAYER_MAX = 64  # player names
 
 
-class _NameTransformer(app_commands.Transformer):
-    """A trimmed name of 1..``longest`` characters; subclasses suggest the names."""
+class StringOption(app_commands.Transformer):
+    """A string option of 1..``longest`` characters; subclasses say what it becomes (``transform``)."""
 
     longest = NAME_MAX
 
@@ -36,6 +36,10 @@ class _NameTransformer(app_commands.Transformer):
     @property
     def max_value(self) -> int:
         return self.longest
+
+
+class _NameTransformer(StringOption):
+    """A trimmed name of 1..``longest`` characters; subclasses suggest the names."""
 
     async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> str:
         return str(value).strip()

@@ -3,15 +3,18 @@
 Every row carries ``guild_id``: one bot serves many Discord servers and their data never mix; every query
 in ``bot.db.repo`` filters on it. Discord ids are snowflakes (64-bit): always ``BigInteger``. Times are
 aware UTC (``UTCDateTime`` stores naive UTC and gives back aware datetimes on SQLite and PostgreSQL alike).
-Enumerations are stored as short strings so adding a value never needs a migration of a database enum.
+Enumerations are stored as short strings so adding a value never needs a migration of a database enum; the
+columns are typed with their ``StrEnum`` (``StrEnumType``): a row reads back as the member, so code compares members
+(``row.status == RoundStatus.PUBLISHED``) and mypy checks it.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import UTC, date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.types import TypeDecorator
@@ -50,6 +53,50 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value is None:
             return None
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+log = logging.getLogger(__name__)
+
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class StrEnumType(TypeDecorator[E], Generic[E]):
+    """A ``StrEnum`` column stored as its short string (a ``VARCHAR``, no database enum, no migration): a member or
+    its string is written as the string, and a row reads back as the member — rows written before the columns were
+    typed hold the same strings. A string that is no member is refused on write; one met on read (a row of a newer
+    release, a hand edit) is given back as the plain string, logged, rather than making the whole query fail."""
+
+    impl = sa.String
+    cache_ok = True
+
+    def __init__(self, enum: type[E], length: int) -> None:
+        super().__init__(length)
+        self.enum = enum
+
+    def process_bind_param(self, value: E | str | None, dialect: sa.Dialect) -> str | None:
+        if value is None:
+            return None
+        return self.enum(value).value  # a member, or a string that is one: ValueError otherwise
+
+    def process_result_value(self, value: str | None, dialect: sa.Dialect) -> E | None:
+        if value is None:
+            return None
+        try:
+            return self.enum(value)
+        except ValueError:
+            log.warning("%s: %r is no member, read as a plain string", self.enum.__name__, value)
+            return value  # type: ignore[return-value]
+
+    @property
+    def python_type(self) -> type[E]:
+        return self.enum
+
+
+def _enum(enum: type[StrEnum], length: int, default: StrEnum | None = None, *, nullable: bool = False) -> Any:
+    """A ``StrEnumType`` column; with no default and not nullable, a value the row must be given."""
+    extra: dict[str, Any] = {"default": default} if default is not None or nullable else {}
+    return Field(sa_type=StrEnumType(enum, length), nullable=nullable, **extra)
 
 
 def utcnow() -> datetime:
@@ -177,7 +224,7 @@ class Tournament(SQLModel, table=True):
     game: str = Field(max_length=16)
     preset: str = Field(max_length=64)
     overrides: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON, nullable=False)
-    status: str = Field(default=TournamentStatus.REGISTRATION_OPEN.value, max_length=32)
+    status: TournamentStatus = _enum(TournamentStatus, 32, TournamentStatus.REGISTRATION_OPEN)
     registration_deadline: datetime | None = _when()
     cap: int | None = Field(default=None)
     created_by: int | None = _snowflake()
@@ -312,7 +359,7 @@ class Registration(SQLModel, table=True):
     region: str | None = Field(default=None, max_length=32)
     # an imported player's id in the export they came from: exports keep it, so the imported draws still replay
     source_id: int | None = Field(default=None, sa_type=sa.BigInteger)
-    status: str = Field(default=RegistrationStatus.REGISTERED.value, max_length=16)
+    status: RegistrationStatus = _enum(RegistrationStatus, 16, RegistrationStatus.REGISTERED)
     registered_at: datetime = _created()
     validated_at: datetime | None = _when()
     withdrawn_at: datetime | None = _when()
@@ -326,11 +373,11 @@ class Round(SQLModel, table=True):
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     tournament_id: int = Field(foreign_key="tournament.id", nullable=False, index=True)
     number: int
-    kind: str = Field(default=RoundKind.QUALIFYING.value, max_length=16)
+    kind: RoundKind = _enum(RoundKind, 16, RoundKind.QUALIFYING)
     scheduled_start: datetime | None = _when()
     draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     draw_report: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
-    status: str = Field(default=RoundStatus.PLANNED.value, max_length=16)
+    status: RoundStatus = _enum(RoundStatus, 16, RoundStatus.PLANNED)
     published_at: datetime | None = _when()
     announcement_message_id: int | None = _snowflake()
     discord_event_id: int | None = _snowflake()  # the Discord scheduled event of the round, when the bot made one
@@ -393,7 +440,7 @@ class TableResult(SQLModel, table=True):
     table_rank: int | None = Field(default=None)
     tournament_points: float | None = Field(default=None)
     tiebreak: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
-    outcome: str = Field(default=SeatOutcome.PLAYED.value, max_length=16)
+    outcome: SeatOutcome = _enum(SeatOutcome, 16, SeatOutcome.PLAYED)
     points_adjustment: float = Field(default=0.0, nullable=False)  # sanctions, e.g. FIRK −25 / −7
     entered_by: int | None = _snowflake()
     signed_at: datetime | None = _when()
@@ -428,7 +475,7 @@ class CheckIn(SQLModel, table=True):
     guild_id: int = Field(sa_type=sa.BigInteger, nullable=False, index=True)
     round_id: int = Field(foreign_key="round.id", nullable=False, index=True)
     registration_id: int = Field(foreign_key="registration.id", nullable=False, index=True)
-    status: str = Field(default=CheckInStatus.PRESENT.value, max_length=16)
+    status: CheckInStatus = _enum(CheckInStatus, 16, CheckInStatus.PRESENT)
     minutes_late: int = Field(default=0, nullable=False)
     checked_in_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     marked_by: int | None = _snowflake()
@@ -454,11 +501,13 @@ class Sanction(SQLModel, table=True):
     proposed_kind: str | None = Field(default=None, max_length=48)  # the ladder's proposal (kind differs: override)
     consequence: str = Field(default="recorded", max_length=24)  # bot.rules.sanctions.Consequence
     points: float | None = Field(default=None)  # standings points (negative) or table points taken
-    previous_status: str | None = Field(default=None, max_length=16)  # the registration's, before a disqualification
+    previous_status: RegistrationStatus | None = _enum(
+        RegistrationStatus, 16, nullable=True
+    )  # before a disqualification
     revoked_at: datetime | None = _when()
     revoked_by: int | None = _snowflake()
     revoke_reason: str | None = Field(default=None, max_length=500)
-    appeal_state: str = Field(default=AppealState.NONE.value, max_length=16)
+    appeal_state: AppealState = _enum(AppealState, 16, AppealState.NONE)
     appeal_reason: str | None = Field(default=None, max_length=500)
     appealed_at: datetime | None = _when()
     appeal_decided_by: int | None = _snowflake()
@@ -469,7 +518,7 @@ class Sanction(SQLModel, table=True):
     @property
     def active(self) -> bool:
         """In force: neither revoked nor annulled on appeal."""
-        return self.revoked_at is None and self.appeal_state != AppealState.OVERTURNED.value
+        return self.revoked_at is None and self.appeal_state != AppealState.OVERTURNED
 
 
 class SanctionProposal(SQLModel, table=True):
@@ -542,14 +591,14 @@ class ScheduledReminder(SQLModel, table=True):
     tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
     round_id: int | None = Field(default=None, foreign_key="round.id")
     table_id: int | None = Field(default=None, foreign_key="game_table.id")
-    kind: str = Field(max_length=32)
+    kind: ReminderKind = _enum(ReminderKind, 32)
     offset_minutes: int | None = Field(default=None)  # round reminders: minutes before the start
     call: str | None = Field(default=None, max_length=32)  # clock calls: the announcement code
     image: str | None = Field(default=None, max_length=16)  # announcements: tables | standings | bracket
     channel_id: int | None = _snowflake()
     message: str | None = Field(default=None, max_length=2000)
     due_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
-    status: str = Field(default=ReminderStatus.PENDING.value, max_length=16)
+    status: ReminderStatus = _enum(ReminderStatus, 16, ReminderStatus.PENDING)
     late: bool = Field(default=False, nullable=False)  # fell due while no bot process was running
     claimed_at: datetime | None = _when()  # when the current claim (a lease) was taken or last renewed
     claimed_by: str | None = Field(default=None, max_length=64)

@@ -8,9 +8,13 @@ places instead of its seeds: issue 44).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
+from bot.present.images import image_words
 from bot.services.reports import ReportView
 from bot.services.rounds import RoundView
+from bot.workers import default_workers
+from renderer import render_bracket_pages
 from renderer.models import BracketData, BracketPlayer, BracketTable
 
 
@@ -50,3 +54,16 @@ def bracket_render_data(
         final=bracket_table(final, 0, final_report, seeds),
         direct_finalists=tuple(BracketPlayer(name=n, seed=seeds.get(n)) for n in semis.direct_finalists),
     )
+
+
+async def bracket_pages(data: BracketData, locale: str) -> list[bytes]:
+    """The bracket's pages (the phone rule of ``renderer.pages``) in ``locale``'s words, rendered off the event
+    loop: the cogs post images through ``bot.present``, never the renderer directly."""
+    return await default_workers().thread(partial(render_bracket_pages, data, words=image_words(locale)))
+
+
+def bracket_file_names(final_number: int, pages: int) -> list[str]:
+    """``bracket-N.png`` for a one-page bracket, ``bracket-N-1.png`` … for more."""
+    if pages == 1:
+        return [f"bracket-{final_number}.png"]
+    return [f"bracket-{final_number}-{i}.png" for i in range(1, pages + 1)]

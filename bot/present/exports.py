@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.files.sheets import DataTable, csv_bytes
 from bot.i18n import t
 from bot.present.xlsx import xlsx_bytes
 from bot.services.rounds.views import RoundView
-from bot.services.sheets import DataTable, csv_bytes
 
 FORMATS = ("csv", "xlsx")
 

@@ -5,12 +5,18 @@ refusal that names the piece not understood and what is accepted."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TypeVar
 
 from bot.errors import InvalidInput
 from bot.i18n import t
+from bot.present.images import image_words
 from bot.rules.ricochet import notation as rr
 from bot.rules.ricochet.board import ROBOT_COLOURS, SYMBOLS, TARGET_COLOURS, VORTEX_COLOUR
+from bot.services.adjudicators import RRAnswer
+from bot.workers import default_workers
+from renderer import render_rr_board
+from renderer.adapters import rr_board_data
 
 T = TypeVar("T")
 
@@ -71,3 +77,11 @@ def service_target(target: rr.TargetText) -> list[object]:
     if target.cell is None:
         return [target.colour, target.symbol]
     return [*target.cell, target.colour, target.symbol]
+
+
+async def board_png(answer: RRAnswer, locale: str, title: str) -> bytes:
+    """The board of a ruling with its robots and the replayed path, in ``locale``'s words (the robots' letters as the
+    ``/rr`` notation reads them), rendered off the event loop."""
+    data = rr_board_data(answer.board, answer.robots, answer.steps, active_target=answer.target,
+                         diagonal_variant=answer.diagonal_variant, title=title)  # fmt: skip
+    return await default_workers().thread(partial(render_rr_board, data, words=image_words(locale)))

@@ -37,7 +37,7 @@ def _names(names: tuple[str, ...], locale: str) -> str:
 def delivery_text(d: Delivery) -> str:
     loc = d.locale
     name = safe(d.tournament_name or "")
-    if d.kind == ReminderKind.ROUND.value:
+    if d.kind == ReminderKind.ROUND:
         assert d.round_start is not None
         text = t("schedule.reminder.round", loc, tournament=name, round=d.round_number, when=when(d.round_start))
         if d.missing_check_ins:
@@ -45,9 +45,9 @@ def delivery_text(d: Delivery) -> str:
                              names=_names(d.missing_check_ins, loc))  # fmt: skip
         elif d.offset_minutes is not None and d.offset_minutes <= CHECK_IN_LIST_OFFSET:  # nobody missing: say so
             text += "\n" + t("schedule.reminder.all_checked_in", loc)
-    elif d.kind == ReminderKind.ANNOUNCEMENT.value:
+    elif d.kind == ReminderKind.ANNOUNCEMENT:
         text = t("schedule.announcement.head", loc, tournament=name) + "\n" + no_pings(d.message or "")
-    elif d.kind == ReminderKind.REGISTRATION_CLOSE.value:
+    elif d.kind == ReminderKind.REGISTRATION_CLOSE:
         text = t("schedule.registration_closed", loc, tournament=name, when=discord_timestamp(d.due_at, "F"))
     else:
         details = dict(d.details or {})

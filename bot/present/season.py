@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 
+from bot.files.sheets import DataTable, csv_bytes, defuse_formula, file_stem
 from bot.i18n import format_number, join_names, t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
 from bot.present.markup import safe
 from bot.services.season_views import SchemeView
 from bot.services.seasons import SeasonTieBreak, SeasonView
-from bot.services.sheets import DataTable, csv_bytes, defuse_formula, file_stem
 from bot.workers import default_workers
 from renderer import render_standings
 from renderer.models import StandingRow, StandingsData, Words

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from bot.files.sheets import Cell, DataTable, csv_bytes
 from bot.i18n import t
 from bot.i18n.numbers import format_data_number
 from bot.present.images import image_words
 from bot.services.classification import ClassificationLine, ClassificationView
-from bot.services.sheets import Cell, DataTable, csv_bytes
 from bot.services.standings import StandingLine, StandingsView
 from bot.workers import default_workers
 from renderer import render_standings

@@ -31,8 +31,8 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
+from bot.files.sheets import FORMULA_START, Cell, DataTable
 from bot.rules.text import decimals_needed
-from bot.services.sheets import FORMULA_START, Cell, DataTable
 
 LOCALE_TAG = {"it": "[$-410]", "en": "[$-809]"}
 LANGUAGE = {"it": "it-IT", "en": "en-GB"}

@@ -31,6 +31,9 @@ class ClockError(RuleError):
 
 
 class Ending(Enum):
+    """How the preset ends a game on time: the NP/UFF sdadata, FIRK's last rounds, or no timed ending (Ricochet
+    Robots)."""
+
     SDADATA = "sdadata"  # NP / UFF: finish the turn, one supplementary round, then roll
     FIRK = "firk"  # FIRK: this is the third-to-last round, then up to 3 supplementary turns each
     NONE = "none"  # Ricochet Robots: no time limit
@@ -46,6 +49,9 @@ class Announcement(Enum):
 
 @dataclass(frozen=True, slots=True)
 class ClockRules:
+    """The preset's clock numbers: how the game ends on time, after how many minutes, how many minutes of pauses
+    RR 14 allows before a replay, and from which turn a player may be eliminated."""
+
     ending: Ending
     time_limit_minutes: int | None  # None: no timed ending
     interruption_allowance_minutes: int | None  # RR 14: beyond this total of pauses, a replay; None: no such rule
@@ -79,6 +85,9 @@ class ClockRules:
 
 @dataclass(frozen=True, slots=True)
 class ClockState:
+    """One table's clock as data: when it started, the pause in progress if any, and the pauses completed so far (how
+    many, and their length in whole seconds)."""
+
     started_at: datetime
     paused_at: datetime | None = None  # set while paused
     paused_seconds: int = 0  # completed pauses, in whole seconds
@@ -90,6 +99,7 @@ class ClockState:
 
 
 def start(now: datetime) -> ClockState:
+    """A clock started at ``now``, never paused."""
     return ClockState(started_at=now)
 
 
@@ -138,6 +148,7 @@ def time_up_at(state: ClockState, rules: ClockRules) -> datetime | None:
 
 
 def is_time_up(state: ClockState, rules: ClockRules, now: datetime) -> bool:
+    """Whether the time on the clock (pauses left out) has reached the preset's limit; never for a game without one."""
     if rules.time_limit_minutes is None:
         return False
     return played_seconds(state, now) >= rules.time_limit_minutes * 60

@@ -22,6 +22,9 @@ from bot.rules.presets.reader import TableReader
 
 
 class LatenessCode(StrEnum):
+    """What arriving late means for the player, as a code the catalogue words (beside each member, the article that
+    sets it)."""
+
     ON_TIME = "on_time"
     RECORDED = "recorded"  # late, and the preset attaches no consequence
     WARNING = "warning"  # RR 13.5: automatic verbal warning
@@ -37,6 +40,8 @@ OUT_OF_THE_GAME = frozenset({LatenessCode.FORFEIT_GAME, LatenessCode.CANNOT_PLAY
 
 @dataclass(frozen=True, slots=True)
 class LatenessRules:
+    """The preset's ``[lateness]`` thresholds, in whole minutes (0 or False: the preset has no such rule)."""
+
     warning_when_late: bool = False
     forfeit_after_minutes: int = 0  # 0 = no such rule
     cards_forfeited: int = 0

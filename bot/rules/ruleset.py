@@ -25,6 +25,9 @@ from bot.rules.tournament.config import TournamentRules
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
+    """One preset with the tournament's overrides applied, every section parsed: the tournament, lateness and season
+    rules, and the game's own tables (``risiko`` or ``ricochet``, the other None)."""
+
     preset: Preset
     tournament: TournamentRules
     lateness: LatenessRules

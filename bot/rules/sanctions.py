@@ -74,6 +74,9 @@ def consequence_of(kind: str) -> Consequence:
 
 @dataclass(frozen=True, slots=True)
 class Infraction:
+    """An infraction a referee of this preset can log: its code, the article it breaks, the ladder of sanction codes
+    it climbs, the standings points it costs (FIRK) and where earlier offences count."""
+
     code: str
     article: str
     ladder: tuple[str, ...]  # sanction codes, first offence first
@@ -149,6 +152,7 @@ def infractions(ruleset: Ruleset) -> tuple[Infraction, ...]:
 
 
 def infraction(ruleset: Ruleset, code: str) -> Infraction:
+    """The preset's infraction ``code``; SanctionError ``unknown_infraction`` quoting it when the preset has none."""
     found = next((i for i in infractions(ruleset) if i.code == code), None)
     if found is None:
         raise SanctionError("unknown_infraction", code)
@@ -176,7 +180,7 @@ def propose(ruleset: Ruleset, code: str, *, previous: int, cards_in_hand: int = 
     kind = item.ladder[index]
     cards = armies = army_cap = not_drawn = 0
     at_least = False
-    if ruleset.risiko is not None and code == Ladder.PACT.value:  # ARB 27 / FIRK §26: the hand decides
+    if ruleset.risiko is not None and code == Ladder.PACT:  # ARB 27 / FIRK §26: the hand decides
         step = next_step(ruleset.risiko.sanctions, Ladder.PACT, previous, cards_in_hand)
         cards, armies, army_cap, at_least = step.cards, step.armies, step.army_cap, step.at_least
         not_drawn = step.cards_not_drawn
@@ -277,6 +281,7 @@ class AppealRules:
 
 
 def appeal_rules(ruleset: Ruleset) -> AppealRules:
+    """The preset's ``appeal_window_minutes`` from ``[sanctions]``, checked (a whole number, 0 or more)."""
     value = ruleset.preset.section("sanctions").get("appeal_window_minutes")
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise PresetFieldError("sanctions.appeal_window_minutes", value, ">= 0")

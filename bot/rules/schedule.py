@@ -82,7 +82,8 @@ def check_future(when: datetime, now: datetime) -> datetime:
 
 
 def parse_offsets(text: str) -> tuple[int, ...]:
-    """ "24h, 1h, 10m" (also "1d", "90", "1h30m") → minutes, largest first, without repeats."""
+    """Reminder offsets as typed, "24h, 1h, 10m" (also "1d", "90", "1h30m") → minutes, largest first, without
+    repeats."""
     if not isinstance(text, str) or not text.strip():
         raise ScheduleError("offsets_empty", text)
     out: set[int] = set()
@@ -111,6 +112,9 @@ def check_offsets(offsets: tuple[int, ...]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class PlannedReminder:
+    """One reminder of a round: its offset before the start in minutes and its due instant; the last one (10 minutes
+    or less) lists who has not checked in."""
+
     offset_minutes: int
     due_at: datetime
     lists_missing_check_ins: bool  # the last one (≤ 10 minutes) names who has not checked in

@@ -340,6 +340,9 @@ class TournamentLine:
 
 @dataclass(frozen=True, slots=True)
 class SeasonRow:
+    """A player's row in the season ranking: rank, points (counted lines less deductions), totals, the line of every
+    tournament played, and the rank before the latest tournament (the image's movement)."""
+
     rank: int
     player: PlayerId
     points: float  # the counted lines' points minus ``deductions``
@@ -364,6 +367,9 @@ class SeasonRow:
 
 @dataclass(frozen=True, slots=True)
 class Season:
+    """A season's ranking: the tournaments in season order, the rows by rank, and every tie-breaker decision taken
+    (as the tournament standings explain theirs)."""
+
     tournaments: tuple[str, ...]
     rows: tuple[SeasonRow, ...]
     decisions: tuple[TieBreakDecision, ...]

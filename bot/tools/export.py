@@ -84,8 +84,8 @@ def _rescore(export: Any, ruleset: Any) -> int:
                 continue
             key = "game_points" if export.tournament.game == "ricochet" else "table_points"
             rows = [
-                {"id": res.player, key: float(res.table_points or 0.0), "status": status.get(res.outcome, "forfeit")}
-                for res in sorted(results, key=lambda x: x.rank or 0)
+                {"player": x.player, key: float(x.table_points or 0.0), "status": status.get(x.outcome, "forfeit")}
+                for x in sorted(results, key=lambda x: x.rank or 0)
             ]
             game_doc = {"round": r.number, "table": t.number, "players": rows}
             doc = validated(

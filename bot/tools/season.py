@@ -7,7 +7,7 @@ from the one the bot's ``/season show`` calls (``bot.rules.season.compute_season
 
 An extension the contract allows (optional fields, the documented documents unchanged): a club's point scheme
 (``"scheme": {"per_game": 50, "events": {"master": [2000, 1000, 1000, 1000, 500, …]}, "one_off": "amichevole"}``),
-each tournament's ``event_type``, and ranked ``one_off_games`` (``{"players": [{"id": "anna", "place": 1}, …],
+each tournament's ``event_type``, and ranked ``one_off_games`` (``{"players": [{"player": "anna", "place": 1}, …],
 "after": "tournament name"}``; ``after``: the latest tournament when it was played, for the movement).
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from datetime import date
 from typing import Annotated, Any
 
-from pydantic import Field, StrictInt, StrictStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, StrictInt, StrictStr, field_validator, model_validator
 
 from bot.tools._common import BadInput, add_io_arguments, error_text, run_tool
 from bot.tools._help import command_help
@@ -63,7 +63,7 @@ class _SeasonDeduction(_Doc):
 
 
 class _OneOffPlayer(_Doc):
-    id: PLAYER_ID
+    id: PLAYER_ID = Field(validation_alias=AliasChoices("player", "id"))  # "player" as every record; "id" still read
     place: Annotated[StrictInt, Field(ge=1, le=100)]
     table_points: POINTS | None = None
 

@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError, model_validator
 
 from bot.rules.tournament.export import EXPORT_SCHEMA as WHOLE_EXPORT
 from bot.tools._common import BadInput, add_io_arguments, error_text, run_tool, words
@@ -200,7 +200,7 @@ class _Doc(BaseModel):
 
 
 class _Row(_Doc):
-    id: PLAYER_ID
+    id: PLAYER_ID = Field(validation_alias=AliasChoices("player", "id"))  # "player" as every record; "id" still read
     tournament_points: POINTS | None = None
     table_points: POINTS | None = None
     game_points: POINTS | None = None

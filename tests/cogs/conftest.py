@@ -1,4 +1,4 @@
-"""A real StewardBot with every cog loaded, on a real migrated database, driven through tests.helpers."""
+"""A real StewardBot with every cog loaded, on a real migrated database, driven through tests.support.helpers."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from bot.app import StewardBot, create_bot
 from bot.services import Services
 from bot.settings import Settings
-from tests.helpers import Harness
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.helpers import Harness
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bot as package
 from bot.rules.presets import PRESET_NAMES
-from tests.helpers import Harness
+from tests.support.helpers import Harness
 
 
 async def test_about_says_the_version_the_presets_and_the_home_privately(harness: Harness):

@@ -8,9 +8,9 @@ import re
 
 from bot.app import StewardBot
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
-from tests.helpers import Harness
-from tests.helpers_http import HttpRecorder
+from tests.support.cog_rounds import prepare
+from tests.support.helpers import Harness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
@@ -150,7 +150,7 @@ async def test_firk_score_1_score_reads_an_attached_csv_and_draws_the_map(harnes
 
     from PIL import Image
 
-    from tests.helpers import FakeFile
+    from tests.support.helpers import FakeFile
 
     *_, sent = await harness.invoke("score", locale="it", preset="risiko-firk-1",
                                     file=FakeFile("tavolo.csv", FIRK_CSV.encode()))  # fmt: skip
@@ -203,7 +203,7 @@ async def test_bot_res_1_a_report_situation_can_be_an_attached_territory_csv(
     harness: Harness, services: Services, http: HttpRecorder
 ):
     """The final situation of /report situation as a territory;owner;armies file, names = display names."""
-    from tests.helpers import FakeFile
+    from tests.support.helpers import FakeFile
 
     await prepare(harness, services, 8, preset="risiko-firk-1")
     await harness.invoke("round draw", roles=ORG, tournament="Coppa")

@@ -10,9 +10,9 @@ from sqlalchemy import select
 
 from bot.db.models import Round, RoundKind
 from bot.services import Services
-from tests.cogs.test_rounds import ORG, prepare
-from tests.helpers import Harness
-from tests.services.test_rounds import report_all
+from tests.support.cog_rounds import ORG, prepare
+from tests.support.helpers import Harness
+from tests.support.rounds import report_all
 
 
 async def play_to_the_final(h: Harness, services: Services, *, final: bool = True) -> list[str]:

@@ -16,8 +16,8 @@ from sqlalchemy import select
 from bot.db.models import GameTable, Round, Seat, TableResult
 from bot.services import Services
 from bot.services.access import Actor
-from tests.cogs.test_rounds import ORG
-from tests.helpers import Harness
+from tests.support.cog_rounds import ORG
+from tests.support.helpers import Harness
 
 EVENINGS = 6
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo", "Luca", "Marta", "Nino", "Olga", "Rocco"]

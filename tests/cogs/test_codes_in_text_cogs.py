@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
-from tests.helpers import FakeFile, Harness
+from tests.support.cog_rounds import prepare
+from tests.support.helpers import FakeFile, Harness
 
 ORG = ("Organizzatori",)
 

@@ -19,7 +19,7 @@ from bot.db.models import Round, RoundKind, RoundStatus, Tournament
 from bot.i18n import catalogue
 from bot.rules.ruleset import load_ruleset
 from bot.services import Services
-from tests.helpers import Harness
+from tests.support.helpers import Harness
 
 ORG = ("Organizzatori",)
 

@@ -13,10 +13,10 @@ from bot.app import StewardBot
 from bot.db.models import Registration, RegistrationStatus, Sanction, Tournament
 from bot.services import Services
 from bot.services.access import Actor
-from tests.cogs.test_rounds import prepare
 from tests.conftest import FakeClock
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.cog_rounds import prepare
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

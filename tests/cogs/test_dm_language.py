@@ -14,9 +14,9 @@ from bot.services import Services
 from bot.services.members import MemberService
 from tests.cogs.test_schedule_runner import ORG_ROLES, T, _channel, channel_posts, rome
 from tests.conftest import FakeClock
-from tests.helpers import Harness
-from tests.helpers_http import HttpRecorder
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, build_tournament
+from tests.support.helpers import Harness
+from tests.support.helpers_http import HttpRecorder
+from tests.support.reports_fixtures import GUILD, ORGANIZER, build_tournament
 from tests.test_user_text import internal_ids
 
 
@@ -104,18 +104,18 @@ async def test_a_rush_of_first_interactions_is_written_in_one_batch_after_the_an
 async def test_a_language_being_written_is_still_the_one_a_dm_reads(services: Services, monkeypatch):
     """A DM prepared while the background write runs (the declined final's, a reminder's) must not fall back to the
     server's language: a noted language stays noted until its write commits."""
-    from bot.db import repo
+    from bot.db.repo import members as member_queries
 
     members = services.members
     members.note(GUILD, 6001, "en")
     seen: list[int] = []
-    write = repo.set_member_locale
+    write = member_queries.set_member_locale  # what ``uc.members.set_member_locale`` calls
 
     async def watching(**kwargs):  # type: ignore[no-untyped-def]
         seen.append(members.pending)  # what locale() reads meanwhile
         return await write(**kwargs)
 
-    monkeypatch.setattr(repo, "set_member_locale", watching)
+    monkeypatch.setattr(member_queries, "set_member_locale", watching)
     assert await members.flush() == 1
     assert seen == [1] and members.pending == 0
     assert await members.locale(GUILD, 6001, default="it") == "en"  # and, once written, from the database

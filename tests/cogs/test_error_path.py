@@ -12,9 +12,9 @@ from bot.app import StewardBot
 from bot.cogs._translator import StewardTranslator
 from bot.services import Services
 from bot.services.access import Actor
-from tests.helpers import Sent
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.helpers import Sent
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

@@ -17,11 +17,11 @@ from bot.db.models import Registration
 from bot.services import Services
 from bot.services.access import Actor
 from tests.cogs.test_reports_cogs import FOUR
-from tests.cogs.test_rounds import prepare
-from tests.helpers import FakeFile, Harness, Sent
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
-from tests.services.test_reports_fixtures import build_tournament
+from tests.support.cog_rounds import prepare
+from tests.support.helpers import FakeFile, Harness, Sent
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
+from tests.support.reports_fixtures import build_tournament
 
 HOSTILE = '=HYPERLINK("http://x","y")'
 ORG = ("Organizzatori",)

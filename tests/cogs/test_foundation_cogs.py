@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from bot.db.models import Registration, Tournament
 from bot.services import Services
-from tests.helpers import Harness
+from tests.support.helpers import Harness
 
 
 async def rows(services: Services, model: type) -> int:

@@ -4,9 +4,9 @@ row and says how many rows it read; one holding more rows than an import takes i
 from __future__ import annotations
 
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
-from tests.helpers import FakeFile, Harness
 from tests.services.test_xlsx_rows import declare, workbook
+from tests.support.cog_rounds import prepare
+from tests.support.helpers import FakeFile, Harness
 
 ORG = ("Organizzatori",)
 

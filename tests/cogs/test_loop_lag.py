@@ -8,7 +8,8 @@ six ``/rr solve`` of the hardest positions run. Every heavy call is warmed once 
 the first import are start-up costs, not a command's), and a single command's stall is the best of three runs: a
 stall the command causes shows in every run, a garbage collection or another process on the machine in one.
 A stall is judged by the loop thread's own CPU time against the target, and by the wall clock only within the
-busy machine's margin (``tests.timing``): the README's command must pass on a laptop doing other work (issue 44).
+busy machine's margin (``tests.support.timing``): the README's command must pass on a laptop doing other work
+(issue 44).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from sqlalchemy import select
 
 from bot.db.models import GameTable, Registration, RegistrationStatus, Round, Seat, TableResult
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
-from tests.helpers import Harness
-from tests.helpers_http import HttpRecorder
-from tests.timing import wall_limit
+from tests.support.cog_rounds import prepare
+from tests.support.helpers import Harness
+from tests.support.helpers_http import HttpRecorder
+from tests.support.timing import wall_limit
 
 # What is measured is the event loop, the same on either database: SQLite only (the rush and wire tiers run both).
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
@@ -46,7 +47,7 @@ QUESTION = (
 class Ticker:
     """The loop's longest stall, twice: in the loop thread's CPU time (what a command running on the loop costs,
     the same on a busy machine) and in wall-clock time (which a busy machine stretches: judged within
-    ``tests.timing.wall_limit``)."""
+    ``tests.support.timing.wall_limit``)."""
 
     def __init__(self) -> None:
         self.worst = 0.0  # wall clock
@@ -206,7 +207,7 @@ async def test_drawing_and_showing_the_standings_of_300_players_never_stall_the_
 
 
 async def test_importing_a_roster_of_2000_players_never_stalls_the_loop(harness: Harness, services: Services):
-    from tests.helpers import FakeFile
+    from tests.support.helpers import FakeFile
 
     await prepare(harness, services, 0)
     rows = "".join(f"Giocatore {i:04d};Club {i % 40}\n" for i in range(2000))

@@ -37,9 +37,9 @@ from bot.services import Services
 from bot.services.access import Actor
 from bot.services.tournaments import creation_stamp
 from tests.cogs.conftest import ROLES
-from tests.helpers import FakeFile, Sent
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.helpers import FakeFile, Sent
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 # A refusal for who the person is (not for the state of the tournament or a typo): these message keys.
 WHO = {

@@ -11,10 +11,10 @@ import pytest
 from bot.app import StewardBot
 from bot.services import Services
 from bot.services.access import Actor
-from tests.helpers import Sent
-from tests.helpers_components import ComponentHarness
-from tests.services.test_reports_fixtures import Built, build_tournament
-from tests.test_paper import lines_of, pages_of, poppler, qr_codes
+from tests.support.helpers import Sent
+from tests.support.helpers_components import ComponentHarness
+from tests.support.paper import lines_of, pages_of, poppler, qr_codes
+from tests.support.reports_fixtures import Built, build_tournament
 
 __all__ = ["poppler"]  # the fixture, shared with tests/test_paper.py
 

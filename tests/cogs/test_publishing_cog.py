@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 from bot.services import Services
-from tests.cogs.test_rounds import ORG, prepare
-from tests.helpers import FakeFile, Harness
-from tests.services.test_rounds import report_all
+from tests.support.cog_rounds import ORG, prepare
+from tests.support.helpers import FakeFile, Harness
+from tests.support.rounds import report_all
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "export" / "tournament.json"
 

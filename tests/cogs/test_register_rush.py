@@ -14,8 +14,8 @@ from sqlalchemy import select
 from bot.db.models import Registration
 from bot.services import Services
 from tests.cogs.test_registration_cogs import ready
-from tests.helpers import Harness
-from tests.timing import wall_limit
+from tests.support.helpers import Harness
+from tests.support.timing import wall_limit
 
 CAP = 100
 
@@ -26,7 +26,7 @@ async def test_bot_reg_2_a_rush_of_registrations_keeps_the_cap_exactly_and_answe
 ):
     """The bot's own pool waits 30 s for a connection before it answers "busy": how many of 1,000 get a connection
     in that time is the machine's speed (benchmarks/), so here the wait is stretched by the machine's load
-    (``tests.timing``: on a laptop at 3x its cores, 116 of 1,000 were told "busy" within the bot's 30 s)."""
+    (``tests.support.timing``: on a laptop at 3x its cores, 116 of 1,000 were told "busy" within the bot's 30 s)."""
     from bot.db.session import POOL_TIMEOUT, make_engine, make_sessionmaker
 
     await ready(harness, cap=CAP)

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from bot.db.models import CheckIn, Registration, Round, RoundStatus, Tournament
 from bot.services import Services
 from tests.conftest import FakeClock
-from tests.helpers import FakeFile, Harness
+from tests.support.helpers import FakeFile, Harness
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

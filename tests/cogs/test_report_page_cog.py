@@ -14,8 +14,8 @@ from bot.db.models import GameTable, Round, Seat
 from bot.rules.risiko.situation_draft import SituationDraft, apply_edit
 from bot.services import Services
 from tests.cogs.test_desk_cogs import _published
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 BASE = "https://steward.example"
 LINK = re.compile(re.escape(BASE) + r"/r/([0-9]+-[A-Za-z0-9_-]{22})")

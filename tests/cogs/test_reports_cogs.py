@@ -10,9 +10,9 @@ import pytest
 from bot.app import StewardBot
 from bot.db.models import TableResult
 from bot.services import Services
-from tests.helpers import Sent
-from tests.helpers_components import ComponentHarness
-from tests.services.test_reports_fixtures import build_tournament, count, results_of, table_row
+from tests.support.helpers import Sent
+from tests.support.helpers_components import ComponentHarness
+from tests.support.reports_fixtures import build_tournament, count, results_of, table_row
 
 ROLES = ("Organizzatori", "Arbitri", "Capo arbitro", "Giocatori")
 FOUR = {1: [["Anna", "Bruno", "Carla", "Dario"]]}

@@ -12,15 +12,15 @@ import pytest
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import func, select
 
-from bot.db import repo
 from bot.db.models import AuditLog, TableResult
+from bot.db.repo import seasons as season_queries  # what ``uc.seasons`` calls
 from bot.services import Services
 from bot.services.access import Actor
-from tests.helpers import Harness
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
 from tests.services.test_replace_race import POINTS, corrupted_the_old_way
 from tests.services.test_simultaneous_writes import _both_checked
+from tests.support.helpers import Harness
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)
@@ -108,7 +108,7 @@ async def test_finding_7_two_report_forms_submitted_at_once_give_one_report_and_
     ch: ComponentHarness, services: Services, http: HttpRecorder
 ):
     await _roles(ch)
-    from tests.services.test_reports_fixtures import build_tournament
+    from tests.support.reports_fixtures import build_tournament
 
     await build_tournament(services, name="Coppa", rounds={1: [list(POINTS)]}, guild_id=ch.guild.id)
     forms = [
@@ -135,7 +135,8 @@ async def test_finding_7_two_simultaneous_season_attaches_answer_a_clear_line(
     for season in SEASONS:
         await harness.invoke("season create", roles=ORG, name=season, preset="risiko-firk-1")
     arrived: list[int] = []
-    monkeypatch.setattr(repo, "season_of_tournament", _both_checked(repo.season_of_tournament, arrived, 2))
+    monkeypatch.setattr(season_queries, "season_of_tournament",
+                        _both_checked(season_queries.season_of_tournament, arrived, 2))  # fmt: skip
     before = len(harness.adapter.sent)
     await asyncio.gather(
         *(harness.invoke("season attach", roles=ORG, locale="en-US", season=s, tournament="Tappa") for s in SEASONS)

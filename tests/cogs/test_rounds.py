@@ -13,44 +13,11 @@ from bot.services import Services
 from bot.services.access import Actor
 from bot.services.reports import TableRef
 from renderer.tables import layout_tables
-from tests.helpers import Harness
-from tests.helpers_components import ComponentHarness
-from tests.services.test_rounds import report_all
+from tests.support.cog_rounds import ORG, prepare, rows
+from tests.support.helpers import Harness
+from tests.support.helpers_components import ComponentHarness
+from tests.support.rounds import report_all
 from tests.test_user_text import internal_ids
-
-ORG = ("Organizzatori",)
-
-
-async def rows(services: Services, model: type) -> int:
-    async with services.sessionmaker() as session:
-        return int((await session.execute(select(func.count()).select_from(model))).scalar_one())
-
-
-async def prepare(h: Harness, services: Services, n: int, *, preset: str = "risiko-ufficiali-2018") -> None:
-    await h.invoke(
-        "setup roles",
-        admin=True,
-        organizer=h.role("Organizzatori"),
-        referee=h.role("Arbitri"),
-        head_referee=h.role("Capo arbitro"),
-    )
-    sent = await h.invoke("tournament create", roles=ORG, name="Coppa", preset=preset)
-    assert "Coppa" in sent[-1].text
-    tournament = await services.tournaments.get(h.guild.id, "Coppa")
-    clubs = ("Roma", "Milano", "Torino", None)
-    async with services.sessionmaker() as session, session.begin():
-        for i in range(n):
-            session.add(
-                Registration(
-                    guild_id=h.guild.id,
-                    tournament_id=tournament.id,
-                    user_id=7000 + i,
-                    display_name=f"Giocatore {i:02d}",
-                    club=clubs[i % len(clubs)],
-                    status=RegistrationStatus.VALIDATED.value,
-                    registered_at=services.clock(),
-                )
-            )
 
 
 async def test_bot_tab_1_draw_replies_with_an_ephemeral_preview_image_and_report_in_italian(harness, services):
@@ -289,7 +256,7 @@ async def test_a_publish_killed_half_way_resumes_without_a_second_announcement(h
     and creates only the missing threads (each side effect is stored the moment Discord confirms it)."""
     import pytest
 
-    from tests.helpers_http import SimulatedCrash
+    from tests.support.helpers_http import SimulatedCrash
 
     await prepare(harness, services, 20)
     await harness.invoke("round draw", roles=ORG, tournament="Coppa")
@@ -311,7 +278,7 @@ async def test_a_publish_killed_before_a_table_is_told_tells_it_on_the_rerun(har
     ping is recorded as its own step, not assumed with the thread)."""
     import pytest
 
-    from tests.helpers_http import SimulatedCrash
+    from tests.support.helpers_http import SimulatedCrash
 
     await prepare(harness, services, 20)
     await harness.invoke("round draw", roles=ORG, tournament="Coppa")

@@ -5,9 +5,9 @@ thread, and refusals as one localised line."""
 from __future__ import annotations
 
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.cog_rounds import prepare
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

@@ -9,10 +9,10 @@ from sqlalchemy import func, select, update
 
 from bot.db.models import GuildConfig, Round, ScheduledReminder
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
 from tests.conftest import FakeClock
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.cog_rounds import prepare
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

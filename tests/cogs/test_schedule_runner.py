@@ -20,11 +20,11 @@ from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.services.deliveries import MAX_ATTEMPTS
 from bot.settings import Settings
-from tests.cogs.test_rounds import prepare
 from tests.conftest import FakeClock
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder, SimulatedCrash
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
+from tests.support.cog_rounds import prepare
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder, SimulatedCrash
+from tests.support.reports_fixtures import GUILD, ORGANIZER, REFEREE, build_tournament
 
 CHANNEL = 880_000_000_000_001
 ORG_ROLES = ("Organizzatori",)

@@ -11,8 +11,8 @@ import openpyxl
 
 from bot.services import Services
 from bot.services.access import Actor
-from tests.helpers import Harness
 from tests.services.test_seasons import NAMES, player, report, run_tournament
+from tests.support.helpers import Harness
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

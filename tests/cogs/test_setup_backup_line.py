@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.app import StewardBot
 from bot.rules.backups import backup_name
-from tests.helpers import Harness
+from tests.support.helpers import Harness
 
 
 async def _setup(harness: Harness, locale: str) -> str:

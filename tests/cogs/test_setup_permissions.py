@@ -12,7 +12,7 @@ import pytest
 from bot.app import StewardBot
 from bot.cogs.setup.permissions import NEEDED, invite_permissions, missing
 from bot.i18n import catalogue
-from tests.helpers import Harness, _role_payload, snowflake
+from tests.support.helpers import Harness, _role_payload, snowflake
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -10,9 +10,9 @@ from sqlalchemy import func, select
 from bot.app import StewardBot
 from bot.db.models import GameTable, Registration, Round, Seat, TableResult, Tournament
 from bot.services import Services
-from tests.cogs.test_rounds import prepare
-from tests.helpers_components import ComponentHarness
-from tests.helpers_http import HttpRecorder
+from tests.support.cog_rounds import prepare
+from tests.support.helpers_components import ComponentHarness
+from tests.support.helpers_http import HttpRecorder
 
 ORG = ("Organizzatori",)
 REF = ("Arbitri",)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from functools import partial
 
 import discord
 from discord import app_commands
@@ -27,12 +26,8 @@ from bot.cogs._bot import StewardBot
 from bot.cogs._common import EMBED_COLOUR, actor_of, locale_of, one_heavy_call
 from bot.i18n import t
 from bot.present import ricochet as present
-from bot.present.images import image_words
 from bot.rules.ricochet import notation
 from bot.services.adjudicators import RRAnswer
-from bot.workers import default_workers
-from renderer import render_rr_board
-from renderer.adapters import rr_board_data
 
 PROGRESS_AFTER = 2.0  # seconds before the solver's progress line
 ROBOTS_HELP = "RF16 GH11 BP6 YD11: letter and cell as on the board (or red F16 …)"
@@ -41,9 +36,7 @@ MOVES_HELP = "RN GE BS YW or R↑ G→ B↓ Y←"
 
 
 async def board_file(answer: RRAnswer, locale: str, title: str) -> discord.File:
-    data = rr_board_data(answer.board, answer.robots, answer.steps, active_target=answer.target,
-                         diagonal_variant=answer.diagonal_variant, title=title)  # fmt: skip
-    png = await default_workers().thread(partial(render_rr_board, data, words=image_words(locale)))
+    png = await present.board_png(answer, locale, title)
     return discord.File(io.BytesIO(png), filename="board.png")
 
 

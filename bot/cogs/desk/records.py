@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, locale_of, send, tr
 from bot.cogs._params import Player, Tournament
+from bot.cogs._transformers import CaseNumber
 from bot.cogs.desk.embeds import case_embed
 from bot.present.markup import safe
 from bot.present.sanctions import case_line
@@ -54,7 +55,7 @@ class RecordCog(commands.Cog):
     async def appeal(
         self,
         interaction: discord.Interaction[StewardBot],
-        case: app_commands.Range[int, 1, 1_000_000],
+        case: CaseNumber,
         reason: app_commands.Range[str, 1, 500],
     ) -> None:
         """Appeal one of your sanctions to the head referee."""

@@ -22,6 +22,7 @@ from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, bot_of, embed, locale_of, send, server_locale, tr
 from bot.cogs._errors import guarded
 from bot.cogs._params import REFEREE_COMMANDS, Player, RoundNumber, TableNumber, Tournament, player_ref
+from bot.cogs._transformers import CaseNumber, SanctionKind
 from bot.cogs.desk.announce import announce_in_thread
 from bot.cogs.desk.embeds import case_embed
 from bot.cogs.desk.latecomers import latecomers_message
@@ -29,7 +30,7 @@ from bot.cogs.desk.params import InfractionCode
 from bot.i18n import t
 from bot.present.exports import export_file
 from bot.present.markup import safe
-from bot.present.sanctions import case_line, kind_name, proposal_text
+from bot.present.sanctions import case_line, kind_name, proposal_text, sanctions_stem, sanctions_table
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ class SanctionCog(commands.Cog):
     async def revoke(
         self,
         interaction: discord.Interaction[StewardBot],
-        case: app_commands.Range[int, 1, 1_000_000],
+        case: CaseNumber,
         reason: app_commands.Range[str, 1, 500],
     ) -> None:
         """Revoke a sanction and undo it (head referee)."""
@@ -172,9 +173,9 @@ class SanctionCog(commands.Cog):
     async def decide(
         self,
         interaction: discord.Interaction[StewardBot],
-        case: app_commands.Range[int, 1, 1_000_000],
+        case: CaseNumber,
         decision: app_commands.Choice[str],
-        kind: app_commands.Range[str, 1, 40] | None = None,
+        kind: SanctionKind | None = None,
         note: app_commands.Range[str, 1, 500] | None = None,
         points: app_commands.Range[float, 0, 1000] | None = None,
     ) -> None:
@@ -238,7 +239,7 @@ class SanctionsLogCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         export = await self.bot.services.sanctions.export(actor, tournament=tournament)
         locale = await server_locale(interaction) if format == "xlsx" else locale_of(interaction)
-        filename, data = export_file(export.table, export.stem, format, locale=locale)
+        filename, data = export_file(sanctions_table(export), sanctions_stem(export), format, locale=locale)
         key = "sanction.exported_xlsx" if format == "xlsx" else "sanction.exported"
         await interaction.followup.send(
             tr(interaction, key, count=export.rows, tournament=safe(export.tournament_name)),

@@ -20,12 +20,12 @@ from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, RoundNumber, Tournament
 from bot.errors import InvalidInput, PermissionDenied
+from bot.files.sheets import file_stem
 from bot.i18n import t
 from bot.present.markup import safe
 from bot.present.paper import PaperError, latest_round, pairings, round_of, standings, table_sheets
 from bot.rules.tournament.export import ExportDocument, read_export
 from bot.services.access import Actor
-from bot.services.sheets import file_stem
 from bot.web.app import page_url
 from bot.workers import default_workers
 

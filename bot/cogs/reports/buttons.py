@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -19,17 +19,24 @@ from bot.i18n import t
 from bot.services.reports import ReportView
 
 
-class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"report:sign:(?P<table_id>[0-9]{1,19})"):
-    """Every player at the table signs (a second click signs once); the table id is all the button knows."""
+class _ReportButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"report:(?:sign|countersign):(?P<table_id>[0-9]{1,19})"
+):
+    """A button under a report that names only its table (``report:<action>:<id>``): Sign and Countersign differ by
+    their action, colour and emoji, and by what a press does."""
+
+    ACTION: ClassVar[str]
+    STYLE: ClassVar[discord.ButtonStyle]
+    EMOJI: ClassVar[str]
 
     def __init__(self, table_id: int, *, disabled: bool = False, label: str | None = None) -> None:
         super().__init__(  # rebuilt from its custom id to answer a press: no label of its own
             discord.ui.Button(
                 label=label[:80] if label else None,
-                style=discord.ButtonStyle.success,
-                custom_id=f"report:sign:{table_id}",
+                style=self.STYLE,
+                custom_id=f"report:{self.ACTION}:{table_id}",
                 disabled=disabled,
-                emoji="✍️",
+                emoji=self.EMOJI,
             )
         )
         self.table_id = table_id
@@ -37,8 +44,14 @@ class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"repo
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> SignButton:
+    ) -> Self:
         return cls(int(match["table_id"]))
+
+
+class SignButton(_ReportButton, template=r"report:sign:(?P<table_id>[0-9]{1,19})"):
+    """Every player at the table signs (a second click signs once); the table id is all the button knows."""
+
+    ACTION, STYLE, EMOJI = "sign", discord.ButtonStyle.success, "✍️"
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -56,28 +69,10 @@ class SignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"repo
         await interaction.followup.send(tr(interaction, "report.sign.done"), ephemeral=True)
 
 
-class CountersignButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"report:countersign:(?P<table_id>[0-9]{1,19})"
-):
+class CountersignButton(_ReportButton, template=r"report:countersign:(?P<table_id>[0-9]{1,19})"):
     """A referee countersigns once everybody has signed; the table locks."""
 
-    def __init__(self, table_id: int, *, disabled: bool = False, label: str | None = None) -> None:
-        super().__init__(  # rebuilt from its custom id to answer a press: no label of its own
-            discord.ui.Button(
-                label=label[:80] if label else None,
-                style=discord.ButtonStyle.primary,
-                custom_id=f"report:countersign:{table_id}",
-                disabled=disabled,
-                emoji="🔒",
-            )
-        )
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> CountersignButton:
-        return cls(int(match["table_id"]))
+    ACTION, STYLE, EMOJI = "countersign", discord.ButtonStyle.primary, "🔒"
 
     @guarded
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

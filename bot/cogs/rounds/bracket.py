@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import io
 import logging
-from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.errors import UserFacingError
-from bot.present.bracket import bracket_render_data
-from bot.present.images import image_words
+from bot.present.bracket import bracket_file_names, bracket_pages, bracket_render_data
 from bot.services.access import Actor
 from bot.services.reports import ReportView, TableRef
 from bot.services.rounds import RoundView
-from bot.workers import default_workers
-from renderer import render_bracket_pages
 
 if TYPE_CHECKING:
     from bot.cogs._bot import StewardBot
@@ -45,7 +41,6 @@ async def final_bracket(bot: StewardBot, guild_id: int, final: RoundView, locale
     seeds = {line.name: line.rank for line in standings.lines}
     date = services.clock().date().isoformat()
     data = bracket_render_data(semis, reports, final, None, seeds, date=date)
-    pages = await default_workers().thread(partial(render_bracket_pages, data, words=image_words(locale)))
-    names = [f"bracket-{final.number}.png"] if len(pages) == 1 else [f"bracket-{final.number}-{i}.png" for i in
-                                                                        range(1, len(pages) + 1)]  # fmt: skip
+    pages = await bracket_pages(data, locale)
+    names = bracket_file_names(final.number, len(pages))
     return [discord.File(io.BytesIO(png), filename=name) for name, png in zip(names, pages, strict=True)]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -14,6 +16,22 @@ from bot.cogs.rounds.publishing import announce
 from bot.cogs.rounds.replies import preview
 from bot.i18n import t
 from bot.present.markup import safe
+from bot.services.access import Actor
+from bot.services.rounds import RoundView
+
+
+async def _set_up(
+    interaction: discord.Interaction[StewardBot],
+    title: str,
+    compose: Callable[[Actor, list[str]], Awaitable[RoundView]],
+    tie_order: str | None,
+) -> None:
+    """The semifinals' and the final's set-up alike: the organizer's tie order (names, best first, comma-separated)
+    handed to the service, and the drawn round previewed privately."""
+    actor = actor_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    order = [n.strip() for n in (tie_order or "").split(",") if n.strip()]
+    await preview(interaction, await compose(actor, order), title)
 
 
 class FinalsCog(commands.Cog):
@@ -41,12 +59,11 @@ class FinalsCog(commands.Cog):
         tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Seed the semifinals from the standings in bands (organizers)."""
-        actor = actor_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        order = [n.strip() for n in (tie_order or "").split(",") if n.strip()]
-        view = await self.bot.services.rounds.seed_semifinals(actor, tournament=tournament, tables=tables,
-                                                              tie_order=order)  # fmt: skip
-        await preview(interaction, view, "round.semifinals.title")
+        rounds = self.bot.services.rounds
+        await _set_up(interaction, "round.semifinals.title",
+                      lambda actor, order: rounds.seed_semifinals(actor, tournament=tournament, tables=tables,
+                                                                  tie_order=order),
+                      tie_order)  # fmt: skip
 
     @finals.command(name="final")
     @app_commands.describe(
@@ -60,11 +77,10 @@ class FinalsCog(commands.Cog):
         tie_order: app_commands.Range[str, 1, 1000] | None = None,
     ) -> None:
         """Compose the final from the semifinal results (organizers)."""
-        actor = actor_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        order = [n.strip() for n in (tie_order or "").split(",") if n.strip()]
-        view = await self.bot.services.rounds.compose_final(actor, tournament=tournament, tie_order=order)
-        await preview(interaction, view, "round.final.title")
+        rounds = self.bot.services.rounds
+        await _set_up(interaction, "round.final.title",
+                      lambda actor, order: rounds.compose_final(actor, tournament=tournament, tie_order=order),
+                      tie_order)  # fmt: skip
 
     @finals.command(name="decline")
     @app_commands.describe(tournament="The tournament", player="The finalist who declines")

@@ -13,10 +13,10 @@ from discord.ext import commands
 from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, embed, locale_of, send, server_locale, tr
 from bot.cogs._params import Tournament
+from bot.files.sheets import file_stem
 from bot.present.exports import export_file, round_tables_table
 from bot.present.markup import safe
 from bot.present.rounds import round_label, tables_text
-from bot.services.sheets import file_stem
 
 
 class TablesCog(commands.Cog):

@@ -105,7 +105,7 @@ class RuleCog(commands.Cog):
         """Build the search indexes off the event loop at start-up, so the first question is as fast as the rest."""
         stale = await asyncio.to_thread(warm_indexes)
         if stale:
-            log.warning("rules desk: no current learned ranker for %s; run scripts/train_rules_desk.py", stale)
+            log.warning("rules desk: no current learned ranker for %s; run python -m scripts.train_rules_desk", stale)
 
     @app_commands.command(name="rule")
     @app_commands.guild_only()

@@ -12,8 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, locale_of, required_local_datetime, send, server_locale, tr
+from bot.cogs._common import actor_of, locale_of, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
+from bot.cogs._transformers import LocalDateTime
 from bot.cogs.schedule.events import EVENT_NOTES, cancel_round_event, sync_round_event
 from bot.present.markup import safe, when
 from bot.present.schedule import line_text, offset_label
@@ -50,14 +51,14 @@ class ScheduleCog(commands.Cog):
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
-        start: app_commands.Range[str, 1, 40],
+        start: LocalDateTime,
         number: app_commands.Range[int, 1, 99] | None = None,
     ) -> None:
         """Set a round's start: reminders and the Discord event follow it (organizers)."""
         actor = actor_of(interaction)
-        at = required_local_datetime(start)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        done = await self.bot.services.schedules.schedule_round(actor, tournament=tournament, start=at, number=number)
+        schedules = self.bot.services.schedules
+        done = await schedules.schedule_round(actor, tournament=tournament, start=start, number=number)
         self._wake(done.reminders)
         assert interaction.guild_id is not None
         outcome = await sync_round_event(
@@ -95,13 +96,12 @@ class ScheduleCog(commands.Cog):
     @schedule.command(name="deadline")
     @app_commands.describe(tournament="The tournament", at="The deadline, in the server's time zone: YYYY-MM-DD HH:MM")
     async def deadline(
-        self, interaction: discord.Interaction[StewardBot], tournament: Tournament, at: app_commands.Range[str, 1, 40]
+        self, interaction: discord.Interaction[StewardBot], tournament: Tournament, at: LocalDateTime
     ) -> None:
         """Set the registration deadline: registration closes by itself then (organizers)."""
         actor = actor_of(interaction)
-        when_local = required_local_datetime(at)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        line = await self.bot.services.schedules.set_deadline(actor, tournament=tournament, at=when_local)
+        line = await self.bot.services.schedules.set_deadline(actor, tournament=tournament, at=at)
         self._wake([line])
         await send(interaction, tr(interaction, "schedule.deadline.set", tournament=safe(tournament),
                                    when=when(line.due_at)), ephemeral=True)  # fmt: skip
@@ -186,17 +186,16 @@ class AnnounceCog(commands.Cog):
         self,
         interaction: discord.Interaction[StewardBot],
         tournament: Tournament,
-        at: app_commands.Range[str, 1, 40],
+        at: LocalDateTime,
         text: app_commands.Range[str, 1, 1800],
         image: Literal["tables", "standings"] | None = None,
         channel: discord.TextChannel | None = None,
     ) -> None:
         """Post a message (and an image) at a time (organizers)."""
         actor = actor_of(interaction)
-        when_local = required_local_datetime(at)
         await interaction.response.defer(ephemeral=True, thinking=True)
         line = await self.bot.services.schedules.schedule_announcement(
-            actor, tournament=tournament, at=when_local, text=text, image=image,
+            actor, tournament=tournament, at=at, text=text, image=image,
             channel_id=channel.id if channel else None,
         )  # fmt: skip
         self.bot.runner.wake_all([(line.reminder_id, line.due_at)])

@@ -13,16 +13,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._bot import StewardBot
-from bot.cogs._common import actor_of, embed, locale_of, parse_local_datetime, send, tr
+from bot.cogs._common import actor_of, embed, locale_of, send, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
+from bot.cogs._transformers import LocalDateTime
 from bot.cogs.tournaments.deletion import confirmation
+from bot.files.sheets import file_stem
 from bot.i18n import join_names
 from bot.present.markup import discord_timestamp, safe
 from bot.present.modulo import ModuloRefused, modulo_workbook, problems_text
 from bot.rules.presets import PRESET_NAMES
 from bot.rules.tournament.config import FORMATS
 from bot.rules.tournament.export import read_export
-from bot.services.sheets import file_stem
 from bot.services.tournaments import parse_overrides
 from bot.workers import default_workers
 
@@ -66,14 +67,13 @@ class TournamentCog(commands.Cog):
         name: app_commands.Range[str, 1, 100],
         preset: app_commands.Choice[str],
         cap: app_commands.Range[int, 2, 2000] | None = None,
-        deadline: app_commands.Range[str, 1, 40] | None = None,
+        deadline: LocalDateTime | None = None,
         overrides: app_commands.Range[str, 1, 2000] | None = None,
         format: app_commands.Choice[str] | None = None,
         qualifying_rounds: int | None = None,
     ) -> None:
         """Create a tournament with a ruleset preset (organizers)."""
         actor = actor_of(interaction)
-        when = parse_local_datetime(deadline)
         changes = parse_overrides(overrides)
         await interaction.response.defer(thinking=True)
         created = await self.bot.services.tournaments.create(
@@ -81,7 +81,7 @@ class TournamentCog(commands.Cog):
             name=name,
             preset=preset.value,
             cap=cap,
-            registration_deadline=when,
+            registration_deadline=deadline,
             overrides=changes,
             format=format.value if format else None,
             qualifying_rounds=qualifying_rounds,

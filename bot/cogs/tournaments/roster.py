@@ -13,9 +13,10 @@ from bot.cogs._bot import StewardBot
 from bot.cogs._common import actor_of, locale_of, send, server_locale, tr
 from bot.cogs._params import ORGANIZER_COMMANDS, Tournament
 from bot.errors import InvalidInput
+from bot.files.players import MAX_ROWS, RowProblem
 from bot.present.exports import export_file
 from bot.present.markup import safe
-from bot.services.players_csv import MAX_ROWS, RowProblem
+from bot.present.roster import roster_stem, roster_table
 from bot.services.roster import CSV_MAX_BYTES
 
 PROBLEM_BUDGET = 1600  # characters of problem lines in one message (Discord max 2000, with the head and rows lines)
@@ -116,6 +117,6 @@ class RosterCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         export = await self.bot.services.roster.export(actor, tournament=tournament)
         locale = await server_locale(interaction) if format == "xlsx" else locale_of(interaction)
-        filename, data = export_file(export.table, export.stem, format, locale=locale)
+        filename, data = export_file(roster_table(export), roster_stem(export), format, locale=locale)
         text = tr(interaction, "csv.exported", count=export.rows, tournament=safe(export.tournament_name))
         await interaction.followup.send(text, file=discord.File(io.BytesIO(data), filename=filename), ephemeral=True)

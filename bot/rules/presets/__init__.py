@@ -154,4 +154,5 @@ def all_presets() -> list[Preset]:
 
 
 def presets_for_game(game: str) -> list[str]:
+    """The names of the shipped presets for ``game`` (one of :data:`GAMES`), in :data:`PRESET_NAMES` order."""
     return [p.name for p in all_presets() if p.game == game]

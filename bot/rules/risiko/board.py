@@ -52,6 +52,8 @@ def _key(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Continent:
+    """A continent of ``map.json``: its territories and the armies its bonus gives whoever holds them all."""
+
     name: str
     bonus: int
     territories: tuple[str, ...]

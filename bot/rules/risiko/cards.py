@@ -17,6 +17,8 @@ DECK_SIZE = 44  # 42 territory cards and 2 jolly: no hand holds more
 
 
 class Symbol(Enum):
+    """The symbol on a card: the three troop kinds of the territory cards, or a jolly (which has no territory)."""
+
     CANNON = "cannon"  # artiglieria
     INFANTRY = "infantry"  # fanteria
     CAVALRY = "cavalry"  # cavalleria
@@ -78,6 +80,9 @@ class Card:
 
 
 class SetKind(Enum):
+    """The boxed combinations of three cards (RK-TRIS-1): three of a kind, one of each, or a jolly with two equal
+    cards."""
+
     CANNONS = "three_cannons"
     INFANTRY = "three_infantry"
     CAVALRY = "three_cavalry"
@@ -87,6 +92,9 @@ class SetKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class SetValue:
+    """The armies a set gives (RK-TRIS-1, RK-TRIS-2): the preset's value for its kind (``base``) plus the bonus for
+    the cards whose territories the player holds, which are listed."""
+
     kind: SetKind
     base: int
     territory_bonus: int
@@ -180,6 +188,9 @@ def exchange_values(hand_size: int, exchanged: int, rules: CardRules) -> tuple[i
 
 
 class HandVerdict(Enum):
+    """What the preset's hand limit (RK-CARD-1) lets a player with so many cards do: draw, not draw until a set is
+    played, or discard them all."""
+
     NO_LIMIT = "no_limit"
     MAY_DRAW = "may_draw"
     AT_LIMIT_NO_DRAW = "at_limit_no_draw"  # ARB art. 22: no draw until a set is played
@@ -201,6 +212,9 @@ def hand_check(cards_in_hand: int, rules: CardRules) -> HandVerdict:
 
 @dataclass(frozen=True, slots=True)
 class Reinforcements:
+    """A turn's reinforcements (RK-REIN-1), part by part: the territories held and the armies they give, each
+    continent held with its bonus, and the armies from cards."""
+
     territories: int
     from_territories: int
     continents: tuple[tuple[str, int], ...]

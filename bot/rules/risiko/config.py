@@ -44,6 +44,10 @@ TIEBREAKS = (
 
 @dataclass(frozen=True, slots=True)
 class DiceRules:
+    """The preset's ``[risiko.dice]``: the most dice each side may roll, whether each side must roll the most it may
+    and whether the attacker may roll fewer dice than the defender (FIRK §13), and FIRK's superiority rule with the
+    armies an unsupported attack needs (FIRK §12)."""
+
     max_attack_dice: int
     max_defence_dice: int
     mandatory_max_dice: bool
@@ -57,6 +61,9 @@ BOXED_DICE = DiceRules(3, 3, False, False, False, 0)
 
 @dataclass(frozen=True, slots=True)
 class CardRules:
+    """The preset's ``[risiko.cards]``: ``sets`` with the armies each set gives (RK-TRIS-1) or FIRK's ``exchange``
+    values for one, two and three cards (hand of 3, 4, 5 or more), and the hand limit (RK-CARD-1; 0 = none)."""
+
     mode: str
     cannons: int
     infantry: int
@@ -73,6 +80,10 @@ class CardRules:
 
 @dataclass(frozen=True, slots=True)
 class LimitRules:
+    """The preset's army limit (0 = none) and ``[risiko.limits]``: how many armies come off per army too many,
+    whether the limit drops, when the player declared it or was spotted, and when deliberate over-placing puts a
+    player out."""
+
     army_limit: int
     remove_factor_declared: int
     remove_factor_spotted: int
@@ -86,6 +97,9 @@ class LimitRules:
 
 @dataclass(frozen=True, slots=True)
 class EndRules:
+    """The preset's ``[risiko.end]``: the time limit in minutes and how the game ends after it, the sdadata's dice
+    and thresholds (NP) or FIRK's announced last rounds and supplementary turns."""
+
     procedure: str
     time_limit_minutes: int
     sdadata_dice: int
@@ -101,6 +115,9 @@ class EndRules:
 
 @dataclass(frozen=True, slots=True)
 class ScoringRules:
+    """The preset's ``[scoring]``: how a table's final situation becomes table points (objective, boxed or FIRK), the
+    tie-breaks in order, and the numbers each method reads."""
+
     method: str
     objective_achieved_points: int
     boxed_method: int
@@ -128,6 +145,10 @@ class ScoringRules:
 
 @dataclass(frozen=True, slots=True)
 class SanctionRules:
+    """The preset's ``[sanctions]``: the ladders (codes) for a pact, over-placing and a forgotten sdadata roll, the
+    cards and armies the ARB art. 27 second step takes, FIRK's army cap (FIRK §26), the sanction kinds it knows and
+    FIRK's standing-point deduction for deliberate over-placing (FIRK §6)."""
+
     pact: tuple[str, ...]
     pact_cards_if_two: int
     pact_cards_if_one: int

@@ -54,6 +54,8 @@ def resolve_roll(
 
 
 class DiceVerdict(Enum):
+    """Whether a roll's dice counts are legal (RK-DICE-1, FIRK-ATK-2), or the first rule they break, as a code."""
+
     LEGAL = "legal"
     TOO_MANY_ATTACK_DICE = "too_many_attack_dice"  # needs one army more than dice (boxed rules)
     TOO_MANY_DEFENCE_DICE = "too_many_defence_dice"
@@ -89,6 +91,9 @@ def check_dice_counts(
 
 
 class Superiority(Enum):
+    """How FIRK's superiority rule (FIRK-ATK-1) judges an attack: not required by the preset, met, allowed
+    unsupported from a strong territory, or refused."""
+
     NOT_REQUIRED = "not_required"
     SUPERIORITY = "superiority"  # the bordering own armies outnumber the defenders
     UNSUPPORTED_STRONG = "unsupported_strong"  # parity/inferiority, the attacking territory holds the minimum (10)

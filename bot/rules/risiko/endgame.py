@@ -35,6 +35,9 @@ EVENT_KINDS = ("time_up", "turn_ended", "roll", "pass", "player_eliminated", "pl
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """One thing that happened at the table during the end procedure: its ``kind`` (one of :data:`EVENT_KINDS`), the
+    player it concerns, and the conquests of a ``turn_ended`` or the dice of a ``roll``."""
+
     kind: str
     player: str | None = None
     conquests: int = 0
@@ -76,6 +79,8 @@ class Event:
 
 
 class Outcome(Enum):
+    """What a step of the end procedure led to, as a code the presentation words (the comments name the rule)."""
+
     TIME_RECORDED = "time_recorded"  # sdadata: the round in progress ends, then one supplementary round
     ROUNDS_ANNOUNCED = "rounds_announced"  # FIRK: the round in progress is the third-to-last
     NEXT_TURN = "next_turn"
@@ -92,6 +97,9 @@ class Outcome(Enum):
 
 
 class EndReason(Enum):
+    """Why the game ended: the sdadata roll, every player passing or using their supplementary turns (FIRK), or one
+    player left."""
+
     SDADATA = "sdadata"
     ALL_PASSED = "all_passed"
     SUPPLEMENTARY_USED = "supplementary_used"

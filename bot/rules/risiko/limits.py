@@ -14,12 +14,18 @@ from bot.rules.risiko.errors import RisikoError
 
 
 class FoundBy(Enum):
+    """Who found an over-limit or over-placement: the player who declares it, or someone who spots it (the preset's
+    factors differ)."""
+
     SELF = "self"  # spontaneously declared by the player
     OTHER = "other"  # spotted by a referee or another player
 
 
 @dataclass(frozen=True, slots=True)
 class LimitVerdict:
+    """An army-limit finding (RK-LIM-1, FIRK-LIM-1): the armies over the limit, the armies to take off, and the
+    player's limit for the rest of the game."""
+
     excess: int
     remove: int
     new_limit: int | None  # None = the preset has no army limit
@@ -50,12 +56,17 @@ def army_limit_check(
 
 
 class OverOutcome(Enum):
+    """Whether the player goes on after an over-placement or is out of the game."""
+
     CONTINUE = "continue"
     OUT_OF_GAME = "out_of_game"  # ARB art. 23 third deliberate repeat / FIRK §6 deliberate over-placing
 
 
 @dataclass(frozen=True, slots=True)
 class OverVerdict:
+    """An over-placement finding (RK-OVER-1, FIRK-OVER-1): the armies placed too many, the armies to remove, the
+    outcome, the deliberate over-placements counted so far, and FIRK's standing points when it puts the player out."""
+
     excess: int
     remove: int
     outcome: OverOutcome
@@ -103,6 +114,9 @@ def initial_armies(players: int, rules: RisikoRules) -> int:
 # -- initial distribution (RK-SET-2) --------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class ShareViolation:
+    """A player holding more of a continent after the initial distribution than the preset's share allows (RK-SET-2):
+    how many territories, and how many are allowed."""
+
     player: str
     continent: str
     owned: int

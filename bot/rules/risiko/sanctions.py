@@ -4,13 +4,15 @@ RK-SAN-1 / ARB art. 10-13 kinds, FIRK-PEN-1): the next step given the previous o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from bot.rules.risiko.config import SanctionRules
 from bot.rules.risiko.errors import RisikoError
 
 
-class Ladder(Enum):
+class Ladder(StrEnum):
+    """The offences that climb a ladder of sanctions, each rung read from the preset's ``[sanctions]``."""
+
     PACT = "pact"  # pacts, advice, threats, anger, blasphemy
     OVER_PLACEMENT = "over_placement"  # deliberate repeats of placing more than due
     FORGOTTEN_SDADATA_ROLL = "forgotten_sdadata_roll"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from bot.rules.data import load_json
@@ -36,7 +36,10 @@ from bot.rules.risiko.situation_csv import objective_card_name
 from bot.rules.risiko.situation_csv import situation_from_csv as situation_from_csv  # re-exported
 
 
-class Status(Enum):
+class Status(StrEnum):
+    """A player's status in the final situation: in play (``active``, or ``frozen`` under FIRK-FREEZE-1) or out of it
+    (``withdrawn``, ``disqualified``: 0 points, ranked below everyone in play)."""
+
     ACTIVE = "active"
     FROZEN = "frozen"
     WITHDRAWN = "withdrawn"
@@ -376,6 +379,9 @@ def best_chain_strip(owned: Sequence[str], board: Board, min_size: int) -> tuple
 # -- results ----------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class TerritoryScore:
+    """One territory of a player's score: its armies, its value (the border count), whether the method counted it and
+    whether the strip doubled it."""
+
     territory: str
     armies: int
     value: int
@@ -385,6 +391,9 @@ class TerritoryScore:
 
 @dataclass(frozen=True, slots=True)
 class PlayerScore:
+    """One player's table points and how they were made (the explanation :meth:`serialise` writes), the place at the
+    table and what decided it; ``unresolved`` names a tie the preset's chain could not break."""
+
     name: str
     status: Status
     table_points: int
@@ -438,6 +447,8 @@ class PlayerScore:
 
 @dataclass(frozen=True, slots=True)
 class TableScore:
+    """A table scored by the preset's ``method``, players in input order; :attr:`order` lists them by place."""
+
     players: tuple[PlayerScore, ...]  # input order
     method: str
 

@@ -30,7 +30,7 @@ from bot.rules.risiko.situation_csv import objective_card_name
 
 ARMIES_MAX = 999  # a territory never holds a thousand armies (the CSV's bound is looser: it reads files)
 POINTS_TEXT_MAX = 16  # a typed value ("31,5", "r", "sq")
-STATUSES = tuple(s.value for s in (Status.ACTIVE, Status.WITHDRAWN, Status.DISQUALIFIED))
+STATUSES = (Status.ACTIVE, Status.WITHDRAWN, Status.DISQUALIFIED)
 OBJECTIVE_METHODS = ("objective", "boxed")  # scoring methods that need each player's objective
 CARDS_MAX = 44  # the deck: 42 territory cards and 2 jolly
 
@@ -41,6 +41,8 @@ class DraftError(RisikoError):
 
 @dataclass(frozen=True, slots=True)
 class Held:
+    """A territory as the draft holds it: the seat that owns it (an index into the seating order) and its armies."""
+
     seat: int
     armies: int
 
@@ -97,7 +99,7 @@ class SituationDraft:
                    seats("frozen", bool), seats("cards", int), seats("points", str))  # fmt: skip
 
     def status_of(self, seat: int) -> str:
-        return self.status.get(seat, Status.ACTIVE.value)
+        return self.status.get(seat, Status.ACTIVE)
 
 
 def objective_names() -> tuple[str, ...]:
@@ -106,6 +108,7 @@ def objective_names() -> tuple[str, ...]:
 
 
 def uses_objectives(rules: RisikoRules) -> bool:
+    """Whether the preset's scoring method reads each player's objective (so the page asks for it)."""
     return rules.scoring.method in OBJECTIVE_METHODS
 
 
@@ -178,7 +181,7 @@ def apply_edit(
         value = op.get("status")
         if value not in STATUSES:
             raise DraftError("status_invalid", value)
-        return replace(draft, status=_with(draft.status, seat, None if value == Status.ACTIVE.value else value))
+        return replace(draft, status=_with(draft.status, seat, None if value == Status.ACTIVE else value))
     if kind == "achieved":
         return replace(draft, achieved=_with(draft.achieved, seat, _flag(op.get("value")) or None))
     if kind == "frozen":
@@ -207,6 +210,9 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class SeatFigures:
+    """One seat's live figures on the report page: territories and armies against the army limit, whole continents,
+    the strip FIRK doubles, and how many of its objective's territories it holds."""
+
     seat: int
     territories: int
     armies: int
@@ -272,7 +278,7 @@ def draft_problems(
     need_objective = uses_objectives(rules)
     first_with: dict[str, int] = {}
     for f in figures:
-        in_play = draft.status_of(f.seat) == Status.ACTIVE.value
+        in_play = draft.status_of(f.seat) == Status.ACTIVE
         if f.over_limit and in_play:
             out.append(Problem("over_limit", seat=f.seat, number=f.armies, other=f.limit))
         if need_objective and f.objective is None and in_play:
@@ -303,7 +309,7 @@ def draft_document(draft: SituationDraft, names: Sequence[str], rules: RisikoRul
         if draft.frozen.get(seat) and rules.scoring.method == "firk":
             player["frozen_in_supplementary"] = True
         status = draft.status_of(seat)
-        if status != Status.ACTIVE.value:
+        if status != Status.ACTIVE:
             player["status"] = status
         players.append(player)
     return {"players": players}
@@ -346,7 +352,7 @@ def draft_from_situation(doc: object, names: Sequence[str], board: Board) -> Sit
         found = objective_card_name(objective) if isinstance(objective, str) else None
         if found is not None:
             objectives[seat] = found
-        if player.get("status") in (Status.WITHDRAWN.value, Status.DISQUALIFIED.value):
+        if player.get("status") in (Status.WITHDRAWN, Status.DISQUALIFIED):
             status[seat] = player["status"]
         if player.get("achieved_objective") is True:
             achieved[seat] = True

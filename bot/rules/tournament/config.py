@@ -62,6 +62,9 @@ def _late_entry(r: TableReader) -> tuple[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class TournamentRules:
+    """The preset's ``[tournament]`` table as typed fields: the format and table sizes, the draws' criteria round by
+    round, the finals, the standings' tie-breakers and deductions, the reminders and the club championship's options."""
+
     preset: str
     game: str
     format: str

@@ -72,16 +72,23 @@ def _unknown(ids: Iterable[PlayerId], known: set[PlayerId]) -> PlayerId | None:
 
 
 class InstancePlayer(_Doc):
+    """A player of a draw instance: an id (all numbers or all names in one document) and the club, if any."""
+
     id: Id
     club: Text | None = None
 
 
 class InstanceClub(_Doc):
+    """A club of a draw instance and how many of the listed players belong to it (checked against them)."""
+
     id: Text
     size: Annotated[StrictInt, Field(ge=0, le=MAX_PLAYERS)]
 
 
 class InstanceTable(_Doc):
+    """A round-1 table of a draw instance: its number and size when given, its players, and their finishing order
+    when played."""
+
     table: Annotated[StrictInt, Field(ge=1, le=MAX_PLAYERS)] | None = None
     size: Size | None = None
     players: Seats
@@ -99,6 +106,9 @@ class InstanceTable(_Doc):
 
 
 class InstanceRound(_Doc):
+    """Round 1 of a draw instance as played: its tables, its table winners and the players who sat at five-player
+    tables."""
+
     tables: Annotated[list[InstanceTable], Field(max_length=MAX_PLAYERS)] = []
     winners: Ids = []
     five_table_players: Ids = []
@@ -164,6 +174,8 @@ class InstanceDocument(_Doc):
 
 
 class ExportPlayer(_Doc):
+    """A player of a qualifying round's export: the id, and the name, club and team when known."""
+
     id: Id
     name: Text | None = None
     club: Text | None = None
@@ -171,6 +183,8 @@ class ExportPlayer(_Doc):
 
 
 class LegacyTable(_Doc):
+    """A table of the older one-round export form (``previous_round``): its players and their finishing order."""
+
     table: Annotated[StrictInt, Field(ge=1, le=MAX_PLAYERS)] | None = None
     players: Seats
     ranking: Annotated[list[Id], Field(max_length=MAX_SEATS)] = []
@@ -185,6 +199,8 @@ class LegacyTable(_Doc):
 
 
 class LegacyRound(_Doc):
+    """The older one-round export form: the previous round's tables, whose first places are the winners."""
+
     tables: Annotated[list[LegacyTable], Field(max_length=MAX_PLAYERS)]
 
 

@@ -34,6 +34,9 @@ class _Doc(BaseModel):
 
 
 class ExportTournament(_Doc):
+    """The tournament itself in ``steward-export/1``: name, game, preset and overrides, format, status, the rounds
+    foreseen, and the national publishing details when it publishes."""
+
     name: Name
     game: Literal["risiko", "ricochet"]
     preset: Short
@@ -46,6 +49,9 @@ class ExportTournament(_Doc):
 
 
 class ExportPlayer(_Doc):
+    """A player in ``steward-export/1``, numbered in the document, with the registration's status and, when known,
+    the registry fields the national ranking reads (names, national id, birth date, region)."""
+
     id: PlayerRef
     name: Short
     club: Short | None = None
@@ -70,6 +76,9 @@ class ExportPlayer(_Doc):
 
 
 class ExportResult(_Doc):
+    """One seat's result on a table's report: table points or rank, the tournament points they gave, how the player's
+    game ended, the referee's adjustment and the signature."""
+
     player: PlayerRef
     table_points: Number | None = None
     rank: Annotated[StrictInt, Field(ge=1, le=10)] | None = None
@@ -81,6 +90,9 @@ class ExportResult(_Doc):
 
 
 class ExportReport(_Doc):
+    """A table's report: its kind and input as entered, when it was reported and countersigned, whether it is locked,
+    and each seat's result."""
+
     kind: Short | None = None  # points / situation / ricochet / sit_out; None: nothing reported
     input: dict[str, Any] = {}
     reported_at: StrictStr | None = None
@@ -90,6 +102,8 @@ class ExportReport(_Doc):
 
 
 class ExportTable(_Doc):
+    """A table of a round: its number, the seated players (each once), and its report, whose results name only them."""
+
     number: Annotated[StrictInt, Field(ge=1, le=MAX_TABLES)]
     seats: Annotated[list[PlayerRef], Field(min_length=1, max_length=10)]
     size: Annotated[StrictInt, Field(ge=1, le=10)] | None = None
@@ -109,6 +123,9 @@ class ExportTable(_Doc):
 
 
 class ExportRound(_Doc):
+    """A round as the tournament played it: number and kind, status, date, the draw's seed and stored document, and
+    its tables."""
+
     number: Annotated[StrictInt, Field(ge=1, le=MAX_ROUNDS)]
     kind: Literal["qualifying", "semifinal", "final"] = "qualifying"
     status: Literal["planned", "drawn", "published", "closed"] = "closed"
@@ -119,6 +136,9 @@ class ExportRound(_Doc):
 
 
 class ExportAppeal(_Doc):
+    """The appeal against a sanction: its state, the reason given, when it was made and decided, and the decision's
+    note."""
+
     state: Short = "none"
     reason: Text | None = None
     appealed_at: StrictStr | None = None
@@ -127,6 +147,9 @@ class ExportAppeal(_Doc):
 
 
 class ExportSanction(_Doc):
+    """A sanction of the tournament's register, by case number: who, where, the kind with its article and infraction,
+    the offence's rung and consequence, and whether it was revoked or appealed."""
+
     case: Annotated[StrictInt, Field(ge=1)]
     player: PlayerRef
     round: Annotated[StrictInt, Field(ge=1)] | None = None
@@ -145,6 +168,9 @@ class ExportSanction(_Doc):
 
 
 class ExportStanding(_Doc):
+    """A row of the standings: rank, player, points, games and table points, deductions and whether the player is
+    still in."""
+
     rank: Annotated[StrictInt, Field(ge=1)]
     player: PlayerRef
     points: Number
@@ -155,6 +181,8 @@ class ExportStanding(_Doc):
 
 
 class ExportPlace(_Doc):
+    """A place of the final classification (shared on ties; None while open) and the stage that decided it."""
+
     place: Annotated[StrictInt, Field(ge=1)] | None
     player: PlayerRef
     stage: Short | None = None
@@ -212,10 +240,13 @@ def read_export(doc: object) -> ExportDocument:
 
 
 def is_export(doc: object) -> bool:
+    """Whether ``doc`` claims to be a ``steward-export/1`` document (its ``schema``); :func:`read_export` checks the
+    rest."""
     return isinstance(doc, Mapping) and doc.get("schema") == EXPORT_SCHEMA
 
 
 def iso(value: datetime | date | None) -> str | None:
+    """``value`` in ISO 8601, or None."""
     return None if value is None else value.isoformat()
 
 
@@ -235,7 +266,7 @@ def standings_document(export: ExportDocument) -> dict[str, Any]:
             for p in sorted(results, key=lambda pid: (results[pid].rank or 0, pid)):
                 res = results[p]
                 status = {"played": "played", "disqualified": "disqualified"}.get(res.outcome, "forfeit")
-                row: dict[str, Any] = {"id": p, "tournament_points": float(res.tournament_points or 0.0)}
+                row: dict[str, Any] = {"player": p, "tournament_points": float(res.tournament_points or 0.0)}
                 row["status"] = status
                 if res.table_points is not None:
                     row["table_points"] = float(res.table_points)

@@ -17,6 +17,9 @@ from bot.rules.tournament.model import DrawContext, Player, PlayerId, Tournament
 
 @dataclass(frozen=True, slots=True)
 class DrawInstance:
+    """A parsed draw instance: its name, the draw context (players, clubs, round-1 history), round 2's table sizes,
+    the round-1 tables, and the checked document as given."""
+
     name: str
     context: DrawContext
     table_sizes: tuple[int, ...]

@@ -46,6 +46,9 @@ class ModuloProblem:
 
 @dataclass(frozen=True, slots=True)
 class ModuloOptions:
+    """What the organiser adds to the workbook for one tournament: its type (one of :data:`TYPES`), organiser ("CITY
+    [Club]") and venue, notes and extra fields; what is not given comes from the tournament's publishing settings."""
+
     type: str = DEFAULT_TYPE
     organiser: str | None = None  # "CITY [Club]"; default: the tournament's publishing settings
     venue: str | None = None
@@ -60,14 +63,18 @@ def played_players(export: ExportDocument) -> list[ExportPlayer]:
 
 
 def played_rounds(export: ExportDocument) -> list[Any]:
+    """The rounds with at least one reported result, by number: the rounds the workbook lists."""
     return [r for r in sorted(export.rounds, key=lambda x: x.number) if any(t.report.results for t in r.tables)]
 
 
 def person_name(p: ExportPlayer) -> str:
+    """A player's name as the workbook writes it: first name and surname, or the registration's name without them."""
     return f"{p.first_name or ''} {p.surname or ''}".strip() or p.name
 
 
 def rounds_foreseen(export: ExportDocument) -> int:
+    """The rounds the workbook announces: the knockout plan's, an imported workbook's own number, or the
+    tournament's, and never fewer than the rounds played."""
     played = len(played_rounds(export))
     first = next((r for r in sorted(export.rounds, key=lambda x: x.number) if r.draw), None)
     plan = ((first.draw or {}).get("knockout") or {}).get("plan") if first is not None else None
@@ -86,10 +93,14 @@ def local_ids(export: ExportDocument, played: list[ExportPlayer]) -> dict[int, i
 
 
 def organiser_of(export: ExportDocument, options: ModuloOptions) -> str:
+    """The organiser the workbook names: the option, else the tournament's publishing settings (blank when neither
+    says)."""
     return (options.organiser or str((export.tournament.publishing or {}).get("organiser") or "")).strip()
 
 
 def type_of(export: ExportDocument, options: ModuloOptions) -> str:
+    """The tournament's type as the workbook writes it: spelled as in :data:`TYPES` when it is one of them (any
+    case), else as given."""
     given = options.type or str((export.tournament.publishing or {}).get("type") or DEFAULT_TYPE)
     return next((t for t in TYPES if t.casefold() == given.strip().casefold()), given.strip())
 

@@ -176,6 +176,9 @@ def special_table_points(
 
 
 def criteria(request: DrawRequest, rules: TournamentRules) -> tuple[Criterion, ...]:
+    """The draw's criteria for the request's round, most important first: the preset's, with the team pairs first
+    when teams play (NP-TAB-1, never in a knockout) and the family pairs first in round 1 when the preset separates
+    families."""
     crit = rules.criteria_for_round(request.round_no)
     if rules.knockout:  # NP-FMT-1: the plan fixes the tables; teams play no part in a knockout (our reading)
         crit = tuple(c for c in crit if c is not Criterion.TEAM_PAIRS) or (Criterion.CLUB_PAIRS,)
@@ -192,6 +195,8 @@ def criteria(request: DrawRequest, rules: TournamentRules) -> tuple[Criterion, .
 
 
 def context(request: DrawRequest, rules: TournamentRules, players: Sequence[Player] | None = None) -> DrawContext:
+    """What the draw knows of the players: their clubs, the earlier tables and their winners and 5-player-table
+    players, and the family pairs when the preset separates families."""
     return DrawContext.build(
         request.players if players is None else players,
         five_table_players=request.five_table_players,
@@ -215,6 +220,7 @@ def history_of(request: DrawRequest, ctx: DrawContext) -> dict[str, int]:
 
 
 def is_last_round(request: DrawRequest, rules: TournamentRules) -> bool:
+    """Whether the request draws the last of the preset's qualifying rounds (never when the number is not fixed)."""
     return rules.qualifying_rounds > 0 and request.round_no >= rules.qualifying_rounds
 
 

@@ -132,6 +132,9 @@ class FinalSource(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class FinalSeat:
+    """A seat at the final (TOUR-FIN-1) and how the player earned it: the semifinal table and place it came from and,
+    for a recovery, the semifinal table whose seat it fills."""
+
     player: PlayerId
     source: FinalSource
     semifinal_table: int | None  # 1-based, None for the direct finalist
@@ -141,6 +144,9 @@ class FinalSeat:
 
 @dataclass(frozen=True, slots=True)
 class FinalComposition:
+    """The final as composed: its seats in order, how many nobody could take, and the ties the replacement chain had
+    to order."""
+
     seats: tuple[FinalSeat, ...]
     unfilled: int  # seats nobody could take
     ties: tuple[CutTie, ...] = ()  # level players the chain had to order (shared places, recoveries)
@@ -293,6 +299,9 @@ class FamilyMove:
 
 @dataclass(frozen=True, slots=True)
 class FirkSeeding:
+    """FIRK's round 1 (FIRK-SEED-1, FIRK-FAM-1): the tables by the previous standings, their plan (FIRK §9), the
+    moves that split families, and the pairs no move could split."""
+
     tables: Tables
     plan: FirkPlan
     moves: tuple[FamilyMove, ...]

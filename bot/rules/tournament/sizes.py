@@ -113,6 +113,8 @@ def rr_sizes(n: int, table_size: int, *, minimum: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class KnockoutRound:
+    """One round of a knockout plan (NP-FMT-1): the players who play it and its table sizes."""
+
     players: int
     sizes: tuple[int, ...]
 

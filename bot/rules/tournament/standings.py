@@ -19,6 +19,8 @@ from bot.rules.tournament.model import PlayerId, TournamentError
 
 
 class EntryStatus(StrEnum):
+    """How a player's game at a table ended: played, forfeited (a withdrawal from the game), or disqualified."""
+
     PLAYED = "played"
     FORFEIT = "forfeit"  # withdrew from / forfeited this game (RR 9.3, UFF "ritiro")
     DISQUALIFIED = "disqualified"
@@ -37,6 +39,8 @@ class TieBreaker(StrEnum):
 
 
 class Standing(StrEnum):
+    """Whether a player is still in the tournament, withdrew, or was disqualified (ranked below everyone still in)."""
+
     ACTIVE = "active"
     WITHDRAWN = "withdrawn"
     DISQUALIFIED = "disqualified"
@@ -55,6 +59,8 @@ class TableEntry:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
+    """One table's result in one round: every seated player's line, in any order."""
+
     round: int
     table: int
     entries: tuple[TableEntry, ...]
@@ -93,6 +99,9 @@ class RoundScore:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
+    """A player's row of the standings: rank (shared on ties), tournament points after deductions, games and table
+    points, the deductions taken, whether still in, and with discards each round's result."""
+
     rank: int
     player: PlayerId
     points: float
@@ -113,6 +122,8 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class TeamRow:
+    """A team's row of the team standings: rank (shared on ties), the sum of its players' points, and its players."""
+
     rank: int
     team: str
     points: float
@@ -121,6 +132,9 @@ class TeamRow:
 
 @dataclass(frozen=True, slots=True)
 class Standings:
+    """The standings: the rows by rank, every tie-breaker decision taken (the explanation), and the team rows when
+    teams play."""
+
     rows: tuple[StandingRow, ...]
     decisions: tuple[TieBreakDecision, ...]
     teams: tuple[TeamRow, ...] = field(default=())
@@ -354,7 +368,7 @@ def compute_standings(
         raise TournamentError("unknown_tie_breaker", tb)
 
     # lower table number is better; table points: higher is better
-    better_low = {TieBreaker.LAST_GAME_TABLE.value}
+    better_low = {TieBreaker.LAST_GAME_TABLE}
 
     def group_key(p: PlayerId) -> tuple[float, ...]:
         if knockout:
