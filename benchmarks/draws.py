@@ -13,10 +13,10 @@ worst CPU time per draw; then the totals against the targets (every draw <= 1 s 
 between two draws of different seeds against that of two pure random draws (DRAWS.md: close to random).
 Every draw is also drawn a second time with its seed: the run stops if the tables differ.
 
-    python benchmarks/draws.py                        # n = 16..250, three mixes, rounds 2-4, 3 seeds (~10 min)
-    python benchmarks/draws.py --sizes 16,17,21,24 --seeds 3
-    python benchmarks/draws.py --sizes 500 --mixes ordinary --tournaments 1
-    python benchmarks/draws.py --step-c               # the option cinquisti_clubs_in_step_c = true
+    python -m benchmarks.draws                        # n = 16..250, three mixes, rounds 2-4, 3 seeds (~10 min)
+    python -m benchmarks.draws --sizes 16,17,21,24 --seeds 3
+    python -m benchmarks.draws --sizes 500 --mixes ordinary --tournaments 1
+    python -m benchmarks.draws --step-c               # the option cinquisti_clubs_in_step_c = true
 """
 
 from __future__ import annotations
@@ -28,10 +28,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules.tournament.draw import random_tables
 from bot.rules.tournament.planner import plan_draw

@@ -1,6 +1,6 @@
 """Benchmark: 300 simultaneous /my-table on one SQLite file, against a baseline in the same run.
 
-    python benchmarks/my_table.py [--players 300] [--repeat 3]
+    python -m benchmarks.my_table [--players 300] [--repeat 3]
 
 A 300-player RisiKo! round is drawn and published on a fresh SQLite file (the bot's own migrations, engine and
 services). Then every player asks for their table at once (``asyncio.gather`` of ``RoundService.my_table``):
@@ -23,14 +23,10 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bot.db import repo
 from bot.db.migrate import upgrade_to_head
 from bot.db.models import Registration, RegistrationStatus
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
-from bot.services._base import tournament_or_404
 from bot.services.access import Actor
 from bot.services.rounds.reading import round_view
 
@@ -57,16 +53,14 @@ async def _prepare(services: Services, players: int) -> None:
 
 async def _baseline(services: Services, user_id: int) -> object:
     """The old path: the whole round's view for one player's table."""
-    async with services.sessionmaker() as session:
-        t = await tournament_or_404(session, GUILD, "Coppa")
-        assert t.id is not None
-        reg = await repo.get_registration_for_user(session=session, guild_id=GUILD, tournament_id=t.id, user_id=user_id)
+    async with services.rounds.draws.run(GUILD, tournament="Coppa") as uc:
+        reg = await uc.registrations.for_user(tournament_id=uc.tournament_id, user_id=user_id)
         assert reg is not None and reg.id is not None
-        found = await repo.seat_in_latest_round(
-            session=session, guild_id=GUILD, tournament_id=t.id, registration_id=reg.id, published_only=True
+        found = await uc.rounds.seat_in_latest_round(
+            tournament_id=uc.tournament_id, registration_id=reg.id, published_only=True
         )
         assert found is not None
-        view = await round_view(session, t, found[0])
+        view = await round_view(uc, found[0])
         return view.table_of(reg.id)
 
 

@@ -4,7 +4,7 @@ run: the same pages' text alone (every string the pages carry, drawn with the sa
 library, no boxes, no QR codes, no fitting). A ratio > 1 is the cost of the layout and the QR codes. The last line
 times ``steward print`` end to end (a fresh process: start-up, reading the export, writing the file).
 
-    python benchmarks/paper.py [--repeat 5] [--players 250]
+    python -m benchmarks.paper [--repeat 5] [--players 250]
 """
 
 from __future__ import annotations
@@ -20,15 +20,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import segno
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from bot.present import paper
 from bot.rules.tournament.export import ExportDocument, read_export
-from tests.test_paper import export_dict
+from tests.support.paper import export_dict
 
 VENUE = "https://club.example/v/0123456789abcdef0123456789abcdef"
 LIMIT_SECONDS = 10.0

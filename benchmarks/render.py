@@ -4,7 +4,7 @@ each against Pillow's PNG encoding of images of the same size in the same run.
 Baselines: (a) encoding the very images we produced (same size, same content) — the floor any renderer that
 outputs PNG pays; (b) encoding a flat image of the same size. Ratios > 1 are the cost of drawing.
 
-    python benchmarks/render.py [--repeat 7]
+    python -m benchmarks.render [--repeat 7]
 """
 
 from __future__ import annotations
@@ -14,18 +14,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from PIL import Image
 
 from bot.present.images import image_words
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from renderer import _style as st
 from renderer.rr_board import layout_rr_board, render_rr_board
 from renderer.standings import layout_standings, render_standings
-from tests.renderer.fixtures import sample_board, sample_standings
+from tests.support.renderer_fixtures import sample_board, sample_standings
 
 
 def timed(fn: Callable[[], object], repeat: int) -> float:

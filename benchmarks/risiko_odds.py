@@ -1,6 +1,6 @@
 """Benchmark: exact whole-battle odds by dynamic programming vs baselines, measured in the same run.
 
-    python benchmarks/risiko_odds.py
+    python -m benchmarks.risiko_odds
 
 1. The full 30 x 30 table of P(attacker conquers) with the memoised programme (``win_table``).
 2. Baseline A — the same exact recursion WITHOUT memoisation (``naive_attacker_wins``): exponential, so it is
@@ -15,11 +15,7 @@ Prints ratios; no assertions (performance is reported, not tested).
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.rules.risiko.board import standard_board
 from bot.rules.risiko.dice import battle_odds, naive_attacker_wins, roll_distribution, win_table

@@ -1,9 +1,9 @@
 """Benchmark: the venue pages' cost to the bot — 200 phones watching live while 300 players press Sign.
 
-    python benchmarks/venue.py [--viewers 200] [--players 300]
+    python -m benchmarks.venue [--viewers 200] [--players 300]
 
 The real bot (``create_bot``, every cog, a fresh SQLite file, WEB_PORT set: the venue pages served from the bot's own
-event loop) logs in to the fake Discord of the wire tier (``tests.wire.fake_discord``). A 300-player round is drawn
+event loop) logs in to the fake Discord of the wire tier (``tests.support.fake_discord``). A 300-player round is drawn
 and published, every table's result entered; then every player presses Sign on their table at once (300 component
 interactions). The storm runs twice, each on a fresh database: without viewers, and with ``--viewers`` open pages
 (server-sent events, in a separate process, as phones would be) following the tournament's page throughout.
@@ -29,8 +29,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import aiohttp
 
 from bot.app import create_bot
@@ -42,8 +40,8 @@ from bot.services.access import Actor
 from bot.services.reports import TableRef
 from bot.settings import Settings
 from bot.web.app import page_url
-from tests.wire.conftest import Wire
-from tests.wire.fake_discord import Exchange, FakeDiscord
+from tests.support.fake_discord import Exchange, FakeDiscord
+from tests.support.wire import Wire
 
 ORG = ("Organizzatori",)
 
@@ -144,7 +142,8 @@ async def _storm(url: str, players: int, viewers: int) -> dict[str, Any]:
         events = page_url(f"http://127.0.0.1:{port}", token) + "/events"
         if viewers:
             watcher = subprocess.Popen(  # noqa: ASYNC220 - started once, before the measured storm
-                [sys.executable, __file__, "--watch", events, "--viewers", str(viewers), "--seconds", "25"],
+                [sys.executable, "-m", "benchmarks.venue", "--watch", events, "--viewers", str(viewers),
+                 "--seconds", "25"],
                 stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
             for _ in range(100):  # every viewer connected and served its first snapshot

@@ -1,6 +1,6 @@
 """Benchmark: the venue server's limits (issue 40, findings 1 and 4), as found and now.
 
-    python benchmarks/web_limits.py [--nofile 1024] [--streams 1000] [--slow 1000] [--flood 1000]
+    python -m benchmarks.web_limits [--nofile 1024] [--streams 1000] [--slow 1000] [--flood 1000]
 
 1. Descriptors. The server runs in a child process whose RLIMIT_NOFILE soft limit is ``--nofile``, beside a
    "command" that every 20 ms opens a file, opens a fresh SQLite connection and reads it, and talks to a loopback
@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -32,17 +31,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import bot.db.repo
 from bot.db.migrate import upgrade_to_head
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.web.limits import WebLimits, open_descriptors
 from bot.web.tokens import TokenBook
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, build_tournament
-from tests.web import test_web_limits_descriptors as fds
-from tests.web import test_web_limits_wrong_tokens as wrong
+from tests.support import web_limits_descriptors as fds
+from tests.support import web_limits_wrong_tokens as wrong
+from tests.support.reports_fixtures import GUILD, ORGANIZER, build_tournament
 
 
 async def descriptors(url: str, token: str, args: argparse.Namespace, workdir: Path) -> None:

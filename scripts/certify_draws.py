@@ -10,7 +10,7 @@ at a value worse than the optimum) or reports a value below the optimum (a wrong
 the export, the seed, the cinquisti and the optimum of each criterion. The tests replay them without OR-Tools.
 
     pip install ortools   # development only
-    python scripts/certify_draws.py --sizes 16,17,21,23,27 --rounds 3,4 --write
+    python -m scripts.certify_draws --sizes 16,17,21,23,27 --rounds 3,4 --write
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
 from bot.rules.tournament.draw import _weighted, procedure_problem  # noqa: E402
 from bot.rules.tournament.planner import DrawRequest, context, criteria, plan_draw  # noqa: E402
 from bot.rules.tournament.synthetic import CLUB_MIXES, tournament_requests  # noqa: E402

@@ -368,7 +368,7 @@ def test_fuzz_the_roster_csv_gives_players_or_line_problems_never_an_exception(
     header: list[str], rows: list[list[str]], delimiter: str, bom: bool
 ) -> None:
     """The roster CSV (BOT-REG-1, defect 12): any file is players or problems with line numbers, nothing else."""
-    from bot.services.players_csv import parse_players_csv
+    from bot.files.players import parse_players_csv
 
     text = "\n".join(delimiter.join(r) for r in [header, *rows])
     parsed = parse_players_csv(("\ufeff" if bom else "").encode() + text.encode("utf-8", "surrogatepass"))

@@ -26,7 +26,7 @@ from bot.services import Services
 from bot.services.access import Actor
 from bot.services.report_views import ReportView, SeatLine
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, build_tournament
+from tests.support.reports_fixtures import GUILD, ORGANIZER, build_tournament
 
 PRESET = "risiko-ufficiali-2018"
 IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")  # bad_table_size, unknown_preset, …

@@ -14,7 +14,7 @@ import pytest
 from bot.cli import main
 from bot.demo import run_demo
 from bot.demo_club import run_club_demo
-from tests.modulo_contract import check
+from tests.support.modulo_contract import check
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.cli import main
-from tests.modulo_contract import check
+from tests.support.modulo_contract import check
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "export" / "tournament.json"
 

@@ -7,14 +7,14 @@ import io
 import json
 
 from bot.cli import main
-from bot.services.report_lines import _ricochet_points
+from bot.rules.tournament.rescore import ricochet_lines
 
 POINTS = [10.0, 6.0, 3.0, 1.0]  # a points_by_place override, so the places show in the standings
 
 
 def test_rr_wd_1_the_bot_and_steward_standings_give_the_same_places_and_points(capsys, monkeypatch) -> None:
     typed = [(1, "played", 3.0), (2, "withdrawn", 0.0), (3, "disqualified", 0.0), (4, "played", 3.0)]
-    lines = _ricochet_points(POINTS, typed)
+    lines = ricochet_lines(POINTS, typed)
     bot = {x.registration_id: (x.rank, x.tournament_points) for x in lines}
     assert bot == {1: (1, 8.0), 4: (1, 8.0), 2: (3, 3.0), 3: (4, 1.0)}  # joint winners share 10 and 6
     doc = {

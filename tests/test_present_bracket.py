@@ -13,7 +13,7 @@ from bot.present.images import image_words
 from renderer import _style as st
 from renderer.bracket import bracket_blocks, layout_bracket, layout_bracket_pages, legend_items
 from renderer.models import BracketData, Words
-from tests.renderer.fixtures import sample_bracket
+from tests.support.renderer_fixtures import sample_bracket
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from bot.present.images import image_words
 from bot.present.rounds import optimality_line
 from bot.services.rounds.views import report_view
 from renderer.tables import layout_tables
-from tests.renderer.fixtures import sample_tables
+from tests.support.renderer_fixtures import sample_tables
 
 
 def _view(optimality: str, *, values: dict[str, int], bound: dict[str, int], nodes: int = 0, current=None):

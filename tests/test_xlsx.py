@@ -10,9 +10,9 @@ from datetime import UTC, date, datetime
 from openpyxl import Workbook, load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from bot.files.players import CsvPlayer, parse_players_csv, parse_players_xlsx, players_table
+from bot.files.sheets import XLSX_MAX_UNPACKED, DataTable, csv_bytes
 from bot.present.xlsx import number_format, sheet_title, xlsx_bytes
-from bot.services.players_csv import CsvPlayer, parse_players_csv, parse_players_xlsx, players_table
-from bot.services.sheets import XLSX_MAX_UNPACKED, DataTable, csv_bytes
 
 HOSTILE = '=HYPERLINK("http://x","y")'
 FORMULA = "=1+1"  # a real formula in an uploaded sheet: never computed, its saved value read (none here)

@@ -28,7 +28,7 @@ from renderer.models import (
     TableCard,
     TablesData,
 )
-from tests.renderer import fixtures
+from tests.support import renderer_fixtures as fixtures
 
 names = hs.text(hs.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=30)
 opt_names = hs.none() | names

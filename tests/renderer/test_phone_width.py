@@ -24,7 +24,7 @@ from renderer.rr_board import layout_rr_board
 from renderer.standings import layout_standings
 from renderer.tables import layout_tables, layout_tables_pages, render_tables_pages
 from tests.renderer.checks import open_png, overlapping, texts_outside
-from tests.renderer.fixtures import sample_board, sample_map, sample_standings, sample_tables
+from tests.support.renderer_fixtures import sample_board, sample_map, sample_standings, sample_tables
 
 MIN_PX, PHONE, MAX_ASPECT = 11, 340, 3.0  # the bounds this test holds every image to
 

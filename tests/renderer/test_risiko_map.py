@@ -9,7 +9,7 @@ from renderer import render_risiko_map
 from renderer.models import MapPlayer, MapTerritory, RenderInputError, RiskMapData
 from renderer.risiko_map import LINK, OBJECTIVE, POSITIONS, canonical, layout_risiko_map
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
-from tests.renderer.fixtures import sample_map
+from tests.support.renderer_fixtures import sample_map
 
 HEADER = 96
 GOLDEN_DHASH = 0xD4A6B2B4B4D2D2D2

@@ -10,7 +10,7 @@ from renderer import render_rr_board
 from renderer.models import RRDiagonal, RRMove
 from renderer.rr_board import BLOCK, LANE, LINE, WALL, layout_rr_board
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
-from tests.renderer.fixtures import sample_board
+from tests.support.renderer_fixtures import sample_board
 
 CELL, MARGIN, HEADER = 44, 42, 65  # margin and title band hold their texts at 26 px: 11 px at 340 px wide
 GOLDEN_DHASH = 0x865A6B67735769E5  # 788×853: margins and labels sized for a phone

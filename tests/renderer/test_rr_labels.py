@@ -11,7 +11,7 @@ from bot.rules.ricochet.notation import ROBOT_LETTERS, parse_robots
 from renderer import _style as st
 from renderer.models import RRRobot
 from renderer.rr_board import layout_rr_board
-from tests.renderer.fixtures import sample_board
+from tests.support.renderer_fixtures import sample_board
 
 
 def _centre(item: st.TextItem) -> tuple[float, float]:

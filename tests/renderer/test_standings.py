@@ -12,7 +12,7 @@ from renderer import render_standings
 from renderer.models import StandingRow, StandingsData
 from renderer.standings import layout_standings
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
-from tests.renderer.fixtures import sample_standings
+from tests.support.renderer_fixtures import sample_standings
 
 DISCORD_LIMIT = 10 * 1024 * 1024
 GOLDEN_DHASH = 0x67E4E4E4E4E4E4E4

@@ -8,7 +8,7 @@ from renderer import render_bracket, render_tables, render_tables_pages
 from renderer.bracket import REPLACEMENT, WIN, layout_bracket
 from renderer.tables import CARD_COLOURS, layout_tables
 from tests.renderer.checks import close, dhash, hamming, open_png, overlapping, texts_outside
-from tests.renderer.fixtures import sample_bracket, sample_tables
+from tests.support.renderer_fixtures import sample_bracket, sample_tables
 
 GOLDEN_TABLES_DHASH = 0xE0C0C0C0C1C0C1E0
 GOLDEN_BRACKET_DHASH = 0xCCE0A2C2C28282C4

@@ -1,6 +1,6 @@
 """A season's own point scheme ("giocatore dell'anno", issue 47) and ranked one-off games ("amichevoli
 classificate"), bot/rules/season.py: worked by hand from the club example — a Master won 2000, a finalist 1000, a
-semifinalist 500, 50 for each game played. No requirement id names the custom scheme (REQUIREMENTS.md lists the NP
+semifinalist 500, 50 for each game played. No requirement id names the custom scheme (docs/requirements.md lists the NP
 and FIRK seasons only: NP-PTS-1, FIRK-SEED-1, FIRK-PEN-1); the tie-breaks are FIRK's season chain."""
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from bot.services import Services
 from bot.web.app import CSP, SERVER, VenueServer, make_app
 from bot.web.health import HealthProbe, database_checks
 from bot.web.limits import WebLimits
-from tests.services.test_reports_fixtures import ORGANIZER, build_tournament
+from tests.support.reports_fixtures import ORGANIZER, build_tournament
 
 
 def strict(response: ClientResponse) -> None:

@@ -17,7 +17,7 @@ from bot.app import Steward
 from bot.services import Services
 from bot.web.app import CSP, make_app
 from bot.workers import Busy, OneAtATime, Workers
-from tests.helpers import Harness
+from tests.support.helpers import Harness
 
 FAMILIES = {
     "steward_commands": "counter",

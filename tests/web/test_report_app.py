@@ -20,7 +20,7 @@ from bot.web.app import CSP, make_app
 from bot.web.hub import VenueHub
 from bot.web.report import FLUSH_SECONDS, PAGE_REFRESH_SECONDS, RATES, REPORTS, RateLimits, plain
 from tests.services.test_report_page import NAMES, NP, venue_token
-from tests.services.test_reports_fixtures import REFEREE, build_tournament, player, results_of
+from tests.support.reports_fixtures import REFEREE, build_tournament, player, results_of
 from tests.web.report_situations import edits
 
 EVIL = '<img src=x onerror="alert(1)">'

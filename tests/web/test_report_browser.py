@@ -29,7 +29,7 @@ from bot.services import Services
 from bot.services.report_page import page_token
 from bot.web.app import VenueServer
 from tests.services.test_report_page import NP, round_id, venue_token
-from tests.services.test_reports_fixtures import build_tournament, results_of
+from tests.support.reports_fixtures import build_tournament, results_of
 from tests.web.report_situations import situation_document, typical_end
 from tests.web.test_venue_browser import CHROMEDRIVER, CHROMIUM, MISSING, OVERFLOW
 

@@ -19,8 +19,8 @@ from bot.services import Services
 from bot.web.app import CSP, make_app
 from bot.web.hub import VenueHub
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import ORGANIZER, REFEREE, build_tournament
-from tests.timing import wall_limit
+from tests.support.reports_fixtures import ORGANIZER, REFEREE, build_tournament
+from tests.support.timing import wall_limit
 
 EVIL = "<script>alert(1)</script>"
 ROUNDS = {1: [["Anna", "Bruno", "Carla", "@everyone"], ["Elio", "Fabio", "Gino", EVIL]]}
@@ -143,7 +143,7 @@ async def test_issue_44_after_the_final_the_page_names_who_won_without_a_gendere
     ``venue.champion.one``; two parallel finals: ``venue.champion.many``) — the act, never «Campione» or
     «vincitore» beside a name."""
     from tests.services.test_classification_service import final_played
-    from tests.services.test_rounds import ORGANIZER as UFF_ORGANIZER
+    from tests.support.rounds import ORGANIZER as UFF_ORGANIZER
 
     _, finish = await final_played(services)
     names = {line.player_id: line.name for line in (await services.standings.compute(111, "Coppa")).lines}

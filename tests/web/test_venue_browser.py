@@ -18,8 +18,8 @@ import pytest
 from bot.services import Services
 from bot.web.app import VenueServer, page_url
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import ORGANIZER, REFEREE, build_tournament, player
-from tests.timing import wall_limit
+from tests.support.reports_fixtures import ORGANIZER, REFEREE, build_tournament, player
+from tests.support.timing import wall_limit
 
 pytestmark = pytest.mark.browser
 
@@ -292,7 +292,7 @@ async def test_bot_std_1_after_the_final_the_phone_and_the_projector_name_the_wi
     "your place" from it (not the qualifying standings); the projector's first panel is the winner and the final
     places; the final-phase panel names the winner under the final. Nothing wider than 360 px."""
     from tests.services.test_classification_service import final_played
-    from tests.services.test_rounds import ORGANIZER as UFF_ORGANIZER
+    from tests.support.rounds import ORGANIZER as UFF_ORGANIZER
 
     _, finish = await final_played(services)
     names = {line.player_id: line.name for line in (await services.standings.compute(111, "Coppa")).lines}

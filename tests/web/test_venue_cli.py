@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 
 from bot.services import Services
-from tests.services.test_reports_fixtures import build_tournament
+from tests.support.reports_fixtures import build_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 STEWARD = "import sys; from bot.cli import main; sys.exit(main(sys.argv[1:]))"  # the `steward` script

@@ -8,7 +8,8 @@ import re
 from bot.app import StewardBot
 from bot.services import Services
 from bot.settings import Settings
-from tests.helpers import Harness
+from tests.support.helpers import Harness
+from tests.support.venue import venue_snapshot
 
 ORG = ("Organizzatori",)
 
@@ -31,10 +32,10 @@ async def test_venue_link_posts_the_page_and_revoke_replaces_it(
     urls = re.findall(r"https://steward\.club\.it/v/([\w-]+)(/screen)?", sent[-1].text)
     assert len(urls) == 2 and urls[0][0] == urls[1][0] and urls[1][1] == "/screen"
     token = urls[0][0]
-    assert len(token) >= 32 and await services.venue.snapshot(token) is not None
+    assert len(token) >= 32 and await venue_snapshot(services, token) is not None
     assert "@everyone" not in sent[-1].text.replace("@\u200beveryone", "")  # the name cannot ping
     revoked = await harness.invoke("venue revoke", roles=ORG, tournament="Coppa @everyone")
     new = re.findall(r"https://steward\.club\.it/v/([\w-]+)", revoked[-1].text)[0]
-    assert new != token and await services.venue.snapshot(token) is None
+    assert new != token and await venue_snapshot(services, token) is None
     refused = await harness.invoke("venue link", tournament="Coppa @everyone")  # a plain member
     assert refused[-1].ephemeral and "steward.club.it" not in refused[-1].text

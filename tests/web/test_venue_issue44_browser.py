@@ -21,7 +21,7 @@ from bot.db.models import Round, RoundKind
 from bot.services import Services
 from bot.web.app import VenueServer, page_url
 from tests.conftest import FakeClock
-from tests.services.test_reports_fixtures import ORGANIZER, REFEREE, Built, build_tournament, player
+from tests.support.reports_fixtures import ORGANIZER, REFEREE, Built, build_tournament, player
 from tests.web import test_venue_browser as venue_browser
 from tests.web.test_venue_browser import OVERFLOW, in_browser, until
 
@@ -228,7 +228,7 @@ async def test_issue_44_after_the_final_the_projector_names_who_won_in_large_typ
     torneo", no gendered title after the name — above the final places, and the final-phase panel names them under
     the final; both fill the screen without cutting a name."""
     from tests.services.test_classification_service import final_played
-    from tests.services.test_rounds import ORGANIZER as UFF_ORGANIZER
+    from tests.support.rounds import ORGANIZER as UFF_ORGANIZER
 
     _, finish = await final_played(services)
     names = {line.player_id: line.name for line in (await services.standings.compute(111, "Coppa")).lines}

@@ -21,7 +21,7 @@ import pytest
 from bot.services import Services
 from bot.web.app import CSP, SERVER, VenueServer
 from bot.web.limits import ConnectionGate, Descriptors, WebLimits, viewer_address
-from tests.services.test_reports_fixtures import ORGANIZER, build_tournament
+from tests.support.reports_fixtures import ORGANIZER, build_tournament
 
 VERSIONED = re.compile(r"python|aiohttp|\d", re.IGNORECASE)
 

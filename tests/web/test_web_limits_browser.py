@@ -13,7 +13,7 @@ from typing import Any
 from bot.services import Services
 from bot.web.app import VenueServer, page_url
 from bot.web.limits import WebLimits
-from tests.services.test_reports_fixtures import ORGANIZER, REFEREE, build_tournament
+from tests.support.reports_fixtures import ORGANIZER, REFEREE, build_tournament
 from tests.web import test_venue_browser as venue_browser
 from tests.web.test_venue_browser import card_text, field, in_browser, until
 

@@ -13,124 +13,35 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
-import re
 import statistics
-import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from sqlalchemy import event
 
-import bot.db.repo
+import bot.db.repo.venue
 from bot.services import Services
-from bot.web.app import VenueServer
-from bot.web.limits import WebLimits
 from bot.web.tokens import TokenBook, TokensUnavailable
-from tests.services.test_reports_fixtures import GUILD, ORGANIZER, build_tournament
+from tests.support.reports_fixtures import GUILD, ORGANIZER, build_tournament
+from tests.support.web_limits_wrong_tokens import FLOOD, counting, flood, served, statuses, timed, until
 
-ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = {1: [["Anna", "Bruno", "Carla", "Dario"], ["Elio", "Fabio", "Gino", "Ilaria"]]}
-FLOOD = 1000
-OPEN = WebLimits(max_connections=0, max_connections_per_address=0)  # the flood must reach the tokens, not a cap
-FLOOD_CLIENT = """
-import asyncio, json, secrets, sys
-import aiohttp
-
-async def main(base, n):
-    connector, timeout = aiohttp.TCPConnector(limit=0), aiohttp.ClientTimeout(total=120)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
-        async def one():
-            try:
-                async with http.get(f"{base}/v/{secrets.token_urlsafe(24)}/data") as r:
-                    await r.read()
-                    return str(r.status)
-            except aiohttp.ClientError as exc:
-                return type(exc).__name__
-        print(json.dumps(await asyncio.gather(*(one() for _ in range(n)))), flush=True)
-
-asyncio.run(main(sys.argv[1], int(sys.argv[2])))
-"""
-LOOKUP = re.compile(r"WHERE\s+tournament\.venue_token\s*=", re.IGNORECASE)
-
-
-class Statements:
-    """Every statement the engine sends, counted (and the token lookups by their WHERE clause)."""
-
-    def __init__(self) -> None:
-        self.total = 0
-        self.lookups = 0
-
-    def __call__(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        self.total += 1
-        if LOOKUP.search(statement):
-            self.lookups += 1
-
-
-@contextmanager
-def counting(services: Services) -> Iterator[Statements]:
-    engine = services.sessionmaker.kw["bind"].sync_engine
-    counter = Statements()
-    event.listen(engine, "before_cursor_execute", counter)
-    try:
-        yield counter
-    finally:
-        event.remove(engine, "before_cursor_execute", counter)
 
 
 @pytest.fixture
 def lookups(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """Calls of the repo's token lookup (what each wrong token cost before)."""
     calls: Counter[str] = Counter()
-    real = bot.db.repo.tournament_by_venue_token
+    real = bot.db.repo.venue.tournament_by_venue_token
 
     async def spy(**kwargs: Any) -> Any:
         calls["lookup"] += 1
         return await real(**kwargs)
 
-    monkeypatch.setattr(bot.db.repo, "tournament_by_venue_token", spy)
+    monkeypatch.setattr(bot.db.repo.venue, "tournament_by_venue_token", spy)  # what the bound repositories call
     return calls
-
-
-@asynccontextmanager
-async def served(services: Services) -> AsyncIterator[VenueServer]:
-    server = VenueServer(services.venue, host="127.0.0.1", port=0, limits=OPEN)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-async def flood(server: VenueServer) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", FLOOD_CLIENT, server.base_url, str(FLOOD), cwd=ROOT, stdout=asyncio.subprocess.PIPE
-    )
-
-
-async def statuses(proc: asyncio.subprocess.Process) -> Counter[str]:
-    out, _ = await asyncio.wait_for(proc.communicate(), 180)
-    return Counter(json.loads(out))
-
-
-async def timed(read: Callable[[], Any]) -> float:
-    began = time.perf_counter()
-    await read()
-    return time.perf_counter() - began
-
-
-async def until(check: Callable[[], bool], within: float, what: str) -> None:
-    deadline = time.monotonic() + within
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {within} s (a backstop): {what}")
-        await asyncio.sleep(0.01)
 
 
 async def test_issue_40_4_a_thousand_wrong_tokens_cost_no_query_and_the_bot_s_reads_keep_their_pace(

@@ -34,8 +34,8 @@ from bot.scheduling import channel_nonce, dm_nonce
 from bot.services import Services
 from bot.services.deliveries import MAX_ATTEMPTS
 from tests.conftest import POSTGRES_URL, FakeClock
-from tests.services.test_reports_fixtures import ORGANIZER, build_tournament
-from tests.wire.fake_discord import TEST_TIER_WALL_MARGIN, FakeDiscord
+from tests.support.fake_discord import TEST_TIER_WALL_MARGIN, FakeDiscord
+from tests.support.reports_fixtures import ORGANIZER, build_tournament
 
 needs_postgres = pytest.mark.skipif(POSTGRES_URL is None, reason="needs PostgreSQL (TEST_POSTGRES_URL)")
 

@@ -16,8 +16,8 @@ import pytest
 from bot.db.models import Registration, RegistrationStatus
 from bot.services.access import Actor
 from bot.services.reports import TableRef
-from tests.wire.conftest import ORG, Wire
-from tests.wire.fake_discord import TEST_TIER_WALL_MARGIN, FakeDiscord
+from tests.support.fake_discord import TEST_TIER_WALL_MARGIN, FakeDiscord
+from tests.support.wire import ORG, Wire
 
 ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -405,7 +405,7 @@ def test_the_fake_judges_the_3_s_rule_by_cpu_time_and_a_busy_machines_wall_clock
     """Issue 44: a first response that took 5 s of wall clock because the machine was busy (little CPU spent) is in
     time within the test tier's margin, but not for the benchmarks (margin 1); one that spent 3.5 s of CPU is late
     for both — the rule stays a rule, load alone cannot break it."""
-    from tests.wire.fake_discord import Exchange
+    from tests.support.fake_discord import Exchange
 
     waited = Exchange(1, "a", sent_at=100.0, callback_at=105.0, sent_cpu=10.0, callback_cpu=10.2)
     worked = Exchange(2, "b", sent_at=100.0, callback_at=103.6, sent_cpu=10.0, callback_cpu=13.5)

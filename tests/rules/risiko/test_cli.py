@@ -7,7 +7,7 @@ import time
 import pytest
 
 from bot.cli import main
-from tests.timing import wall_limit
+from tests.support.timing import wall_limit
 
 
 def run(capsys, monkeypatch, command, payload):

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from tests.helpers import APP_ID, snowflake
+from tests.support.helpers import APP_ID, snowflake
 
 _thread_numbers = itertools.count(1)
 

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord.webhook.async_ import async_context
 
-from tests.helpers import APP_ID, Harness, RecordingAdapter, Sent, _message_payload, snowflake
+from tests.support.helpers import APP_ID, Harness, RecordingAdapter, Sent, _message_payload, snowflake
 
 
 class ComponentRecordingAdapter(RecordingAdapter):
