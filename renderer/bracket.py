@@ -149,6 +149,8 @@ def layout_bracket(
 
 
 def layout_bracket_pages(data: BracketData, *, words: Words, width: int = WIDTH) -> list[st.Canvas]:
+    """The final phase drawn page by page (:func:`bracket_pages` splits it by the phone rule): the canvases, with
+    their recorded text boxes, for encoding or inspection."""
     ranges = bracket_pages(data, words=words, width=width)
     return [layout_bracket(data, words=words, width=width, cards=r, page=(i, len(ranges)))
             for i, r in enumerate(ranges, start=1)]  # fmt: skip

@@ -348,6 +348,9 @@ def _iso_date(value: Any, where: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SeatCard:
+    """A seat of a table card: the player's name and club (players of one club at one table are marked); JSON gives
+    either the name alone or ``{"name", "club"}``."""
+
     name: str
     club: str | None = None
 
@@ -555,6 +558,9 @@ class BracketData:
 
 @dataclass(frozen=True, slots=True)
 class RRTarget:
+    """A target tile: its cell (row 0 at the top, col 0 at the left), colour and symbol, as the RR engine names them;
+    JSON ``[row, col, colour, symbol]``."""
+
     row: int
     col: int
     colour: str
@@ -576,6 +582,8 @@ class RRTarget:
 
 @dataclass(frozen=True, slots=True)
 class RRRobot:
+    """A robot at its start: its colour (the RR engine's) and cell (row 0 at the top, col 0 at the left)."""
+
     colour: str
     row: int
     col: int
@@ -583,7 +591,7 @@ class RRRobot:
 
 @dataclass(frozen=True, slots=True)
 class RRDiagonal:
-    """A diagonal wall (RR-VAR-2): ``slant`` "/" runs bottom-left to top-right, "\\" top-left to bottom-right;
+    r"""A diagonal wall (RR-VAR-2): ``slant`` "/" runs bottom-left to top-right, "\" top-left to bottom-right;
     robots of ``colour`` cross it, the others bounce off."""
 
     row: int

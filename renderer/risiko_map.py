@@ -116,6 +116,8 @@ def territory_names() -> dict[str, str]:
 
 
 def canonical(name: str) -> str:
+    """The ``map.json`` name of a territory typed in any case, with or without accents, or by a known alias; a
+    RenderInputError ``unknown_territory`` otherwise."""
     found = territory_names().get(_fold(name))
     if found is None:
         raise RenderInputError("unknown_territory", f"unknown territory {name!r}")

@@ -64,6 +64,8 @@ def _footer_wraps(data: TablesData, words: Words, width: int) -> bool:
 def layout_tables(
     data: TablesData, *, words: Words, width: int = WIDTH, columns: int = 1, page: tuple[int, int] | None = None
 ) -> st.Canvas:
+    """The round's tables drawn on one canvas, ``columns`` cards across (one for a lone table); ``page`` (this, of
+    how many) goes in the subtitle."""
     if columns < 1:
         raise ValueError(f"columns must be at least 1, got {columns}")
     tables = list(data.tables)
@@ -103,7 +105,7 @@ def _subtitle(data: TablesData, words: Words, n_players: int, page: tuple[int, i
 
 
 def round_title(data: TablesData, words: Words) -> str:
-    """ "Turno 2", or "Semifinale" / "Finale" for the final phase."""
+    """The round's title: "Turno 2", or "Semifinale" / "Finale" for the final phase."""
     if data.kind == "qualifying":
         return f"{words.label('round')} {data.round}"
     return words.label(data.kind)
@@ -241,6 +243,8 @@ def render_tables(data: TablesData, *, words: Words, width: int = WIDTH, columns
 def layout_tables_pages(
     data: TablesData, *, words: Words, tables_per_page: int | None = None, width: int = WIDTH
 ) -> list[st.Canvas]:
+    """The round's tables drawn page by page: by the phone rule, or ``tables_per_page`` cards each when given; the
+    canvases, with their recorded text boxes, for encoding or inspection."""
     if tables_per_page is not None and tables_per_page < 1:
         raise ValueError(f"tables_per_page must be at least 1, got {tables_per_page}")
     if tables_per_page is None:

@@ -41,7 +41,7 @@ GLOSSARY = Path(__file__).resolve().parent / "glossary.toml"
 
 # --- 1. internal ids and codes --------------------------------------------------------------------------------
 
-# The rulebooks' short names of the requirements catalogue (shared/spec/REQUIREMENTS.md), then "-" and a code.
+# The rulebooks' short names of the requirements catalogue (docs/requirements.md), then "-" and a code.
 REQUIREMENT_ID = re.compile(r"\b(?:BOT|RR|NP|UFF|ARB|FIRK|TOUR|RK)-[A-Z0-9]+(?:-[A-Z0-9*]+)*")
 IDENTIFIER = re.compile(r"[^\W_]+(?:_[^\W_]+)+")  # snake_case: a word with an underscore inside
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # {final_size}: filled in before anyone reads it
