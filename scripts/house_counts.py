@@ -22,7 +22,10 @@ Runtime measures (``--runtime``), each in a fresh interpreter whose working dire
 
 * transactions per ``/sanction give`` + Confirm: ``scripts/house_counts_sanction.py`` of THIS checkout run against the
   measured checkout's code (it uses public service methods only);
-* the bot's memory after start-up: ``benchmarks/startup_memory.py`` of this checkout, likewise.
+
+The bot's memory after start-up is measured by the benchmarks that start the real bot: ``python -m
+benchmarks.rules_desk --memory`` (HEAD's revision and the work tree in one run) and ``python -m
+benchmarks.first_command --memory``.
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ def static_counts(root: Path) -> dict[str, int]:
 def _run(root: Path, module: str) -> dict[str, object]:
     """Run one of this checkout's measuring modules in a fresh interpreter against ``root``'s code."""
     script = HERE / Path(*module.split(".")).with_suffix(".py")
-    env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}
+    env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin", "HOME": "/tmp"}
     result = subprocess.run([sys.executable, str(script), "--json"], cwd=root, env=env, capture_output=True,
                             text=True, timeout=600, check=False)  # fmt: skip
     if result.returncode != 0:
@@ -151,7 +154,6 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, object] = dict(static_counts(root))
     if args.runtime:
         out["transactions per /sanction give + Confirm"] = _run(root, "scripts.house_counts_sanction")
-        out["bot memory after start-up"] = _run(root, "benchmarks.startup_memory")
     if args.json:
         print(json.dumps(out, indent=1))
     else:

@@ -12,20 +12,17 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from bot.db import repo
 from bot.db.documents import DrawDocument
 from bot.db.models import Registration, Round, RoundStatus
-from bot.rules.ruleset import load_ruleset
 from bot.rules.tournament.export import EXPORT_SCHEMA, iso
-from bot.services._base import BaseService, UseCase
+from bot.services._base import BaseService, UseCase, id_of
 from bot.services.access import STAFF, Actor
 from bot.services.classification import classification_in
 from bot.services.standings import StandingsService
 
 
 def _doc_id(reg: Registration) -> int:
-    assert reg.id is not None
-    return int(reg.source_id or reg.id)
+    return int(reg.source_id or id_of(reg))
 
 
 def _round_date(r: Round) -> str | None:
@@ -35,21 +32,18 @@ def _round_date(r: Round) -> str | None:
 
 async def export_document(uc: UseCase, standings: StandingsService, *, now: datetime) -> dict[str, Any]:
     """The whole-tournament document of the use case's tournament (inside its transaction)."""
-    session, t = uc.session, uc.tournament
-    assert t.id is not None
-    rules = load_ruleset(t.preset, t.overrides or None).tournament
-    regs = [r for r in await repo.list_registrations(session=session, guild_id=t.guild_id, tournament_id=t.id)]
-    doc_id = {r.id: _doc_id(r) for r in regs if r.id is not None}
-    rounds = list(await repo.list_rounds(session=session, guild_id=t.guild_id, tournament_id=t.id))
-    tables = await repo.list_tables_for_rounds(
-        session=session, guild_id=t.guild_id, round_ids=[r.id for r in rounds if r.id is not None]
-    )
-    table_ids = [gt.id for gt in tables if gt.id is not None]
+    t, tid = uc.tournament, uc.tournament_id
+    rules = uc.rules.tournament
+    regs = list(await uc.registrations.listed(tournament_id=tid))
+    doc_id = {id_of(r): _doc_id(r) for r in regs}
+    rounds = list(await uc.rounds.list_rounds(tournament_id=tid))
+    tables = await uc.rounds.list_tables_for_rounds(round_ids=[id_of(r) for r in rounds])
+    table_ids = [id_of(gt) for gt in tables]
     seats: dict[int, list[Any]] = defaultdict(list)
-    for s in await repo.list_seats_for_tables(session=session, guild_id=t.guild_id, table_ids=table_ids):
+    for s in await uc.rounds.list_seats_for_tables(table_ids=table_ids):
         seats[s.table_id].append(s)
     results: dict[int, list[Any]] = defaultdict(list)
-    for res in await repo.list_results_for_tables(session=session, guild_id=t.guild_id, table_ids=table_ids):
+    for res in await uc.rounds.list_results_for_tables(table_ids=table_ids):
         results[res.table_id].append(res)
     by_round: dict[int, list[Any]] = defaultdict(list)
     for gt in tables:
@@ -62,8 +56,7 @@ async def export_document(uc: UseCase, standings: StandingsService, *, now: date
         draw = DrawDocument.from_json(r.draw_report)
         group_of = {number: group.label for group in draw.groups for number in group.tables}
         tables_out = []
-        for gt in sorted(by_round.get(r.id or 0, []), key=lambda x: x.number):
-            assert gt.id is not None
+        for gt in sorted(by_round.get(id_of(r), []), key=lambda x: x.number):
             report: dict[str, Any] = {"locked": gt.locked}
             if gt.final_situation:
                 report["kind"] = gt.final_situation.get("kind")
@@ -109,7 +102,7 @@ async def export_document(uc: UseCase, standings: StandingsService, *, now: date
         rounds_out.append(item)
 
     sanctions_out = []
-    for sn in await repo.sanction_list(session=session, guild_id=t.guild_id, tournament_id=t.id):
+    for sn in await uc.sanctions.sanction_list(tournament_id=tid):
         sanction: dict[str, Any] = {
             "case": sn.case_number,
             "player": doc_id[sn.registration_id],
