@@ -20,6 +20,11 @@ On top of the pools:
 * **a time budget** per call: past it the member reads "too big" with the reason, instead of waiting for minutes.
   A process already computing cannot be interrupted; the input limits (300 armies a side, the solver's own budget)
   bound what it can still cost.
+* **warm before the first call**: the bot's start-up starts the worker processes in a thread of their own
+  (``start``): each is spawned and runs a first trivial task while the bot connects, and a heavy call that arrives
+  before they are spawned waits for them without blocking the event loop (as it waits for a free worker: within the
+  admission time). A spawn from the loop stalled it for as long as the forkserver's first start takes (it imports
+  the solver and the dice before it forks: 0.3-0.9 s), on the first heavy command or in the start-up.
 * **a lost worker is replaced**: a worker process that dies (the OOM killer, a kill) leaves a process pool broken
   for good (``BrokenProcessPool`` on every later call). The first call that meets the broken pool replaces it, and
   every call that met it is retried once, each in a worker process of its own (every heavy call is a pure function
@@ -49,6 +54,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -61,6 +67,7 @@ from bot.errors import UserFacingError
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
+WARM_UP_TIMEOUT = 120.0  # seconds for a worker's spawn and first task at start-up (a stuck start is logged)
 DEFAULT_WORKER_MEMORY_MB = 1024  # address space per compute worker (its peak use is a few hundred MB: the docstring)
 MIB = 1024 * 1024
 
@@ -150,6 +157,7 @@ class Workers:
     )
     _users: set[tuple[int, int]] = field(default_factory=set, init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _warming: concurrent.futures.Future[None] | None = field(default=None, init=False, repr=False)  # ``start``'s
 
     # ---------------------------------------------------------------------------------------------- pools
 
@@ -199,11 +207,70 @@ class Workers:
             gates[loop] = asyncio.Semaphore(size)
         return gates[loop]
 
-    def start(self) -> None:
-        """Start the process workers now (at the bot's start-up) rather than on the first heavy call."""
-        pool = self._processes()
-        for _ in range(self.processes):
-            pool.submit(_noop)
+    def start(self) -> concurrent.futures.Future[None]:
+        """Start the worker processes in the background (the bot's start-up calls it; so does the replacement of a
+        broken pool) and return a future done once every one of them is spawned.
+
+        A thread of its own makes the process pool, spawns each worker and runs a first trivial task in each (a
+        worker's start imports what the heavy calls use): the caller — the event loop — waits for none of it. The
+        forkserver's first start, which imports the solver and the dice before it forks anything, takes 0.3-0.9 s,
+        which a spawn from the loop would have stalled it for. A heavy call made before the workers are spawned waits
+        for them without blocking the loop (``compute``); once they are, it queues behind their first tasks, as
+        behind any call. The thread pools are made now too."""
+        self._threads()
+        self._txn_threads()
+        with self._lock:
+            if self._warming is not None and not self._warming.done():
+                return self._warming
+            warming: concurrent.futures.Future[None] = concurrent.futures.Future()
+            warming.set_running_or_notify_cancel()  # running: a waiter's cancellation cannot cancel it
+            self._warming = warming
+        threading.Thread(target=self._warm_up, args=(warming,), name="workers-warm-up", daemon=True).start()
+        return warming
+
+    def _warm_up(self, warming: concurrent.futures.Future[None]) -> None:
+        began = time.perf_counter()
+        pool: concurrent.futures.ProcessPoolExecutor | None = None
+        try:
+            pool = self._processes()
+            started = _start_all(pool, self.processes, spawned=lambda: warming.set_result(None))
+            log.info("%d of %d compute worker processes started and warm in %.1f s", started, self.processes,
+                     time.perf_counter() - began)  # fmt: skip
+        except concurrent.futures.process.BrokenProcessPool:  # a worker died (a call killed it): the call that
+            log.info("a compute worker died during the warm-up")  # meets the broken pool replaces it, and says so
+        except Exception:  # the calls meet the same failure themselves, and a broken pool is replaced then
+            if pool is None or pool is self._process_pool:  # not merely shut down (the bot closing) meanwhile
+                log.warning("the compute worker processes could not be started ahead", exc_info=True)
+        finally:
+            if not warming.done():
+                warming.set_result(None)
+
+    def _started_pool(self, size: int) -> concurrent.futures.ProcessPoolExecutor:
+        """A new pool with its ``size`` workers spawned and warm (run in a thread: spawning waits on the forkserver)."""
+        pool = self._new_process_pool(size)
+        try:
+            _start_all(pool, size)
+        except Exception:  # the call on it meets the failure and answers for it
+            log.info("a spare compute worker could not be started ahead", exc_info=True)
+        return pool
+
+    async def _warmed(self, admission: float) -> None:
+        """Wait — without blocking the event loop — until the worker processes are spawned, starting them when
+        nobody has (a tool, a test) or they were shut down: then a submit from the loop never spawns one. A call that
+        arrives before waits as for a free worker: at most ``admission`` seconds, then "busy"."""
+        warming = self._warming
+        if warming is None or (warming.done() and self._process_pool is None):
+            warming = self.start()
+        if warming.done():
+            return
+        metrics.heavy_waiting("process", 1)
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(warming)), admission)
+        except TimeoutError:
+            metrics.heavy_refused("process", "busy")
+            raise Busy(seconds=round(admission)) from None
+        finally:
+            metrics.heavy_waiting("process", -1)
 
     def shutdown(self) -> None:
         with self._lock:
@@ -265,12 +332,13 @@ class Workers:
         ``WorkerLost``. ``MemoryError`` (the worker's memory limit) raises ``OutOfMemory``, with no second try: the
         same call would need the same memory."""
         call = _Call(fn, args)
+        await self._warmed(self.compute_admission_seconds)
         pool = self._processes()
         try:
             return await self._in_process(pool, budget, call)
         except concurrent.futures.process.BrokenProcessPool:
             self._replace_broken(pool)
-        spare = self._new_process_pool(1)
+        spare = await asyncio.to_thread(self._started_pool, 1)  # spawned off the loop
         try:
             return await self._in_process(spare, budget, call)
         except concurrent.futures.process.BrokenProcessPool:
@@ -327,13 +395,37 @@ def _consume(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
-def _noop() -> None:
-    return None
+def _ready(hold: float) -> int:
+    """A warm-up task: this worker's process id, after ``hold`` seconds (which keeps it busy while the others are
+    spawned, so each process of the pool takes one)."""
+    if hold:
+        time.sleep(hold)
+    return os.getpid()
+
+
+def _start_all(
+    pool: concurrent.futures.ProcessPoolExecutor, size: int, rounds: int = 4, spawned: Callable[[], None] | None = None
+) -> int:
+    """Spawn the ``size`` workers of ``pool`` and run a first task in each; returns how many answered (each in its own
+    process). Blocks (a thread, never the loop): each spawn waits for the forkserver, and the first for its start.
+    ``spawned`` is called once all ``size`` are spawned (a submit spawns synchronously), before their first tasks end.
+
+    A pool spawns a process for a task only when none is idle, so each warm-up task holds its worker a moment; should
+    one still have been free (a very busy machine), another round spawns the rest."""
+    hold = 0.05 if size > 1 else 0.0
+    answered: set[int] = set()
+    for _ in range(rounds):
+        tasks = [pool.submit(_ready, hold) for _ in range(size)]
+        if spawned is not None and len(pool._processes or ()) >= size:  # CPython's pid -> process of the pool
+            spawned()
+            spawned = None
+        answered.update(task.result(timeout=WARM_UP_TIMEOUT) for task in tasks)
+        if len(answered) >= size:
+            break
+    return len(answered)
 
 
 def _exit_with(owner: int, every: float = 2.0) -> None:
-    import time
-
     while True:
         time.sleep(every)
         try:

@@ -18,7 +18,7 @@ from functools import cache
 from string import Formatter
 from typing import Any
 
-from bot.i18n.catalogues import Message, index, translations
+from bot.i18n.catalogues import Message, domains, index, translations
 from bot.i18n.numbers import format_number as _format_number
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,17 @@ def _lookup(message: Message, locale: str, params: dict[str, Any]) -> str:
 def catalogue(locale: str) -> dict[str, str]:
     """key → template in ``locale`` (a counted message's form for 2): for listings, labels and command names."""
     return {key: _lookup(message, locale, {message.counter or "count": 2}) for key, message in index().items()}
+
+
+def load() -> None:
+    """Read every catalogue now (the English index, each language's compiled messages — compiled from the ``.po``
+    where no current ``.mo`` is — and the key → template tables): the bot calls it at start-up, off the event loop,
+    so neither the command sync nor a first command compiles them on the loop (issue 48)."""
+    index()
+    for locale in LOCALES:
+        for domain in domains():
+            translations(locale, domain)
+        catalogue(locale)
 
 
 def normalise_locale(locale: object, default: str = "it") -> str:
