@@ -6,6 +6,7 @@ the member's value."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -61,6 +62,28 @@ def test_every_enum_column_is_typed_with_its_enum_and_stored_as_a_string():
         assert max(len(m.value) for m in enum) <= column.type.impl.length
 
 
+async def _empty(database_url: str) -> None:
+    """The PostgreSQL test database is shared by the tests (the ``services`` fixture empties it; these write by plain
+    SQL with fixed ids, so they empty it before and after themselves). A SQLite file is each test's own."""
+    engine = make_engine(database_url)
+    try:
+        if engine.dialect.name == "postgresql":
+            async with engine.begin() as conn:
+                names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
+                await conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+async def empty_url(database_url: str) -> AsyncIterator[str]:
+    await _empty(database_url)
+    try:
+        yield database_url
+    finally:
+        await _empty(database_url)
+
+
 async def _seed(conn: Any) -> dict[str, int]:
     """A tournament with a registration, a round, a table, a result, a check-in, a sanction and a reminder, all
     written by plain SQL with plain strings, as rows written before the columns were typed."""
@@ -77,11 +100,11 @@ async def _seed(conn: Any) -> dict[str, int]:
         "VALUES (1, 7, 1, 1, 'semifinal', 'published', :at)"
     ), {"at": WHEN.replace(tzinfo=None)})  # fmt: skip
     await conn.execute(text(
-        "INSERT INTO game_table (id, guild_id, round_id, number, thread_pinged, locked) VALUES (1, 7, 1, 1, 0, 0)"
+        "INSERT INTO game_table (id, guild_id, round_id, number, thread_pinged, locked) VALUES (1, 7, 1, 1, FALSE, FALSE)"
     ))  # fmt: skip
     await conn.execute(text(
         "INSERT INTO table_result (id, guild_id, table_id, registration_id, outcome, points_adjustment, locked) "
-        "VALUES (1, 7, 1, 1, 'forfeit', 0, 0)"
+        "VALUES (1, 7, 1, 1, 'forfeit', 0, FALSE)"
     ))  # fmt: skip
     await conn.execute(text(
         "INSERT INTO check_in (id, guild_id, round_id, registration_id, status, minutes_late, checked_in_at) "
@@ -94,7 +117,7 @@ async def _seed(conn: Any) -> dict[str, int]:
     ), {"at": WHEN.replace(tzinfo=None)})  # fmt: skip
     await conn.execute(text(
         "INSERT INTO scheduled_reminder (id, guild_id, tournament_id, kind, due_at, status, late, attempts, "
-        "created_at) VALUES (1, 7, 1, 'clock_call', :at, 'dropped', 0, 0, :at)"
+        "created_at) VALUES (1, 7, 1, 'clock_call', :at, 'dropped', FALSE, 0, :at)"
     ), {"at": WHEN.replace(tzinfo=None)})  # fmt: skip
     return {"tournament": 1}
 
@@ -113,10 +136,10 @@ ROWS: list[tuple[type[SQLModel], str, StrEnum]] = [
 ]
 
 
-async def test_rows_written_as_plain_strings_read_back_as_members(database_url: str):
+async def test_rows_written_as_plain_strings_read_back_as_members(empty_url: str):
     """Rows stored before the columns were typed (the same strings) read back as the enum's members: no
     migration, no data change; the comparisons in the code are between members."""
-    engine = make_engine(database_url)
+    engine = make_engine(empty_url)
     try:
         async with engine.begin() as conn:
             await _seed(conn)
@@ -132,10 +155,10 @@ async def test_rows_written_as_plain_strings_read_back_as_members(database_url: 
 
 
 @pytest.mark.parametrize(("model", "name", "enum"), COLUMNS, ids=[f"{m.__name__}.{n}" for m, n, _ in COLUMNS])
-async def test_every_value_round_trips_as_its_short_string(database_url: str, model: Any, name: str, enum: Any):
+async def test_every_value_round_trips_as_its_short_string(empty_url: str, model: Any, name: str, enum: Any):
     """Every member of every typed column is written as its value (the text in the file is unchanged) and read
     back as the member; a member's plain string is written alike (old call sites), and a query compares either."""
-    engine = make_engine(database_url)
+    engine = make_engine(empty_url)
     table = model.__tablename__
     try:
         async with engine.begin() as conn:
@@ -161,10 +184,10 @@ async def test_every_value_round_trips_as_its_short_string(database_url: str, mo
         await engine.dispose()
 
 
-async def test_a_string_that_is_no_member_is_refused_on_write_and_read_as_text(database_url: str, caplog: Any):
+async def test_a_string_that_is_no_member_is_refused_on_write_and_read_as_text(empty_url: str, caplog: Any):
     """Writing a string that is no member fails before it reaches the file; a row holding one (a newer release's
     value, a hand edit) still reads — as the plain string, logged — rather than failing the whole query."""
-    engine = make_engine(database_url)
+    engine = make_engine(empty_url)
     try:
         async with engine.begin() as conn:
             await _seed(conn)
