@@ -100,7 +100,8 @@ async def _seed(conn: Any) -> dict[str, int]:
         "VALUES (1, 7, 1, 1, 'semifinal', 'published', :at)"
     ), {"at": WHEN.replace(tzinfo=None)})  # fmt: skip
     await conn.execute(text(
-        "INSERT INTO game_table (id, guild_id, round_id, number, thread_pinged, locked) VALUES (1, 7, 1, 1, FALSE, FALSE)"
+        "INSERT INTO game_table (id, guild_id, round_id, number, thread_pinged, locked) "
+        "VALUES (1, 7, 1, 1, FALSE, FALSE)"
     ))  # fmt: skip
     await conn.execute(text(
         "INSERT INTO table_result (id, guild_id, table_id, registration_id, outcome, points_adjustment, locked) "
