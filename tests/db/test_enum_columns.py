@@ -35,6 +35,7 @@ from bot.db.models import (
     TournamentStatus,
 )
 from bot.db.session import make_engine, make_sessionmaker
+from tests.support.database import empty_postgres
 
 WHEN = datetime(2026, 11, 22, 18, 0, tzinfo=UTC)
 
@@ -62,26 +63,13 @@ def test_every_enum_column_is_typed_with_its_enum_and_stored_as_a_string():
         assert max(len(m.value) for m in enum) <= column.type.impl.length
 
 
-async def _empty(database_url: str) -> None:
-    """The PostgreSQL test database is shared by the tests (the ``services`` fixture empties it; these write by plain
-    SQL with fixed ids, so they empty it before and after themselves). A SQLite file is each test's own."""
-    engine = make_engine(database_url)
-    try:
-        if engine.dialect.name == "postgresql":
-            async with engine.begin() as conn:
-                names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
-                await conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    finally:
-        await engine.dispose()
-
-
 @pytest.fixture
 async def empty_url(database_url: str) -> AsyncIterator[str]:
-    await _empty(database_url)
+    await empty_postgres(database_url)
     try:
         yield database_url
     finally:
-        await _empty(database_url)
+        await empty_postgres(database_url)
 
 
 async def _seed(conn: Any) -> dict[str, int]:

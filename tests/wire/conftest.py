@@ -7,13 +7,12 @@ import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy import text
 
 from bot.app import create_bot
-from bot.db.models import SQLModel
 from bot.db.session import make_engine, make_sessionmaker
 from bot.services import Services
 from bot.settings import Settings
+from tests.support.database import empty_postgres
 from tests.support.fake_discord import TEST_TIER_WALL_MARGIN, FakeDiscord
 from tests.support.wire import Wire
 
@@ -21,14 +20,7 @@ from tests.support.wire import Wire
 @pytest.fixture
 async def wire_database(database_url: str) -> str:
     """The test's database, emptied first on PostgreSQL (one server shared by the whole run)."""
-    engine = make_engine(database_url)
-    try:
-        if engine.dialect.name == "postgresql":
-            async with engine.begin() as conn:
-                names = ", ".join(f'"{t.name}"' for t in SQLModel.metadata.sorted_tables)
-                await conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    finally:
-        await engine.dispose()
+    await empty_postgres(database_url)
     return database_url
 
 
